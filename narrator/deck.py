@@ -1,0 +1,226 @@
+"""Decks: which cards are shuffled and dealt, and whether the game's rules allow them.
+
+Every rule comes from the role data (``copies``, ``in_deck``, ``excludes``) and the game's
+``extra_cards``; there is no role named in this module.
+"""
+
+import random
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from narrator.errors import DeckError, NarratorError
+from narrator.game import Game
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Cards by role id, in the catalog's order, each with its number of copies (at least 1)."""
+
+    counts: tuple[tuple[str, int], ...]
+
+    @property
+    def size(self) -> int:
+        return sum(copies for _, copies in self.counts)
+
+    @property
+    def role_ids(self) -> frozenset[str]:
+        return frozenset(role_id for role_id, _ in self.counts)
+
+    def copies(self, role_id: str) -> int:
+        return dict(self.counts).get(role_id, 0)
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.counts)
+
+
+def make_deck(game: Game, counts: Mapping[str, int]) -> Deck:
+    """A deck from role id → copies, in catalog order; zero counts are dropped."""
+    return Deck(tuple((role_id, counts[role_id]) for role_id in game.role_ids if counts.get(role_id, 0) > 0))
+
+
+def players_for(game: Game, deck: Deck) -> int:
+    return deck.size - game.extra_cards
+
+
+def check_players(game: Game, players: int) -> None:
+    if not game.min_players <= players <= game.max_players:
+        raise NarratorError(
+            f"{game.title} takes {game.min_players} to {game.max_players} players, not {players}: "
+            f"choose --players from {game.min_players} to {game.max_players}"
+        )
+
+
+def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
+    """Raise ``DeckError`` naming the first rule ``deck`` breaks; return the number of players."""
+    for role_id, copies in deck.counts:
+        role = game.role(role_id)
+        if copies > role.copies:
+            raise DeckError(f"the box has only {role.copies} '{role_id}' card{_s(role.copies)}, "
+                            f"this deck has {copies}: remove {copies - role.copies}")
+    for role in game.roles:
+        have = deck.copies(role.id)
+        if role.in_deck == "all-copies" and have != role.copies:
+            raise DeckError(f"the deck must hold all {role.copies} '{role.id}' cards, it has {have}: "
+                            f"add {role.copies - have}")
+        if role.in_deck == "all-or-none" and have not in (0, role.copies):
+            raise DeckError(f"'{role.id}' cards go in together ({role.copies}) or not at all, "
+                            f"the deck has {have}: add {role.copies - have} or remove {have}")
+        clash = next((other for other, _ in deck.counts if have and _excluded(game, role.id, other)), None)
+        if clash is not None:
+            raise DeckError(f"'{role.id}' and '{clash}' never play together: remove one of them")
+    if players is None:
+        players = players_for(game, deck)
+        if not game.min_players <= players <= game.max_players:
+            low, high = game.min_players + game.extra_cards, game.max_players + game.extra_cards
+            raise DeckError(f"this deck has {deck.size} cards; {game.title} needs {low} to {high} "
+                            f"(players + {game.extra_cards})")
+    else:
+        check_players(game, players)
+        needed = players + game.extra_cards
+        if deck.size != needed:
+            change = needed - deck.size
+            fix = f"add {change} role{_s(change)}" if change > 0 else f"remove {-change} role{_s(-change)}"
+            raise DeckError(f"{players} players need {needed} cards; this deck has {deck.size}: {fix}")
+    return players
+
+
+def recommended_deck(game: Game, players: int) -> Deck:
+    check_players(game, players)
+    return make_deck(game, game.recommended_decks[players])
+
+
+def parse_deck_list(game: Game, text: str) -> Deck:
+    """A deck from a comma list: ``"lupo-mannaro x2, veggente, 3 contadini"``.
+
+    Each entry is a role (id or name in any language) with an optional count written
+    ``x2``, ``×2``, ``*2`` after it or ``2``, ``2x`` before it.
+    """
+    counts: dict[str, int] = {}
+    for entry in text.split(","):
+        if entry.strip():
+            role_id, copies = _parse_entry(game, entry.strip())
+            counts[role_id] = counts.get(role_id, 0) + copies
+    if not counts:
+        raise DeckError(f"the deck {text!r} names no role: list roles with commas, "
+                        "like 'lupo-mannaro x2, veggente, contadino x3'")
+    return make_deck(game, counts)
+
+
+_COUNT_BEFORE = re.compile(r"^(\d+)\s*[x×*]?\s+(.+)$|^(\d+)[x×*](.+)$")
+_COUNT_AFTER = re.compile(r"^(.+?)\s*[x×*:]\s*(\d+)$|^(.+?)\s+(\d+)$")
+
+
+def _parse_entry(game: Game, entry: str) -> tuple[str, int]:
+    name, copies = _split_count(entry)
+    if copies < 1:
+        raise DeckError(f"'{entry}': a role in the deck needs at least 1 copy")
+    return game.resolve_role(name), copies
+
+
+def _split_count(entry: str) -> tuple[str, int]:
+    """``"contadino x3"`` → ``("contadino", 3)``; no count written means one copy."""
+    entry = entry.strip()
+    if match := _COUNT_BEFORE.match(entry):
+        return (match[2], int(match[1])) if match[1] else (match[4], int(match[3]))
+    if match := _COUNT_AFTER.match(entry):
+        return (match[1], int(match[2])) if match[1] else (match[3], int(match[4]))
+    return entry, 1
+
+
+def _excluded(game: Game, role_id: str, other: str) -> bool:
+    """Whether two roles may never share a deck (declared on either of them)."""
+    return other in game.role(role_id).excludes or role_id in game.role(other).excludes
+
+
+def deck_from_data(game: Game, data: object, source: str) -> tuple[Deck, int | None]:
+    """A deck from parsed YAML: ``{role: copies}``, a list of entries, or ``{cards: ..., players: N}``.
+
+    Returns the deck and the player count the file states, if it states one.
+    """
+    players = None
+    if isinstance(data, Mapping) and "cards" in data:
+        unknown = sorted(set(map(str, data)) - {"cards", "players"})
+        if unknown:
+            raise DeckError(f"{source}: unknown field '{unknown[0]}' (a deck file has 'cards' and 'players')")
+        players = data.get("players")
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+            raise DeckError(f"{source}: players: expected a whole number, got {players!r}")
+        data = data["cards"]
+    counts: dict[str, int] = {}
+    if isinstance(data, Mapping):
+        entries: Iterable[tuple[str, object]] = ((str(k), v) for k, v in data.items())
+    elif isinstance(data, list):
+        entries = (_list_item(item, source) for item in data)
+    else:
+        raise DeckError(f"{source}: expected a deck (role: copies, or a list of roles), got {data!r}")
+    for name, copies in entries:
+        try:
+            role_id = game.resolve_role(name)
+        except NarratorError as error:
+            raise DeckError(f"{source}: {error}") from None
+        if copies is None:
+            copies = 1
+        if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+            raise DeckError(f"{source}: {name}: expected a number of copies from 1, got {copies!r}")
+        counts[role_id] = counts.get(role_id, 0) + copies
+    if not counts:
+        raise DeckError(f"{source}: the deck names no role")
+    return make_deck(game, counts), players
+
+
+def _list_item(item: object, source: str) -> tuple[str, object]:
+    if isinstance(item, str):
+        return _split_count(item)
+    if isinstance(item, Mapping) and len(item) == 1:
+        ((name, copies),) = item.items()
+        return str(name), copies
+    raise DeckError(f"{source}: expected a role name or 'role: copies', got {item!r}")
+
+
+def adjust_deck(game: Game, deck: Deck, add: Iterable[str] = (), remove: Iterable[str] = ()) -> Deck:
+    """``deck`` with one card of each role in ``add`` added and of each in ``remove`` taken out."""
+    counts = deck.as_dict()
+    for name in remove:
+        role_id = game.resolve_role(name)
+        if counts.get(role_id, 0) == 0:
+            raise DeckError(f"cannot remove '{role_id}': the deck has none")
+        counts[role_id] -= 1
+    for name in add:
+        role_id = game.resolve_role(name)
+        counts[role_id] = counts.get(role_id, 0) + 1
+    return make_deck(game, counts)
+
+
+def random_deck(game: Game, players: int, rng: random.Random) -> Deck:
+    """A legal deck for ``players`` drawn with ``rng``; the same seed gives the same deck."""
+    check_players(game, players)
+    forced = {role.id: role.copies for role in game.roles if role.in_deck == "all-copies"}
+    units = [(role.id, role.copies if role.in_deck == "all-or-none" else 1)
+             for role in game.roles if role.in_deck != "all-copies"
+             for _ in range(1 if role.in_deck == "all-or-none" else role.copies)]
+    rng.shuffle(units)
+    needed = players + game.extra_cards - sum(forced.values())
+    chosen = _fill(game, forced, units, needed)
+    if chosen is None:
+        raise DeckError(f"no legal deck of {players + game.extra_cards} cards can be made from the box")
+    deck = make_deck(game, chosen)
+    check_deck(game, deck, players)
+    return deck
+
+
+def _fill(game: Game, counts: dict[str, int], units: list[tuple[str, int]], needed: int) -> dict[str, int] | None:
+    """Depth-first: take units in their (shuffled) order while they fit, backtrack when stuck."""
+    if needed == 0:
+        return counts
+    for index, (role_id, size) in enumerate(units):
+        if size > needed or any(_excluded(game, role_id, other) for other in counts):
+            continue
+        found = _fill(game, {**counts, role_id: counts.get(role_id, 0) + size}, units[index + 1:], needed - size)
+        if found is not None:
+            return found
+    return None
+
+
+def _s(number: int) -> str:
+    return "" if number == 1 else "s"

@@ -1,0 +1,242 @@
+"""Load a game folder (``scripts/<game>/``) into a validated, immutable ``Game``.
+
+A folder holds ``game.yaml`` (roles, deck rules, the night's shape) and one ``<lang>.yaml`` per
+language. Everything is checked here, once: a malformed file fails at load with the file and the
+field, never later in the middle of a night.
+"""
+
+import re
+from pathlib import Path
+from types import MappingProxyType
+
+from narrator.errors import DataError, NarratorError
+from narrator.fields import Field
+from narrator.game import (
+    IN_DECK_RULES,
+    SIDES,
+    Condition,
+    CountLimits,
+    CountStep,
+    Game,
+    Language,
+    LineStep,
+    NightShape,
+    Role,
+    RoleText,
+    Step,
+)
+from narrator.yamlfile import read_yaml
+
+_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+_GAME_FILE = "game.yaml"
+
+
+def available_games(scripts_dir: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.parent.name for p in scripts_dir.glob(f"*/{_GAME_FILE}")))
+
+
+def load_game(folder: Path) -> Game:
+    """Read and validate the game in ``folder``; raise ``DataError`` naming file and field."""
+    game_file = folder / _GAME_FILE
+    root = Field(str(game_file), "", read_yaml(game_file))
+    root.keys_within({"id", "title", "players", "undealt", "roles", "recommended_decks",
+                      "count", "night", "options", "gaps"})
+    roles = _roles(root.get("roles"))
+    role_ids = {role.id for role in roles}
+    options = {name: spec.keys_within({"default"}).get("default").boolean()
+               for name, spec in root.get("options", {}).items()}
+    night = _night(root.get("night"), role_ids, set(options))
+    for role in roles:
+        if role.night is not None:
+            _check_steps(role.night, role_ids, set(options), root.get("roles"))
+    players = root.get("players").keys_within({"min", "max"})
+    min_players = players.get("min").integer(minimum=1)
+    max_players = players.get("max").integer(minimum=min_players)
+    count = root.get("count").keys_within({"default", "min", "max"})
+    count_min = count.get("min").integer(minimum=1)
+    count_max = count.get("max").integer(minimum=count_min)
+    count_default = count.get("default").integer(minimum=count_min)
+    if count_default > count_max:
+        raise count.get("default").fail(f"a whole number from {count_min} to {count_max}")
+    undealt = root.get("undealt").keys_within({"centre", "box"})
+    gaps = root.get("gaps").keys_within({"after_line", "between_phases"})
+    game = Game(
+        id=root.get("id").text(),
+        title=root.get("title").text(),
+        min_players=min_players,
+        max_players=max_players,
+        centre_cards=undealt.get("centre").integer(minimum=0),
+        box_cards=undealt.get("box").integer(minimum=0),
+        roles=roles,
+        recommended_decks=_recommended(root.get("recommended_decks"), role_ids, min_players, max_players),
+        count=CountLimits(count_default, count_min, count_max),
+        night=night,
+        option_defaults=MappingProxyType(options),
+        gap_after_line=gaps.get("after_line").number(),
+        gap_between_phases=gaps.get("between_phases").number(),
+        languages=MappingProxyType({}),
+    )
+    languages = {path.stem: _language(path, game) for path in sorted(folder.glob("*.yaml"))
+                 if path.name != _GAME_FILE}
+    if not languages:
+        raise DataError(f"{folder}: no language file (it.yaml, en.yaml, ...) beside {_GAME_FILE}")
+    game = _replace_languages(game, languages)
+    _check_recommended_decks(game, root.get("recommended_decks"))
+    return game
+
+
+def _replace_languages(game: Game, languages: dict[str, Language]) -> Game:
+    from dataclasses import replace
+
+    return replace(game, languages=MappingProxyType(languages))
+
+
+def _roles(field: Field) -> tuple[Role, ...]:
+    roles: list[Role] = []
+    for entry in field.elements():
+        entry.keys_within({"id", "copies", "side", "wakes", "in_deck", "excludes", "night"})
+        role_id = entry.get("id").text()
+        if not _ID.match(role_id):
+            raise entry.get("id").fail("an id in lower case with hyphens, like 'lupo-mannaro'")
+        if any(role.id == role_id for role in roles):
+            raise entry.get("id").fail("an id not used by another role")
+        wakes = entry.get("wakes", None)
+        night = entry.get("night", None)
+        roles.append(Role(
+            id=role_id,
+            copies=entry.get("copies").integer(minimum=1),
+            side=entry.get("side").choice(SIDES),
+            wakes=None if wakes.value is None else wakes.integer(minimum=1),
+            in_deck=entry.get("in_deck", "any").choice(IN_DECK_RULES),
+            excludes=frozenset(item.text() for item in entry.get("excludes", []).elements()),
+            night=None if night.value is None else _steps(night),
+        ))
+    if not roles:
+        raise field.fail("a list of roles")
+    known = {role.id for role in roles}
+    wake_order: dict[int, str] = {}
+    for index, role in enumerate(roles):
+        for other in sorted(role.excludes):
+            if other not in known or other == role.id:
+                raise DataError(f"{field.source}: roles[{index}].excludes: no other role '{other}'")
+        if role.wakes is not None:
+            if role.wakes in wake_order:
+                raise DataError(f"{field.source}: roles[{index}].wakes: {role.wakes} is also "
+                                f"'{wake_order[role.wakes]}'s turn; each waking role needs its own")
+            wake_order[role.wakes] = role.id
+        if role.night is not None and role.wakes is None:
+            raise DataError(f"{field.source}: roles[{index}].night: '{role.id}' has night steps but never wakes")
+    return tuple(roles)
+
+
+def _steps(field: Field) -> tuple[Step, ...]:
+    steps: list[Step] = []
+    for item in field.elements():
+        if item.value == "count":
+            steps.append(CountStep())
+            continue
+        item.keys_within({"line", "when", "pause_after"})
+        when = item.get("when", None)
+        pause = item.get("pause_after", None)
+        steps.append(LineStep(
+            key=item.get("line").text(),
+            when=None if when.value is None else _condition(when),
+            pause_after=None if pause.value is None else pause.number(),
+        ))
+    return tuple(steps)
+
+
+def _condition(field: Field) -> Condition:
+    field.keys_within({"deck_has", "option"})
+    deck_has, option = field.get("deck_has", None), field.get("option", None)
+    if deck_has.value is None and option.value is None:
+        raise field.fail("'deck_has: ROLE' or 'option: NAME'")
+    return Condition(
+        deck_has=None if deck_has.value is None else deck_has.text(),
+        option=None if option.value is None else option.text(),
+    )
+
+
+def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
+    field.keys_within({"before", "phase", "after"})
+    shape = NightShape(*(_steps(field.get(part)) for part in ("before", "phase", "after")))
+    for part in ("before", "phase", "after"):
+        _check_steps(getattr(shape, part), role_ids, options, field.get(part))
+    if sum(isinstance(step, CountStep) for step in shape.phase) != 1:
+        raise field.get("phase").fail("steps with exactly one 'count'")
+    return shape
+
+
+def _check_steps(steps: tuple[Step, ...], role_ids: set[str], options: set[str], field: Field) -> None:
+    for index, step in enumerate(steps):
+        if isinstance(step, LineStep) and step.when is not None:
+            where = f"{field.source}: {field.path}[{index}].when"
+            if step.when.deck_has is not None and step.when.deck_has not in role_ids:
+                raise DataError(f"{where}: no role '{step.when.deck_has}'")
+            if step.when.option is not None and step.when.option not in options:
+                raise DataError(f"{where}: no option '{step.when.option}' (declare it under 'options')")
+
+
+def _recommended(field: Field, role_ids: set[str], lowest: int, highest: int) -> MappingProxyType:
+    decks = {}
+    for players, deck in field.items():
+        if not players.isdigit() or not lowest <= int(players) <= highest:
+            raise deck.fail(f"a deck keyed by a player count from {lowest} to {highest} (key {players!r})")
+        counts = {}
+        for role_id, copies in deck.items():
+            if role_id not in role_ids:
+                raise DataError(f"{deck.source}: {deck.path}: no role '{role_id}'")
+            counts[role_id] = copies.integer(minimum=1)
+        decks[int(players)] = MappingProxyType(counts)
+    return MappingProxyType(decks)
+
+
+def _check_recommended_decks(game: Game, field: Field) -> None:
+    from narrator.deck import check_deck, make_deck
+
+    for players, counts in game.recommended_decks.items():
+        try:
+            check_deck(game, make_deck(game, counts), players)
+        except NarratorError as error:
+            raise DataError(f"{field.source}: {field.path}.{players}: {error}") from None
+
+
+def _language(path: Path, game: Game) -> Language:
+    root = Field(str(path), "", read_yaml(path))
+    root.keys_within({"language", "roles", "sides", "count", "lines"})
+    roles_field = root.get("roles")
+    roles = {}
+    for role in game.roles:
+        text = roles_field.get(role.id).keys_within({"name", "plural", "summary"})
+        roles[role.id] = RoleText(text.get("name").text(), text.get("plural").text(), text.get("summary").text())
+    for role_id, entry in roles_field.items():
+        if role_id not in roles:
+            raise DataError(f"{entry.source}: {entry.path}: no role '{role_id}' in {game.id}")
+    sides_field = root.get("sides")
+    sides = {side: sides_field.get(side).text() for side in sorted({role.side for role in game.roles})}
+    count = tuple(item.text() for item in root.get("count").elements())
+    if len(count) < game.count.maximum:
+        raise root.get("count").fail(f"a list of the words for 1 to {game.count.maximum}")
+    lines_field = root.get("lines")
+    lines = {key: value.text() for key, value in lines_field.items()}
+    needed = set(_line_keys(game))
+    for key in sorted(needed - set(lines)):
+        raise DataError(f"{path}: lines: missing line '{key}'")
+    for key in sorted(set(lines) - needed):
+        raise DataError(f"{path}: lines: '{key}' is not a line of {game.id} (a typo?)")
+    return Language(
+        code=path.stem,
+        name=root.get("language").text(),
+        roles=MappingProxyType(roles),
+        sides=MappingProxyType(sides),
+        count=count,
+        lines=MappingProxyType(lines),
+    )
+
+
+def _line_keys(game: Game) -> list[str]:
+    """Every line key the night can say, whatever the deck and options."""
+    keys = [step.key for step in game.night.before + game.night.after if isinstance(step, LineStep)]
+    for role in game.night_order():
+        keys += [step.key.format(role=role.id) for step in game.phase_steps(role) if isinstance(step, LineStep)]
+    return keys

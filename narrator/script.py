@@ -1,0 +1,170 @@
+"""The night as an ordered script: a pure function of the game, the deck and the settings.
+
+The script is a sequence of segments: spoken ``Line``s, and ``Count`` windows holding the
+``Tick``s said aloud. Timing is kept as relations, not clock times: a count window starts when
+the line before it ends and lasts exactly its seconds; ticks sit on whole seconds inside it; every
+other line starts when the one before it (and its pause) ends. ``narrator.timeline`` turns this
+into start times once the length of each spoken line is known (estimated, or measured by audio).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from narrator.deck import Deck, players_for
+from narrator.errors import NarratorError
+from narrator.game import CountStep, Game, LineStep, Step
+
+COUNT_STYLES = ("full", "edges", "silent")
+EDGE_SECONDS_FIRST = 2  # the rulebook's tip: say the first two seconds aloud...
+EDGE_SECONDS_LAST = 3  # ...and the last three, counting the middle in silence
+
+INTRO_PHASE = "night"
+OUTRO_PHASE = "dawn"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A spoken line. ``key`` names the line in the language files and in voice packs."""
+
+    key: str
+    text: str
+    phase: str
+    pause_after: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A second of a count said aloud, ``second`` seconds (1-based) into its window."""
+
+    key: str
+    text: str
+    phase: str
+    second: int
+
+
+@dataclass(frozen=True)
+class Count:
+    """The window in which a called role acts, ``seconds`` long."""
+
+    phase: str
+    seconds: int
+    ticks: tuple[Tick, ...]
+
+
+Segment = Line | Count
+Cue = Line | Tick
+
+
+@dataclass(frozen=True)
+class ScriptSettings:
+    lang: str
+    count_seconds: int
+    count_style: str = "edges"
+    options: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class NightScript:
+    game_id: str
+    players: int
+    deck: Deck
+    settings: ScriptSettings
+    phases: tuple[str, ...]  # the roles called, in order
+    segments: tuple[Segment, ...]
+
+    def cues(self) -> tuple[Cue, ...]:
+        """Every line and tick, in the order they are said."""
+        out: list[Cue] = []
+        for segment in self.segments:
+            out.extend(segment.ticks if isinstance(segment, Count) else (segment,))
+        return tuple(out)
+
+
+def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_style: str = "edges",
+                 options: Mapping[str, bool | None] | None = None) -> ScriptSettings:
+    """Checked settings: unknown language, style or option, or a count out of range, is refused."""
+    if lang not in game.languages:
+        raise NarratorError(f"no narration in language '{lang}': choose one of {', '.join(sorted(game.languages))}")
+    if count_style not in COUNT_STYLES:
+        raise NarratorError(f"no count style '{count_style}': choose one of {', '.join(COUNT_STYLES)}")
+    seconds = game.count.default if count_seconds is None else count_seconds
+    if not game.count.minimum <= seconds <= game.count.maximum:
+        raise NarratorError(f"the count lasts {game.count.minimum} to {game.count.maximum} seconds, "
+                            f"not {seconds}: choose --count-seconds in that range")
+    chosen = dict(game.option_defaults)
+    for name, value in (options or {}).items():
+        if name not in chosen:
+            raise NarratorError(f"no narration option '{name}' in {game.title}")
+        if value is not None:
+            chosen[name] = value
+    return ScriptSettings(lang, seconds, count_style, MappingProxyType(chosen))
+
+
+def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightScript:
+    """The night for ``deck``: intro, every waking role of the deck in night order, daybreak.
+
+    Roles are called whether their cards were dealt or not (they may lie in the centre or the
+    box), so that silence never tells anyone what is in play.
+    """
+    language = game.languages[settings.lang]
+    called = tuple(role for role in game.night_order() if role.id in deck.role_ids)
+    sections: list[tuple[str, tuple[Step, ...], str | None]] = [(INTRO_PHASE, game.night.before, None)]
+    sections += [(role.id, game.phase_steps(role), role.id) for role in called]
+    sections.append((OUTRO_PHASE, game.night.after, None))
+
+    segments: list[Segment] = []
+    for phase, steps, role_id in sections:
+        section: list[Segment] = []
+        for step in steps:
+            if isinstance(step, CountStep):
+                section.append(_count(phase, settings, language.line))
+            elif step.when is None or step.when.holds(deck.role_ids, settings.options):
+                key = step.key.format(role=role_id) if role_id else step.key
+                section.append(Line(key, language.line(key), phase, _pause(game, step, section_end=False)))
+        _end_section(game, section, steps)
+        segments.extend(section)
+    segments = _no_pause_before_counts(segments)
+    if segments and isinstance(segments[-1], Line):
+        segments[-1] = replace(segments[-1], pause_after=0.0)
+    return NightScript(game.id, players_for(game, deck), deck, settings,
+                       tuple(role.id for role in called), tuple(segments))
+
+
+def spoken_seconds(seconds: int, style: str) -> tuple[int, ...]:
+    """Which seconds of a count are said aloud in ``style``."""
+    if style == "silent":
+        return ()
+    if style == "full" or seconds <= EDGE_SECONDS_FIRST + EDGE_SECONDS_LAST:
+        return tuple(range(1, seconds + 1))
+    return tuple(range(1, EDGE_SECONDS_FIRST + 1)) + tuple(range(seconds - EDGE_SECONDS_LAST + 1, seconds + 1))
+
+
+def _count(phase: str, settings: ScriptSettings, line_text) -> Count:
+    ticks = tuple(Tick(f"count.{n}", line_text(f"count.{n}"), phase, n)
+                  for n in spoken_seconds(settings.count_seconds, settings.count_style))
+    return Count(phase, settings.count_seconds, ticks)
+
+
+def _pause(game: Game, step: LineStep, section_end: bool) -> float:
+    if step.pause_after is not None:
+        return step.pause_after
+    return game.gap_between_phases if section_end else game.gap_after_line
+
+
+def _end_section(game: Game, section: list[Segment], steps: tuple[Step, ...]) -> None:
+    """The last line of a section gets the longer gap between phases, unless its step sets one."""
+    if section and isinstance(section[-1], Line):
+        last = section[-1]
+        step = next(s for s in reversed(steps) if isinstance(s, LineStep) and _key_matches(s.key, last))
+        section[-1] = replace(last, pause_after=_pause(game, step, section_end=True))
+
+
+def _key_matches(template: str, line: Line) -> bool:
+    return template.format(role=line.phase) == line.key
+
+
+def _no_pause_before_counts(segments: list[Segment]) -> list[Segment]:
+    """A count starts the moment the line before it ends."""
+    return [replace(seg, pause_after=0.0) if isinstance(seg, Line) and isinstance(nxt, Count) else seg
+            for seg, nxt in zip(segments, segments[1:] + [None])]

@@ -1,0 +1,181 @@
+"""How decks, roles and scripts look on the terminal (text) and to programs (JSON, YAML).
+
+Pure functions from core objects to strings and plain data; the command line only prints them.
+"""
+
+import json
+from typing import Any
+
+from narrator.deck import Deck
+from narrator.game import Game
+from narrator.script import Count, Line, NightScript, spoken_seconds
+from narrator.timeline import Timeline
+
+FORMATS = ("text", "json", "yaml")
+
+
+def dump(data: Any, fmt: str) -> str:
+    """``data`` as JSON or YAML text (UTF-8, accents kept as they are)."""
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=120).rstrip("\n")
+
+
+def clock(seconds: float) -> str:
+    """``75.25`` → ``1:15.3``: minutes, seconds and tenths."""
+    tenths = round(seconds * 10)
+    return f"{tenths // 600}:{tenths % 600 // 10:02d}.{tenths % 10}"
+
+
+# --- decks -------------------------------------------------------------------------------
+
+
+def deck_data(game: Game, deck: Deck, players: int, lang: str) -> dict[str, Any]:
+    language = game.languages[lang]
+    return {
+        "game": game.id,
+        "players": players,
+        "cards": deck.size,
+        "deck": deck.as_dict(),
+        "names": {role_id: language.role_name(role_id) for role_id, _ in deck.counts},
+        "night_order": [role.id for role in game.night_order() if role.id in deck.role_ids],
+        "centre": game.centre_cards,
+        "box": game.box_cards,
+    }
+
+
+def deck_text(game: Game, deck: Deck, players: int, lang: str) -> str:
+    language = game.languages[lang]
+    rows = [("", "card", "id", "side", "night")]
+    for role_id, copies in deck.counts:
+        role = game.role(role_id)
+        rows.append((str(copies), language.role_name(role_id), role_id, language.sides[role.side],
+                     str(role.wakes) if role.wakes else "-"))
+    called = [language.role_name(r.id, deck.copies(r.id)) for r in game.night_order() if r.id in deck.role_ids]
+    return "\n".join([
+        f"{game.title}: deck for {players} players ({deck.size} cards)",
+        *_table(rows),
+        f"Night order: {', '.join(called) if called else 'nobody wakes'}",
+        f"Setup: deal one card to each player, put {game.centre_cards} face down in the centre and "
+        f"{game.box_cards} back in the box unseen; put the reminder token of each role in the deck "
+        "in the middle of the table.",
+    ])
+
+
+# --- roles -------------------------------------------------------------------------------
+
+
+def roles_data(game: Game, lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": role.id,
+            "names": {code: language.roles[role.id].name for code, language in game.languages.items()},
+            "copies": role.copies,
+            "side": role.side,
+            "wakes": role.wakes,
+            "in_deck": role.in_deck,
+            "excludes": sorted(role.excludes),
+            "summary": game.languages[lang].roles[role.id].summary,
+        }
+        for role in game.roles
+    ]
+
+
+def roles_text(game: Game, lang: str) -> str:
+    language = game.languages[lang]
+    other = [code for code in game.languages if code != lang]
+    rows = [("id", "name", *(f"name ({code})" for code in other), "box", "side", "night", "")]
+    for role in game.roles:
+        rows.append((role.id, language.roles[role.id].name,
+                     *(game.languages[code].roles[role.id].name for code in other),
+                     str(role.copies), language.sides[role.side], str(role.wakes) if role.wakes else "-",
+                     language.roles[role.id].summary))
+    cards = sum(role.copies for role in game.roles)
+    return "\n".join([f"{game.title}: {len(game.roles)} roles, {cards} cards in the box", *_table(rows)])
+
+
+# --- scripts -----------------------------------------------------------------------------
+
+
+def script_data(game: Game, script: NightScript, timeline: Timeline, estimated: bool) -> dict[str, Any]:
+    settings = script.settings
+    return {
+        "game": game.id,
+        "lang": settings.lang,
+        "players": script.players,
+        "deck": script.deck.as_dict(),
+        "count_seconds": settings.count_seconds,
+        "count_style": settings.count_style,
+        "options": dict(settings.options),
+        "timing": "estimated" if estimated else "measured",
+        "length": round(timeline.length, 3),
+        "phases": list(script.phases),
+        "counts": [{"phase": c.phase, "start": round(c.start, 3), "seconds": c.seconds} for c in timeline.counts],
+        "cues": [
+            {
+                "key": placed.cue.key,
+                "phase": placed.cue.phase,
+                "kind": "line" if isinstance(placed.cue, Line) else "tick",
+                "start": round(placed.start, 3),
+                "duration": round(placed.duration, 3),
+                "text": placed.cue.text,
+            }
+            for placed in timeline.cues
+        ],
+    }
+
+
+def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: bool) -> str:
+    settings = script.settings
+    language = game.languages[settings.lang]
+    out = [f"{game.title}: the night for {script.players} players, in {language.name}, "
+           f"count {settings.count_seconds} s ({settings.count_style})"]
+    if estimated:
+        out.append("Times are estimates until the lines are recorded.")
+    width = max((len(cue.key) for cue in script.cues()), default=0)
+    starts = iter(placed.start for placed in timeline.cues)  # in the script's order
+    phase = None
+    for segment in script.segments:
+        if segment.phase != phase:
+            phase = segment.phase
+            out.append("")
+            if phase in script.phases:
+                out.append(f"{script.phases.index(phase) + 1}. "
+                           f"{language.role_name(phase, script.deck.copies(phase))}")
+        if isinstance(segment, Line):
+            out.append(_cue_row(next(starts), segment.key, segment.text, width))
+        else:
+            out += _count_rows(segment, settings.count_style, starts, width)
+    out += ["", f"Night length: {clock(timeline.length)}"]
+    return "\n".join(out)
+
+
+def _cue_row(start: float | None, key: str, text: str, width: int) -> str:
+    return f"  {clock(start) if start is not None else '':>7}  {key:<{width}}  {text}"
+
+
+def _count_rows(count: Count, style: str, starts, width: int) -> list[str]:
+    """The ticks said aloud, and one row for each run of seconds counted in silence."""
+    aloud = set(spoken_seconds(count.seconds, style))
+    ticks = {tick.second: tick for tick in count.ticks}
+    rows: list[str] = []
+    silent: list[int] = []
+    for second in range(1, count.seconds + 2):
+        if second in aloud or second > count.seconds:
+            if silent:
+                span = str(silent[0]) if len(silent) == 1 else f"{silent[0]}-{silent[-1]}"
+                rows.append(_cue_row(None, "...", f"(seconds {span} counted in silence)", width))
+                silent = []
+            if second in aloud:
+                rows.append(_cue_row(next(starts), ticks[second].key, ticks[second].text, width))
+        else:
+            silent.append(second)
+    return rows
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
