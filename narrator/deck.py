@@ -224,3 +224,21 @@ def _fill(game: Game, counts: dict[str, int], units: list[tuple[str, int]], need
 
 def _s(number: int) -> str:
     return "" if number == 1 else "s"
+
+
+def build_deck(game: Game, *, players: int | None = None, base: Deck | None = None,
+               add: Iterable[str] = (), remove: Iterable[str] = (),
+               rng: random.Random | None = None) -> tuple[Deck, int]:
+    """The deck a group asked for, checked against the rules, and the number of players.
+
+    ``base`` is an explicit deck; without it the deck is the recommended one for ``players``,
+    or a random legal one when ``rng`` is given. ``add``/``remove`` then adjust it one card each.
+    """
+    if base is not None and rng is not None:
+        raise NarratorError("--deck and --random do not mix: give the cards, or draw them at random")
+    if base is None:
+        if players is None:
+            raise NarratorError("say how many are playing with --players N, or give the cards with --deck")
+        base = random_deck(game, players, rng) if rng is not None else recommended_deck(game, players)
+    deck = adjust_deck(game, base, add, remove)
+    return deck, check_deck(game, deck, players)

@@ -144,7 +144,7 @@ class Game:
     def resolve_role(self, name: str) -> str:
         """The id of the role called ``name``: an id, or a name or plural in any language.
 
-        Case, accents, hyphens and apostrophes do not matter ("Lupi mannari" is ``lupo-mannaro``).
+        Case, accents, spaces, hyphens and apostrophes do not matter ("Lupi mannari" is ``lupo-mannaro``).
         """
         index = self._name_index
         key = normalize_name(name)
@@ -170,4 +170,4 @@ def normalize_name(name: str) -> str:
     """Fold case, accents and separators so that names compare the way people mean them."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return re.sub(r"[\s\-_'’.]+", " ", plain).strip()
+    return re.sub(r"[\s\-_'’.]+", "", plain)

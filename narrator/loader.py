@@ -46,9 +46,9 @@ def load_game(folder: Path) -> Game:
     options = {name: spec.keys_within({"default"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
     night = _night(root.get("night"), role_ids, set(options))
-    for role in roles:
+    for role, entry in zip(roles, root.get("roles").elements()):
         if role.night is not None:
-            _check_steps(role.night, role_ids, set(options), root.get("roles"))
+            _check_steps(role.night, role_ids, set(options), entry.get("night"))
     players = root.get("players").keys_within({"min", "max"})
     min_players = players.get("min").integer(minimum=1)
     max_players = players.get("max").integer(minimum=min_players)

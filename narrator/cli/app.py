@@ -1,0 +1,57 @@
+"""The ``narrate`` group: plays a game when called with deck options, holds the other commands."""
+
+import click
+from click.core import ParameterSource
+
+from narrator import __version__
+from narrator.cli.deck import deck
+from narrator.cli.errors import NarrateGroup
+from narrator.cli.options import DECK_OPTION_NAMES, SCRIPT_OPTION_NAMES, choose_deck, choose_settings, deck_options
+from narrator.cli.options import pick, say_seed, script_options
+from narrator.cli.play import play
+from narrator.cli.roles import roles
+from narrator.cli.script import script
+from narrator.environment import Environment
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(cls=NarrateGroup, invoke_without_command=True, context_settings=CONTEXT)
+@click.version_option(__version__, "--version", "-V", prog_name="narrate", message="%(prog)s %(version)s")
+@deck_options
+@script_options
+@click.pass_context
+def cli(ctx, **params):
+    """Be the speaker of a One Night werewolf game (Una Notte da Lupi), so that everyone plays.
+
+    Give the number of players: narrate picks the deck and calls the night, each role
+    in turn with its count, until daybreak.
+
+    \b
+    Examples:
+      narrate --players 6
+      narrate --players 8 --lang en
+      narrate --deck "lupo-mannaro x2, veggente, truffatore, guastafeste, contadino x2"
+      narrate script --players 10 --format json
+    """
+    env = ctx.ensure_object(Environment)
+    given = [name for name in params if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT]
+    if ctx.invoked_subcommand is not None:
+        if given:
+            option = next(p for p in ctx.command.params if p.name == given[0]).opts[0]
+            raise click.UsageError(f"put {option} after the command: narrate {ctx.invoked_subcommand} {option} ...")
+        return
+    if not given:
+        click.echo(ctx.get_help())
+        return
+    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
+    say_seed(choice)
+    play(env, choice, choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES)))
+
+
+for command in (script, deck, roles):
+    cli.add_command(command)
+
+
+def main() -> None:
+    cli.main(prog_name="narrate")

@@ -1,0 +1,104 @@
+"""Options shared by several commands, and turning them into core arguments."""
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from narrator.deck import Deck, build_deck, deck_from_data, parse_deck_list
+from narrator.environment import Environment
+from narrator.script import COUNT_STYLES, ScriptSettings, settings_for
+from narrator.views import FORMATS
+
+DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed")
+SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "tips", "nudge")
+
+
+def _apply(decorators):
+    def decorate(function):
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return decorate
+
+
+deck_options = _apply([
+    click.option("--players", "-p", type=int, metavar="N",
+                 help="How many are playing (3-10). Without --deck, picks the recommended deck."),
+    click.option("--deck", "-d", "deck_spec", metavar="CARDS|FILE",
+                 help="The cards: a comma list such as \"lupo-mannaro x2, veggente, contadino x3, ...\" "
+                      "(ids or names, Italian or English) or a YAML deck file."),
+    click.option("--add", multiple=True, metavar="ROLE", help="Add one card of ROLE to the deck (repeatable)."),
+    click.option("--remove", multiple=True, metavar="ROLE", help="Take one card of ROLE out (repeatable)."),
+    click.option("--random", "random_deck", is_flag=True, help="Draw a random legal deck for --players."),
+    click.option("--seed", type=int, metavar="N", help="With --random: draw the same deck again."),
+])
+
+lang_option = click.option("--lang", "-l", metavar="LANG",
+                           help="Narration language: it or en. Default: the system locale, else Italian.")
+
+script_options = _apply([
+    lang_option,
+    click.option("--count-seconds", type=int, metavar="S", help="Seconds each called role gets (default 10)."),
+    click.option("--count-style", type=click.Choice(COUNT_STYLES), default="edges", show_default=True,
+                 help="Count every second aloud (full), only the first two and last three (edges), or none."),
+    click.option("--tips/--no-tips", default=None, help="Say how to cover noise and eyes at nightfall (on)."),
+    click.option("--nudge/--no-nudge", default=None, help="Have everyone nudge the cards before daybreak (on)."),
+])
+
+
+def format_option(default: str = "text"):
+    return click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default=default, show_default=True,
+                        help="Output for people (text) or programs (json, yaml).")
+
+
+@dataclass(frozen=True)
+class DeckChoice:
+    deck: Deck
+    players: int
+    seed: int | None  # the seed a random deck was drawn with
+
+
+def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed) -> DeckChoice:
+    """The deck the options ask for, validated; a deck file is read here."""
+    game = env.game
+    if seed is not None and not random_deck:
+        raise click.UsageError("--seed goes with --random")
+    base = None
+    if deck_spec is not None:
+        if _is_deck_file(deck_spec):
+            from narrator.yamlfile import read_yaml
+
+            base, stated = deck_from_data(game, read_yaml(Path(deck_spec)), deck_spec)
+            players = stated if players is None else players
+        else:
+            base = parse_deck_list(game, deck_spec)
+    if random_deck and seed is None:
+        seed = env.new_seed()
+    rng = random.Random(seed) if random_deck else None
+    deck, players = build_deck(game, players=players, base=base, add=add, remove=remove, rng=rng)
+    return DeckChoice(deck, players, seed if random_deck else None)
+
+
+def _is_deck_file(spec: str) -> bool:
+    return spec.lower().endswith((".yaml", ".yml")) or Path(spec).is_file()
+
+
+def choose_settings(env: Environment, lang, count_seconds, count_style, tips, nudge) -> ScriptSettings:
+    return settings_for(env.game, lang or env.default_language(), count_seconds, count_style,
+                        {"tips": tips, "nudge": nudge})
+
+
+def language(env: Environment, lang: str | None) -> str:
+    return settings_for(env.game, lang or env.default_language()).lang
+
+
+def pick(params: dict, names: tuple[str, ...]) -> dict:
+    return {name: params[name] for name in names}
+
+
+def say_seed(choice: DeckChoice) -> None:
+    if choice.seed is not None:
+        click.echo(f"narrate: random deck drawn with --seed {choice.seed}", err=True)

@@ -1,0 +1,104 @@
+"""The role catalog: loaded once into immutable objects, and loud about malformed data."""
+
+import dataclasses
+import re
+
+import pytest
+
+from narrator.errors import DataError
+from narrator.loader import available_games, load_game
+from tests.conftest import GAME, SCRIPTS
+
+DIGEST_BOX = {  # id: (copies, side, wakes) from shared/rules/una-notte-da-lupi.md
+    "lupo-mannaro": (2, "lupi", 1), "veggente": (1, "umani", 2), "massone": (2, "umani", 3),
+    "mitomane": (1, "lupi", 4), "guastafeste": (1, "umani", 5), "apprendista-stregone": (1, "umani", 6),
+    "truffatore": (1, "umani", 7), "mortovivo": (1, "umani", None), "contadino": (3, "umani", None),
+    "pinguino-mannaro": (1, "solo", None), "criceto-mannaro": (1, "solo", None),
+}
+
+
+def test_catalog_matches_the_digest_box(game):
+    assert {r.id: (r.copies, r.side, r.wakes) for r in game.roles} == DIGEST_BOX
+    assert sum(r.copies for r in game.roles) == 15
+    assert [r.id for r in game.night_order()] == [
+        "lupo-mannaro", "veggente", "massone", "mitomane", "guastafeste", "apprendista-stregone", "truffatore"]
+
+
+def test_deck_constraints_are_data(game):
+    assert game.role("lupo-mannaro").in_deck == "all-copies"
+    assert game.role("massone").in_deck == "all-or-none"
+    assert "criceto-mannaro" in game.role("pinguino-mannaro").excludes
+    assert (game.centre_cards, game.box_cards, game.extra_cards) == (2, 1, 3)
+
+
+def test_every_role_has_italian_and_english_names(game):
+    assert set(game.languages) == {"it", "en"}
+    assert game.languages["it"].roles["lupo-mannaro"].name == "Lupo Mannaro"
+    assert game.languages["en"].roles["lupo-mannaro"].name == "Werewolf"
+    for language in game.languages.values():
+        assert set(language.roles) == set(game.role_ids)
+
+
+def test_catalog_objects_are_immutable(game):
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.roles[0].copies = 5
+    with pytest.raises(TypeError):
+        game.recommended_decks[6]["contadino"] = 3
+    with pytest.raises(TypeError):
+        game.languages["it"].lines["day.start"] = "?"
+
+
+def test_available_games_lists_the_folder():
+    assert GAME in available_games(SCRIPTS)
+
+
+def _break(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture text {old!r} not found in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("file, old, new, message", [
+    ("game.yaml", "copies: 3", "copies: three", r"game\.yaml: roles\[8\]\.copies: expected a whole number from 1, got 'three'"),
+    ("game.yaml", "side: solo", "side: nobody", r"game\.yaml: roles\[9\]\.side: expected one of lupi, umani, solo"),
+    ("game.yaml", "wakes: 7", "wakes: 6", r"roles\[6\]\.wakes: 6 is also 'apprendista-stregone's turn"),
+    ("game.yaml", "excludes: [criceto-mannaro]", "excludes: [criceto]", r"roles\[9\]\.excludes: no other role 'criceto'"),
+    ("game.yaml", "  - id: veggente\n", "  - id: Veggente!\n", r"roles\[1\]\.id: expected an id in lower case"),
+    ("game.yaml", "in_deck: all-or-none", "in_deck: pairs", r"roles\[2\]\.in_deck: expected one of any, all-copies"),
+    ("game.yaml", "when: {deck_has: lupo-mannaro}", "when: {deck_has: lupo}", r"game\.yaml: roles\[3\]\.night\[1\]\.when: no role 'lupo'"),
+    ("game.yaml", "when: {option: nudge}", "when: {option: nudgee}", r"no option 'nudgee'"),
+    ("game.yaml", "6: {lupo-mannaro: 2,", "6: {lupo-mannaro: 1,", r"recommended_decks\.6: the deck must hold all 2 'lupo-mannaro' cards"),
+    ("game.yaml", "3: {lupo-mannaro: 2, veggente: 1,", "3: {lupo-mannaro: 2, veggent: 1,", r"recommended_decks\.3: no role 'veggent'"),
+    ("game.yaml", "count: {default: 10,", "count: {default: 99,", r"count\.default: expected a whole number from 3 to 30"),
+    ("game.yaml", "title: Una Notte da Lupi", "title: Una Notte da Lupi\nflavour: x", r"game\.yaml: unknown field 'flavour'"),
+    ("it.yaml", "  veggente.close: Veggente, chiudi gli occhi.\n", "", r"it\.yaml: lines: missing line 'veggente\.close'"),
+    ("en.yaml", "  day.start:", "  day.strat:", r"en\.yaml: lines: missing line 'day\.start'"),
+    ("en.yaml", "    name: Seer\n", "", r"en\.yaml: roles\.veggente: missing field 'name'"),
+    ("it.yaml", "Ventinove, Trenta]", "Ventinove]", r"it\.yaml: count: expected a list of the words for 1 to 30"),
+    ("it.yaml", "sides:\n  lupi: Lupi", "sides:\n  lupi: ''", r"it\.yaml: sides\.lupi: expected some text"),
+])
+def test_malformed_catalog_fails_naming_file_and_field(game_copy, file, old, new, message):
+    _break(game_copy / file, old, new)
+    with pytest.raises(DataError, match=message):
+        load_game(game_copy)
+
+
+def test_extra_line_in_a_language_is_reported_as_a_typo(game_copy):
+    path = game_copy / "en.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "  veggente.opne: Seer, wake up.\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"en\.yaml: lines: 'veggente\.opne' is not a line"):
+        load_game(game_copy)
+
+
+def test_yaml_syntax_error_names_file_and_line(game_copy):
+    path = game_copy / "game.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[11] = "  - id: [broken"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=re.escape(f"{path}, line 1") + r"\d: malformed YAML"):
+        load_game(game_copy)
+
+
+def test_missing_game_file(tmp_path):
+    with pytest.raises(DataError, match="game.yaml: no such file"):
+        load_game(tmp_path)
