@@ -1,0 +1,259 @@
+"""The command line as a user meets it: exact output, help everywhere, one-line errors."""
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from narrator import __version__
+from narrator.cli import cli
+from narrator.cli.play import AUDIO_NOT_YET
+from tests.conftest import make_env
+
+DECK_6_TEXT = """\
+Una Notte da Lupi: deck for 6 players (9 cards)
+     card          id            side   night
+  2  Lupo Mannaro  lupo-mannaro  Lupi   1
+  1  Veggente      veggente      Umani  2
+  2  Massone       massone       Umani  3
+  1  Guastafeste   guastafeste   Umani  5
+  1  Truffatore    truffatore    Umani  7
+  2  Contadino     contadino     Umani  -
+Night order: Lupi Mannari, Veggente, Massoni, Guastafeste, Truffatore
+Setup: deal one card to each player, put 2 face down in the centre and 1 back in the box unseen; \
+put the reminder token of each role in the deck in the middle of the table.
+"""
+
+
+def test_version(run):
+    result = run("--version")
+    assert (result.exit_code, result.stdout) == (0, f"narrate {__version__}\n")
+
+
+def test_no_arguments_shows_help(run):
+    result = run()
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: narrate [OPTIONS] COMMAND [ARGS]...")
+
+
+@pytest.mark.parametrize("command", [[]] + [[name] for name in cli.commands])
+def test_every_command_has_help_with_an_example(run, command):
+    result = run(*command, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.stdout
+    assert "narrate " + " ".join(command) in result.stdout
+
+
+def test_deck_exact_output(run):
+    result = run("deck", "--players", "6")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, DECK_6_TEXT, "")
+
+
+def test_deck_json(run):
+    result = run("deck", "-p", "3", "--format", "json", "--lang", "en")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {
+        "game": "una-notte-da-lupi", "players": 3, "cards": 6,
+        "deck": {"lupo-mannaro": 2, "veggente": 1, "guastafeste": 1, "truffatore": 1, "contadino": 1},
+        "names": {"lupo-mannaro": "Werewolf", "veggente": "Seer", "guastafeste": "Troublemaker",
+                  "truffatore": "Robber", "contadino": "Villager"},
+        "night_order": ["lupo-mannaro", "veggente", "guastafeste", "truffatore"],
+        "centre": 2, "box": 1,
+    }
+
+
+def test_deck_from_a_comma_list_with_players_inferred(run):
+    result = run("deck", "--deck", "Lupi Mannari x2, Seer, truffatore, guastafeste, contadino x2", "-f", "yaml")
+    assert result.exit_code == 0
+    data = yaml.safe_load(result.stdout)
+    assert data["players"] == 4 and data["deck"]["lupo-mannaro"] == 2
+
+
+def test_deck_from_a_yaml_file(run, tmp_path):
+    path = tmp_path / "mazzo.yaml"
+    path.write_text("players: 6\ncards:\n  lupo-mannaro: 2\n  veggente: 1\n  massone: 2\n  guastafeste: 1\n"
+                    "  truffatore: 1\n  contadino: 2\n", encoding="utf-8")
+    result = run("deck", "--deck", str(path))
+    assert (result.exit_code, result.stdout) == (0, DECK_6_TEXT)
+
+
+def test_add_and_remove(run):
+    result = run("deck", "-p", "6", "--add", "Mitomane", "--remove", "contadino", "-f", "json")
+    assert json.loads(result.stdout)["deck"] == {
+        "lupo-mannaro": 2, "veggente": 1, "massone": 2, "mitomane": 1, "guastafeste": 1, "truffatore": 1,
+        "contadino": 1}
+
+
+def test_random_deck_says_its_seed_and_the_seed_draws_it_again(run):
+    first = run("deck", "-p", "8", "--random", "-f", "json")
+    assert first.exit_code == 0
+    assert first.stderr == "narrate: random deck drawn with --seed 777\n"
+    again = run("deck", "-p", "8", "--random", "--seed", "777", "-f", "json")
+    assert again.stdout == first.stdout
+    other = run("deck", "-p", "8", "--random", "--seed", "778", "-f", "json")
+    assert json.loads(other.stdout)["cards"] == 11
+
+
+def test_roles_lists_the_whole_box(run):
+    result = run("roles", "--lang", "en")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Una Notte da Lupi: 11 roles, 15 cards in the box"
+    assert lines[1].split() == ["id", "name", "name", "(it)", "box", "side", "night"]
+    assert lines[2].split()[:5] == ["lupo-mannaro", "Werewolf", "Lupo", "Mannaro", "2"]
+    assert len(lines) == 13
+    data = json.loads(run("roles", "-f", "json").stdout)
+    assert [r["id"] for r in data][-2:] == ["pinguino-mannaro", "criceto-mannaro"]
+    assert data[3]["names"] == {"en": "Minion", "it": "Mitomane"}
+
+
+def test_script_json_has_keys_phases_and_times(run):
+    result = run("script", "-p", "10", "-f", "json", "--lang", "en", "--count-style", "full")
+    data = json.loads(result.stdout)
+    assert data["timing"] == "estimated" and data["count_seconds"] == 10
+    keys = [cue["key"] for cue in data["cues"]]
+    assert keys[0] == "night.start" and keys[-1] == "day.start"
+    assert data["phases"] == ["lupo-mannaro", "veggente", "massone", "mitomane", "guastafeste",
+                              "apprendista-stregone", "truffatore"]
+    assert [c["seconds"] for c in data["counts"]] == [10] * 7
+    assert sum(cue["kind"] == "tick" for cue in data["cues"]) == 70
+    starts = [cue["start"] for cue in data["cues"]]
+    assert starts == sorted(starts)
+
+
+def test_script_options(run):
+    result = run("script", "-p", "5", "--count-seconds", "12", "--count-style", "silent", "--no-tips",
+                 "--no-nudge", "-f", "yaml")
+    data = yaml.safe_load(result.stdout)
+    keys = [cue["key"] for cue in data["cues"]]
+    assert not any(key.startswith("count.") for key in keys)
+    assert "night.tips" not in keys and "night.nudge" not in keys
+    assert data["options"] == {"tips": False, "nudge": False}
+    assert {c["seconds"] for c in data["counts"]} == {12}
+
+
+def test_play_prints_deck_night_and_says_audio_is_not_there_yet(run):
+    result = run("--players", "6")
+    assert result.exit_code == 0
+    assert result.stdout.startswith(DECK_6_TEXT)
+    assert "\n1. Lupi Mannari\n" in result.stdout and "\n5. Truffatore\n" in result.stdout
+    assert "day.start" in result.stdout
+    assert result.stdout.endswith(AUDIO_NOT_YET + "\n")
+
+
+def test_language_defaults_to_the_locale(run):
+    english = run("--players", "6", env=make_env({"LANG": "en_US.UTF-8"}))
+    assert "The sun is up! Everyone, open your eyes." in english.stdout
+    italian = run("--players", "6", env=make_env({"LANG": "C.UTF-8"}))
+    assert "Sorge il sole! Aprite tutti gli occhi." in italian.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["deck", "--deck", "lupo-mannaro x2, veggentee, contadino x3, truffatore, guastafeste"],
+     "narrate: no role 'veggentee' — did you mean 'veggente'?"),
+    (["--players", "6", "--add", "mitomanne"], "narrate: no role 'mitomanne' — did you mean 'mitomane'?"),
+    (["script", "-p", "6", "--remove", "pinguino"], "narrate: no role 'pinguino' — did you mean 'pinguino-mannaro'?"),
+    (["--players", "12"], "narrate: Una Notte da Lupi takes 3 to 10 players, not 12: choose --players from 3 to 10"),
+    (["deck", "--players", "2"], "narrate: Una Notte da Lupi takes 3 to 10 players, not 2: choose --players from 3 to 10"),
+    (["--players", "six"], re.compile(r"narrate: .*'six' is not a valid integer.* \(see 'narrate --help'\)")),
+    (["--players", "6", "--deck", "lupo-mannaro x2, veggente, massone x2, truffatore, contadino x2"],
+     "narrate: 6 players need 9 cards; this deck has 8: add 1 role"),
+    (["deck", "--deck", "lupo-mannaro, veggente, truffatore, guastafeste, contadino x2"],
+     "narrate: the deck must hold all 2 'lupo-mannaro' cards, it has 1: add 1"),
+    (["deck", "-p", "7", "--add", "criceto-mannaro", "--remove", "contadino"],
+     "narrate: 'pinguino-mannaro' and 'criceto-mannaro' never play together: remove one of them"),
+    (["deck", "-p", "6", "--remove", "massone", "--add", "mitomane"],
+     "narrate: 'massone' cards go in together (2) or not at all, the deck has 1: add 1 or remove 1"),
+    (["deck", "-p", "5", "--remove", "veggente", "--add", "contadino"],
+     "narrate: the box has only 3 'contadino' cards, this deck has 4: remove 1"),
+    (["deck", "--seed", "3", "-p", "6"], "narrate deck: --seed goes with --random (see 'narrate deck --help')"),
+    (["deck", "--random"], "narrate: say how many are playing with --players N, or give the cards with --deck"),
+    (["script", "-p", "6", "--lang", "de"], "narrate: no narration in language 'de': choose one of en, it"),
+    (["script", "-p", "6", "--count-seconds", "99"],
+     "narrate: the count lasts 3 to 30 seconds, not 99: choose --count-seconds in that range"),
+    (["script", "-p", "6", "--count-style", "loud"],
+     re.compile(r"narrate script: .*'loud' is not one of 'full', 'edges', 'silent'.* \(see 'narrate script --help'\)")),
+    (["--playres", "6"], re.compile(r"narrate: No such option.*--playres.*--players.* \(see 'narrate --help'\)")),
+    (["--players", "6", "script"], "narrate: put --players after the command: narrate script --players ... "
+                                   "(see 'narrate --help')"),
+    (["dance"], re.compile(r"narrate: No such command.*'dance'.* \(see 'narrate --help'\)")),
+])
+def test_bad_input_is_one_line_on_stderr_with_status_2(run, args, message):
+    """Exact text for our messages; click's own wording (which varies by version) by pattern."""
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.endswith("\n") and result.stderr.count("\n") == 1
+    if isinstance(message, re.Pattern):
+        assert message.fullmatch(result.stderr[:-1]), result.stderr
+    else:
+        assert result.stderr == message + "\n"
+
+
+def test_missing_deck_file(run, tmp_path):
+    path = tmp_path / "nope.yaml"
+    result = run("deck", "--deck", str(path))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {path}: no such file\n")
+
+
+def test_malformed_deck_file_names_file_and_line(run, tmp_path):
+    path = tmp_path / "mazzo.yaml"
+    path.write_text("cards:\n  lupo-mannaro: 2\n  veggente: [1\n  contadino: 3\n", encoding="utf-8")
+    result = run("deck", "--deck", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"narrate: {path}, line 4: malformed YAML: ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_deck_file_that_is_not_text(run, tmp_path):
+    path = tmp_path / "mazzo.yaml"
+    path.write_bytes(b"\xff\xfe\x00binary")
+    result = run("deck", "--deck", str(path))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {path}: not a text file (save it as UTF-8)\n")
+
+
+def test_deck_file_that_is_a_folder(run, tmp_path):
+    folder = tmp_path / "decks.yaml"
+    folder.mkdir()
+    result = run("deck", "--deck", str(folder))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {folder}: is a folder, not a YAML file\n")
+
+
+def test_unreadable_deck_file(run, tmp_path):
+    # A path through a regular file cannot be opened, even by root (CI runs as root).
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("not a folder", encoding="utf-8")
+    path = blocker / "mazzo.yaml"
+    result = run("deck", "--deck", str(path))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {path}: cannot be read (Not a directory)\n")
+
+
+def test_deck_file_with_wrong_player_count(run, tmp_path):
+    path = tmp_path / "mazzo.yaml"
+    path.write_text("players: 7\ncards: {lupo-mannaro: 2, veggente: 1, truffatore: 1, guastafeste: 1, contadino: 2}\n",
+                    encoding="utf-8")
+    result = run("deck", "--deck", str(path))
+    assert (result.exit_code, result.stderr) == (2, "narrate: 7 players need 10 cards; this deck has 7: add 3 roles\n")
+
+
+def test_a_broken_install_fails_in_one_line(run, game_copy):
+    (game_copy / "it.yaml").write_text("language: Italiano\nroles: {}\n", encoding="utf-8")
+    result = run("--players", "6", env=make_env(scripts_dir=game_copy.parent))
+    assert result.exit_code == 2
+    assert result.stderr == f"narrate: {game_copy / 'it.yaml'}: roles: missing field 'lupo-mannaro'\n"
+
+
+def test_real_process_bad_input_has_no_traceback():
+    process = subprocess.run([sys.executable, "-m", "narrator", "--players", "6", "--add", "veggentee"],
+                             capture_output=True, text=True, env={"LANG": "C.UTF-8", "PATH": ""})
+    assert (process.returncode, process.stdout) == (2, "")
+    assert process.stderr == "narrate: no role 'veggentee' — did you mean 'veggente'?\n"
+
+
+def test_real_process_closed_pipe_is_quiet():
+    process = subprocess.run(f"{sys.executable} -m narrator script -p 10 --count-style full | head -1",
+                             shell=True, capture_output=True, text=True)
+    assert process.stdout.startswith("Una Notte da Lupi: the night for 10 players")
+    assert process.stderr == ""

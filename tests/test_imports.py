@@ -1,0 +1,42 @@
+"""Quick commands stay quick: they import nothing beyond the standard library, click and PyYAML.
+
+Audio, text-to-speech and numpy belong to the commands that make sound; the timing of these
+commands is measured in benchmarks/, this only guards what they load.
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+ALLOWED = {"narrator", "click", "yaml", "_yaml"}
+REPORT = """
+top = {name.split(".")[0] for name in sys.modules}
+sys.stderr.write("\\nMODULES=" + json.dumps(sorted(top - set(sys.stdlib_module_names))))
+"""
+PROBE = """
+import json, sys
+sys.argv = ["narrate"] + json.loads(sys.argv[1])
+from narrator.cli import cli
+try:
+    cli.main(prog_name="narrate")
+except SystemExit:
+    pass
+""" + REPORT
+BASELINE = "import json, sys" + REPORT
+
+
+def modules_after(code, *args):
+    process = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    return set(json.loads(process.stderr.rsplit("MODULES=", 1)[1]))
+
+
+@pytest.mark.parametrize("args", [["--help"], ["script", "--players", "10"], ["deck", "--players", "6"],
+                                  ["roles"], ["--players", "6"]])
+def test_quick_commands_import_no_heavy_modules(args):
+    # Whatever site hooks load at every interpreter start is not ours to count.
+    loaded = modules_after(PROBE, json.dumps(args)) - modules_after(BASELINE)
+    cython = {name for name in loaded if name == "cython_runtime" or name.startswith("_cython_")}  # PyYAML's C loader
+    assert loaded - ALLOWED - cython == set()
+    assert "narrator" in loaded and "click" in loaded

@@ -1,0 +1,40 @@
+"""A non-editable install carries the data folders and works from any directory."""
+
+import os
+import subprocess
+import sys
+import zipfile
+
+from tests.conftest import REPO
+
+
+def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(dist), str(REPO)], check=True, capture_output=True, text=True)
+    (wheel,) = dist.glob("narrator-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for shipped in ("narrator/_data/scripts/una-notte-da-lupi/game.yaml",
+                    "narrator/_data/scripts/una-notte-da-lupi/it.yaml",
+                    "narrator/_data/scripts/una-notte-da-lupi/en.yaml",
+                    "narrator/_data/voices/README.md",
+                    "narrator/_data/ambience/README.md",
+                    "narrator/cli/app.py"):
+        assert shipped in names
+    assert not any(name.startswith("tests/") for name in names)
+
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
+                    str(wheel)], check=True, capture_output=True, text=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    environ = {**os.environ, "PYTHONPATH": str(target), "LANG": "C.UTF-8"}
+    environ.pop("LANGUAGE", None), environ.pop("LC_ALL", None), environ.pop("LC_MESSAGES", None)
+    where = subprocess.run([sys.executable, "-c", "import narrator.resources as r; print(r.data_dir('scripts'))"],
+                           cwd=elsewhere, env=environ, capture_output=True, text=True, check=True)
+    assert where.stdout.strip() == str(target / "narrator" / "_data" / "scripts")
+    played = subprocess.run([str(target / "bin" / "narrate"), "--players", "6"],
+                            cwd=elsewhere, env=environ, capture_output=True, text=True)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.startswith("Una Notte da Lupi: deck for 6 players (9 cards)")
+    assert "Sorge il sole! Aprite tutti gli occhi." in played.stdout
