@@ -36,7 +36,8 @@ def test_version(run):
 def test_no_arguments_shows_help(run):
     result = run()
     assert result.exit_code == 0
-    assert result.stdout.startswith("Usage: narrate [OPTIONS] COMMAND [ARGS]...")
+    assert result.stdout.startswith("Usage: narrate [OPTIONS]")
+    assert "Commands:" in result.stdout and "--players" in result.stdout
 
 
 @pytest.mark.parametrize("command", [[]] + [[name] for name in cli.commands])
