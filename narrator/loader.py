@@ -6,6 +6,7 @@ field, never later in the middle of a night.
 """
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -46,7 +47,7 @@ def load_game(folder: Path) -> Game:
     options = {name: spec.keys_within({"default"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
     night = _night(root.get("night"), role_ids, set(options))
-    for role, entry in zip(roles, root.get("roles").elements()):
+    for role, entry in zip(roles, root.get("roles").elements(), strict=True):
         if role.night is not None:
             _check_steps(role.night, role_ids, set(options), entry.get("night"))
     players = root.get("players").keys_within({"min", "max"})
@@ -80,15 +81,9 @@ def load_game(folder: Path) -> Game:
                  if path.name != _GAME_FILE}
     if not languages:
         raise DataError(f"{folder}: no language file (it.yaml, en.yaml, ...) beside {_GAME_FILE}")
-    game = _replace_languages(game, languages)
+    game = replace(game, languages=MappingProxyType(languages))
     _check_recommended_decks(game, root.get("recommended_decks"))
     return game
-
-
-def _replace_languages(game: Game, languages: dict[str, Language]) -> Game:
-    from dataclasses import replace
-
-    return replace(game, languages=MappingProxyType(languages))
 
 
 def _roles(field: Field) -> tuple[Role, ...]:

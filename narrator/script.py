@@ -167,4 +167,4 @@ def _key_matches(template: str, line: Line) -> bool:
 def _no_pause_before_counts(segments: list[Segment]) -> list[Segment]:
     """A count starts the moment the line before it ends."""
     return [replace(seg, pause_after=0.0) if isinstance(seg, Line) and isinstance(nxt, Count) else seg
-            for seg, nxt in zip(segments, segments[1:] + [None])]
+            for seg, nxt in zip(segments, segments[1:] + [None], strict=True)]

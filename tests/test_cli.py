@@ -125,6 +125,10 @@ def test_script_json_has_keys_phases_and_times(run):
     assert starts == sorted(starts)
 
 
+def test_language_option_ignores_case(run):
+    assert "Night falls on the village" in run("script", "-p", "4", "--lang", "EN").stdout
+
+
 def test_script_options(run):
     result = run("script", "-p", "5", "--count-seconds", "12", "--count-style", "silent", "--no-tips",
                  "--no-nudge", "-f", "yaml")

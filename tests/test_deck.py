@@ -7,7 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from narrator.deck import (
-    Deck, adjust_deck, build_deck, check_deck, deck_from_data, make_deck, parse_deck_list, random_deck,
+    Deck,
+    adjust_deck,
+    build_deck,
+    check_deck,
+    deck_from_data,
+    make_deck,
+    parse_deck_list,
+    random_deck,
     recommended_deck,
 )
 from narrator.errors import DeckError, NarratorError, UnknownRoleError

@@ -6,8 +6,16 @@ from click.core import ParameterSource
 from narrator import __version__
 from narrator.cli.deck import deck
 from narrator.cli.errors import NarrateGroup
-from narrator.cli.options import DECK_OPTION_NAMES, SCRIPT_OPTION_NAMES, choose_deck, choose_settings, deck_options
-from narrator.cli.options import pick, say_seed, script_options
+from narrator.cli.options import (
+    DECK_OPTION_NAMES,
+    SCRIPT_OPTION_NAMES,
+    choose_deck,
+    choose_settings,
+    deck_options,
+    pick,
+    say_seed,
+    script_options,
+)
 from narrator.cli.play import play
 from narrator.cli.roles import roles
 from narrator.cli.script import script

@@ -1,7 +1,15 @@
 import click
 
-from narrator.cli.options import DECK_OPTION_NAMES, choose_deck, deck_options, format_option, lang_option, language
-from narrator.cli.options import pick, say_seed
+from narrator.cli.options import (
+    DECK_OPTION_NAMES,
+    choose_deck,
+    deck_options,
+    format_option,
+    lang_option,
+    language,
+    pick,
+    say_seed,
+)
 from narrator.views import deck_data, deck_text, dump
 
 

@@ -87,12 +87,16 @@ def _is_deck_file(spec: str) -> bool:
 
 
 def choose_settings(env: Environment, lang, count_seconds, count_style, tips, nudge) -> ScriptSettings:
-    return settings_for(env.game, lang or env.default_language(), count_seconds, count_style,
+    return settings_for(env.game, _lang(env, lang), count_seconds, count_style,
                         {"tips": tips, "nudge": nudge})
 
 
 def language(env: Environment, lang: str | None) -> str:
-    return settings_for(env.game, lang or env.default_language()).lang
+    return settings_for(env.game, _lang(env, lang)).lang
+
+
+def _lang(env: Environment, lang: str | None) -> str:
+    return lang.strip().lower() if lang else env.default_language()
 
 
 def pick(params: dict, names: tuple[str, ...]) -> dict:

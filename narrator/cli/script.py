@@ -1,7 +1,16 @@
 import click
 
-from narrator.cli.options import DECK_OPTION_NAMES, SCRIPT_OPTION_NAMES, choose_deck, choose_settings, deck_options
-from narrator.cli.options import format_option, pick, say_seed, script_options
+from narrator.cli.options import (
+    DECK_OPTION_NAMES,
+    SCRIPT_OPTION_NAMES,
+    choose_deck,
+    choose_settings,
+    deck_options,
+    format_option,
+    pick,
+    say_seed,
+    script_options,
+)
 from narrator.script import generate_script
 from narrator.timeline import estimated_timeline
 from narrator.views import dump, script_data, script_text
