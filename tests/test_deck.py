@@ -55,49 +55,38 @@ def deck_of(game, **counts):
     return make_deck(game, {role.replace("_", "-"): n for role, n in counts.items()})
 
 
-def test_rule_players_plus_three_too_few(game):
-    deck = deck_of(game, lupo_mannaro=2, veggente=1, massone=2, truffatore=1, contadino=2)
-    with pytest.raises(DeckError, match="^6 players need 9 cards; this deck has 8: add 1 role$"):
-        check_deck(game, deck, 6)
+RULE_BREAKS = {  # rule: (cards, players, the exact message)
+    "players-plus-three-too-few": (
+        dict(lupo_mannaro=2, veggente=1, massone=2, truffatore=1, contadino=2), 6,
+        "6 players need 9 cards; this deck has 8: add 1 role"),
+    "players-plus-three-too-many": (
+        dict(lupo_mannaro=2, veggente=1, massone=2, truffatore=1, guastafeste=1, contadino=3), 5,
+        "5 players need 8 cards; this deck has 10: remove 2 roles"),
+    "both-wolves": (
+        dict(lupo_mannaro=1, veggente=1, truffatore=1, guastafeste=1, contadino=2), 3,
+        "the deck must hold all 2 'lupo-mannaro' cards, it has 1: add 1"),
+    "both-wolves-none-given": (
+        dict(veggente=1, truffatore=1, guastafeste=1, contadino=3), 3,
+        "the deck must hold all 2 'lupo-mannaro' cards, it has 0: add 2"),
+    "massoni-only-as-a-pair": (
+        dict(lupo_mannaro=2, massone=1, veggente=1, truffatore=1, guastafeste=1, contadino=3), 6,
+        "'massone' cards go in together (2) or not at all, the deck has 1: add 1 or remove 1"),
+    "pinguino-never-with-criceto": (
+        dict(lupo_mannaro=2, veggente=1, truffatore=1, guastafeste=1, contadino=2, pinguino_mannaro=1,
+             criceto_mannaro=1), 6,
+        "'pinguino-mannaro' and 'criceto-mannaro' never play together: remove one of them"),
+    "copies-within-the-box": (
+        dict(lupo_mannaro=2, veggente=1, truffatore=1, contadino=4), 5,
+        "the box has only 3 'contadino' cards, this deck has 4: remove 1"),
+}
 
 
-def test_rule_players_plus_three_too_many(game):
-    deck = deck_of(game, lupo_mannaro=2, veggente=1, massone=2, truffatore=1, guastafeste=1, contadino=3)
-    with pytest.raises(DeckError, match="^5 players need 8 cards; this deck has 10: remove 2 roles$"):
-        check_deck(game, deck, 5)
-
-
-def test_rule_both_wolves(game):
-    deck = deck_of(game, lupo_mannaro=1, veggente=1, truffatore=1, guastafeste=1, contadino=2)
-    with pytest.raises(DeckError, match="^the deck must hold all 2 'lupo-mannaro' cards, it has 1: add 1$"):
-        check_deck(game, deck, 3)
-
-
-def test_rule_no_wolves_at_all(game):
-    deck = deck_of(game, veggente=1, truffatore=1, guastafeste=1, contadino=3)
-    with pytest.raises(DeckError, match="all 2 'lupo-mannaro' cards, it has 0: add 2"):
-        check_deck(game, deck, 3)
-
-
-def test_rule_massoni_only_as_a_pair(game):
-    deck = deck_of(game, lupo_mannaro=2, massone=1, veggente=1, truffatore=1, guastafeste=1, contadino=3)
-    with pytest.raises(DeckError, match=r"^'massone' cards go in together \(2\) or not at all, the deck has 1: "
-                                        r"add 1 or remove 1$"):
-        check_deck(game, deck, 6)
-
-
-def test_rule_pinguino_never_with_criceto(game):
-    deck = deck_of(game, lupo_mannaro=2, veggente=1, truffatore=1, guastafeste=1, contadino=2,
-                   pinguino_mannaro=1, criceto_mannaro=1)
-    with pytest.raises(DeckError, match="^'pinguino-mannaro' and 'criceto-mannaro' never play together: "
-                                        "remove one of them$"):
-        check_deck(game, deck, 6)
-
-
-def test_rule_copies_within_the_box(game):
-    deck = deck_of(game, lupo_mannaro=2, veggente=1, truffatore=1, contadino=4)
-    with pytest.raises(DeckError, match="^the box has only 3 'contadino' cards, this deck has 4: remove 1$"):
-        check_deck(game, deck, 5)
+@pytest.mark.parametrize("rule", RULE_BREAKS)
+def test_each_rule_refuses_the_deck_and_says_how_to_fix_it(game, rule):
+    cards, players, message = RULE_BREAKS[rule]
+    with pytest.raises(DeckError) as refused:
+        check_deck(game, deck_of(game, **cards), players)
+    assert str(refused.value) == message
 
 
 def test_players_follow_from_the_deck_when_not_given(game):
