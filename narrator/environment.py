@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from narrator.game import Game
 from narrator.language import language_from_environ
@@ -18,12 +19,31 @@ from narrator.resources import data_dir
 DEFAULT_GAME = "una-notte-da-lupi"
 
 
+def _user_dir(kind: str) -> Path:
+    import platformdirs
+
+    return Path(getattr(platformdirs, f"user_{kind}_dir")("narrator"))
+
+
+def _speech_engine():
+    from narrator.audio.tts import DEFAULT_ENGINE, ENGINES
+
+    return ENGINES[DEFAULT_ENGINE]()
+
+
 @dataclass
 class Environment:
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     scripts_dir: Path = field(default_factory=lambda: data_dir("scripts"))
     game_id: str = DEFAULT_GAME
     new_seed: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
+    voices_dir: Path = field(default_factory=lambda: data_dir("voices"))  # the packs narrator ships
+    cache_dir: Path = field(default_factory=lambda: _user_dir("cache"))
+    data_home: Path = field(default_factory=lambda: _user_dir("data"))  # the user's own packs live here
+    output_dir: Path = field(default_factory=Path.cwd)  # where a night goes when nothing can play it
+    speech_engine: Callable[[], Any] | None = _speech_engine  # a factory; None means no text-to-speech
+    player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one
+    recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
 
     @cached_property
     def game(self) -> Game:
@@ -34,3 +54,10 @@ class Environment:
 
     def default_language(self) -> str:
         return language_from_environ(self.environ, self.game.languages)
+
+    def user_packs_dir(self) -> Path:
+        return self.data_home / "voices"
+
+    def voice_pack_folders(self) -> list[Path]:
+        """Where voice packs are looked for: the shipped ones first, then the user's."""
+        return [self.voices_dir, self.user_packs_dir()]

@@ -168,3 +168,18 @@ def _no_pause_before_counts(segments: list[Segment]) -> list[Segment]:
     """A count starts the moment the line before it ends."""
     return [replace(seg, pause_after=0.0) if isinstance(seg, Line) and isinstance(nxt, Count) else seg
             for seg, nxt in zip(segments, segments[1:] + [None], strict=True)]
+
+
+def every_line(game: Game, lang: str) -> tuple[tuple[str, str], ...]:
+    """Every line the game can say in ``lang``, whatever the deck: (key, text), in night order.
+
+    The lines a voice pack needs: the night's lines and each second of the longest count.
+    """
+    language = game.languages[lang]
+    keys: list[str] = []
+    sections = [(game.night.before, None)] + [(game.phase_steps(role), role.id) for role in game.night_order()]
+    sections.append((game.night.after, None))
+    for steps, role_id in sections:
+        keys += [step.key.format(role=role_id) if role_id else step.key for step in steps if isinstance(step, LineStep)]
+    keys += [f"count.{n}" for n in range(1, game.count.maximum + 1)]
+    return tuple((key, language.line(key)) for key in keys)

@@ -31,10 +31,41 @@ def game_copy(tmp_path):
     return target
 
 
-def make_env(environ=None, scripts_dir=SCRIPTS, seed=777):
+@pytest.fixture(autouse=True, scope="session")
+def private_user_folders(tmp_path_factory):
+    """Tests never touch the user's real cache or data folders (platformdirs follows XDG here)."""
+    import os
+
+    saved = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME")}
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+def make_env(environ=None, scripts_dir=SCRIPTS, seed=777, **overrides):
     """An Environment with a fixed locale and seed source, whatever the machine says."""
     return Environment(environ=environ if environ is not None else {"LANG": "C.UTF-8"},
-                       scripts_dir=scripts_dir, new_seed=lambda: seed)
+                       scripts_dir=scripts_dir, new_seed=lambda: seed, **overrides)
+
+
+class RecordingPlayer:
+    """Stands in for the sound card: keeps the night it was asked to play."""
+
+    name = "recording"
+
+    def __init__(self, completes=True):
+        self.nights = []
+        self.completes = completes
+
+    def play(self, night, session):
+        self.nights.append(night)
+        session.show(__import__("narrator.audio.player", fromlist=["Transport"]).Transport(night))
+        return self.completes
 
 
 class Result:

@@ -10,8 +10,7 @@ import yaml
 
 from narrator import __version__
 from narrator.cli import cli
-from narrator.cli.play import AUDIO_NOT_YET
-from tests.conftest import make_env
+from tests.conftest import RecordingPlayer, make_env
 
 DECK_6_TEXT = """\
 Una Notte da Lupi: deck for 6 players (9 cards)
@@ -140,19 +139,27 @@ def test_script_options(run):
     assert {c["seconds"] for c in data["counts"]} == {12}
 
 
-def test_play_prints_deck_night_and_says_audio_is_not_there_yet(run):
-    result = run("--players", "6")
-    assert result.exit_code == 0
+def test_play_shows_the_deck_and_plays_the_night(run, tmp_path):
+    player = RecordingPlayer()
+    result = run("--players", "6", "--no-ambience", env=make_env(player=lambda: player, output_dir=tmp_path))
+    assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(DECK_6_TEXT)
-    assert "\n1. Lupi Mannari\n" in result.stdout and "\n5. Truffatore\n" in result.stdout
-    assert "day.start" in result.stdout
-    assert result.stdout.endswith(AUDIO_NOT_YET + "\n")
+    assert "Everyone close your eyes. (space: pause, q: stop)" in result.stdout
+    (night,) = player.nights
+    keys = [clip.cue.key for clip in night.clips]
+    assert keys[0] == "night.start" and keys[-1] == "day.start"
+    assert [c.phase for c in night.counts] == ["lupo-mannaro", "veggente", "massone", "guastafeste", "truffatore"]
+
+
+def test_play_stopped_by_the_user_exits_130(run, tmp_path):
+    result = run("--players", "4", env=make_env(player=lambda: RecordingPlayer(completes=False), output_dir=tmp_path))
+    assert (result.exit_code, result.stderr) == (130, "narrate: stopped\n")
 
 
 def test_language_defaults_to_the_locale(run):
-    english = run("--players", "6", env=make_env({"LANG": "en_US.UTF-8"}))
+    english = run("script", "--players", "6", env=make_env({"LANG": "en_US.UTF-8"}))
     assert "The sun is up! Everyone, open your eyes." in english.stdout
-    italian = run("--players", "6", env=make_env({"LANG": "C.UTF-8"}))
+    italian = run("script", "--players", "6", env=make_env({"LANG": "C.UTF-8"}))
     assert "Sorge il sole! Aprite tutti gli occhi." in italian.stdout
 
 
@@ -245,7 +252,7 @@ def test_deck_file_with_wrong_player_count(run, tmp_path):
 
 def test_a_broken_install_fails_in_one_line(run, game_copy):
     (game_copy / "it.yaml").write_text("language: Italiano\nroles: {}\n", encoding="utf-8")
-    result = run("--players", "6", env=make_env(scripts_dir=game_copy.parent))
+    result = run("deck", "--players", "6", env=make_env(scripts_dir=game_copy.parent))
     assert result.exit_code == 2
     assert result.stderr == f"narrate: {game_copy / 'it.yaml'}: roles: missing field 'lupo-mannaro'\n"
 

@@ -18,6 +18,9 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
                     "narrator/_data/scripts/una-notte-da-lupi/it.yaml",
                     "narrator/_data/scripts/una-notte-da-lupi/en.yaml",
                     "narrator/_data/voices/README.md",
+                    "narrator/_data/voices/it-espeak/pack.yaml",
+                    "narrator/_data/voices/it-espeak/veggente.open.ogg",
+                    "narrator/_data/voices/en-espeak/count.30.ogg",
                     "narrator/_data/ambience/README.md",
                     "narrator/cli/app.py"):
         assert shipped in names
@@ -33,8 +36,14 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
     where = subprocess.run([sys.executable, "-c", "import narrator.resources as r; print(r.data_dir('scripts'))"],
                            cwd=elsewhere, env=environ, capture_output=True, text=True, check=True)
     assert where.stdout.strip() == str(target / "narrator" / "_data" / "scripts")
-    played = subprocess.run([str(target / "bin" / "narrate"), "--players", "6"],
+    script = subprocess.run([str(target / "bin" / "narrate"), "script", "--players", "6"],
                             cwd=elsewhere, env=environ, capture_output=True, text=True)
-    assert played.returncode == 0, played.stderr
-    assert played.stdout.startswith("Una Notte da Lupi: deck for 6 players (9 cards)")
-    assert "Sorge il sole! Aprite tutti gli occhi." in played.stdout
+    assert script.returncode == 0, script.stderr
+    assert "Sorge il sole! Aprite tutti gli occhi." in script.stdout
+    # The shipped voice pack speaks every line: no text-to-speech engine is asked for anything.
+    rendered = subprocess.run([str(target / "bin" / "narrate"), "render", "--players", "6", "-o", "notte.wav"],
+                              cwd=elsewhere, env={**environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+                              capture_output=True, text=True)
+    assert rendered.returncode == 0, rendered.stderr
+    assert rendered.stdout.startswith("narrate: wrote notte.wav (2:")
+    assert not (tmp_path / "cache" / "narrator" / "clips").exists()

@@ -7,8 +7,11 @@ from narrator import __version__
 from narrator.cli.deck import deck
 from narrator.cli.errors import NarrateGroup
 from narrator.cli.options import (
+    AUDIO_OPTION_NAMES,
     DECK_OPTION_NAMES,
     SCRIPT_OPTION_NAMES,
+    audio_options,
+    choose_audio,
     choose_deck,
     choose_settings,
     deck_options,
@@ -17,6 +20,7 @@ from narrator.cli.options import (
     script_options,
 )
 from narrator.cli.play import play
+from narrator.cli.render import render
 from narrator.cli.roles import roles
 from narrator.cli.script import script
 from narrator.environment import Environment
@@ -28,12 +32,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @click.version_option(__version__, "--version", "-V", prog_name="narrate", message="%(prog)s %(version)s")
 @deck_options
 @script_options
+@audio_options
 @click.pass_context
 def cli(ctx, **params):
     """Be the speaker of a One Night werewolf game (Una Notte da Lupi), so that everyone plays.
 
-    Give the number of players: narrate picks the deck and calls the night, each role
-    in turn with its count, until daybreak.
+    Give the number of players: narrate picks the deck and speaks the night over soft
+    drumming, each role in turn with its count, until daybreak. Space pauses, q stops.
 
     \b
     Examples:
@@ -54,10 +59,11 @@ def cli(ctx, **params):
         return
     choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
     say_seed(choice)
-    play(env, choice, choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES)))
+    audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
+    play(env, choice, choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES)), audio)
 
 
-for command in (script, deck, roles):
+for command in (script, deck, roles, render):
     cli.add_command(command)
 
 

@@ -106,3 +106,37 @@ def pick(params: dict, names: tuple[str, ...]) -> dict:
 def say_seed(choice: DeckChoice) -> None:
     if choice.seed is not None:
         click.echo(f"narrate: random deck drawn with --seed {choice.seed}", err=True)
+
+
+AUDIO_OPTION_NAMES = ("voice", "rate", "voice_pack", "ambience", "no_ambience")
+
+audio_options = _apply([
+    click.option("--voice", metavar="NAME",
+                 help="Speak every line with this text-to-speech voice ('narrate doctor' lists them)."),
+    click.option("--rate", type=int, metavar="WPM", help="Text-to-speech pace in words per minute (80-400)."),
+    click.option("--voice-pack", metavar="DIR|NAME", help="Speak with this voice pack ('narrate voices list')."),
+    click.option("--ambience", metavar="NAME|FILE", default="drums", show_default=True,
+                 help="Background under the night: drums, rain, wind, or a WAV/FLAC/OGG file."),
+    click.option("--no-ambience", is_flag=True, help="No background: the voice alone."),
+])
+
+
+def choose_audio(voice, rate, voice_pack, ambience, no_ambience):
+    """Audio options as the audio layer takes them (imported here, so quick commands stay light)."""
+    from narrator.audio.night import AudioChoice
+
+    if rate is not None and not 80 <= rate <= 400:
+        raise click.BadParameter(f"{rate} words per minute is out of reach: choose 80 to 400", param_hint="'--rate'")
+    if voice_pack and (voice or rate):
+        raise click.UsageError("--voice-pack speaks recorded lines; --voice and --rate are for text-to-speech: "
+                               "choose one")
+    return AudioChoice(voice=voice, rate=rate, voice_pack=voice_pack, ambience=None if no_ambience else ambience)
+
+
+def phase_labels(env: Environment, lang: str) -> dict[str, str]:
+    """What the terminal calls each part of the night while it plays."""
+    from narrator.script import INTRO_PHASE, OUTRO_PHASE
+
+    language = env.game.languages[lang]
+    labels = {role.id: language.role_name(role.id, role.copies) for role in env.game.roles}
+    return {**labels, INTRO_PHASE: "Nightfall", OUTRO_PHASE: "Daybreak"}

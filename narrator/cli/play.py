@@ -1,22 +1,28 @@
-"""``narrate --players N``: the game itself."""
+"""``narrate --players N``: the game itself. Shows the deck, then speaks the night."""
 
 import click
 
-from narrator.cli.options import DeckChoice
+from narrator.cli.errors import EXIT_INTERRUPTED
+from narrator.cli.options import DeckChoice, phase_labels
 from narrator.environment import Environment
 from narrator.script import ScriptSettings, generate_script
-from narrator.timeline import estimated_timeline
-from narrator.views import deck_text, script_text
-
-AUDIO_NOT_YET = ("narrate cannot speak yet: audio arrives in a later version. Until then, "
-                 "one player reads the night above aloud, keeping to the times.")
+from narrator.views import deck_text
 
 
-def play(env: Environment, choice: DeckChoice, settings: ScriptSettings) -> None:
-    """Show the deck and the night; audio playback is not built yet, so say so plainly."""
-    night = generate_script(env.game, choice.deck, settings)
+def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, audio) -> None:
+    from narrator.audio.console import terminal_session
+    from narrator.audio.night import night_audio, write_night
+    from narrator.audio.player import choose_players, play_night
+
+    script = generate_script(env.game, choice.deck, settings)
     click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang))
     click.echo()
-    click.echo(script_text(env.game, night, estimated_timeline(night), estimated=True))
-    click.echo()
-    click.echo(AUDIO_NOT_YET)
+    night = night_audio(env, script, audio)
+    players, reason = ([env.player()], None) if env.player else choose_players(write_night, env.output_dir)
+    click.echo(f"The night lasts {int(night.seconds) // 60}:{int(night.seconds) % 60:02d}. "
+               "Everyone close your eyes. (space: pause, q: stop)")
+    with terminal_session(phase_labels(env, settings.lang)) as session:
+        completed = play_night(players, night, session, reason)
+    if not completed:
+        click.echo("narrate: stopped", err=True)
+        raise SystemExit(EXIT_INTERRUPTED)

@@ -1,0 +1,70 @@
+"""Making voice packs: rendering every line with text-to-speech, or recording a person."""
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
+from narrator.audio.clip import Clip, trim_silence, write_clip
+from narrator.audio.tts import SpeechEngine, choose_voice
+from narrator.errors import NarratorError
+from narrator.game import Game
+from narrator.script import every_line
+from narrator.voicepacks import MANIFEST, PackClip, VoicePack, load_pack, save_pack
+
+PACK_FORMAT = ".ogg"  # Vorbis: small enough to ship every line of two languages in the wheel
+
+
+def render_pack(game: Game, lang: str, folder: Path, engine: SpeechEngine, voice_name: str | None, rate: int,
+                name: str | None, licence: str, overwrite: bool,
+                progress: Callable[[int, int, str], None] = lambda done, total, key: None) -> VoicePack:
+    """Speak every line of ``game`` in ``lang`` into ``folder`` as a voice pack."""
+    _check_target(folder, overwrite)
+    voice = choose_voice(engine, lang, voice_name)
+    pack = VoicePack(folder, name or f"{game.languages[lang].name} ({engine.name}: {voice.name})", lang, game.id,
+                     licence, "tts")
+    lines = every_line(game, lang)
+    clips: dict[str, PackClip] = {}
+    for index, (key, text) in enumerate(lines):
+        clip = trim_silence(engine.synthesize(text, voice, rate))
+        write_clip(clip, folder / f"{key}{PACK_FORMAT}")
+        clips[key] = PackClip(text, clip.seconds)
+        progress(index + 1, len(lines), key)
+    pack = replace(pack, clips=MappingProxyType(clips))
+    save_pack(pack)
+    return pack
+
+
+def add_recording(pack: VoicePack, key: str, text: str, clip: Clip) -> VoicePack:
+    """Keep one recorded line: the audio first, then the manifest, each written atomically."""
+    clip = trim_silence(clip)
+    if len(clip.samples) == 0:
+        raise NarratorError(f"the recording of '{key}' is silent: check the microphone and record it again")
+    write_clip(clip, pack.folder / f"{key}{PACK_FORMAT}")
+    updated = replace(pack, clips=MappingProxyType({**pack.clips, key: PackClip(text, clip.seconds)}))
+    save_pack(updated)
+    return updated
+
+
+def open_or_start_pack(game: Game, lang: str, folder: Path, name: str | None, licence: str) -> VoicePack:
+    """The pack being recorded in ``folder``: resumed if it exists, started if the folder is new or empty."""
+    if (folder / MANIFEST).exists():
+        pack = load_pack(folder)
+        if pack.language != lang or pack.game != game.id:
+            raise NarratorError(f"{folder} holds a {pack.language} pack for {pack.game}, not {lang} for {game.id}")
+        return pack
+    if folder.exists() and any(folder.iterdir()):
+        raise NarratorError(f"{folder} is not empty and is not a voice pack: choose a new folder")
+    pack = VoicePack(folder, name or f"{game.languages[lang].name} (recorded)", lang, game.id, licence, "recorded")
+    save_pack(pack)
+    return pack
+
+
+def _check_target(folder: Path, overwrite: bool) -> None:
+    if (folder / MANIFEST).exists():
+        if load_pack(folder).source == "recorded":
+            raise NarratorError(f"{folder} holds recorded voices; rendering would replace them: choose another folder")
+        if not overwrite:
+            raise NarratorError(f"{folder} is already a voice pack: add --overwrite to render it again")
+    elif folder.exists() and any(folder.iterdir()):
+        raise NarratorError(f"{folder} is not empty and is not a voice pack: choose a new folder")

@@ -1,0 +1,253 @@
+"""Playing the night: a transport that feeds audio blocks, and players behind one protocol.
+
+``Transport`` is the whole of the timing logic and has no I/O: the audio device asks it for the
+next block, and it answers from the night's timeline, which is already sample-exact. It never
+sleeps. Pausing, resuming and stopping are short gain ramps, so nothing clicks, and a stop is
+silent within 100 ms (a 50 ms fade plus one device block).
+
+Players, chosen in order of preference by ``choose_player``: PortAudio through sounddevice; a
+command-line player that exists (pw-play, paplay, aplay, afplay); or a WAV file and where it is.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from narrator.audio.mix import NightAudio
+from narrator.errors import NarratorError
+
+PAUSE_FADE = 0.02  # seconds
+STOP_FADE = 0.05
+BLOCK = 1024  # frames per device callback: about 21 ms at 48 kHz
+
+
+class PlayerFailed(NarratorError):
+    """This player could not make sound; the next one may."""
+
+
+class Transport:
+    """Where playback is in the night, and what the next block sounds like."""
+
+    def __init__(self, night: NightAudio):
+        self.night = night
+        self.position = 0
+        self._gain = 1.0
+        self._target = 1.0
+        self._fade = PAUSE_FADE
+        self.stopping = False
+        self._lock = threading.Lock()
+
+    @property
+    def paused(self) -> bool:
+        return self._target == 0 and not self.stopping
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more will sound: the night ended, or a stop has faded out."""
+        return self.position >= self.night.length or (self.stopping and self._gain == 0)
+
+    def toggle_pause(self) -> None:
+        with self._lock:
+            if not self.stopping:
+                self._target, self._fade = (1.0 if self._target == 0 else 0.0), PAUSE_FADE
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopping, self._target, self._fade = True, 0.0, STOP_FADE
+
+    def next_block(self, frames: int) -> np.ndarray:
+        """The next ``frames`` samples (zeros once paused or stopped, or past the end)."""
+        with self._lock:
+            step = 1 / (self._fade * self.night.rate)
+            direction = 1 if self._target > self._gain else -1
+            ramp = np.clip(self._gain + direction * step * np.arange(1, frames + 1), 0, 1)
+            if self._gain == self._target:
+                ramp[:] = self._gain
+            if self._gain == 0 and self._target == 0:
+                return np.zeros(frames, dtype=np.float32)  # paused: time stands still
+            audio = self.night.block(self.position, frames)
+            out = np.zeros(frames, dtype=np.float32)
+            out[:len(audio)] = audio * ramp[:len(audio)]
+            self.position += frames
+            self._gain = float(ramp[-1])
+            return out
+
+
+class Player(Protocol):
+    name: str
+
+    def play(self, night: NightAudio, session: "Session") -> bool:
+        """Play the whole night; True if it ran to the end, False if the user stopped it."""
+
+
+@dataclass
+class Session:
+    """What a player needs from the terminal: keys pressed, and somewhere to show progress."""
+
+    read_key: Callable[[float], str | None]  # waits up to the given seconds for a key
+    show: Callable[[Transport], None]
+    say: Callable[[str], None]
+
+
+class SounddevicePlayer:
+    name = "sounddevice"
+
+    def __init__(self, open_stream: Callable | None = None):
+        self._open_stream = open_stream
+
+    def play(self, night: NightAudio, session: Session) -> bool:
+        transport = Transport(night)
+        done = threading.Event()
+
+        def callback(outdata, frames, time_info, status):
+            outdata[:, 0] = transport.next_block(frames)
+            if transport.finished:
+                raise _callback_stop()
+
+        stream = self._stream(night.rate, callback, done.set)
+        stream.start()
+        try:
+            while not done.is_set():
+                session.show(transport)
+                key = session.read_key(0.1)
+                if key == " ":
+                    transport.toggle_pause()
+                elif key in ("q", "Q"):
+                    transport.stop()
+        except KeyboardInterrupt:
+            transport.stop()
+        finally:
+            done.wait(1.0)
+            stream.close()
+        session.show(transport)
+        return not transport.stopping
+
+    def _stream(self, rate: int, callback, finished):
+        if self._open_stream is not None:
+            return self._open_stream(samplerate=rate, channels=1, dtype="float32", blocksize=BLOCK,
+                                     callback=callback, finished_callback=finished)
+        import sounddevice
+
+        return sounddevice.OutputStream(samplerate=rate, channels=1, dtype="float32", blocksize=BLOCK,
+                                        callback=callback, finished_callback=finished)
+
+
+def _callback_stop() -> BaseException:
+    try:
+        import sounddevice
+
+        return sounddevice.CallbackStop()
+    except (ImportError, OSError):
+        return StopIteration()
+
+
+def sounddevice_problem() -> str | None:
+    """Why PortAudio cannot play here, with the fix; None when it can."""
+    try:
+        import sounddevice
+    except OSError:
+        return "PortAudio is missing: on Debian/Ubuntu, sudo apt-get install libportaudio2"
+    except ImportError:
+        return "sounddevice is not installed: pip install sounddevice"
+    try:
+        sounddevice.query_devices(kind="output")
+    except Exception as error:  # sounddevice.PortAudioError, or a bad device setting
+        return (f"no sound output device ({error}): connect speakers or headphones, or pick an output in the "
+                "system's sound settings")
+    return None
+
+
+COMMAND_PLAYERS = {  # program: arguments before the file
+    "pw-play": [], "paplay": [], "aplay": ["-q"], "afplay": [],
+}
+
+
+class CommandPlayer:
+    """A player program the system has; it plays a rendered file. Pausing is not possible."""
+
+    def __init__(self, program: str, write_wav: Callable[[NightAudio, Path], None]):
+        self.name = program
+        self._write_wav = write_wav
+
+    def play(self, night: NightAudio, session: Session) -> bool:
+        with tempfile.TemporaryDirectory(prefix="narrator-") as folder:
+            path = Path(folder) / "night.wav"
+            self._write_wav(night, path)
+            process = subprocess.Popen([shutil.which(self.name) or self.name, *COMMAND_PLAYERS[self.name], str(path)],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                while process.poll() is None:
+                    key = session.read_key(0.2)
+                    if key in ("q", "Q"):
+                        process.terminate()
+                        process.wait()
+                        return False
+            except KeyboardInterrupt:
+                process.terminate()
+                process.wait()
+                return False
+            if process.returncode != 0:
+                message = (process.stderr.read() or "").strip().splitlines()
+                raise PlayerFailed(f"{self.name} could not play ({message[-1] if message else process.returncode})")
+            return True
+
+
+class FilePlayer:
+    """No way to make sound here: write the night to a file and say where it is."""
+
+    name = "file"
+
+    def __init__(self, folder: Path, write_wav: Callable[[NightAudio, Path], None]):
+        self.folder = folder
+        self._write_wav = write_wav
+
+    def play(self, night: NightAudio, session: Session) -> bool:
+        path = _free_name(self.folder / "narrate-night.wav")
+        self._write_wav(night, path)
+        session.say(f"narrate: the night is in {path}: play it with any media player")
+        return True
+
+
+def _free_name(path: Path) -> Path:
+    """``path``, or ``name-2.wav``, ``name-3.wav``...: never overwrite what is there."""
+    candidate, number = path, 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        number += 1
+    return candidate
+
+
+def available_command_players(which: Callable[[str], str | None] = shutil.which) -> list[str]:
+    return [program for program in COMMAND_PLAYERS if which(program)]
+
+
+def choose_players(write_wav, folder: Path, problem=sounddevice_problem, which=shutil.which) -> tuple[list, str | None]:
+    """The players to try, best first, and why the best of all (PortAudio) is not among them."""
+    reason = problem()
+    if reason is None:
+        return [SounddevicePlayer()], None
+    commands = available_command_players(which) if os.name != "nt" else []
+    return [*(CommandPlayer(program, write_wav) for program in commands), FilePlayer(folder, write_wav)], reason
+
+
+def play_night(players: list, night: NightAudio, session: Session, reason: str | None = None) -> bool:
+    """Play with the first player that works; each fallback is announced in one line."""
+    for index, player in enumerate(players):
+        if reason:
+            how = f"playing through {player.name} instead" if player.name != "file" else "writing the night to a file"
+            session.say(f"narrate: {reason}; {how}")
+        try:
+            return player.play(night, session)
+        except PlayerFailed as error:
+            if index == len(players) - 1:
+                raise
+            reason = str(error)
+    raise PlayerFailed("no way to play the night here")
