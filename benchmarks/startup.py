@@ -36,14 +36,14 @@ def core_microseconds(rounds: int = 200) -> float:
     from narrator.deck import recommended_deck
     from narrator.environment import Environment
     from narrator.script import generate_script, settings_for
-    from narrator.timeline import estimated_timeline
+    from narrator.timeline import script_timeline
 
     game = Environment().game
     deck, settings = recommended_deck(game, 10), settings_for(game, "it")
     samples = []
     for _ in range(rounds):
         start = time.perf_counter()
-        estimated_timeline(generate_script(game, deck, settings))
+        script_timeline(generate_script(game, deck, settings))
         samples.append(time.perf_counter() - start)
     return statistics.median(samples) * 1e6
 

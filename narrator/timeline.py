@@ -5,12 +5,13 @@ audio layer's sample-accurate timeline (integer samples): pass ``units_per_secon
 durations in samples, and every count tick lands exactly on its sample.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from narrator.script import Cue, Line, NightScript
 
 DEFAULT_WORDS_PER_MINUTE = 150
+PRE_ROLL_SECONDS = 2.0  # the background alone before the first line; the audio starts with it
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,9 @@ class Timeline:
     length: float
 
 
-def layout(script: NightScript, duration_of: Callable[[Cue], float], units_per_second: float = 1.0) -> Timeline:
-    """Place every cue: lines one after another with their pauses, ticks on the count's grid."""
+def layout(script: NightScript, duration_of: Callable[[Cue], float], units_per_second: float = 1.0,
+           start: float = 0) -> Timeline:
+    """Place every cue from ``start``: lines one after another with their pauses, ticks on the count's grid."""
     whole = isinstance(units_per_second, int)
 
     def units(seconds: float) -> float:
@@ -44,7 +46,7 @@ def layout(script: NightScript, duration_of: Callable[[Cue], float], units_per_s
 
     placed: list[Placed] = []
     counts: list[PlacedCount] = []
-    cursor = 0
+    cursor = start
     for segment in script.segments:
         if isinstance(segment, Line):
             duration = duration_of(segment)
@@ -64,5 +66,10 @@ def estimate_seconds(cue: Cue, words_per_minute: int = DEFAULT_WORDS_PER_MINUTE)
     return round(0.3 + words * 60 / words_per_minute, 1)
 
 
-def estimated_timeline(script: NightScript) -> Timeline:
-    return layout(script, estimate_seconds)
+def script_timeline(script: NightScript, measured: Mapping[str, float] | None = None) -> tuple[Timeline, bool]:
+    """Times as the audio will have them: measured lengths where known (a voice pack's), else
+    estimates. Returns the timeline and whether every line was measured."""
+    measured = measured or {}
+    complete = all(cue.key in measured for cue in script.cues())
+    timeline = layout(script, lambda cue: measured.get(cue.key) or estimate_seconds(cue), start=PRE_ROLL_SECONDS)
+    return timeline, complete

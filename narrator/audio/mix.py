@@ -15,7 +15,7 @@ import numpy as np
 
 from narrator.audio.clip import Clip
 from narrator.script import Cue, NightScript
-from narrator.timeline import layout
+from narrator.timeline import PRE_ROLL_SECONDS, layout
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class MixSettings:
     attack: float = 0.15  # seconds the bed takes to dip before a line
     release: float = 0.4  # ...and to come back after it
     hold: float = 1.3  # speech closer than this stays one region: counted seconds do not pump the bed
-    pre_roll: float = 2.0  # the bed alone before the first line
+    pre_roll: float = PRE_ROLL_SECONDS  # the bed alone before the first line
     fade_in: float = 2.0
     fade_out: float = 3.0  # from the start of the last line (daybreak)
     tail: float = 1.0  # after the last line and the fade

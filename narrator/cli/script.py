@@ -12,20 +12,23 @@ from narrator.cli.options import (
     script_options,
 )
 from narrator.script import generate_script
-from narrator.timeline import estimated_timeline
+from narrator.timeline import script_timeline
 from narrator.views import dump, script_data, script_text
+from narrator.voicepacks import default_pack, resolve_pack
 
 
 @click.command()
 @deck_options
 @script_options
+@click.option("--voice-pack", metavar="DIR|NAME", help="Time the lines by this voice pack (default: the language's).")
 @format_option()
 @click.pass_obj
-def script(env, fmt, **params):
+def script(env, fmt, voice_pack, **params):
     """Print the night, line by line, with the time each line starts.
 
     Every role of the deck that wakes is called in the rulebook's order, even when its
-    card may lie in the centre. Times are estimated until the lines are recorded.
+    card may lie in the centre. Times are those of the audio, measured from the voice
+    pack; a line the pack lacks is estimated.
 
     \b
     Examples:
@@ -37,8 +40,11 @@ def script(env, fmt, **params):
     say_seed(choice)
     settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
     night = generate_script(env.game, choice.deck, settings)
-    timeline = estimated_timeline(night)
+    folders = env.voice_pack_folders()
+    pack = resolve_pack(voice_pack, folders) if voice_pack else default_pack(settings.lang, env.game_id, folders)
+    durations = {key: clip.seconds for key, clip in pack.clips.items()} if pack else {}
+    timeline, measured = script_timeline(night, durations)
     if fmt == "text":
-        click.echo(script_text(env.game, night, timeline, estimated=True))
+        click.echo(script_text(env.game, night, timeline, estimated=not measured))
     else:
-        click.echo(dump(script_data(env.game, night, timeline, estimated=True), fmt))
+        click.echo(dump(script_data(env.game, night, timeline, estimated=not measured), fmt))

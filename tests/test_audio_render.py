@@ -1,0 +1,178 @@
+"""The rendered night, measured as a listener's tools would: onsets, levels, fades, length.
+
+Nights are rendered by the real command (``narrate render``) with the shipped voice packs, then
+read back from the file.
+"""
+
+import json
+
+import numpy as np
+import pytest
+import soundfile
+
+from narrator.audio.beds import BED_PEAK, BUILT_IN, load_bed
+from narrator.audio.mix import MixSettings
+from tests.conftest import make_env
+
+RATE = MixSettings().rate
+SILENCE = 1e-4  # -80 dBFS: without a bed, the gaps between lines are digital silence
+
+
+@pytest.fixture(scope="module")
+def render(tmp_path_factory):
+    from click.testing import CliRunner
+
+    from narrator.cli import cli
+
+    folder = tmp_path_factory.mktemp("renders")
+    made = {}
+
+    def rendered(*args):
+        if args not in made:
+            path = folder / f"night-{len(made)}.wav"
+            result = CliRunner().invoke(cli, ["render", *args, "-o", str(path)], obj=make_env())
+            assert result.exit_code == 0, result.output
+            samples, rate = soundfile.read(path, dtype="float32")
+            assert rate == RATE
+            made[args] = samples
+        return made[args]
+
+    return rendered
+
+
+def onsets(samples, threshold=SILENCE, quiet=0.2):
+    """Sample indices where sound starts after at least ``quiet`` seconds of silence."""
+    loud = np.flatnonzero(np.abs(samples) > threshold)
+    starts = loud[1:][np.diff(loud) > int(quiet * RATE)]
+    return np.concatenate([loud[:1], starts])
+
+
+def second_runs(points, tolerance=0.01):
+    """Runs of onsets spaced about one second apart: the counted seconds."""
+    runs = [[points[0]]]
+    for a, b in zip(points, points[1:], strict=False):
+        if abs((b - a) / RATE - 1) < tolerance:
+            runs[-1].append(b)
+        else:
+            runs.append([b])
+    return [run for run in runs if len(run) >= 8]
+
+
+def test_count_ticks_sit_on_the_one_second_grid_within_a_millisecond(render):
+    night = render("--players", "10", "--count-style", "full", "--no-ambience")
+    runs = second_runs(onsets(night))
+    assert len(runs) == 7  # one count per waking role of the 10-player deck
+    for run in runs:
+        deviation_ms = np.abs(np.diff(run) - RATE) / RATE * 1000
+        assert deviation_ms.max() < 1.0
+
+
+def test_a_count_lasts_exactly_its_seconds_from_the_end_of_the_opening_line(render):
+    night = render("--players", "5", "--count-style", "silent", "--count-seconds", "7", "--no-ambience")
+    loud = np.flatnonzero(np.abs(night) > SILENCE)
+    gaps = np.diff(loud) / RATE
+    windows = gaps[np.abs(gaps - 7) < 0.01]  # the silent counts: from the line's last sound to the next line
+    assert len(windows) == 4  # lupi, veggente, guastafeste, truffatore
+    assert np.abs(windows - 7).max() * 1000 < 1.0
+
+
+def test_bed_is_ducked_about_12_db_under_speech(render):
+    voice = render("--players", "6", "--no-ambience")
+    mixed = render("--players", "6", "--ambience", "drums")
+    assert len(voice) == len(mixed)
+    bed_part = mixed - voice  # the mix is a sum: what is left is the bed as it was played
+    loop = load_bed("drums", RATE).samples
+    raw = loop[np.arange(len(mixed)) % len(loop)]
+    strong = np.abs(raw) > 0.05  # where the drum itself is loud enough to measure its gain
+    speaking = np.abs(voice) > 0.01
+    settled = np.zeros(len(voice), dtype=bool)
+    settled[int(5 * RATE):-int(8 * RATE)] = True  # away from the fades
+    gain_in_speech = np.median(bed_part[strong & speaking & settled] / raw[strong & speaking & settled])
+    quiet = strong & settled & ~_near(speaking, int(1.0 * RATE))
+    gain_in_silence = np.median(bed_part[quiet] / raw[quiet])
+    assert 20 * np.log10(gain_in_speech) == pytest.approx(-12, abs=1.0)
+    assert 20 * np.log10(gain_in_silence) == pytest.approx(0, abs=0.5)
+
+
+def _near(mask, distance):
+    """True within ``distance`` samples of any True in ``mask``."""
+    total = np.concatenate([[0], np.cumsum(mask)])
+    index = np.arange(len(mask))
+    return total[np.minimum(index + distance + 1, len(mask))] - total[np.maximum(index - distance, 0)] > 0
+
+
+def test_bed_fades_in_at_nightfall_and_out_at_daybreak(render):
+    voice = render("--players", "6", "--no-ambience")
+    mixed = render("--players", "6", "--ambience", "rain")
+    bed_part = mixed - voice
+    loop = load_bed("rain", RATE).samples
+    raw = loop[np.arange(len(mixed)) % len(loop)]
+
+    def gain(start, end):
+        """The bed's gain over a stretch of time, measured where the raw bed is not near zero."""
+        span = slice(int(start * RATE), int(end * RATE))
+        strong = np.abs(raw[span]) > 0.02
+        return float(np.median(bed_part[span][strong] / raw[span][strong]))
+
+    assert gain(0, 0.1) < 0.02  # nightfall: from silence...
+    assert gain(0.2, 0.4) < gain(0.9, 1.1) < gain(1.6, 1.75)  # ...rising...
+    assert gain(1.6, 1.75) > 0.85  # ...to full before the first line (at 2 s) dips it
+    assert np.abs(mixed[:10]).max() < 1e-3  # no click at the start
+    end = len(mixed) / RATE
+    assert np.abs(bed_part[int((end - 0.5) * RATE):]).max() == 0  # gone after daybreak
+
+
+@pytest.mark.parametrize("bed", sorted(BUILT_IN))
+def test_nothing_clips(render, bed):
+    mixed = render("--players", "10", "--ambience", bed, "--count-style", "full")
+    assert np.abs(mixed).max() < 0.99
+
+
+def test_a_loud_user_bed_is_levelled_and_does_not_clip(render, tmp_path_factory):
+    path = tmp_path_factory.mktemp("beds") / "loud.flac"
+    t = np.arange(3 * 44100) / 44100
+    soundfile.write(path, 0.99 * np.sign(np.sin(2 * np.pi * 110 * t)), 44100)  # full-scale square wave
+    mixed = render("--players", "4", "--ambience", str(path))
+    assert np.abs(mixed).max() < 0.99
+    assert np.abs(load_bed(str(path), RATE).samples).max() <= BED_PEAK + 1e-6
+
+
+def test_length_and_times_agree_with_the_script(render, run):
+    mixed = render("--players", "7", "--lang", "en", "--no-ambience")
+    data = json.loads(run("script", "--players", "7", "--lang", "en", "--format", "json").stdout)
+    assert data["timing"] == "measured"
+    last = data["cues"][-1]
+    settings = MixSettings()
+    expected = last["start"] + max(last["duration"], settings.fade_out) + settings.tail
+    assert len(mixed) / RATE == pytest.approx(expected, abs=0.05)
+    starts = onsets(mixed, quiet=0.5) / RATE
+    assert starts[0] == pytest.approx(data["cues"][0]["start"], abs=0.01)
+    cue_starts = [cue["start"] for cue in data["cues"]]
+    for start in starts:  # every onset after a pause is the start of a line or tick the script lists
+        assert min(abs(start - cue) for cue in cue_starts) < 0.05
+
+
+def test_rendering_does_not_depend_on_block_size():
+    from narrator.audio.night import AudioChoice, night_audio
+    from narrator.deck import recommended_deck
+    from narrator.script import generate_script, settings_for
+
+    env = make_env()
+    script = generate_script(env.game, recommended_deck(env.game, 5), settings_for(env.game, "it"))
+    night = night_audio(env, script, AudioChoice(ambience="drums"))
+    whole = night.render()
+    pieces = np.concatenate([night.block(start, 777) for start in range(0, night.length, 777)])
+    assert np.array_equal(whole, pieces)
+
+
+@pytest.mark.parametrize("bed", sorted(BUILT_IN))
+def test_built_in_beds_loop_without_a_seam(bed):
+    loop = load_bed(bed, RATE).samples
+    typical_step = np.median(np.abs(np.diff(loop)))
+    seam = abs(float(loop[0]) - float(loop[-1]))
+    assert seam < max(20 * typical_step, 1e-3)
+    assert np.abs(loop).max() == pytest.approx(BED_PEAK, rel=0.05) or np.sqrt(np.mean(loop ** 2)) > 0.03
+
+
+def test_drums_are_the_same_every_time():
+    assert np.array_equal(load_bed("drums", RATE).samples, load_bed("drums", RATE).samples)
