@@ -39,7 +39,7 @@ class Console:
         self.out = out
         self.labels = labels
         self.interactive = interactive
-        self._last_phase: str | None = None
+        self._logged = 0  # how many phases the log has shown
         self._width = 0
 
     def show(self, transport: Transport) -> None:
@@ -50,12 +50,12 @@ class Console:
             self.out.flush()
             return
         night = transport.night
-        cue = night.cue_at(min(transport.position, night.length))
-        phase = cue.cue.phase if cue else INTRO_PHASE
-        if phase != self._last_phase:
-            self._last_phase = phase
-            self.out.write(f"{_clock(night.phase_start(phase) / night.rate)}  {self.labels.get(phase, phase)}\n")
-            self.out.flush()
+        phases = night.phase_starts()
+        while self._logged < len(phases) and (phases[self._logged][1] <= transport.position or self._logged == 0):
+            phase, start = phases[self._logged]  # every phase begun since the last look, none skipped
+            self.out.write(f"{_clock(start / night.rate)}  {self.labels.get(phase, phase)}\n")
+            self._logged += 1
+        self.out.flush()
 
     def say(self, message: str) -> None:
         if self.interactive and self._width:

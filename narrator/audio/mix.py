@@ -113,9 +113,13 @@ class NightAudio:
         index = bisect.bisect_right(self._starts, position) - 1
         return self.clips[index] if index >= 0 else None
 
-    def phase_start(self, phase: str) -> int:
-        """The sample at which the first line of ``phase`` starts."""
-        return next((clip.start for clip in self.clips if clip.cue.phase == phase), 0)
+    def phase_starts(self) -> list[tuple[str, int]]:
+        """Each part of the night (nightfall, every role called, daybreak) and where it starts."""
+        starts: list[tuple[str, int]] = []
+        for clip in self.clips:
+            if not starts or starts[-1][0] != clip.cue.phase:
+                starts.append((clip.cue.phase, clip.start))
+        return starts
 
     def count_at(self, position: int) -> tuple[CountWindow, int] | None:
         """The count window running at ``position`` and the second of it (1-based)."""
