@@ -59,11 +59,17 @@ def choose_voice(engine: SpeechEngine, lang: str, wanted: str | None = None) -> 
                 return voice
         raise NarratorError(f"no voice '{wanted}' in {engine.name}: 'narrate doctor' lists the voices")
     speaking = [voice for voice in voices if voice.speaks(lang)]
-    exact = [voice for voice in speaking if any(code.lower() == lang for code in voice.languages)]
-    if not (exact or speaking):
+    if not speaking:
         raise EngineUnavailable(f"{engine.name} has no voice for '{lang}': install one (espeak-ng-data on "
                                 "Debian/Ubuntu) or use a voice pack")
-    return (exact or speaking)[0]
+
+    def rank(voice: Voice) -> int:
+        """The language's own voice first: exactly 'it', or named for it (espeak's 'gmw/en')."""
+        if any(code.lower() == lang for code in voice.languages):
+            return 0
+        return 1 if voice.id.lower().rsplit("/", 1)[-1] == lang else 2
+
+    return min(speaking, key=rank)  # min keeps the engine's order among equals
 
 
 class Pyttsx3Engine:

@@ -5,6 +5,7 @@ from click.core import ParameterSource
 
 from narrator import __version__
 from narrator.cli.deck import deck
+from narrator.cli.doctor import doctor
 from narrator.cli.errors import NarrateGroup
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -23,6 +24,7 @@ from narrator.cli.play import play
 from narrator.cli.render import render
 from narrator.cli.roles import roles
 from narrator.cli.script import script
+from narrator.cli.voices import voices
 from narrator.environment import Environment
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -63,7 +65,7 @@ def cli(ctx, **params):
     play(env, choice, choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES)), audio)
 
 
-for command in (script, deck, roles, render):
+for command in (script, deck, roles, render, voices, doctor):
     cli.add_command(command)
 
 

@@ -1,0 +1,70 @@
+"""What this machine can do for narrate: engine and voices, packs, sound output, the fallback."""
+
+import platform
+import sys
+from collections.abc import Callable
+
+from narrator import __version__
+from narrator.audio.player import available_command_players, sounddevice_problem
+from narrator.environment import Environment
+from narrator.errors import NarratorError
+from narrator.voicepacks import find_packs
+
+
+def report(env: Environment, problem: Callable[[], str | None] = sounddevice_problem,
+           command_players: Callable[[], list[str]] = available_command_players) -> list[str]:
+    lines = [f"narrate {__version__}, Python {sys.version.split()[0]}, {platform.system()}"]
+    lines += _speech(env)
+    lines += _packs(env)
+    reason = problem()
+    lines.append("Sound output: " + (_device() if reason is None else reason))
+    commands = command_players()
+    lines.append("Command-line players: " + (", ".join(commands) if commands else "none"))
+    if reason is None:
+        use = "sounddevice (PortAudio)"
+    elif commands:
+        use = f"{commands[0]} (no pause), then a file in {env.output_dir} if it fails"
+    else:
+        use = f"a file in {env.output_dir}"
+    lines.append(f"Playback would use: {use}")
+    clips = list((env.cache_dir / "clips").glob("*/*.wav"))
+    lines.append(f"Cache: {env.cache_dir} ({len(clips)} spoken lines)")
+    return lines
+
+
+def _speech(env: Environment) -> list[str]:
+    from narrator.audio.tts import choose_voice
+
+    if env.speech_engine is None:
+        return ["Text-to-speech: none configured"]
+    try:
+        engine = env.speech_engine()
+        voices = engine.voices()
+    except NarratorError as error:
+        return [f"Text-to-speech: unavailable: {error}"]
+    lines = [f"Text-to-speech ({engine.name}): {len(voices)} voices"]
+    for lang in sorted(env.game.languages):
+        try:
+            voice = choose_voice(engine, lang)
+            others = sum(1 for v in voices if v.speaks(lang)) - 1
+            lines.append(f"  {lang}: {voice.id} ({voice.name})" + (f", and {others} more" if others > 0 else ""))
+        except NarratorError as error:
+            lines.append(f"  {lang}: {error}")
+    return lines
+
+
+def _packs(env: Environment) -> list[str]:
+    packs = find_packs(env.voice_pack_folders())
+    lines = ["Voice packs:" if packs else "Voice packs: none"]
+    for pack in packs:
+        where = "shipped" if pack.folder.parent == env.voices_dir else str(pack.folder)
+        lines.append(f"  {pack.folder.name}: {pack.language}, {len(pack.clips)} lines, {pack.source}, {where}")
+    lines.append(f"  your packs go in {env.user_packs_dir()}")
+    return lines
+
+
+def _device() -> str:
+    import sounddevice
+
+    device = sounddevice.query_devices(kind="output")
+    return f"ok: {device['name']} ({int(device['default_samplerate'])} Hz)"

@@ -1,0 +1,49 @@
+"""Recording the group's own narrator: the microphone through sounddevice."""
+
+import threading
+from typing import Protocol
+
+import numpy as np
+
+from narrator.audio.clip import Clip
+from narrator.errors import NarratorError
+
+RECORD_RATE = 48000
+
+
+class Recorder(Protocol):
+    def record(self, stop: threading.Event) -> Clip:
+        """Record from now until ``stop`` is set."""
+
+    def play(self, clip: Clip) -> None:
+        """Play a recording back, to hear whether to keep it."""
+
+
+class MicrophoneRecorder:
+    def record(self, stop: threading.Event) -> Clip:
+        sounddevice = _sounddevice()
+        blocks: list[np.ndarray] = []
+        try:
+            with sounddevice.InputStream(samplerate=RECORD_RATE, channels=1, dtype="float32",
+                                         callback=lambda data, frames, time, status: blocks.append(data[:, 0].copy())):
+                stop.wait()
+        except sounddevice.PortAudioError as error:
+            raise NarratorError(f"cannot record: no microphone ({error}); connect one or pick an input in the "
+                                "system's sound settings") from None
+        return Clip(np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32), RECORD_RATE)
+
+    def play(self, clip: Clip) -> None:
+        sounddevice = _sounddevice()
+        try:
+            sounddevice.play(clip.samples, clip.rate, blocking=True)
+        except sounddevice.PortAudioError as error:
+            raise NarratorError(f"cannot play the recording back ({error})") from None
+
+
+def _sounddevice():
+    try:
+        import sounddevice
+    except OSError:
+        raise NarratorError("cannot record: PortAudio is missing; on Debian/Ubuntu, sudo apt-get install "
+                            "libportaudio2") from None
+    return sounddevice

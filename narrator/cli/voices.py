@@ -1,0 +1,160 @@
+"""``narrate voices``: list, render and record voice packs."""
+
+import threading
+from pathlib import Path
+
+import click
+
+from narrator.cli.options import language
+from narrator.voicepacks import find_packs
+
+LICENCE_RECORDED = "the recording belongs to whoever recorded it"
+
+
+def pack_folder(env, text: str) -> Path:
+    """A bare name is a pack in the user's packs folder; anything path-like is that path."""
+    if "/" in text or "\\" in text or text.startswith((".", "~")):
+        return Path(text).expanduser()
+    return env.user_packs_dir() / text
+
+
+@click.group()
+def voices():
+    """Voice packs: recorded lines that narrate speaks with.
+
+    \b
+    Examples:
+      narrate voices list
+      narrate voices record --lang it nonna
+      narrate --players 6 --voice-pack nonna
+    """
+
+
+@voices.command("list")
+@click.pass_obj
+def list_packs(env):
+    """List the voice packs narrate ships and those you made.
+
+    \b
+    Example:
+      narrate voices list
+    """
+    from narrator.script import every_line
+
+    rows = [("pack", "lang", "lines", "source", "name", "where")]
+    for pack in find_packs(env.voice_pack_folders()):
+        needed = {key for key, _ in every_line(env.game, pack.language)} if pack.language in env.game.languages else set()
+        where = "shipped" if pack.folder.parent == env.voices_dir else str(pack.folder)
+        rows.append((pack.folder.name, pack.language, f"{len(needed & set(pack.clips))}/{len(needed)}", pack.source,
+                     pack.name, where))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    click.echo(f"Your packs live in {env.user_packs_dir()}")
+
+
+@voices.command("render")
+@click.option("--lang", "-l", metavar="LANG", help="The language to speak: it or en.")
+@click.option("--voice", metavar="NAME", help="The text-to-speech voice ('narrate doctor' lists them).")
+@click.option("--rate", type=click.IntRange(80, 400), default=150, show_default=True, help="Words per minute.")
+@click.option("--name", help="What 'narrate voices list' calls the pack.")
+@click.option("--overwrite", is_flag=True, help="Render again into a pack that text-to-speech made before.")
+@click.argument("folder")
+@click.pass_obj
+def render_voices(env, lang, voice, rate, name, overwrite, folder):
+    """Speak every line with text-to-speech into a voice pack FOLDER.
+
+    A bare name puts the pack among your packs; a path puts it there.
+
+    \b
+    Example:
+      narrate voices render --lang en --voice gmw/en-us --rate 140 american
+    """
+    from narrator.audio.packs import render_pack
+    from narrator.errors import NarratorError
+
+    lang = language(env, lang)
+    if env.speech_engine is None:
+        raise NarratorError("no text-to-speech engine is configured")
+    target = pack_folder(env, folder)
+    pack = render_pack(env.game, lang, target, env.speech_engine(), voice, rate, name,
+                       "made with text-to-speech from narrator's lines (MIT)", overwrite,
+                       progress=lambda done, total, key: click.echo(f"\r{done}/{total} {key:<28}", nl=False, err=True))
+    click.echo("", err=True)
+    click.echo(f"narrate: {len(pack.clips)} lines in {target}; play with --voice-pack {folder}")
+
+
+@voices.command("record")
+@click.option("--lang", "-l", metavar="LANG", help="The language you will read in: it or en.")
+@click.option("--name", help="What 'narrate voices list' calls the pack.")
+@click.argument("folder")
+@click.pass_obj
+def record_voices(env, lang, name, folder):
+    """Record your own narrator, line by line, into a voice pack FOLDER.
+
+    Each line is shown; Enter starts recording and Enter stops it; you hear it back, then keep
+    it or record it again. Stop whenever you like: running the same command again carries on
+    from the first line not yet recorded. Lines you skip are spoken by text-to-speech.
+
+    \b
+    Example:
+      narrate voices record --lang it nonna
+      narrate --players 6 --voice-pack nonna
+    """
+    from narrator.audio.packs import add_recording, open_or_start_pack
+    from narrator.script import every_line
+
+    lang = language(env, lang)
+    target = pack_folder(env, folder)
+    pack = open_or_start_pack(env.game, lang, target, name, LICENCE_RECORDED)
+    recorder = env.recorder() if env.recorder else _microphone()
+    lines = every_line(env.game, lang)
+    todo = [(key, text) for key, text in lines if key not in pack.clips]
+    click.echo(f"Recording '{pack.name}' in {target}: {len(lines) - len(todo)} of {len(lines)} lines done.")
+    click.echo("Enter starts and stops a recording; s skips a line; q stops (run the command again to go on).")
+    for number, (key, text) in enumerate(todo, start=len(lines) - len(todo) + 1):
+        click.echo(f"\n[{number}/{len(lines)}] {key}\n  {text}")
+        answer = click.prompt("  Enter: record, s: skip, q: quit", default="", show_default=False).strip().lower()
+        if answer == "q":
+            break
+        if answer == "s":
+            continue
+        while True:
+            clip = _record_until_enter(recorder)
+            recorder.play(clip)
+            choice = click.prompt("  Enter: keep, r: record again", default="", show_default=False).strip().lower()
+            if choice != "r":
+                pack = add_recording(pack, key, text, clip)
+                click.echo(f"  kept ({pack.clips[key].seconds:.1f} s)")
+                break
+    done = sum(1 for key, _ in lines if key in pack.clips)
+    click.echo(f"\nnarrate: {done} of {len(lines)} lines recorded in {target}; play with --voice-pack {folder}")
+
+
+def _record_until_enter(recorder):
+    """Record in the background while the prompt waits for Enter; errors come back to this thread."""
+    stop = threading.Event()
+    result: dict = {}
+
+    def record():
+        try:
+            result["clip"] = recorder.record(stop)
+        except Exception as error:  # handed back to the main thread below
+            result["error"] = error
+
+    worker = threading.Thread(target=record, daemon=True)
+    worker.start()
+    try:
+        click.prompt("  recording... Enter: stop", default="", show_default=False)
+    finally:
+        stop.set()
+        worker.join()
+    if "error" in result:
+        raise result["error"]
+    return result["clip"]
+
+
+def _microphone():
+    from narrator.audio.recorder import MicrophoneRecorder
+
+    return MicrophoneRecorder()
