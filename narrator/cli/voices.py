@@ -112,8 +112,9 @@ def record_voices(env, lang, name, folder):
     todo = [(key, text) for key, text in lines if key not in pack.clips]
     click.echo(f"Recording '{pack.name}' in {target}: {len(lines) - len(todo)} of {len(lines)} lines done.")
     click.echo("Enter starts and stops a recording; s skips a line; q stops (run the command again to go on).")
-    for number, (key, text) in enumerate(todo, start=len(lines) - len(todo) + 1):
-        click.echo(f"\n[{number}/{len(lines)}] {key}\n  {text}")
+    position = {key: number for number, (key, _) in enumerate(lines, start=1)}
+    for key, text in todo:
+        click.echo(f"\n[{position[key]}/{len(lines)}] {key}\n  {text}")
         answer = click.prompt("  Enter: record, s: skip, q: quit", default="", show_default=False).strip().lower()
         if answer == "q":
             break

@@ -1,0 +1,345 @@
+"""Voices: text-to-speech for real where the engine exists, the cache, packs, and their commands."""
+
+import shutil
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile
+
+from narrator.audio.cache import ClipCache
+from narrator.audio.clip import Clip, read_clip, write_clip
+from narrator.audio.tts import EngineUnavailable, Pyttsx3Engine, Voice, choose_voice
+from narrator.audio.voices import VoiceSource
+from narrator.deck import recommended_deck
+from narrator.errors import NarratorError
+from narrator.script import every_line, generate_script, settings_for
+from narrator.voicepacks import load_pack
+from tests.conftest import REPO, RecordingPlayer, make_env
+
+
+def engine_problem():
+    try:
+        Pyttsx3Engine().voices()
+    except EngineUnavailable as error:
+        return str(error)
+    return None
+
+
+needs_tts = pytest.mark.skipif(engine_problem() is not None, reason=f"no text-to-speech here: {engine_problem()}")
+
+
+@pytest.fixture(scope="module")
+def engine():
+    engine = Pyttsx3Engine()
+    yield engine
+    engine.close()
+
+
+@needs_tts
+def test_real_engine_has_italian_and_english_voices(engine):
+    assert choose_voice(engine, "it").speaks("it")
+    assert choose_voice(engine, "en").speaks("en")
+
+
+@needs_tts
+def test_real_engine_speaks_a_line_and_the_format_comes_from_the_file(engine):
+    clip = engine.synthesize("Veggente, apri gli occhi.", choose_voice(engine, "it"), 150)
+    assert clip.rate == 22050  # espeak's own rate, read from the file
+    assert clip.seconds > 0.8 and np.abs(clip.samples).max() > 0.1
+
+
+@needs_tts
+def test_real_engine_honours_the_rate_every_time(engine):
+    italian, english = choose_voice(engine, "it"), choose_voice(engine, "en")
+    text = "Uno, due, tre, quattro, cinque, sei, sette."
+    slow, fast = (engine.synthesize(text, italian, rate).seconds for rate in (80, 300))
+    assert slow > 2.5 * fast
+    engine.synthesize("One two three.", english, 200)  # switching voice and rate in between...
+    assert engine.synthesize(text, italian, 80).seconds == pytest.approx(slow, rel=0.02)  # ...changes nothing
+
+
+@needs_tts
+def test_a_voice_that_does_not_exist_is_an_error_not_silence(engine):
+    with pytest.raises(NarratorError, match="did not take the voice 'no-such-voice'"):
+        engine.synthesize("Ciao.", Voice("no-such-voice", "Nobody", ("it",)), 150)
+    with pytest.raises(NarratorError, match="no voice 'nobody-at-all' in pyttsx3: 'narrate doctor' lists the voices"):
+        choose_voice(engine, "it", "nobody-at-all")  # (not 'klingon': espeak has that one)
+
+
+class CountingEngine:
+    """A stand-in engine that makes a tone per line and counts what it was asked."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.spoken = []
+
+    def voices(self):
+        return [Voice("v-it", "Tono", ("it",)), Voice("v-en", "Tone", ("en",))]
+
+    def synthesize(self, text, voice, rate):
+        self.spoken.append(text)
+        samples = 0.3 * np.sin(np.arange(int(22050 * (0.3 + len(text) / 60))) * 0.05)
+        return Clip(samples.astype(np.float32), 22050)
+
+
+def test_tts_clips_are_cached_and_reused(tmp_path):
+    engine = CountingEngine()
+    cache = ClipCache(tmp_path / "clips")
+    first = VoiceSource("it", None, lambda: engine, cache, None, 150)
+    clip = first.raw_clip("veggente.open", "Veggente, apri gli occhi.")
+    second = VoiceSource("it", None, lambda: CountingEngine(), cache, None, 150)
+    again = second.raw_clip("veggente.open", "Veggente, apri gli occhi.")
+    assert engine.spoken == ["Veggente, apri gli occhi."]
+    assert (first.used["tts"], second.used["cache"]) == (1, 1)
+    assert np.array_equal(clip.samples, again.samples)
+    other_rate = VoiceSource("it", None, lambda: engine, cache, None, 120)
+    other_rate.raw_clip("veggente.open", "Veggente, apri gli occhi.")
+    assert len(engine.spoken) == 2  # rate is part of the key
+
+
+def test_a_damaged_cache_entry_is_made_again(tmp_path):
+    engine = CountingEngine()
+    cache = ClipCache(tmp_path / "clips")
+    source = VoiceSource("it", None, lambda: engine, cache, None, 150)
+    source.raw_clip("day.start", "Sorge il sole!")
+    (path,) = (tmp_path / "clips").glob("*/*.wav")
+    path.write_bytes(b"RIFF garbage")  # a crash, a full disk, a bad sector
+    VoiceSource("it", None, lambda: engine, cache, None, 150).raw_clip("day.start", "Sorge il sole!")
+    assert len(engine.spoken) == 2
+    assert read_clip(path).seconds > 0
+
+
+def test_a_write_that_fails_half_way_leaves_the_old_file_and_no_debris(tmp_path, monkeypatch):
+    path = tmp_path / "line.wav"
+    write_clip(Clip(np.full(100, 0.1, dtype=np.float32), 22050), path)
+
+    def broken_write(file, data, samplerate, **kwargs):
+        Path(file).write_bytes(b"half a file")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(soundfile, "write", broken_write)
+    with pytest.raises(OSError, match="disk full"):
+        write_clip(Clip(np.zeros(100, dtype=np.float32), 22050), path)
+    monkeypatch.undo()
+    assert np.allclose(read_clip(path).samples, 0.1, atol=1e-3)
+    assert [p.name for p in tmp_path.iterdir()] == ["line.wav"]
+
+
+def no_engine():
+    raise EngineUnavailable("the text-to-speech engine did not start (test); on Debian/Ubuntu: "
+                            "sudo apt-get install libespeak-ng1")
+
+
+def test_shipped_pack_speaks_the_whole_night_with_no_engine_at_all(tmp_path):
+    player = RecordingPlayer()
+    env = make_env(speech_engine=no_engine, player=lambda: player, cache_dir=tmp_path)
+    from click.testing import CliRunner
+
+    from narrator.cli import cli
+
+    result = CliRunner().invoke(cli, ["--players", "10", "--lang", "en"], obj=env)
+    assert result.exit_code == 0, result.output
+    assert len(player.nights) == 1
+
+
+def test_a_line_missing_from_the_pack_falls_back_to_tts(tmp_path):
+    pack_dir = tmp_path / "partial"
+    shutil.copytree(REPO / "voices" / "it-espeak", pack_dir)
+    manifest = pack_dir / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("  veggente.open:\n", "  veggente.gone:\n", 1),
+                        encoding="utf-8")
+    env = make_env(cache_dir=tmp_path / "cache")
+    game = env.game
+    script = generate_script(game, recommended_deck(game, 5), settings_for(game, "it"))
+    engine = CountingEngine()
+    source = VoiceSource("it", load_pack(pack_dir), lambda: engine, ClipCache(tmp_path / "cache"), None, 150)
+    source.clips_for(script, 48000)
+    assert engine.spoken == [game.languages["it"].line("veggente.open")]
+    broken = VoiceSource("it", load_pack(pack_dir), no_engine, ClipCache(tmp_path / "cache2"), None, 150)
+    with pytest.raises(EngineUnavailable, match="line 'veggente.open' is not in voice pack 'Italiano \\(eSpeak NG\\)' "
+                                                "and text-to-speech is unavailable: .*apt-get install libespeak-ng1"):
+        broken.clips_for(script, 48000)
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_shipped_packs_match_the_script_line_for_line(lang):
+    pack = load_pack(REPO / "voices" / f"{lang}-espeak")
+    env = make_env()
+    lines = dict(every_line(env.game, lang))
+    assert {key: clip.text for key, clip in pack.clips.items()} == lines  # re-render the pack after editing lines
+    for key in lines:
+        path = pack.file(key)
+        assert path is not None and path.suffix == ".ogg"
+        assert read_clip(path).seconds == pytest.approx(pack.clips[key].seconds, abs=0.01)
+    assert pack.language == lang and pack.source == "tts" and "MIT" in pack.licence
+
+
+def test_render_writes_each_format_by_extension(run, tmp_path):
+    for suffix, expected in ((".wav", "WAV"), (".flac", "FLAC"), (".ogg", "OGG")):
+        path = tmp_path / f"notte{suffix}"
+        result = run("render", "--players", "3", "--no-ambience", "-o", str(path))
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == f"narrate: wrote {path} (1:51, 48000 Hz mono)\n"
+        info = soundfile.info(str(path))
+        assert (info.format, info.samplerate, info.channels) == (expected, 48000, 1)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-o", "{tmp}/notte.mp3"], "narrate: {tmp}/notte.mp3: cannot write '.mp3': name the file .wav, .flac or .ogg"),
+    (["-o", "{tmp}/missing/notte.wav"], "narrate: {tmp}/missing/notte.wav: the folder {tmp}/missing does not exist"),
+    (["-o", "{tmp}/n.wav", "--ambience", "thunder"],
+     "narrate: no ambience 'thunder': name one of drums, rain, wind or give a WAV, FLAC or OGG file"),
+    (["-o", "{tmp}/n.wav", "--voice-pack", "nonna"], "narrate: no voice pack 'nonna' (known: en-espeak, it-espeak); "
+                                                     "'narrate voices list' shows them"),
+    (["-o", "{tmp}/n.wav", "--voice-pack", "en-espeak"],
+     "narrate: voice pack 'English (eSpeak NG)' speaks 'en', the narration is in 'it': add --lang en or choose another "
+     "pack"),
+    (["-o", "{tmp}/n.wav", "--rate", "1000"],
+     "narrate render: Invalid value for '--rate': 1000 words per minute is out of reach: choose 80 to 400"),
+    (["-o", "{tmp}/n.wav", "--voice-pack", "it-espeak", "--voice", "roa/it"],
+     "narrate render: --voice-pack speaks recorded lines; --voice and --rate are for text-to-speech: choose one"),
+])
+def test_render_bad_input_is_one_line(run, tmp_path, args, message):
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    result = run("render", "--players", "3", *args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(message.replace("{tmp}", str(tmp_path)))
+    assert result.stderr.count("\n") == 1
+    assert not list(tmp_path.glob("**/*.wav"))  # nothing half-written
+
+
+def test_render_with_an_unreadable_bed_file(run, tmp_path):
+    bad = tmp_path / "bed.wav"
+    bad.write_bytes(b"not audio at all")
+    result = run("render", "--players", "3", "--ambience", str(bad), "-o", str(tmp_path / "n.wav"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"narrate: {bad}: cannot read this audio file (")
+
+
+def test_tts_voice_with_no_engine_is_one_line(run, tmp_path):
+    env = make_env(speech_engine=no_engine, cache_dir=tmp_path)
+    result = run("render", "--players", "3", "--voice", "roa/it", "-o", str(tmp_path / "n.wav"), env=env)
+    assert result.exit_code == 2
+    assert result.stderr == ("narrate: the text-to-speech engine did not start (test); on Debian/Ubuntu: "
+                             "sudo apt-get install libespeak-ng1\n")
+
+
+def test_voices_list_shows_shipped_and_own_packs(run, tmp_path):
+    own = tmp_path / "data" / "voices" / "nonna"
+    shutil.copytree(REPO / "voices" / "it-espeak", own)
+    result = run("voices", "list", env=make_env(data_home=tmp_path / "data"))
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["pack", "lang", "lines", "source", "name", "where"]
+    assert lines[1].split()[:4] == ["en-espeak", "en", "50/50", "tts"] and lines[1].endswith("shipped")
+    assert lines[3].split()[:3] == ["nonna", "it", "50/50"] and lines[3].endswith(str(own))
+    assert lines[-1] == f"Your packs live in {tmp_path / 'data' / 'voices'}"
+
+
+def test_voices_render_builds_a_pack_that_plays(run, tmp_path):
+    engine = CountingEngine()
+    env = make_env(speech_engine=lambda: engine, data_home=tmp_path / "data")
+    result = run("voices", "render", "--lang", "en", "robot", env=env)
+    assert result.exit_code == 0, result.stderr
+    folder = tmp_path / "data" / "voices" / "robot"
+    assert result.stdout == f"narrate: 50 lines in {folder}; play with --voice-pack robot\n"
+    pack = load_pack(folder)
+    assert pack.language == "en" and len(pack.clips) == 50 and len(engine.spoken) == 50
+    again = run("voices", "render", "--lang", "en", "robot", env=env)
+    assert again.stderr == f"narrate: {folder} is already a voice pack: add --overwrite to render it again\n"
+    out = tmp_path / "n.wav"
+    played = run("render", "--players", "4", "--lang", "en", "--voice-pack", "robot", "-o", str(out), env=env)
+    assert played.exit_code == 0 and out.exists()
+
+
+class FakeMicrophone:
+    """Records a short tone per take; remembers what it played back."""
+
+    def __init__(self):
+        self.takes = 0
+        self.played = []
+
+    def record(self, stop: threading.Event):
+        stop.wait(5)
+        self.takes += 1
+        silence = np.zeros(4800, dtype=np.float32)
+        tone = (0.4 * np.sin(np.arange(48000 * self.takes // 2) * 0.06)).astype(np.float32)
+        return Clip(np.concatenate([silence, tone, silence]), 48000)
+
+    def play(self, clip):
+        self.played.append(clip.seconds)
+
+
+def test_voices_record_keeps_redoes_skips_and_resumes(run, tmp_path):
+    microphone = FakeMicrophone()
+    env = make_env(recorder=lambda: microphone, data_home=tmp_path / "data")
+    from click.testing import CliRunner
+
+    from narrator.cli import cli
+
+    answers = ["", "", "r",  # night.start: record, stop, record again...
+               "", "",  # ...stop, keep
+               "s",  # night.tips: skip
+               "", "", "",  # lupo-mannaro.open: record, stop, keep
+               "q"]  # stop here
+    keys = "\n".join(answers) + "\n"
+    result = CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input=keys)
+    assert result.exit_code == 0, result.output
+    pack = load_pack(tmp_path / "data" / "voices" / "nonna")
+    assert set(pack.clips) == {"night.start", "lupo-mannaro.open"}
+    assert pack.source == "recorded" and pack.language == "it"
+    assert pack.clips["night.start"].seconds == pytest.approx(1.0, abs=0.01)  # the second take, silence trimmed
+    assert pack.clips["lupo-mannaro.open"].seconds == pytest.approx(1.5, abs=0.01)
+    assert microphone.played == [pytest.approx(0.7), pytest.approx(1.2), pytest.approx(1.7)]  # every take heard back
+    assert "0 of 50 lines done" in result.output and "2 of 50 lines recorded" in result.output
+    resumed = CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input="q\n")
+    assert "2 of 50 lines done" in resumed.output
+    assert "[2/50] night.tips" in resumed.output  # a skipped line comes back first, numbered as in the pack
+    wrong_lang = CliRunner().invoke(cli, ["voices", "record", "--lang", "en", "nonna"], obj=env, input="q\n")
+    assert wrong_lang.exit_code == 2
+    assert wrong_lang.output.endswith("holds a it pack for una-notte-da-lupi, not en for una-notte-da-lupi\n")
+
+
+def test_record_refuses_a_folder_with_other_things(run, tmp_path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "holiday.jpg").write_bytes(b"\xff\xd8")
+    result = run("voices", "record", "--lang", "it", str(folder), env=make_env(recorder=FakeMicrophone))
+    assert result.stderr == f"narrate: {folder} is not empty and is not a voice pack: choose a new folder\n"
+    assert (folder / "holiday.jpg").read_bytes() == b"\xff\xd8"
+
+
+def test_rendering_over_a_recorded_pack_is_refused(run, tmp_path):
+    microphone = FakeMicrophone()
+    env = make_env(recorder=lambda: microphone, speech_engine=CountingEngine, data_home=tmp_path / "data")
+    from click.testing import CliRunner
+
+    from narrator.cli import cli
+
+    CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input="\n\n\nq\n")
+    result = run("voices", "render", "--lang", "it", "--overwrite", "nonna", env=env)
+    folder = tmp_path / "data" / "voices" / "nonna"
+    assert result.stderr == (f"narrate: {folder} holds recorded voices; rendering would replace them: "
+                             "choose another folder\n")
+    assert len(load_pack(folder).clips) == 1
+
+
+def test_doctor_reports_each_part_in_a_line(run, tmp_path):
+    result = run("doctor", env=make_env(speech_engine=CountingEngine, cache_dir=tmp_path, output_dir=tmp_path))
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("narrate 0.1.0, Python 3.")
+    assert lines[1] == "Text-to-speech (counting): 2 voices"
+    assert lines[2:4] == ["  en: v-en (Tone)", "  it: v-it (Tono)"]
+    assert "  it-espeak: it, 50 lines, tts, shipped" in lines
+    assert any(line.startswith("Sound output: ") for line in lines)
+    assert any(line.startswith("Playback would use: ") for line in lines)
+    assert lines[-1] == f"Cache: {tmp_path} (0 spoken lines)"
+
+
+def test_doctor_without_an_engine_says_how_to_fix_it(run, tmp_path):
+    result = run("doctor", env=make_env(speech_engine=no_engine, cache_dir=tmp_path))
+    assert result.stdout.splitlines()[1] == ("Text-to-speech: unavailable: the text-to-speech engine did not start "
+                                             "(test); on Debian/Ubuntu: sudo apt-get install libespeak-ng1")
