@@ -95,11 +95,13 @@ class NightAudio:
 
     def bed_gain(self, positions: np.ndarray) -> np.ndarray:
         s = self.settings
-        duck = 1 - (1 - 10 ** (s.duck_db / 20)) * duck_amount(
+        gain = 1 - (1 - 10 ** (s.duck_db / 20)) * duck_amount(
             positions, self.regions, round(s.attack * self.rate), round(s.release * self.rate))
-        fade_in = np.clip(positions / (s.fade_in * self.rate), 0, 1)
-        fade_out = np.clip(1 - (positions - self.fade_out_start) / (s.fade_out * self.rate), 0, 1)
-        return duck * _smooth(fade_in) * _smooth(fade_out)
+        if positions[0] < s.fade_in * self.rate:
+            gain *= _smooth(np.clip(positions / (s.fade_in * self.rate), 0, 1))
+        if positions[-1] > self.fade_out_start:
+            gain *= _smooth(np.clip(1 - (positions - self.fade_out_start) / (s.fade_out * self.rate), 0, 1))
+        return gain
 
     def blocks(self, frames: int = 65536) -> Iterator[np.ndarray]:
         for start in range(0, self.length, frames):
@@ -176,5 +178,11 @@ def duck_amount(positions: np.ndarray, regions: list[tuple[int, int]], attack: i
 
 
 def _smooth(ramp: np.ndarray) -> np.ndarray:
-    """A linear 0..1 ramp made into a raised-cosine curve: no corners, so no clicks."""
-    return 0.5 - 0.5 * np.cos(np.pi * ramp)
+    """A linear 0..1 ramp made into a raised-cosine curve: no corners, so no clicks.
+
+    Only the samples inside a ramp need the cosine; 0 and 1 stay as they are."""
+    out = ramp.astype(np.float64, copy=True)
+    moving = (ramp > 0) & (ramp < 1)
+    if moving.any():
+        out[moving] = 0.5 - 0.5 * np.cos(np.pi * ramp[moving])
+    return out
