@@ -94,6 +94,29 @@ def test_bed_is_ducked_about_12_db_under_speech(render):
     assert 20 * np.log10(gain_in_silence) == pytest.approx(0, abs=0.5)
 
 
+def test_counted_seconds_do_not_pump_the_bed():
+    """Ticks a second apart keep the bed down; it comes back only in the long silent stretch."""
+    from narrator.audio.night import AudioChoice, night_audio
+    from narrator.deck import recommended_deck
+    from narrator.script import generate_script, settings_for
+
+    env = make_env()
+    for style in ("full", "edges"):
+        script = generate_script(env.game, recommended_deck(env.game, 4), settings_for(env.game, "it", count_style=style))
+        night = night_audio(env, script, AudioChoice(ambience="drums"))
+        for window in night.counts:
+            ticks = [clip for clip in night.clips if clip.cue.key.startswith("count.") and
+                     window.start <= clip.start < window.start + window.seconds * RATE]
+            for tick, following in zip(ticks, ticks[1:], strict=False):
+                if following.cue.key == f"count.{int(tick.cue.key.split('.')[1]) + 1}":  # consecutive seconds
+                    between = night.bed_gain(np.arange(tick.end, following.start))
+                    assert 20 * np.log10(between.max()) < -11  # stays ducked: no pumping
+        if style == "edges":  # seconds 3-7 are silent: there the bed rises to full
+            window = night.counts[0]
+            middle = np.arange(window.start + int(4.5 * RATE), window.start + int(5.5 * RATE))
+            assert night.bed_gain(middle).min() > 0.99
+
+
 def _near(mask, distance):
     """True within ``distance`` samples of any True in ``mask``."""
     total = np.concatenate([[0], np.cumsum(mask)])

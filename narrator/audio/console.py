@@ -4,6 +4,7 @@ import contextlib
 import os
 import select
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from typing import TextIO
 
@@ -102,7 +103,7 @@ def keys(stdin: TextIO = sys.stdin) -> Iterator:
 
 
 def _wait(timeout: float) -> None:
-    select.select([], [], [], timeout)
+    time.sleep(timeout)
 
 
 @contextlib.contextmanager

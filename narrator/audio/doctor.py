@@ -66,5 +66,8 @@ def _packs(env: Environment) -> list[str]:
 def _device() -> str:
     import sounddevice
 
-    device = sounddevice.query_devices(kind="output")
-    return f"ok: {device['name']} ({int(device['default_samplerate'])} Hz)"
+    default = sounddevice.query_devices(kind="output")
+    outputs = [device["name"] for device in sounddevice.query_devices() if device["max_output_channels"] > 0]
+    others = [name for name in outputs if name != default["name"]]
+    listed = f"; also {', '.join(others)}" if others else ""
+    return f"ok: {default['name']} ({int(default['default_samplerate'])} Hz){listed}"
