@@ -16,6 +16,11 @@ from narrator.errors import UnknownRoleError
 
 SIDES = ("lupi", "umani", "solo")
 IN_DECK_RULES = ("any", "all-copies", "all-or-none")
+WINS_ALONE_RULES = ("lynched-alone", "unvoted-when-humans-win")
+VOTE_SENTENCES = ("and", "bewitched", "tally", "passes", "passes_not", "nobody_lynched", "lynched_one", "lynched_tie",
+                  "alone_lynched_wins", "alone_lynched_tie", "wolf_lynched", "no_wolf_lynched", "no_wolf_side_playing",
+                  "nobody_lynched_no_wolf", "nobody_lynched_wolf", "unvoted_steals", "unvoted_has_votes", "winners",
+                  "no_winners")
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,10 @@ class Role:
     in_deck: str = "any"
     excludes: frozenset[str] = frozenset()
     night: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
+    wolf: bool = False
+    bewitchable: bool = False  # a human role whose token the Apprendista Stregone may turn
+    passes_votes_at: int | None = None
+    wins_alone: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,7 @@ class Language:
     sides: Mapping[str, str]
     count: tuple[str, ...]
     lines: Mapping[str, str]
+    vote: Mapping[str, str]  # the sentences that explain a vote (VOTE_SENTENCES)
 
     def line(self, key: str) -> str:
         """The text of a line key; ``count.N`` is the N-th second of the count."""

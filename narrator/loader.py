@@ -15,6 +15,8 @@ from narrator.fields import Field
 from narrator.game import (
     IN_DECK_RULES,
     SIDES,
+    VOTE_SENTENCES,
+    WINS_ALONE_RULES,
     Condition,
     CountLimits,
     CountStep,
@@ -89,7 +91,8 @@ def load_game(folder: Path) -> Game:
 def _roles(field: Field) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
-        entry.keys_within({"id", "copies", "side", "wakes", "in_deck", "excludes", "night"})
+        entry.keys_within({"id", "copies", "side", "wakes", "in_deck", "excludes", "night", "wolf", "bewitchable",
+                           "passes_votes_at", "wins_alone"})
         role_id = entry.get("id").text()
         if not _ID.match(role_id):
             raise entry.get("id").fail("an id in lower case with hyphens, like 'lupo-mannaro'")
@@ -97,14 +100,21 @@ def _roles(field: Field) -> tuple[Role, ...]:
             raise entry.get("id").fail("an id not used by another role")
         wakes = entry.get("wakes", None)
         night = entry.get("night", None)
+        side = entry.get("side").choice(SIDES)
+        passes = entry.get("passes_votes_at", None)
+        alone = entry.get("wins_alone", None)
         roles.append(Role(
             id=role_id,
             copies=entry.get("copies").integer(minimum=1),
-            side=entry.get("side").choice(SIDES),
+            side=side,
             wakes=None if wakes.value is None else wakes.integer(minimum=1),
             in_deck=entry.get("in_deck", "any").choice(IN_DECK_RULES),
             excludes=frozenset(item.text() for item in entry.get("excludes", []).elements()),
             night=None if night.value is None else _steps(night),
+            wolf=entry.get("wolf", False).boolean(),
+            bewitchable=entry.get("bewitchable", side == "umani").boolean() and side == "umani",
+            passes_votes_at=None if passes.value is None else passes.integer(minimum=1),
+            wins_alone=None if alone.value is None else alone.choice(WINS_ALONE_RULES),
         ))
     if not roles:
         raise field.fail("a list of roles")
@@ -198,7 +208,7 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
 
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
-    root.keys_within({"language", "roles", "sides", "count", "lines"})
+    root.keys_within({"language", "roles", "sides", "count", "lines", "vote"})
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
@@ -219,8 +229,11 @@ def _language(path: Path, game: Game) -> Language:
         raise DataError(f"{path}: lines: missing line '{key}'")
     for key in sorted(set(lines) - needed):
         raise DataError(f"{path}: lines: '{key}' is not a line of {game.id} (a typo?)")
+    vote_field = root.get("vote").keys_within(set(VOTE_SENTENCES))
+    vote = {key: vote_field.get(key).text() for key in VOTE_SENTENCES}
     return Language(
         code=path.stem,
+        vote=MappingProxyType(vote),
         name=root.get("language").text(),
         roles=MappingProxyType(roles),
         sides=MappingProxyType(sides),

@@ -1,0 +1,225 @@
+"""Settling the vote, exactly by the project's rulings (shared/rules/una-notte-da-lupi.md,
+"Resolving the vote"). Each step below names the ruling it implements.
+
+Only the cards in front of the players at the end count: whatever anyone started with, a
+player's role is the card they hold now. What makes a card a wolf, who passes votes on and who
+wins alone come from the role data (``wolf``, ``bewitchable``, ``passes_votes_at``,
+``wins_alone``), not from role names in this module.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from narrator.errors import NarratorError, UnknownRoleError
+from narrator.game import Game, Language
+
+
+class VoteError(NarratorError):
+    """The ballots cannot be counted as given; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Ballot:
+    name: str
+    card: str  # role id of the card in front of the player at the end
+    vote: str  # the name of the player they pointed at
+
+
+@dataclass(frozen=True)
+class VoteResult:
+    votes_cast: dict[str, int]  # before the Mortovivo passes votes on
+    votes: dict[str, int]  # after
+    lynched: tuple[str, ...]
+    winning_side: str | None  # "umani", "lupi", the id of a role that wins alone, or None
+    winners: tuple[str, ...]
+    explanation: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"votes_cast": self.votes_cast, "votes": self.votes, "lynched": list(self.lynched),
+                "winning_side": self.winning_side, "winners": list(self.winners),
+                "explanation": list(self.explanation)}
+
+
+def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None) -> None:
+    """Refuse what cannot be a real game: the message names the player and the fix."""
+    if not game.min_players <= len(ballots) <= game.max_players:
+        raise VoteError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
+                        f"these ballots have {len(ballots)}")
+    seen: dict[str, str] = {}
+    for ballot in ballots:
+        if ballot.name.casefold() in seen:
+            raise VoteError(f"two players are called '{ballot.name}': give each player a different name")
+        seen[ballot.name.casefold()] = ballot.name
+    for ballot in ballots:
+        if ballot.vote.casefold() == ballot.name.casefold():
+            raise VoteError(f"{ballot.name} votes for themselves: everyone points at another player")
+        if ballot.vote.casefold() not in seen:
+            raise VoteError(f"{ballot.name} votes for '{ballot.vote}', who is not playing "
+                            f"(players: {', '.join(seen.values())})")
+    for role in game.roles:
+        holders = [b.name for b in ballots if b.card == role.id]
+        if len(holders) > role.copies:
+            raise VoteError(f"{len(holders)} players hold '{role.id}' ({', '.join(holders)}), but the box has "
+                            f"{role.copies}: check the cards")
+    if bewitched is not None and not game.role(bewitched).bewitchable:
+        turnable = ", ".join(role.id for role in game.roles if role.bewitchable)
+        raise VoteError(f"the Apprendista Stregone can only turn the token of a human role other than their own "
+                        f"and the Truffatore's, not '{bewitched}' (one of: {turnable})")
+
+
+def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, lang: str) -> VoteResult:
+    """Count the votes, pass the Mortovivo's on, lynch, and find the winners, with the reasons."""
+    check_ballots(game, ballots, bewitched)
+    language = game.languages[lang]
+    say = _Sentences(language)
+    names = [ballot.name for ballot in ballots]  # seating order
+    canonical = {name.casefold(): name for name in names}
+    voted = {ballot.name: canonical[ballot.vote.casefold()] for ballot in ballots}
+    card = {ballot.name: game.role(ballot.card) for ballot in ballots}
+
+    def role_name(name: str) -> str:
+        return language.role_name(card[name].id)
+
+    def is_wolf(name: str) -> bool:  # a wolf card, or a card of the bewitched role
+        return card[name].wolf or card[name].id == bewitched
+
+    def is_human(name: str) -> bool:  # a human role, unless bewitched
+        return card[name].side == "umani" and card[name].id != bewitched
+
+    def on_wolves_side(name: str) -> bool:  # the wolves and the Mitomane
+        return is_wolf(name) or card[name].side == "lupi"
+
+    explanation: list[str] = []
+    if bewitched is not None:
+        explanation.append(say("bewitched", role=language.role_name(bewitched)))
+
+    # Step 1, count: every player casts one vote, never for themselves.
+    votes_cast = {name: 0 for name in names}
+    for name in names:
+        votes_cast[voted[name]] += 1
+    explanation.append(say("tally", tally=", ".join(f"{name} {votes_cast[name]}" for name in names)))
+
+    # Step 2, the Mortovivo: with 2 or more votes (passes_votes_at), all of them pass to the player
+    # it voted for, who already has its own vote; it is left with 0. Also when bewitched (ruling).
+    votes = dict(votes_cast)
+    for name in names:
+        threshold = card[name].passes_votes_at
+        if threshold is None:
+            continue
+        if votes[name] >= threshold:
+            explanation.append(say("passes", name=name, role=role_name(name), count=votes[name], target=voted[name]))
+            votes[voted[name]] += votes[name]
+            votes[name] = 0
+        else:
+            explanation.append(say("passes_not", name=name, role=role_name(name)))
+
+    # Step 3, lynch: nobody when nobody has 2 or more votes (everyone has one); else all tied at the top.
+    top = max(votes.values())
+    lynched = tuple(name for name in names if votes[name] == top) if top >= 2 else ()
+    if not lynched:
+        explanation.append(say("nobody_lynched"))
+    elif len(lynched) == 1:
+        explanation.append(say("lynched_one", names=say.join(lynched), count=top))
+    else:
+        explanation.append(say("lynched_tie", names=say.join(lynched), count=top))
+
+    # Step 4, the Pinguino Mannaro: the only one lynched wins alone; lynched in a tie, it is
+    # simply not a wolf and the vote goes on.
+    alone = [name for name in lynched if card[name].wins_alone == "lynched-alone"]
+    if len(lynched) == 1 and alone:
+        explanation.append(say("alone_lynched_wins", name=alone[0], role=role_name(alone[0])))
+        return _result(votes_cast, votes, lynched, card[alone[0]].id, (alone[0],), explanation, say)
+    for name in alone:
+        explanation.append(say("alone_lynched_tie", name=name, role=role_name(name)))
+
+    # Step 5, the sides.
+    wolves_lynched = [name for name in lynched if is_wolf(name)]
+    if wolves_lynched:
+        side: str | None = "umani"
+        explanation.append(say("wolf_lynched", names=say.join(wolves_lynched)))
+    elif lynched:
+        side = "lupi" if any(on_wolves_side(name) for name in names) else None
+        explanation.append(say("no_wolf_lynched" if side else "no_wolf_side_playing"))
+    elif any(is_wolf(name) for name in names):
+        side = "lupi"
+        explanation.append(say("nobody_lynched_wolf"))
+    else:
+        side = "umani"  # ruling: a Mitomane, Pinguino or Criceto among the players does not stop this
+        explanation.append(say("nobody_lynched_no_wolf"))
+
+    # Step 6, the Criceto Mannaro: when the humans would win and it has no votes (after step 2),
+    # it alone wins; with any vote, or when the wolves' side wins, it loses.
+    if side == "umani":
+        for name in names:
+            if card[name].wins_alone == "unvoted-when-humans-win":
+                if votes[name] == 0:
+                    explanation.append(say("unvoted_steals", name=name, role=role_name(name)))
+                    return _result(votes_cast, votes, lynched, card[name].id, (name,), explanation, say)
+                explanation.append(say("unvoted_has_votes", name=name, role=role_name(name)))
+
+    # Step 7, the winners: every human, or every wolf and the Mitomane.
+    if side == "umani":
+        winners = tuple(name for name in names if is_human(name))
+    elif side == "lupi":
+        winners = tuple(name for name in names if on_wolves_side(name))
+    else:
+        winners = ()
+    return _result(votes_cast, votes, lynched, side, winners, explanation, say)
+
+
+def _result(votes_cast, votes, lynched, side, winners, explanation, say) -> VoteResult:
+    explanation.append(say("winners", names=say.join(winners)) if winners else say("no_winners"))
+    return VoteResult(votes_cast, votes, tuple(lynched), side, tuple(winners), tuple(explanation))
+
+
+class _Sentences:
+    def __init__(self, language: Language):
+        self.language = language
+
+    def __call__(self, key: str, **values: Any) -> str:
+        return self.language.vote[key].format(**values)
+
+    def join(self, names: Sequence[str]) -> str:
+        """``Anna``, ``Anna and Bruno``, ``Anna, Bruno and Carla``."""
+        if len(names) <= 1:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {self.language.vote['and']} {names[-1]}"
+
+
+def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballot], str | None]:
+    """Ballots from a parsed votes file: ``players`` (name, card, vote each) and ``bewitched``."""
+    if not isinstance(data, Mapping) or "players" not in data:
+        raise VoteError(f"{source}: expected 'players:' with a name, card and vote for each player")
+    unknown = sorted(set(map(str, data)) - {"players", "bewitched"})
+    if unknown:
+        raise VoteError(f"{source}: unknown field '{unknown[0]}' (a votes file has 'players' and 'bewitched')")
+    if not isinstance(data["players"], list):
+        raise VoteError(f"{source}: players: expected a list, one entry per player in seating order")
+    ballots = []
+    for index, entry in enumerate(data["players"]):
+        where = f"{source}: players[{index}]"
+        if not isinstance(entry, Mapping):
+            raise VoteError(f"{where}: expected name, card and vote, got {entry!r}")
+        extra = sorted(set(map(str, entry)) - {"name", "card", "vote"})
+        if extra:
+            raise VoteError(f"{where}: unknown field '{extra[0]}' (each player has name, card and vote)")
+        fields = {}
+        for key in ("name", "card", "vote"):
+            value = entry.get(key)
+            if value is None or not str(value).strip():
+                who = entry.get("name") or f"player {index + 1}"
+                raise VoteError(f"{where}: {who} has no {key}: add '{key}: ...'")
+            fields[key] = str(value).strip()
+        try:
+            card = game.resolve_role(fields["card"])
+        except UnknownRoleError as error:
+            raise VoteError(f"{where}: {error}") from None
+        ballots.append(Ballot(fields["name"], card, fields["vote"]))
+    bewitched = data.get("bewitched")
+    if bewitched is not None:
+        try:
+            bewitched = game.resolve_role(str(bewitched))
+        except UnknownRoleError as error:
+            raise VoteError(f"{source}: bewitched: {error}") from None
+    return ballots, bewitched
