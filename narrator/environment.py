@@ -40,6 +40,7 @@ class Environment:
     voices_dir: Path = field(default_factory=lambda: data_dir("voices"))  # the packs narrator ships
     cache_dir: Path = field(default_factory=lambda: _user_dir("cache"))
     data_home: Path = field(default_factory=lambda: _user_dir("data"))  # the user's own packs live here
+    config_dir: Path = field(default_factory=lambda: _user_dir("config"))  # remembered player names
     output_dir: Path = field(default_factory=Path.cwd)  # where a night goes when nothing can play it
     speech_engine: Callable[[], Any] | None = _speech_engine  # a factory; None means no text-to-speech
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one

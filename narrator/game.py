@@ -64,6 +64,7 @@ class Role:
     night: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
     wolf: bool = False
     bewitchable: bool = False  # a human role whose token the Apprendista Stregone may turn
+    bewitches: bool = False  # the role that turns a token at night
     passes_votes_at: int | None = None
     wins_alone: str | None = None
 

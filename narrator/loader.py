@@ -92,7 +92,7 @@ def _roles(field: Field) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
         entry.keys_within({"id", "copies", "side", "wakes", "in_deck", "excludes", "night", "wolf", "bewitchable",
-                           "passes_votes_at", "wins_alone"})
+                           "bewitches", "passes_votes_at", "wins_alone"})
         role_id = entry.get("id").text()
         if not _ID.match(role_id):
             raise entry.get("id").fail("an id in lower case with hyphens, like 'lupo-mannaro'")
@@ -113,6 +113,7 @@ def _roles(field: Field) -> tuple[Role, ...]:
             night=None if night.value is None else _steps(night),
             wolf=entry.get("wolf", False).boolean(),
             bewitchable=entry.get("bewitchable", side == "umani").boolean() and side == "umani",
+            bewitches=entry.get("bewitches", False).boolean(),
             passes_votes_at=None if passes.value is None else passes.integer(minimum=1),
             wins_alone=None if alone.value is None else alone.choice(WINS_ALONE_RULES),
         ))

@@ -85,7 +85,8 @@ def test_malformed_catalog_fails_naming_file_and_field(game_copy, file, old, new
 
 def test_extra_line_in_a_language_is_reported_as_a_typo(game_copy):
     path = game_copy / "en.yaml"
-    path.write_text(path.read_text(encoding="utf-8") + "  veggente.opne: Seer, wake up.\n", encoding="utf-8")
+    text = path.read_text(encoding="utf-8").replace("\nlines:\n", "\nlines:\n  veggente.opne: Seer, wake up.\n", 1)
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match=r"en\.yaml: lines: 'veggente\.opne' is not a line"):
         load_game(game_copy)
 

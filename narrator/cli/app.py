@@ -25,6 +25,7 @@ from narrator.cli.render import render
 from narrator.cli.roles import roles
 from narrator.cli.script import script
 from narrator.cli.voices import voices
+from narrator.cli.votes import votes
 from narrator.environment import Environment
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -65,7 +66,7 @@ def cli(ctx, **params):
     play(env, choice, choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES)), audio)
 
 
-for command in (script, deck, roles, render, voices, doctor):
+for command in (script, deck, roles, render, voices, votes, doctor):
     cli.add_command(command)
 
 

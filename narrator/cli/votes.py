@@ -1,0 +1,168 @@
+"""``narrate votes``: settle the vote, from a file or asked player by player."""
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from narrator.cli.options import language
+from narrator.errors import NarratorError, UnknownRoleError
+from narrator.vote import Ballot, ballots_from_data, resolve_vote
+from narrator.votes_view import vote_text
+
+NAMES_FILE = "players.json"
+
+
+@click.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--names", metavar="NAMES", help='The players in seating order: "Anna,Bruno,Carla,...".')
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON, for programs.")
+@click.option("--lang", "-l", metavar="LANG", help="Language of the explanation: it or en.")
+@click.pass_obj
+def votes(env, file, names, as_json, lang):
+    """Settle the vote: who is lynched, who wins, and why, by the rules.
+
+    With FILE, read the players (name, card now, vote) from YAML; without it, ask for them.
+
+    \b
+    Examples:
+      narrate votes
+      narrate votes --names "Anna,Bruno,Carla,Dario"
+      narrate votes partita.yaml --json
+    """
+    lang = language(env, lang)
+    if file is not None:
+        from narrator.yamlfile import read_yaml
+
+        ballots, bewitched = ballots_from_data(env.game, read_yaml(file), str(file))
+    else:
+        ballots, bewitched = ask_ballots(env, names, lang, deck_roles=None)
+    show_result(env, ballots, bewitched, lang, as_json)
+
+
+def show_result(env, ballots, bewitched, lang: str, as_json: bool = False) -> None:
+    result = resolve_vote(env.game, ballots, bewitched, lang)
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+    else:
+        click.echo(vote_text(env.game, ballots, result, lang))
+
+
+def ask_ballots(env, names_option: str | None, lang: str, deck_roles: frozenset[str] | None):
+    """Ask for the names (once), then each player's card and vote; every answer checked as typed."""
+    game = env.game
+    names = _names(env, names_option)
+    role_choices = sorted({name for role in game.roles
+                           for name in (role.id, game.languages[lang].role_name(role.id))})
+    ballots = []
+    for name in names:
+        with completion(role_choices):
+            card = click.prompt(f"{name}'s card now", value_proc=lambda text: _role(game, text))
+        others = [other for other in names if other != name]
+        with completion(others):
+            target = click.prompt(f"{name} voted for", value_proc=lambda text, others=others: _player(text, others))
+        ballots.append(Ballot(name, card, target))
+    bewitched = None
+    bewitchers = [role.id for role in game.roles if role.bewitches]
+    if bewitchers and (deck_roles is None or any(role in deck_roles for role in bewitchers)):
+        bewitchable = [role.id for role in game.roles if role.bewitchable]
+        with completion(bewitchable + ["none"]):
+            bewitched = click.prompt("Token turned by the Apprendista Stregone (or none)", default="none",
+                                     value_proc=lambda text: _bewitched(game, text, bewitchable))
+    return ballots, bewitched
+
+
+def _names(env, option: str | None) -> list[str]:
+    saved = env.config_dir / NAMES_FILE
+    if option is not None:
+        names = _split_names(option)
+    else:
+        previous = _load_names(saved)
+        if previous and click.confirm(f"Same players as last time ({', '.join(previous)})?", default=True):
+            names = previous
+        else:
+            names = click.prompt("Players in seating order, separated by commas", value_proc=_split_names)
+    _save_names(saved, names)
+    return names
+
+
+def _split_names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    folded = [name.casefold() for name in names]
+    duplicate = next((name for name, key in zip(names, folded, strict=True) if folded.count(key) > 1), None)
+    if duplicate:
+        raise click.BadParameter(f"two players are called '{duplicate}': give each player a different name")
+    if not 3 <= len(names) <= 10:
+        raise click.BadParameter(f"a game has 3 to 10 players, not {len(names)}: list them separated by commas")
+    return names
+
+
+def _role(game, text: str) -> str:
+    try:
+        return game.resolve_role(text)
+    except UnknownRoleError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _player(text: str, others: list[str]) -> str:
+    for other in others:
+        if other.casefold() == text.strip().casefold():
+            return other
+    raise click.BadParameter(f"'{text.strip()}' is not another player: one of {', '.join(others)}")
+
+
+def _bewitched(game, text: str, allowed: list[str]) -> str | None:
+    if text.strip().casefold() in ("", "none", "nessuno"):
+        return None
+    role = _role(game, text)
+    if role not in allowed:
+        raise click.BadParameter(f"'{role}' cannot be turned: one of {', '.join(allowed)}, or none")
+    return role
+
+
+def _load_names(path: Path) -> list[str] | None:
+    try:
+        names = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return names if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+
+
+def _save_names(path: Path, names: list[str]) -> None:
+    """Remember the names for next time: written to a temporary file, then renamed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".players.", suffix=".json")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            json.dump(names, out, ensure_ascii=False)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise NarratorError(f"cannot remember the players' names in {path} ({error.strerror})") from None
+
+
+@contextmanager
+def completion(options: list[str]):
+    """Tab completes from ``options`` at the next prompt, where the terminal has readline."""
+    try:
+        import readline
+    except ImportError:
+        yield
+        return
+    previous = readline.get_completer()
+    matches: list[str] = []
+
+    def complete(text: str, state: int):
+        if state == 0:
+            matches[:] = [option for option in options if option.casefold().startswith(text.casefold())]
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(",")
+    readline.parse_and_bind("tab: complete")
+    try:
+        yield
+    finally:
+        readline.set_completer(previous)
