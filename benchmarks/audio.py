@@ -48,7 +48,7 @@ def open_stream(**options):
 
 env = Environment(player=lambda: SounddevicePlayer(open_stream=open_stream))
 try:
-    cli.main(["--players", "6"], obj=env,
+    cli.main(["--players", "6", "--no-day"], obj=env,
              standalone_mode=False)
 except SystemExit:
     pass

@@ -6,6 +6,7 @@ system themselves, so that tests hand them a made-up one (see tests/conftest.py)
 
 import os
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -45,6 +46,9 @@ class Environment:
     speech_engine: Callable[[], Any] | None = _speech_engine  # a factory; None means no text-to-speech
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one
     recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
+    speaker: Callable[..., Any] | None = None  # a factory for tests; None means the best one here
+    clock: Callable[[], float] = time.monotonic  # the day timer's clock: never the wall clock
+    sleep: Callable[[float], None] = time.sleep
 
     @cached_property
     def game(self) -> Game:

@@ -114,6 +114,13 @@ class CountLimits:
 
 
 @dataclass(frozen=True)
+class DayRules:
+    seconds: int  # the discussion's default length
+    warnings: tuple[int, ...]  # seconds left when a warning is said (line day.left-N)
+    countdown: int  # the last seconds, counted down aloud
+
+
+@dataclass(frozen=True)
 class Game:
     id: str
     title: str
@@ -129,6 +136,7 @@ class Game:
     gap_after_line: float
     gap_between_phases: float
     languages: Mapping[str, Language]
+    day: DayRules | None = None
 
     @property
     def extra_cards(self) -> int:

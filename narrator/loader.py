@@ -20,6 +20,7 @@ from narrator.game import (
     Condition,
     CountLimits,
     CountStep,
+    DayRules,
     Game,
     Language,
     LineStep,
@@ -43,7 +44,7 @@ def load_game(folder: Path) -> Game:
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "players", "undealt", "roles", "recommended_decks",
-                      "count", "night", "options", "gaps"})
+                      "count", "night", "options", "gaps", "day"})
     roles = _roles(root.get("roles"))
     role_ids = {role.id for role in roles}
     options = {name: spec.keys_within({"default"}).get("default").boolean()
@@ -78,6 +79,7 @@ def load_game(folder: Path) -> Game:
         gap_after_line=gaps.get("after_line").number(),
         gap_between_phases=gaps.get("between_phases").number(),
         languages=MappingProxyType({}),
+        day=_day(root.get("day", None), count_max),
     )
     languages = {path.stem: _language(path, game) for path in sorted(folder.glob("*.yaml"))
                  if path.name != _GAME_FILE}
@@ -86,6 +88,17 @@ def load_game(folder: Path) -> Game:
     game = replace(game, languages=MappingProxyType(languages))
     _check_recommended_decks(game, root.get("recommended_decks"))
     return game
+
+
+def _day(field: Field, count_max: int) -> DayRules | None:
+    if field.value is None:
+        return None
+    field.keys_within({"seconds", "warnings", "countdown"})
+    warnings = tuple(sorted((item.integer(minimum=1) for item in field.get("warnings", []).elements()), reverse=True))
+    countdown = field.get("countdown").integer(minimum=0)
+    if countdown > count_max:
+        raise field.get("countdown").fail(f"a whole number up to {count_max} (the count's words)")
+    return DayRules(field.get("seconds").integer(minimum=1), warnings, countdown)
 
 
 def _roles(field: Field) -> tuple[Role, ...]:
@@ -244,8 +257,7 @@ def _language(path: Path, game: Game) -> Language:
 
 
 def _line_keys(game: Game) -> list[str]:
-    """Every line key the night can say, whatever the deck and options."""
-    keys = [step.key for step in game.night.before + game.night.after if isinstance(step, LineStep)]
-    for role in game.night_order():
-        keys += [step.key.format(role=role.id) for step in game.phase_steps(role) if isinstance(step, LineStep)]
-    return keys
+    """Every line key the game can say, whatever the deck and options (the count aside)."""
+    from narrator.script import every_line_key
+
+    return [key for key in every_line_key(game) if not key.startswith("count.")]

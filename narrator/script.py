@@ -170,16 +170,21 @@ def _no_pause_before_counts(segments: list[Segment]) -> list[Segment]:
             for seg, nxt in zip(segments, segments[1:] + [None], strict=True)]
 
 
-def every_line(game: Game, lang: str) -> tuple[tuple[str, str], ...]:
-    """Every line the game can say in ``lang``, whatever the deck: (key, text), in night order.
-
-    The lines a voice pack needs: the night's lines and each second of the longest count.
-    """
-    language = game.languages[lang]
+def every_line_key(game: Game) -> list[str]:
+    """Every line key the game can say, whatever the deck: the night's, the day's, the count."""
     keys: list[str] = []
     sections = [(game.night.before, None)] + [(game.phase_steps(role), role.id) for role in game.night_order()]
     sections.append((game.night.after, None))
     for steps, role_id in sections:
         keys += [step.key.format(role=role_id) if role_id else step.key for step in steps if isinstance(step, LineStep)]
-    keys += [f"count.{n}" for n in range(1, game.count.maximum + 1)]
-    return tuple((key, language.line(key)) for key in keys)
+    if game.day is not None:
+        from narrator.day import day_line_keys
+
+        keys += day_line_keys(game.day)
+    return keys + [f"count.{n}" for n in range(1, game.count.maximum + 1)]
+
+
+def every_line(game: Game, lang: str) -> tuple[tuple[str, str], ...]:
+    """Every line the game can say in ``lang``: (key, text), the lines a voice pack needs."""
+    language = game.languages[lang]
+    return tuple((key, language.line(key)) for key in every_line_key(game))

@@ -141,7 +141,7 @@ def test_script_options(run):
 
 def test_play_shows_the_deck_and_plays_the_night(run, tmp_path):
     player = RecordingPlayer()
-    result = run("--players", "6", "--no-ambience", env=make_env(player=lambda: player, output_dir=tmp_path))
+    result = run("--players", "6", "--no-ambience", "--no-day", env=make_env(player=lambda: player, output_dir=tmp_path))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(DECK_6_TEXT)
     assert "Everyone close your eyes. (space: pause, q: stop)" in result.stdout

@@ -246,7 +246,7 @@ def test_real_sounddevice_path_on_a_null_alsa_device(tmp_path):
     config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
     environ = {**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "C.UTF-8",
                "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    process = subprocess.run([sys.executable, "-m", "narrator", "--players", "3", "--no-ambience"],
+    process = subprocess.run([sys.executable, "-m", "narrator", "--players", "3", "--no-ambience", "--no-day"],
                              capture_output=True, text=True, env=environ, cwd=tmp_path, stdin=subprocess.DEVNULL,
                              timeout=120)
     assert process.returncode == 0, process.stderr

@@ -27,6 +27,8 @@ def engine_problem():
     return None
 
 
+LINES = len(every_line(make_env().game, "it"))  # every line a pack holds: night, day, count
+
 needs_tts = pytest.mark.skipif(engine_problem() is not None, reason=f"no text-to-speech here: {engine_problem()}")
 
 
@@ -140,7 +142,7 @@ def test_shipped_pack_speaks_the_whole_night_with_no_engine_at_all(tmp_path):
 
     from narrator.cli import cli
 
-    result = CliRunner().invoke(cli, ["--players", "10", "--lang", "en"], obj=env)
+    result = CliRunner().invoke(cli, ["--players", "10", "--lang", "en", "--no-day"], obj=env)
     assert result.exit_code == 0, result.output
     assert len(player.nights) == 1
 
@@ -233,8 +235,8 @@ def test_voices_list_shows_shipped_and_own_packs(run, tmp_path):
     result = run("voices", "list", env=make_env(data_home=tmp_path / "data"))
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["pack", "lang", "lines", "source", "name", "where"]
-    assert lines[1].split()[:4] == ["en-espeak", "en", "50/50", "tts"] and lines[1].endswith("shipped")
-    assert lines[3].split()[:3] == ["nonna", "it", "50/50"] and lines[3].endswith(str(own))
+    assert lines[1].split()[:4] == ["en-espeak", "en", f"{LINES}/{LINES}", "tts"] and lines[1].endswith("shipped")
+    assert lines[3].split()[:3] == ["nonna", "it", f"{LINES}/{LINES}"] and lines[3].endswith(str(own))
     assert lines[-1] == f"Your packs live in {tmp_path / 'data' / 'voices'}"
 
 
@@ -244,9 +246,9 @@ def test_voices_render_builds_a_pack_that_plays(run, tmp_path):
     result = run("voices", "render", "--lang", "en", "robot", env=env)
     assert result.exit_code == 0, result.stderr
     folder = tmp_path / "data" / "voices" / "robot"
-    assert result.stdout == f"narrate: 50 lines in {folder}; play with --voice-pack robot\n"
+    assert result.stdout == f"narrate: {LINES} lines in {folder}; play with --voice-pack robot\n"
     pack = load_pack(folder)
-    assert pack.language == "en" and len(pack.clips) == 50 and len(engine.spoken) == 50
+    assert pack.language == "en" and len(pack.clips) == LINES and len(engine.spoken) == LINES
     again = run("voices", "render", "--lang", "en", "robot", env=env)
     assert again.stderr == f"narrate: {folder} is already a voice pack: add --overwrite to render it again\n"
     out = tmp_path / "n.wav"
@@ -293,10 +295,10 @@ def test_voices_record_keeps_redoes_skips_and_resumes(run, tmp_path):
     assert pack.clips["night.start"].seconds == pytest.approx(1.0, abs=0.01)  # the second take, silence trimmed
     assert pack.clips["lupo-mannaro.open"].seconds == pytest.approx(1.5, abs=0.01)
     assert microphone.played == [pytest.approx(0.7), pytest.approx(1.2), pytest.approx(1.7)]  # every take heard back
-    assert "0 of 50 lines done" in result.output and "2 of 50 lines recorded" in result.output
+    assert f"0 of {LINES} lines done" in result.output and f"2 of {LINES} lines recorded" in result.output
     resumed = CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input="q\n")
-    assert "2 of 50 lines done" in resumed.output
-    assert "[2/50] night.tips" in resumed.output  # a skipped line comes back first, numbered as in the pack
+    assert f"2 of {LINES} lines done" in resumed.output
+    assert f"[2/{LINES}] night.tips" in resumed.output  # a skipped line comes back first, numbered as in the pack
     wrong_lang = CliRunner().invoke(cli, ["voices", "record", "--lang", "en", "nonna"], obj=env, input="q\n")
     assert wrong_lang.exit_code == 2
     assert wrong_lang.output.endswith("holds a it pack for una-notte-da-lupi, not en for una-notte-da-lupi\n")
@@ -333,7 +335,7 @@ def test_doctor_reports_each_part_in_a_line(run, tmp_path):
     assert lines[0].startswith("narrate 0.1.0, Python 3.")
     assert lines[1] == "Text-to-speech (counting): 2 voices"
     assert lines[2:4] == ["  en: v-en (Tone)", "  it: v-it (Tono)"]
-    assert "  it-espeak: it, 50 lines, tts, shipped" in lines
+    assert f"  it-espeak: it, {LINES} lines, tts, shipped" in lines
     assert any(line.startswith("Sound output: ") for line in lines)
     assert any(line.startswith("Playback would use: ") for line in lines)
     assert lines[-1] == f"Cache: {tmp_path} (0 spoken lines)"

@@ -72,7 +72,7 @@ class Console:
 
 
 @contextlib.contextmanager
-def keys(stdin: TextIO = sys.stdin) -> Iterator:
+def keys(stdin: TextIO = sys.stdin, sleep=time.sleep) -> Iterator:
     """Single key presses from a terminal (cbreak mode, restored on the way out).
 
     Yields ``read_key(timeout) -> str | None``. Where the input is not a terminal (a pipe, a
@@ -84,7 +84,7 @@ def keys(stdin: TextIO = sys.stdin) -> Iterator:
     except (AttributeError, ValueError, OSError):
         interactive = False
     if not interactive or os.name == "nt":
-        yield lambda timeout: _wait(timeout)
+        yield lambda timeout: sleep(timeout)
         return
     import termios
     import tty
@@ -100,10 +100,6 @@ def keys(stdin: TextIO = sys.stdin) -> Iterator:
         yield read_key
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-
-
-def _wait(timeout: float) -> None:
-    time.sleep(timeout)
 
 
 @contextlib.contextmanager

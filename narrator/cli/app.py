@@ -4,6 +4,7 @@ import click
 from click.core import ParameterSource
 
 from narrator import __version__
+from narrator.cli.day import run_the_day, timer
 from narrator.cli.deck import deck
 from narrator.cli.doctor import doctor
 from narrator.cli.errors import NarrateGroup
@@ -25,7 +26,7 @@ from narrator.cli.render import render
 from narrator.cli.roles import roles
 from narrator.cli.script import script
 from narrator.cli.voices import voices
-from narrator.cli.votes import votes
+from narrator.cli.votes import ask_ballots, show_result, votes
 from narrator.environment import Environment
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -36,12 +37,18 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @deck_options
 @script_options
 @audio_options
+@click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5).")
+@click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds.")
+@click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote.")
+@click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".')
 @click.pass_context
 def cli(ctx, **params):
     """Be the speaker of a One Night werewolf game (Una Notte da Lupi), so that everyone plays.
 
     Give the number of players: narrate picks the deck and speaks the night over soft
-    drumming, each role in turn with its count, until daybreak. Space pauses, q stops.
+    drumming, each role in turn with its count, until daybreak. Then it runs the five-minute
+    day with spoken warnings, asks who holds which card and who voted whom, and says who
+    wins. Space pauses, q stops.
 
     \b
     Examples:
@@ -63,10 +70,17 @@ def cli(ctx, **params):
     choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
     say_seed(choice)
     audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
-    play(env, choice, choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES)), audio)
+    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
+    play(env, choice, settings, audio)
+    if params["no_day"]:
+        return
+    day_seconds = params["day_seconds"] or (params["day_minutes"] or 0) * 60 or env.game.day.seconds
+    run_the_day(env, settings.lang, day_seconds, audio)
+    ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck_roles=choice.deck.role_ids)
+    show_result(env, ballots, bewitched, settings.lang)
 
 
-for command in (script, deck, roles, render, voices, votes, doctor):
+for command in (script, deck, roles, render, timer, votes, voices, doctor):
     cli.add_command(command)
 
 

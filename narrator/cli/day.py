@@ -1,0 +1,58 @@
+"""The day: ``narrate timer`` alone, and the day that follows the night in a game."""
+
+import click
+
+from narrator.cli.options import AUDIO_OPTION_NAMES, audio_options, choose_audio, language, pick
+from narrator.day import DayTimer, day_line_keys, parse_duration
+from narrator.dayrun import DayScreen, run_day
+
+
+@click.command()
+@click.argument("duration", default="5m")
+@click.option("--lang", "-l", metavar="LANG", help="Language of the spoken warnings: it or en.")
+@audio_options
+@click.pass_obj
+def timer(env, duration, lang, **params):
+    """Run the day's discussion timer alone, for any game: warnings, countdown, call to vote.
+
+    DURATION is like 5m (the default), 90s, 2m30s or 1:30. Space pauses, + adds 30 seconds,
+    Enter calls the vote at once.
+
+    \b
+    Examples:
+      narrate timer
+      narrate timer 3m --lang en
+    """
+    run_the_day(env, language(env, lang), parse_duration(duration), choose_audio(**pick(params, AUDIO_OPTION_NAMES)))
+
+
+def run_the_day(env, lang: str, seconds: int, audio) -> None:
+    """Speak and show the day until the call to vote."""
+    import sys
+
+    from narrator.audio.clip import prepare_voice
+    from narrator.audio.console import keys
+    from narrator.audio.night import voice_source
+    from narrator.audio.speaker import choose_speaker
+
+    game = env.game
+    if game.day is None:
+        raise click.UsageError(f"{game.title} has no timed day")
+    language = game.languages[lang]
+    wanted = day_line_keys(game.day) + [f"count.{n}" for n in range(1, game.day.countdown + 1)]
+    texts = {key: language.line(key) for key in wanted}
+    if env.speaker is not None:
+        speaker, reason = env.speaker(), None
+    else:
+        source = voice_source(env, lang, audio)
+        clips = {key: prepare_voice(source.raw_clip(key, text), 48000) for key, text in texts.items()}
+        speaker, reason = choose_speaker(clips)
+    if reason:
+        click.echo(f"narrate: {reason}", err=True)
+    day_timer = DayTimer(game.day, seconds, env.clock)
+    screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
+    try:
+        with keys(sleep=env.sleep) as read_key:
+            run_day(day_timer, speaker.say, read_key, screen, texts)
+    finally:
+        speaker.close()
