@@ -19,7 +19,7 @@ COMMANDS = {
     "python -c pass (baseline)": [sys.executable, "-c", "pass"],
     "narrate --help": [str(NARRATE), "--help"],
     "narrate script --players 10": [str(NARRATE), "script", "--players", "10"],
-    "narrate --players 6": [str(NARRATE), "--players", "6"],
+    "narrate roles": [str(NARRATE), "roles"],
     "narrate deck --players 6": [str(NARRATE), "deck", "--players", "6"],
 }
 
