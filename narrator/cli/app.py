@@ -10,15 +10,11 @@ from narrator.cli.doctor import doctor
 from narrator.cli.errors import NarrateGroup
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
-    DECK_OPTION_NAMES,
-    SCRIPT_OPTION_NAMES,
     audio_options,
     choose_audio,
-    choose_deck,
-    choose_settings,
     deck_options,
+    night_from_options,
     pick,
-    say_seed,
     script_options,
 )
 from narrator.cli.play import play
@@ -67,11 +63,9 @@ def cli(ctx, **params):
     if not given:
         click.echo(ctx.get_help())
         return
-    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
-    say_seed(choice)
+    choice, settings, script = night_from_options(env, params)
     audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
-    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
-    play(env, choice, settings, audio)
+    play(env, choice, settings, script, audio)
     if params["no_day"]:
         return
     day_seconds = params["day_seconds"] or (params["day_minutes"] or 0) * 60 or env.game.day.seconds

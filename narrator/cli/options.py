@@ -140,3 +140,13 @@ def phase_labels(env: Environment, lang: str) -> dict[str, str]:
     language = env.game.languages[lang]
     labels = {role.id: language.role_name(role.id, role.copies) for role in env.game.roles}
     return {**labels, INTRO_PHASE: "Nightfall", OUTRO_PHASE: "Daybreak"}
+
+
+def night_from_options(env: Environment, params: dict):
+    """The deck, the narration settings and the night script that a command's options ask for."""
+    from narrator.script import generate_script
+
+    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
+    say_seed(choice)
+    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
+    return choice, settings, generate_script(env.game, choice.deck, settings)

@@ -5,16 +5,15 @@ import click
 from narrator.cli.errors import EXIT_INTERRUPTED
 from narrator.cli.options import DeckChoice, phase_labels
 from narrator.environment import Environment
-from narrator.script import ScriptSettings, generate_script
+from narrator.script import NightScript, ScriptSettings
 from narrator.views import deck_text
 
 
-def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, audio) -> None:
+def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script: NightScript, audio) -> None:
     from narrator.audio.console import terminal_session
     from narrator.audio.night import night_audio, write_night
     from narrator.audio.player import choose_players, play_night
 
-    script = generate_script(env.game, choice.deck, settings)
     click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang))
     click.echo()
     night = night_audio(env, script, audio)

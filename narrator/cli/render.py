@@ -4,18 +4,13 @@ import click
 
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
-    DECK_OPTION_NAMES,
-    SCRIPT_OPTION_NAMES,
     audio_options,
     choose_audio,
-    choose_deck,
-    choose_settings,
     deck_options,
+    night_from_options,
     pick,
-    say_seed,
     script_options,
 )
-from narrator.script import generate_script
 
 
 @click.command()
@@ -35,9 +30,7 @@ def render(env, output, **params):
     """
     from narrator.audio.night import night_audio, write_night
 
-    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
-    say_seed(choice)
-    script = generate_script(env.game, choice.deck, choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES)))
+    _, _, script = night_from_options(env, params)
     night = night_audio(env, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)))
     write_night(night, output)
     seconds = int(round(night.seconds))

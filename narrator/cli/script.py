@@ -1,17 +1,11 @@
 import click
 
 from narrator.cli.options import (
-    DECK_OPTION_NAMES,
-    SCRIPT_OPTION_NAMES,
-    choose_deck,
-    choose_settings,
     deck_options,
     format_option,
-    pick,
-    say_seed,
+    night_from_options,
     script_options,
 )
-from narrator.script import generate_script
 from narrator.timeline import script_timeline
 from narrator.views import dump, script_data, script_text
 from narrator.voicepacks import default_pack, resolve_pack
@@ -36,10 +30,7 @@ def script(env, fmt, voice_pack, **params):
       narrate script --players 10 --lang en --count-style full
       narrate script --deck mydeck.yaml --format json
     """
-    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
-    say_seed(choice)
-    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
-    night = generate_script(env.game, choice.deck, settings)
+    choice, settings, night = night_from_options(env, params)
     folders = env.voice_pack_folders()
     pack = resolve_pack(voice_pack, folders) if voice_pack else default_pack(settings.lang, env.game_id, folders)
     durations = {key: clip.seconds for key, clip in pack.clips.items()} if pack else {}
