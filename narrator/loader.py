@@ -13,6 +13,7 @@ from types import MappingProxyType
 from narrator.errors import DataError, NarratorError
 from narrator.fields import Field
 from narrator.game import (
+    CARD_TEXTS,
     IN_DECK_RULES,
     SIDES,
     VOTE_SENTENCES,
@@ -222,7 +223,7 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
 
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
-    root.keys_within({"language", "roles", "sides", "count", "lines", "vote"})
+    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card"})
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
@@ -245,9 +246,18 @@ def _language(path: Path, game: Game) -> Language:
         raise DataError(f"{path}: lines: '{key}' is not a line of {game.id} (a typo?)")
     vote_field = root.get("vote").keys_within(set(VOTE_SENTENCES))
     vote = {key: vote_field.get(key).text() for key in VOTE_SENTENCES}
+    card_field = root.get("card").keys_within(set(CARD_TEXTS) | {"win"})
+    card = {key: card_field.get(key).text() for key in CARD_TEXTS}
+    wins = {}
+    for role_id, text in card_field.get("win", {}).items():
+        if role_id not in roles:
+            raise DataError(f"{text.source}: {text.path}: no role '{role_id}' in {game.id}")
+        wins[role_id] = text.text()
     return Language(
         code=path.stem,
         vote=MappingProxyType(vote),
+        card=MappingProxyType(card),
+        card_wins=MappingProxyType(wins),
         name=root.get("language").text(),
         roles=MappingProxyType(roles),
         sides=MappingProxyType(sides),

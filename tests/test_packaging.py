@@ -22,6 +22,8 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
                     "narrator/_data/voices/it-espeak/veggente.open.ogg",
                     "narrator/_data/voices/en-espeak/count.30.ogg",
                     "narrator/_data/ambience/README.md",
+                    "narrator/fonts/DejaVuSansCondensed.ttf",
+                    "narrator/fonts/LICENSE",
                     "narrator/cli/app.py"):
         assert shipped in names
     assert not any(name.startswith("tests/") for name in names)

@@ -4,6 +4,7 @@ import click
 from click.core import ParameterSource
 
 from narrator import __version__
+from narrator.cli.card import card
 from narrator.cli.day import run_the_day, timer
 from narrator.cli.deck import deck
 from narrator.cli.doctor import doctor
@@ -74,7 +75,7 @@ def cli(ctx, **params):
     show_result(env, ballots, bewitched, settings.lang)
 
 
-for command in (script, deck, roles, render, timer, votes, voices, doctor):
+for command in (script, deck, roles, render, card, timer, votes, voices, doctor):
     cli.add_command(command)
 
 

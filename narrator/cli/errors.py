@@ -7,6 +7,7 @@ import click
 from narrator.errors import NarratorError
 
 EXIT_BAD_INPUT = 2
+EXIT_SYSTEM = 1
 EXIT_INTERRUPTED = 130
 
 
@@ -28,6 +29,9 @@ class NarrateGroup(click.Group):
         except BrokenPipeError:
             sys.stderr.close()  # the reader went away (narrate script | head): nothing left to say
             sys.exit(0)
+        except OSError as error:  # the machine, not the input: a full disk, a vanished folder
+            where = f"{error.filename}: " if error.filename else ""
+            _fail(f"narrate: {where}{error.strerror or error}", EXIT_SYSTEM)
         sys.exit(result if isinstance(result, int) else 0)
 
 

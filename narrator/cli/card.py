@@ -1,0 +1,34 @@
+from pathlib import Path
+
+import click
+
+from narrator.cardpdf import SIZES
+from narrator.cli.options import deck_options, night_from_options, script_options
+
+
+@click.command()
+@deck_options
+@script_options
+@click.option("--size", "-s", type=click.Choice(sorted(SIZES)), default="a5", show_default=True,
+              help="Sheet size: A6 and A5 print front and back, A4 holds both on one page.")
+@click.option("--day-minutes", type=click.IntRange(1, 60), default=5, show_default=True,
+              help="The day's length, as printed on the back.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The PDF file to write.")
+@click.pass_obj
+def card(env, size, day_minutes, output, **params):
+    """Print the speaker card for this deck: the night in order, the day, how the vote works.
+
+    \b
+    Examples:
+      narrate card --players 8 -o tessera.pdf
+      narrate card --players 8 --lang en --size a5 -o card.pdf
+    """
+    from narrator.card import card_content
+    from narrator.cardpdf import write_card
+
+    choice, _, script = night_from_options(env, params)
+    content = card_content(env.game, choice.deck, choice.players, script, day_minutes)
+    pages, body = write_card(content, size, output)
+    click.echo(f"narrate: wrote {output} ({size.upper()}, {pages} page{'s' if pages > 1 else ''}, "
+               f"text at {body:g} pt)")

@@ -1,0 +1,176 @@
+"""The printed speaker card, read back as a person would: its text, its pages, its ink."""
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from narrator.cardpdf import SMALLEST
+from narrator.deck import recommended_deck
+from narrator.script import generate_script, settings_for
+from tests.conftest import make_env
+
+pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils (pdftotext, pdftoppm)")
+
+PRINTABLE_MM = 6  # what the tests demand, whatever the layout: most printers cannot ink the outer 4-5 mm
+POINTS = {"a6": (297.64, 419.53), "a5": (419.53, 595.28), "a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+
+def make_card(run, tmp_path, *args):
+    path = tmp_path / "tessera.pdf"
+    result = run("card", *args, "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    return path, result.stdout
+
+
+def pdf_text(path):
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def flat(text):
+    return " ".join(text.split())
+
+
+def pdf_info(path):
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info)[1])
+    width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
+    return pages, width, height
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_every_role_of_the_deck_in_night_order_and_no_other(run, tmp_path, lang):
+    path, _ = make_card(run, tmp_path, "--players", "8", "--lang", lang)
+    env = make_env()
+    game, language = env.game, env.game.languages[lang]
+    deck = recommended_deck(game, 8)
+    text = flat(pdf_text(path))
+    for role in game.roles:
+        names = {language.role_name(role.id), language.role_name(role.id, 2)}
+        present = any(name in text for name in names)
+        assert present == (role.id in deck.role_ids), role.id
+    script = generate_script(game, deck, settings_for(game, lang))
+    steps = [f"{number} {language.role_name(role, deck.copies(role))}" for number, role in
+             enumerate(script.phases, start=1)]
+    positions = [text.index(step) for step in steps]
+    assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_card_says_what_the_narration_says(run, tmp_path, lang):
+    path, _ = make_card(run, tmp_path, "--players", "8", "--lang", lang)
+    env = make_env()
+    deck = recommended_deck(env.game, 8)
+    script = generate_script(env.game, deck, settings_for(env.game, lang))
+    text = flat(pdf_text(path))
+    for cue in script.cues():
+        if not cue.key.startswith("count."):
+            assert flat(cue.text) in text, cue.key
+    count_word = env.game.languages[lang].card["count"].format(seconds=10)
+    assert text.count(count_word) == len(script.phases)  # "conta 10" once per role called
+    assert "3… 2… 1…" in text
+
+
+@pytest.mark.parametrize("size, pages", [("a6", 2), ("a5", 2), ("a4", 1), ("letter", 2)])
+def test_page_size_and_count(run, tmp_path, size, pages):
+    path, said = make_card(run, tmp_path, "--players", "6", "--size", size)
+    count, width, height = pdf_info(path)
+    assert count == pages
+    assert (width, height) == pytest.approx(POINTS[size], abs=0.1)
+    assert said.startswith(f"narrate: wrote {path} ({size.upper()}, {pages} page")
+
+
+def test_italian_accents_survive(run, tmp_path):
+    path, _ = make_card(run, tmp_path, "--players", "9", "--lang", "it")
+    text = pdf_text(path)
+    for word in ("più", "né", "sé", "è l'unico"):
+        assert word in text
+
+
+@pytest.mark.parametrize("size", ["a6", "a5", "a4", "letter"])
+def test_the_largest_deck_fits_every_size_inside_the_margins(run, tmp_path, size):
+    path, said = make_card(run, tmp_path, "--players", "10", "--size", size)
+    body = float(re.search(r"text at ([\d.]+) pt", said)[1])
+    assert body >= SMALLEST
+    dpi = 72
+    subprocess.run(["pdftoppm", "-gray", "-r", str(dpi), str(path), str(tmp_path / "page")], check=True)
+    margin = int(PRINTABLE_MM / 25.4 * dpi)  # pixels that must stay blank on every side
+    pages = sorted(tmp_path.glob("page*.pgm"))
+    assert pages
+    for page in pages:
+        image = read_pgm(page)
+        ink = image < 200
+        assert ink.any()  # something is printed...
+        band = ink.copy()
+        band[margin:-margin, margin:-margin] = False
+        assert not band.any(), f"{page.name}: ink within {PRINTABLE_MM} mm of the edge"  # ...but not near the edge
+
+
+def read_pgm(path):
+    data = path.read_bytes()
+    match = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    width, height = int(match[1]), int(match[2])
+    return np.frombuffer(data[match.end():match.end() + width * height], dtype=np.uint8).reshape(height, width)
+
+
+def test_back_lists_the_win_of_each_special_role_in_the_deck(run, tmp_path):
+    path, _ = make_card(run, tmp_path, "--players", "10", "--lang", "en")
+    text = flat(pdf_text(path))
+    assert "Minion Wins with the wolves" in text
+    assert "Sorcerer's Apprentice The role whose token was turned becomes a Werewolf" in text
+    assert "Werepenguin Wins alone by being the only one lynched" in text
+    assert "Zombie: with two or more votes, hands them all to the player it voted for." in text
+    assert "Werehamster" not in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "8", "--size", "b5", "-o", "{tmp}/t.pdf"], re.compile(r"narrate card: .*'b5'.* \(see 'narrate card --help'\)")),
+    (["--players", "8", "-o", "{tmp}/missing/t.pdf"], "narrate: {tmp}/missing/t.pdf: the folder {tmp}/missing does not exist"),
+    (["--players", "12", "-o", "{tmp}/t.pdf"], "narrate: Una Notte da Lupi takes 3 to 10 players, not 12: choose --players from 3 to 10"),
+    (["--players", "6", "--add", "mitomane", "-o", "{tmp}/t.pdf"], "narrate: 6 players need 9 cards; this deck has 10: remove 1 role"),
+])
+def test_bad_input_is_one_line(run, tmp_path, args, message):
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    result = run("card", *args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    line = result.stderr.rstrip("\n")
+    assert "\n" not in line
+    if isinstance(message, re.Pattern):
+        assert message.fullmatch(line), line
+    else:
+        assert line == message.replace("{tmp}", str(tmp_path))
+    assert not list(tmp_path.glob("**/*.pdf"))
+
+
+def test_unwritable_folder(run, tmp_path):
+    import os
+
+    if os.geteuid() == 0:
+        blocker = tmp_path / "file"
+        blocker.write_text("not a folder")
+        result = run("card", "--players", "5", "-o", str(blocker / "t.pdf"))
+        assert result.stderr == f"narrate: {blocker / 't.pdf'}: the folder {blocker} does not exist\n"
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        result = run("card", "--players", "5", "-o", str(locked / "t.pdf"))
+        assert result.stderr.startswith(f"narrate: {locked / 't.pdf'}: cannot write here (")
+    assert result.exit_code == 2
+
+
+def test_a_failed_write_keeps_the_old_card(run, tmp_path, monkeypatch):
+    path = tmp_path / "tessera.pdf"
+    path.write_bytes(b"%PDF the group's old card")
+    import narrator.cardpdf as cardpdf
+
+    def disk_full(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cardpdf.os, "replace", disk_full)
+    result = run("card", "--players", "5", "-o", str(path))
+    assert (result.exit_code, result.stderr) == (1, "narrate: No space left on device\n")
+    assert path.read_bytes() == b"%PDF the group's old card"
+    assert [p.name for p in tmp_path.iterdir()] == ["tessera.pdf"]
