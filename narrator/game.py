@@ -90,6 +90,7 @@ class Language:
     count: tuple[str, ...]
     lines: Mapping[str, str]
     vote: Mapping[str, str]  # the sentences that explain a vote (VOTE_SENTENCES)
+    moments: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # night, dawn: screen labels
     card: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the speaker card's texts
     card_wins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # role id: how it wins
 

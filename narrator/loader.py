@@ -223,7 +223,7 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
 
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
-    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card"})
+    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments"})
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
@@ -257,6 +257,8 @@ def _language(path: Path, game: Game) -> Language:
         code=path.stem,
         vote=MappingProxyType(vote),
         card=MappingProxyType(card),
+        moments=MappingProxyType({key: root.get("moments").keys_within({"night", "dawn"}).get(key).text()
+                                  for key in ("night", "dawn")}),
         card_wins=MappingProxyType(wins),
         name=root.get("language").text(),
         roles=MappingProxyType(roles),

@@ -251,8 +251,8 @@ def test_real_sounddevice_path_on_a_null_alsa_device(tmp_path):
                              timeout=120)
     assert process.returncode == 0, process.stderr
     log = process.stderr.splitlines()
-    assert [line.split("  ", 1)[1] for line in log] == ["Nightfall", "Lupi Mannari", "Veggente", "Guastafeste",
-                                                      "Truffatore", "Daybreak"]
+    assert [line.split("  ", 1)[1] for line in log] == ["Cala la notte", "Lupi Mannari", "Veggente", "Guastafeste",
+                                                      "Truffatore", "L'alba"]
     assert not list(tmp_path.glob("narrate-night*.wav"))  # it played; nothing fell back to a file
 
 

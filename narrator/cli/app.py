@@ -22,6 +22,7 @@ from narrator.cli.play import play
 from narrator.cli.render import render
 from narrator.cli.roles import roles
 from narrator.cli.script import script
+from narrator.cli.serve import box_options, play_with_box, serve
 from narrator.cli.voices import voices
 from narrator.cli.votes import ask_ballots, show_result, votes
 from narrator.environment import Environment
@@ -38,6 +39,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds.")
 @click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote.")
 @click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".')
+@click.option("--speaker-box", is_flag=True, help="Tablets on the local network play the night (see 'narrate serve').")
+@box_options
 @click.pass_context
 def cli(ctx, **params):
     """Be the speaker of a One Night werewolf game (Una Notte da Lupi), so that everyone plays.
@@ -64,18 +67,21 @@ def cli(ctx, **params):
     if not given:
         click.echo(ctx.get_help())
         return
+    day_seconds = params["day_seconds"] or (params["day_minutes"] or 0) * 60 or env.game.day.seconds
+    if params["speaker_box"]:
+        play_with_box(env, params, None if params["no_day"] else day_seconds, params["names"])
+        return
     choice, settings, script = night_from_options(env, params)
     audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
     play(env, choice, settings, script, audio)
     if params["no_day"]:
         return
-    day_seconds = params["day_seconds"] or (params["day_minutes"] or 0) * 60 or env.game.day.seconds
     run_the_day(env, settings.lang, day_seconds, audio)
     ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck_roles=choice.deck.role_ids)
     show_result(env, ballots, bewitched, settings.lang)
 
 
-for command in (script, deck, roles, render, card, timer, votes, voices, doctor):
+for command in (script, deck, roles, render, card, timer, votes, serve, voices, doctor):
     cli.add_command(command)
 
 

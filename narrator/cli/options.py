@@ -139,7 +139,7 @@ def phase_labels(env: Environment, lang: str) -> dict[str, str]:
 
     language = env.game.languages[lang]
     labels = {role.id: language.role_name(role.id, role.copies) for role in env.game.roles}
-    return {**labels, INTRO_PHASE: "Nightfall", OUTRO_PHASE: "Daybreak"}
+    return {**labels, INTRO_PHASE: language.moments["night"], OUTRO_PHASE: language.moments["dawn"]}
 
 
 def night_from_options(env: Environment, params: dict):

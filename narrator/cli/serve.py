@@ -1,0 +1,62 @@
+"""``narrate serve`` and ``narrate --speaker-box``: the tablets on the table are the speaker box."""
+
+import click
+
+from narrator.cli.options import (
+    AUDIO_OPTION_NAMES,
+    _apply,
+    audio_options,
+    choose_audio,
+    deck_options,
+    night_from_options,
+    phase_labels,
+    pick,
+    script_options,
+)
+
+BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
+
+box_options = _apply([
+    click.option("--host", default="0.0.0.0", show_default=True, help="Address to serve the tablets on."),
+    click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+                 help="Port to serve on (0: any free one)."),
+    click.option("--laptop-audio/--no-laptop-audio", default=True, show_default=True,
+                 help="Whether the laptop's own speakers play the night too."),
+])
+
+
+def play_with_box(env, params, day_seconds: int | None, names: str | None) -> None:
+    from narrator.speakerbox.game import run_box_game
+    from narrator.views import deck_text
+
+    choice, settings, script = night_from_options(env, params)
+    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang))
+    click.echo()
+    run_box_game(env, choice, settings, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)),
+                 day_seconds=day_seconds, names=names, labels=phase_labels(env, settings.lang),
+                 **pick(params, BOX_OPTION_NAMES))
+
+
+@click.command()
+@deck_options
+@script_options
+@audio_options
+@box_options
+@click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day (5).")
+@click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds.")
+@click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote.")
+@click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".')
+@click.pass_obj
+def serve(env, day_minutes, day_seconds, no_day, names, **params):
+    """Serve the game to tablets on the local network: they play the night in step.
+
+    Prints the address to open on each tablet (and a QR code), and the laptop's own control
+    page. Tablets tap to join; the night starts when you press Enter or Start.
+
+    \b
+    Examples:
+      narrate serve --players 6
+      narrate --players 6 --speaker-box --no-laptop-audio
+    """
+    seconds = None if no_day else day_seconds or (day_minutes or 0) * 60 or env.game.day.seconds
+    play_with_box(env, params, seconds, names)

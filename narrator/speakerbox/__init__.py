@@ -1,0 +1,1 @@
+"""The speaker box: tablets on the local network play the night in step and show the day."""

@@ -1,0 +1,190 @@
+"""A whole game with tablets as the speaker box: the laptop serves, starts and drives; tablets play."""
+
+import io
+import queue
+import sys
+import threading
+
+import click
+
+from narrator.audio.mix import MixSettings
+from narrator.day import DayTimer, day_line_keys
+from narrator.dayrun import DayScreen, run_day
+from narrator.speakerbox.server import BoxServer, local_addresses
+from narrator.speakerbox.state import Box
+
+TABLET_RATE = 24000  # plenty for speech and drums, and half the bytes for every tablet to fetch
+
+
+def wav_bytes(samples, rate: int) -> bytes:
+    import soundfile
+
+    out = io.BytesIO()
+    soundfile.write(out, samples, rate, format="WAV", subtype="PCM_16")
+    return out.getvalue()
+
+
+def prepare(env, script, audio, lang: str, labels: dict[str, str]):
+    """The night for the tablets, the day's lines, and the box state they will share."""
+    from narrator.audio.clip import prepare_voice, resample
+    from narrator.audio.night import night_audio, voice_source
+
+    night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
+    language = env.game.languages[lang]
+    keys = day_line_keys(env.game.day) + [f"count.{n}" for n in range(1, env.game.day.countdown + 1)]
+    source = voice_source(env, lang, audio)
+    clips = {key: wav_bytes(resample(prepare_voice(source.raw_clip(key, language.line(key)), TABLET_RATE),
+                                     TABLET_RATE).samples, TABLET_RATE) for key in keys}
+    phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
+    box = Box(night.length / night.rate, phases, env.clock)
+    return night, wav_bytes(night.render(), night.rate), clips, box
+
+
+class LaptopFollower:
+    """The laptop's own speakers, following the box's playhead (so they stay in step too)."""
+
+    def __init__(self, night, box: Box, clock):
+        import sounddevice
+
+        self.night, self.box, self.clock = night, box, clock
+        self.position = None
+        self.stream = sounddevice.OutputStream(samplerate=night.rate, channels=1, dtype="float32",
+                                               callback=self._fill)
+        self.stream.start()
+
+    def _fill(self, outdata, frames, time_info, status):
+        ahead = max(0.0, time_info.outputBufferDacTime - time_info.currentTime)
+        with self.box.lock:
+            running = self.box.stage == "night" and self.box.playhead.running
+            expected = round(self.box.playhead.position(self.clock() + ahead) * self.night.rate)
+        if not running or expected < 0:
+            outdata[:, 0] = 0
+            self.position = None
+            return
+        if self.position is None or abs(self.position - expected) > self.night.rate // 50:
+            self.position = expected  # (re)join the playhead; otherwise run on smoothly
+        block = self.night.block(self.position, frames)
+        outdata[:, 0] = 0
+        outdata[:len(block), 0] = block
+        self.position += frames
+
+    def close(self):
+        self.stream.close()
+
+
+def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, laptop_audio: bool,
+                 day_seconds: int | None, names: str | None, labels: dict[str, str]) -> None:
+    from narrator.audio.console import keys
+    from narrator.cli.votes import ask_ballots
+    from narrator.vote import resolve_vote
+    from narrator.votes_view import vote_text
+
+    night, night_wav, clips, box = prepare(env, script, audio, settings.lang, labels)
+    actions: queue.Queue[str] = queue.Queue()
+    server = BoxServer(box, night_wav, clips, env.clock, actions.put, host=host, port=port)
+    box.on_change = server.broadcast
+    try:
+        server.start()
+    except OSError as error:
+        raise click.ClickException(f"cannot serve on {host}:{port} ({error.strerror}): choose another --port") from None
+    follower = None
+    try:
+        _announce(server, host)
+        with keys(sleep=env.sleep) as read_key:
+            _wait_for_start(box, actions, read_key)
+            if laptop_audio:
+                follower = _laptop_speakers(night, box, env.clock)
+            if not _night(box, actions, read_key):
+                click.echo("narrate: stopped", err=True)
+                raise SystemExit(130)
+            if day_seconds is None:
+                return
+            _day(env, box, server, actions, read_key, settings.lang, day_seconds)
+        ballots, bewitched = ask_ballots(env, names, settings.lang, deck_roles=choice.deck.role_ids)
+        result = resolve_vote(env.game, ballots, bewitched, settings.lang)
+        click.echo(vote_text(env.game, ballots, result, settings.lang))
+        box.show_result(list(result.explanation))
+        threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
+    finally:
+        if follower is not None:
+            follower.close()
+        server.stop()
+
+
+def _announce(server: BoxServer, host: str) -> None:
+    import segno
+
+    address = host if host not in ("0.0.0.0", "") else next(iter(local_addresses()), "127.0.0.1")
+    tablets = f"http://{address}:{server.port}/"
+    click.echo(f"Speaker box: open {tablets} on the tablets and tap to join.")
+    out = io.StringIO()
+    segno.make(tablets, error="m").terminal(out=out, compact=True)
+    click.echo(out.getvalue().rstrip("\n"))
+    click.echo(f"This laptop's controls: http://127.0.0.1:{server.port}/?token={server.token}")
+    click.echo("Press Enter here (or Start on the controls page) to begin the night. q stops.")
+
+
+def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:
+    while box.stage == "waiting":
+        key = read_key(0.1)
+        if key in ("\n", "\r") or _take(actions) in ("start", "next"):
+            box.start_night()
+        elif key in ("q", "Q"):
+            raise SystemExit(130)
+
+
+def _night(box: Box, actions: queue.Queue, read_key) -> bool:
+    """Until daybreak: pause, resume and skip from the keys or the controls page."""
+    while not box.night_over():
+        key = read_key(0.1)
+        action = _take(actions)
+        if key == " " or action == "pause":
+            box.toggle_pause()
+        elif key in ("q", "Q"):
+            return False
+        elif action == "next":
+            with box.lock:
+                box.playhead.hold(box.clock())
+                box.playhead.anchor_offset = box.night_length
+            box.on_change()
+    return True
+
+
+def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int) -> None:
+    language = env.game.languages[lang]
+    keys = day_line_keys(env.game.day) + [f"count.{n}" for n in range(1, env.game.day.countdown + 1)]
+    texts = {key: language.line(key) for key in keys}
+    timer = DayTimer(env.game.day, seconds, env.clock)
+    screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
+
+    def keys_and_controls(timeout: float) -> str | None:
+        action = _take(actions)
+        if action == "pause":
+            return " "
+        if action == "next":
+            return "\n"
+        key = read_key(timeout)
+        box.show_day(None if timer.paused else env.clock() + timer.left(), timer.left() if timer.paused else None,
+                     timer.voting or timer.finished)
+        return key
+
+    box.show_day(env.clock() + seconds, None, False)
+    run_day(timer, server.say, keys_and_controls, screen, texts)
+    box.show_day(None, 0, True)
+
+
+def _laptop_speakers(night, box: Box, clock):
+    from narrator.audio.player import sounddevice_problem
+
+    problem = sounddevice_problem()
+    if problem:
+        click.echo(f"narrate: {problem}; only the tablets will play", err=True)
+        return None
+    return LaptopFollower(night, box, clock)
+
+
+def _take(actions: queue.Queue) -> str | None:
+    try:
+        return actions.get_nowait()
+    except queue.Empty:
+        return None

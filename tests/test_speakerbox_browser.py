@@ -1,0 +1,143 @@
+"""The speaker box in a real browser: Debian's Chromium, driven by Playwright, on 127.0.0.1."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def game(tmp_path):
+    """``narrate serve`` for 3 players on a free port; yields (tablet URL, control URL, process)."""
+    started = []
+
+    def start(*extra):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "narrator", "serve", "--players", "3", "--port", "0", "--host", "127.0.0.1",
+             "--no-laptop-audio", "--no-ambience", *extra],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "LANG": "C.UTF-8", "XDG_CACHE_HOME": str(tmp_path / "cache")})
+        started.append(process)
+        for line in process.stdout:
+            if "controls:" in line:
+                control = re.search(r"(http://\S+)", line)[1]
+                return control.split("?")[0], control, process
+        raise AssertionError(process.stderr.read())
+
+    yield start
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+def joined(browser, address):
+    page = browser.new_page()
+    page.goto(address)
+    page.click("#join")
+    page.wait_for_function("narratorBox.offset !== null && narratorBox.state !== null", timeout=20000)
+    return page
+
+
+def start_night(page):
+    page.click("button[data-action=start]")
+
+
+def playing(*pages):
+    for page in pages:
+        page.wait_for_function("narratorBox.playing", timeout=10000)
+
+
+def test_two_tablets_start_together(browser, game):
+    tablet, control, _ = game("--no-day")
+    first, second = joined(browser, tablet), joined(browser, control)
+    start_night(second)
+    playing(first, second)
+    starts = [page.evaluate("narratorBox.scheduledEpochStart") for page in (first, second)]
+    assert abs(starts[0] - starts[1]) < 0.020
+    assert first.evaluate("narratorBox.rtt") < 0.1
+
+
+def test_a_reloaded_or_late_tablet_joins_at_the_right_point(browser, game):
+    tablet, control, _ = game("--no-day")
+    steady, reloading = joined(browser, control), joined(browser, tablet)
+    start_night(steady)
+    playing(steady, reloading)
+    time.sleep(2.5)
+    reloading.reload()
+    reloading.click("#join")
+    late = joined(browser, tablet)
+    playing(reloading, late)
+    reference = steady.evaluate("narratorBox.scheduledEpochStart")
+    for page in (reloading, late):
+        assert abs(page.evaluate("narratorBox.scheduledEpochStart") - reference) < 0.020
+        position = page.evaluate("narratorBox.position")
+        assert position == pytest.approx(steady.evaluate("narratorBox.position"), abs=0.5)
+        assert position > 2.0  # it joined mid-night, not at the beginning
+
+
+def test_a_page_without_the_token_cannot_start_or_pause(browser, game):
+    tablet, control, _ = game("--no-day")
+    listener = joined(browser, tablet)
+    assert listener.is_hidden("#controls")
+    listener.evaluate("narratorBox.send({type: 'control', action: 'start'})")
+    guesser = joined(browser, tablet + "?token=guess")
+    guesser.click("button[data-action=start]")
+    listener.wait_for_function("narratorBox.errors.length > 0")
+    guesser.wait_for_function("narratorBox.errors.length > 0")
+    assert listener.evaluate("narratorBox.errors") == ["only the laptop controls the game"]
+    assert guesser.evaluate("narratorBox.errors") == ["only the laptop controls the game"]
+    time.sleep(0.5)
+    assert listener.evaluate("narratorBox.state.stage") == "waiting"
+    laptop = joined(browser, control)
+    start_night(laptop)
+    playing(listener)
+    guesser.click("button[data-action=pause]")
+    time.sleep(0.5)
+    assert listener.evaluate("narratorBox.state.night.running")  # still playing
+
+
+def test_the_day_countdown_shows_on_every_tablet(browser, game, tmp_path):
+    tablet, control, _ = game("--day-seconds", "40")
+    laptop, table = joined(browser, control), joined(browser, tablet)
+    start_night(laptop)
+    playing(table)
+    laptop.click("button[data-action=next]")  # on to daybreak
+    table.wait_for_function("narratorBox.state.stage === 'day'", timeout=10000)
+    table.wait_for_function("/^0:[0-4][0-9]$/.test(document.getElementById('clock').textContent)")
+    assert re.fullmatch(r"0:[0-4]\d", table.text_content("#clock"))
+    box = table.locator("#clock").bounding_box()
+    assert box["height"] > 100  # readable across the table
+    shot = tmp_path / "day.png"
+    table.screenshot(path=str(shot))
+    assert shot.stat().st_size > 5000
+    table.wait_for_function("narratorBox.lines.some((line) => line.key === 'day.discuss')", timeout=5000)
+
+
+def test_ctrl_c_stops_the_server_cleanly(game):
+    import urllib.request
+
+    tablet, _, process = game("--no-day")
+    assert urllib.request.urlopen(tablet, timeout=5).status == 200
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=10) == 130
+    assert "Traceback" not in process.stderr.read()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(tablet, timeout=2)

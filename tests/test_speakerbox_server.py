@@ -1,0 +1,167 @@
+"""The speaker box's server on 127.0.0.1: its assets, its refusals, its WebSocket, many clients."""
+
+import asyncio
+import json
+import time
+
+import aiohttp
+import pytest
+
+from narrator.speakerbox.server import BoxServer
+from narrator.speakerbox.state import Box, Playhead
+
+
+@pytest.fixture
+def server():
+    actions = []
+    box = Box(night_length=10.0, phases=[(0.0, "Nightfall"), (2.0, "Lupi Mannari")], clock=time.monotonic)
+    served = BoxServer(box, b"RIFF-night", {"day.vote": b"RIFF-vote"}, time.monotonic, actions.append,
+                       host="127.0.0.1", port=0, token="secret-token")
+    box.on_change = served.broadcast
+    served.start()
+    served.actions = actions
+    yield served
+    served.stop()
+
+
+def url(server, path=""):
+    return f"http://127.0.0.1:{server.port}{path}"
+
+
+async def get(server, path, method="GET"):
+    async with aiohttp.ClientSession() as session, session.request(method, url(server, path)) as response:
+        return response.status, await response.read(), response.headers.get("Content-Type", "")
+
+
+def fetch(server, path, method="GET"):
+    return asyncio.run(get(server, path, method))
+
+
+def test_serves_its_page_and_assets(server):
+    status, body, kind = fetch(server, "/")
+    assert (status, kind) == (200, "text/html") and b"Tap to join" in body
+    assert fetch(server, "/box.js")[0] == 200 and fetch(server, "/box.css")[0] == 200
+    assert fetch(server, "/night.wav")[1] == b"RIFF-night"
+    assert fetch(server, "/clips/day.vote.wav")[1] == b"RIFF-vote"
+
+
+@pytest.mark.parametrize("path", ["/server.py", "/../server.py", "/%2e%2e/server.py", "/static/index.html",
+                                  "/..%2f..%2fetc/passwd", "/clips/../state.py", "/clips/nope.wav",
+                                  "/box.js/../../state.py", "/index.html"])
+def test_nothing_but_its_own_assets(server, path):
+    status, body, _ = fetch(server, path)
+    assert status == 404
+    assert b"import" not in body and b"root:" not in body
+
+
+def test_malformed_requests_get_4xx_and_the_server_carries_on(server):
+    assert fetch(server, "/ws")[0] == 400  # not a WebSocket handshake
+    assert fetch(server, "/", method="POST")[0] == 405
+    assert fetch(server, "/", method="DELETE")[0] == 405
+    assert fetch(server, "/")[0] == 200
+
+
+async def talk(server, *messages, token_messages=()):
+    """Connect, read the greeting, send messages; return everything the server answered."""
+    answers = []
+    async with aiohttp.ClientSession() as session, session.ws_connect(url(server, "/ws")) as ws:
+        answers.append(json.loads((await ws.receive()).data))
+        for message in messages:
+            await ws.send_str(message if isinstance(message, str) else json.dumps(message))
+            try:
+                answers.append(json.loads((await ws.receive(timeout=1)).data))
+            except asyncio.TimeoutError:
+                answers.append(None)
+    return answers
+
+
+def test_a_tablet_is_told_the_state_and_the_time(server):
+    greeting, pong = asyncio.run(talk(server, {"type": "ping", "sent": 12.5}))
+    assert greeting["type"] == "state" and greeting["stage"] == "waiting"
+    assert greeting["night"]["length"] == 10.0
+    assert [p["label"] for p in greeting["night"]["phases"]] == ["Nightfall", "Lupi Mannari"]
+    assert pong["type"] == "pong" and pong["sent"] == 12.5
+    assert abs(pong["server"] - time.monotonic()) < 1
+
+
+@pytest.mark.parametrize("message, error", [
+    ("not json at all", "not a message this server understands"),
+    ('["a", "list"]', "not a message this server understands"),
+    ({"kind": "ping"}, "not a message this server understands"),
+    ({"type": "dance"}, "no message type 'dance'"),
+    ({"type": "control", "action": "start"}, "only the laptop controls the game"),
+    ({"type": "control", "action": "start", "token": "guess"}, "only the laptop controls the game"),
+    ({"type": "control", "action": "start", "token": 12}, "only the laptop controls the game"),
+    ({"type": "control", "action": "explode", "token": "secret-token"}, "no action 'explode'"),
+])
+def test_bad_messages_are_answered_and_change_nothing(server, message, error):
+    answers = asyncio.run(talk(server, message, {"type": "ping", "sent": 1}))
+    assert answers[1] == {"type": "error", "message": error}
+    assert answers[2]["type"] == "pong"  # still talking
+    assert server.actions == []
+    assert server.box.stage == "waiting"
+
+
+def test_only_the_token_controls_the_game(server):
+    asyncio.run(talk(server, {"type": "control", "action": "start", "token": "secret-token"}))
+    assert server.actions == ["start"]
+
+
+def test_an_oversized_message_closes_that_client_only(server):
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url(server, "/ws")) as ws:
+                await ws.receive()
+                await ws.send_str("x" * 100_000)
+                closing = await ws.receive(timeout=2)
+                assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+        return await talk(server, {"type": "ping", "sent": 2})
+
+    assert asyncio.run(scenario())[1]["type"] == "pong"
+
+
+def test_many_tablets_all_hear_every_change(server):
+    async def scenario(count=60):
+        async with aiohttp.ClientSession() as session:
+            sockets = [await session.ws_connect(url(server, "/ws")) for _ in range(count)]
+            for ws in sockets:
+                assert json.loads((await ws.receive(timeout=2)).data)["stage"] == "waiting"
+            server.box.start_night()
+            stages = [json.loads((await ws.receive(timeout=2)).data)["stage"] for ws in sockets]
+            for ws in sockets:
+                await ws.close()
+            return stages
+
+    assert asyncio.run(scenario()) == ["night"] * 60
+
+
+def test_the_playhead():
+    head = Playhead()
+    head.start_at(100.0, 0.0)
+    assert head.position(99.5) == -0.5 and head.position(103.0) == 3.0
+    head.hold(103.0)
+    assert head.position(500.0) == 3.0 and not head.running
+    head.start_at(501.0, head.anchor_offset)
+    assert head.position(502.0) == 4.0
+
+
+def test_box_stages_move_only_forward():
+    now = [0.0]
+    changes = []
+    box = Box(10.0, [], lambda: now[0], on_change=lambda: changes.append(box.stage))
+    box.toggle_pause()  # nothing to pause yet
+    box.start_night(lead=0.5)
+    box.start_night(lead=0.5)  # a second start changes nothing
+    assert changes == ["night"] and box.playhead.anchor_time == 0.5
+    now[0] = 5.0
+    box.toggle_pause()
+    assert box.night_position() == 4.5 and not box.playhead.running
+    now[0] = 9.0
+    box.toggle_pause(lead=0.25)
+    now[0] = 15.0
+    assert box.night_over()
+    box.show_day(20.0, None, False)
+    box.show_day(20.0, None, False)  # the same again is not news
+    box.show_result(["Winners: Anna."])
+    assert changes == ["night", "night", "night", "day", "result"]
+    assert box.snapshot()["result"] == ["Winners: Anna."]
