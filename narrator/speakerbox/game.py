@@ -99,7 +99,7 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
                 raise SystemExit(130)
             if day_seconds is None:
                 return
-            _day(env, box, server, actions, read_key, settings.lang, day_seconds)
+            _day(env, box, server, actions, read_key, settings.lang, day_seconds, audio if follower else None)
         ballots, bewitched = ask_ballots(env, names, settings.lang, deck_roles=choice.deck.role_ids)
         result = resolve_vote(env.game, ballots, bewitched, settings.lang)
         click.echo(vote_text(env.game, ballots, result, settings.lang))
@@ -150,10 +150,19 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
     return True
 
 
-def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int) -> None:
+def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int,
+         laptop_audio) -> None:
+    """The day on every tablet (and on the laptop's speakers when they play too)."""
     language = env.game.languages[lang]
     keys = day_line_keys(env.game.day) + [f"count.{n}" for n in range(1, env.game.day.countdown + 1)]
     texts = {key: language.line(key) for key in keys}
+    laptop = _laptop_day_speaker(env, lang, laptop_audio, texts) if laptop_audio is not None else None
+
+    def say(key: str) -> None:
+        lead = 0.3
+        server.say(key, lead)
+        if laptop is not None:
+            threading.Timer(lead, laptop.say, args=(key,)).start()  # at the tablets' moment
     timer = DayTimer(env.game.day, seconds, env.clock)
     screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
 
@@ -169,8 +178,21 @@ def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang:
         return key
 
     box.show_day(env.clock() + seconds, None, False)
-    run_day(timer, server.say, keys_and_controls, screen, texts)
+    try:
+        run_day(timer, say, keys_and_controls, screen, texts)
+    finally:
+        if laptop is not None:
+            laptop.close()
     box.show_day(None, 0, True)
+
+
+def _laptop_day_speaker(env, lang: str, audio, texts: dict[str, str]):
+    from narrator.audio.clip import prepare_voice
+    from narrator.audio.night import voice_source
+    from narrator.audio.speaker import SounddeviceSpeaker
+
+    source = voice_source(env, lang, audio)
+    return SounddeviceSpeaker({key: prepare_voice(source.raw_clip(key, text), 48000) for key, text in texts.items()})
 
 
 def _laptop_speakers(night, box: Box, clock):
