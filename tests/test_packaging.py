@@ -24,6 +24,8 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
                     "narrator/_data/ambience/README.md",
                     "narrator/fonts/DejaVuSansCondensed.ttf",
                     "narrator/fonts/LICENSE",
+                    "narrator/speakerbox/static/index.html",
+                    "narrator/speakerbox/static/box.js",
                     "narrator/cli/app.py"):
         assert shipped in names
     assert not any(name.startswith("tests/") for name in names)
