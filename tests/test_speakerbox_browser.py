@@ -141,3 +141,55 @@ def test_ctrl_c_stops_the_server_cleanly(game):
     assert "Traceback" not in process.stderr.read()
     with pytest.raises(OSError):
         urllib.request.urlopen(tablet, timeout=2)
+
+
+def test_the_result_shows_on_the_tablets(browser):
+    import io
+    import time as clock
+
+    import numpy as np
+    import soundfile
+
+    from narrator.speakerbox.server import BoxServer
+    from narrator.speakerbox.state import Box
+
+    wav = io.BytesIO()
+    soundfile.write(wav, np.zeros(24000, dtype=np.float32), 24000, format="WAV")
+    box = Box(1.0, [(0.0, "night")], clock.monotonic)
+    server = BoxServer(box, wav.getvalue(), {}, clock.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    box.on_change = server.broadcast
+    server.start()
+    try:
+        page = joined(browser, f"http://127.0.0.1:{server.port}/")
+        box.show_result(["Dario has the most votes (3) and is lynched.", "Winners: Anna."])
+        page.wait_for_function("narratorBox.state.stage === 'result'")
+        page.wait_for_selector("#result li")
+        assert page.locator("#result li").all_text_contents() == ["Dario has the most votes (3) and is lynched.",
+                                                                  "Winners: Anna."]
+        assert page.text_content("#clock") == ""
+    finally:
+        server.stop()
+
+
+def test_a_tablet_that_loses_the_network_comes_back_in_step(browser, game):
+    tablet, control, _ = game("--no-day")
+    laptop = joined(browser, control)
+    table = browser.new_page()
+    connections = []
+
+    def through_the_network(ws):  # the page's WebSocket, passed through so that it can be cut
+        ws.connect_to_server()
+        connections.append(ws)
+
+    table.route_web_socket(re.compile(r".*/ws$"), through_the_network)
+    table.goto(tablet)
+    table.click("#join")
+    table.wait_for_function("narratorBox.offset !== null && narratorBox.state !== null", timeout=20000)
+    start_night(laptop)
+    playing(laptop, table)
+    connections[-1].close()  # the Wi-Fi drops
+    table.wait_for_function("!narratorBox.playing", timeout=10000)  # it went quiet...
+    table.wait_for_function("narratorBox.playing", timeout=15000)  # ...reconnected, and plays again
+    assert len(connections) == 2
+    assert abs(table.evaluate("narratorBox.scheduledEpochStart")
+               - laptop.evaluate("narratorBox.scheduledEpochStart")) < 0.020
