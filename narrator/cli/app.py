@@ -11,8 +11,11 @@ from narrator.cli.doctor import doctor
 from narrator.cli.errors import NarrateGroup
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
+    DAY_OPTION_NAMES,
     audio_options,
     choose_audio,
+    day_length,
+    day_options,
     deck_options,
     night_from_options,
     pick,
@@ -35,10 +38,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @deck_options
 @script_options
 @audio_options
-@click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5).")
-@click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds.")
-@click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote.")
-@click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".')
+@day_options
 @click.option("--speaker-box", is_flag=True, help="Tablets on the local network play the night (see 'narrate serve').")
 @box_options
 @click.pass_context
@@ -67,14 +67,14 @@ def cli(ctx, **params):
     if not given:
         click.echo(ctx.get_help())
         return
-    day_seconds = params["day_seconds"] or (params["day_minutes"] or 0) * 60 or env.game.day.seconds
+    day_seconds = day_length(env, **pick(params, DAY_OPTION_NAMES))
     if params["speaker_box"]:
-        play_with_box(env, params, None if params["no_day"] else day_seconds, params["names"])
+        play_with_box(env, params, day_seconds, params["names"])
         return
     choice, settings, script = night_from_options(env, params)
     audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
     play(env, choice, settings, script, audio)
-    if params["no_day"]:
+    if day_seconds is None:
         return
     run_the_day(env, settings.lang, day_seconds, audio)
     ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck_roles=choice.deck.role_ids)

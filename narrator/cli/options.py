@@ -150,3 +150,20 @@ def night_from_options(env: Environment, params: dict):
     say_seed(choice)
     settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
     return choice, settings, generate_script(env.game, choice.deck, settings)
+
+
+DAY_OPTION_NAMES = ("day_minutes", "day_seconds", "no_day", "names")
+
+day_options = _apply([
+    click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5)."),
+    click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds."),
+    click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote."),
+    click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".'),
+])
+
+
+def day_length(env: Environment, day_minutes, day_seconds, no_day, names) -> int | None:
+    """Seconds of discussion the options ask for; None when there is to be no day."""
+    if no_day:
+        return None
+    return day_seconds or (day_minutes or 0) * 60 or env.game.day.seconds

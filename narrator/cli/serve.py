@@ -4,9 +4,12 @@ import click
 
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
+    DAY_OPTION_NAMES,
     _apply,
     audio_options,
     choose_audio,
+    day_length,
+    day_options,
     deck_options,
     night_from_options,
     phase_labels,
@@ -42,12 +45,9 @@ def play_with_box(env, params, day_seconds: int | None, names: str | None) -> No
 @script_options
 @audio_options
 @box_options
-@click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day (5).")
-@click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds.")
-@click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote.")
-@click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".')
+@day_options
 @click.pass_obj
-def serve(env, day_minutes, day_seconds, no_day, names, **params):
+def serve(env, **params):
     """Serve the game to tablets on the local network: they play the night in step.
 
     Prints the address to open on each tablet (and a QR code), and the laptop's own control
@@ -58,5 +58,4 @@ def serve(env, day_minutes, day_seconds, no_day, names, **params):
       narrate serve --players 6
       narrate --players 6 --speaker-box --no-laptop-audio
     """
-    seconds = None if no_day else day_seconds or (day_minutes or 0) * 60 or env.game.day.seconds
-    play_with_box(env, params, seconds, names)
+    play_with_box(env, params, day_length(env, **pick(params, DAY_OPTION_NAMES)), params["names"])
