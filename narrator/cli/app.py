@@ -54,6 +54,7 @@ def cli(ctx, **params):
     Examples:
       narrate --players 6
       narrate --players 8 --lang en
+      narrate --players 6 --speaker-box
       narrate --deck "lupo-mannaro x2, veggente, truffatore, guastafeste, contadino x2"
       narrate script --players 10 --format json
     """
