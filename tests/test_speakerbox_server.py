@@ -165,3 +165,21 @@ def test_box_stages_move_only_forward():
     box.show_result(["Winners: Anna."])
     assert changes == ["night", "night", "night", "day", "result"]
     assert box.snapshot()["result"] == ["Winners: Anna."]
+
+
+def test_a_port_in_use_is_one_line(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = subprocess.run([sys.executable, "-m", "narrator", "serve", "--players", "3", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-ambience"], capture_output=True, text=True, timeout=60,
+                                 stdin=subprocess.DEVNULL, env={**__import__("os").environ,
+                                                                "XDG_CACHE_HOME": str(tmp_path)})
+    assert process.returncode == 1
+    assert process.stderr == (f"narrate: cannot serve on 127.0.0.1:{port} (address already in use): "
+                              "choose another --port\n")

@@ -86,7 +86,8 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
     try:
         server.start()
     except OSError as error:
-        raise click.ClickException(f"cannot serve on {host}:{port} ({error.strerror}): choose another --port") from None
+        reason = (error.strerror or str(error)).rsplit(": ", 1)[-1]  # asyncio repeats the address first
+        raise click.ClickException(f"cannot serve on {host}:{port} ({reason}): choose another --port") from None
     follower = None
     try:
         _announce(server, host)
