@@ -20,13 +20,14 @@ class DayScreen:
         self.caption = ""  # the last line said, shown under the digits
     def show(self, timer: DayTimer) -> None:
         face = clock_face(timer.left())
-        state = "vote!" if timer.voting or timer.finished else ("paused" if timer.paused else "")
+        over = timer.voting or timer.finished
+        state = "" if over else ("paused" if timer.paused else HELP)
         if (face, state, self.caption) == self._last:
             return
         self._last = (face, state, self.caption)
         if not self.interactive:
             return
-        rows = ["", *("   " + row for row in big(face)), "", f"   {self.caption}", f"   {state or HELP}"]
+        rows = ["", *("   " + row for row in big(face)), "", f"   {self.caption}", f"   {state}"]
         if self._drawn:
             self.out.write(f"\x1b[{self._drawn}A")
         self.out.write("".join(f"\r\x1b[2K{row}\n" for row in rows))
