@@ -345,3 +345,29 @@ def test_doctor_without_an_engine_says_how_to_fix_it(run, tmp_path):
     result = run("doctor", env=make_env(speech_engine=no_engine, cache_dir=tmp_path))
     assert result.stdout.splitlines()[1] == ("Text-to-speech: unavailable: the text-to-speech engine did not start "
                                              "(test); on Debian/Ubuntu: sudo apt-get install libespeak-ng1")
+
+
+def test_the_real_microphone_path_on_a_null_alsa_device(tmp_path):
+    """PortAudio's input stream for real. ALSA's null device captures garbage (it is no microphone):
+    what the recorder hands on must still be finite samples within [-1, 1]."""
+    import subprocess
+    import sys
+
+    from tests.test_playback import portaudio_missing
+
+    if portaudio_missing():
+        pytest.skip("PortAudio (libportaudio2) is not installed")
+    config = tmp_path / "asound.conf"
+    config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
+    probe = (
+        "import threading, numpy as np\n"
+        "from narrator.audio.recorder import MicrophoneRecorder\n"
+        "stop = threading.Event(); threading.Timer(0.05, stop.set).start()\n"
+        "clip = MicrophoneRecorder().record(stop)\n"
+        "print(clip.rate, len(clip.samples) > 0, bool(np.isfinite(clip.samples).all()),"
+        " float(np.abs(clip.samples).max()) <= 1.0)\n"
+    )
+    process = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                             env={**__import__("os").environ, "ALSA_CONFIG_PATH": str(config)})
+    assert process.returncode == 0, process.stderr
+    assert process.stdout.split() == ["48000", "True", "True", "True"]

@@ -30,7 +30,10 @@ class MicrophoneRecorder:
         except sounddevice.PortAudioError as error:
             raise NarratorError(f"cannot record: no microphone ({error}); connect one or pick an input in the "
                                 "system's sound settings") from None
-        return Clip(np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32), RECORD_RATE)
+        samples = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
+        # A sound card gives samples within [-1, 1]; whatever a broken input gives, keep it there.
+        samples = np.clip(np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0), -1.0, 1.0)
+        return Clip(samples.astype(np.float32), RECORD_RATE)
 
     def play(self, clip: Clip) -> None:
         sounddevice = _sounddevice()
