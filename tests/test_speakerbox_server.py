@@ -160,10 +160,12 @@ def test_box_stages_move_only_forward():
     box.toggle_pause(lead=0.25)
     now[0] = 15.0
     assert box.night_over()
+    box.skip_night()  # dawn at once
+    assert box.night_over() and box.playhead.anchor_offset == 10.0
     box.show_day(20.0, None, False)
     box.show_day(20.0, None, False)  # the same again is not news
     box.show_result(["Winners: Anna."])
-    assert changes == ["night", "night", "night", "day", "result"]
+    assert changes == ["night", "night", "night", "night", "day", "result"]
     assert box.snapshot()["result"] == ["Winners: Anna."]
 
 

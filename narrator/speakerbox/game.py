@@ -144,10 +144,7 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
         elif key in ("q", "Q"):
             return False
         elif action == "next":
-            with box.lock:
-                box.playhead.hold(box.clock())
-                box.playhead.anchor_offset = box.night_length
-            box.on_change()
+            box.skip_night()
     return True
 
 

@@ -68,6 +68,15 @@ class Box:
                 self.playhead.start_at(now + lead, self.playhead.anchor_offset)
         self.on_change()
 
+    def skip_night(self) -> None:
+        """On to dawn at once (the laptop's "next")."""
+        with self.lock:
+            if self.stage != "night":
+                return
+            self.playhead.hold(self.clock())
+            self.playhead.anchor_offset = self.night_length
+        self.on_change()
+
     def night_position(self) -> float:
         with self.lock:
             return self.playhead.position(self.clock())
