@@ -73,7 +73,6 @@ def wind(rate: int, seed: int = 13, seconds: float = 16.0) -> Clip:
 
 
 BUILT_IN: dict[str, Callable[[int], Clip]] = {"drums": drums, "rain": rain, "wind": wind}
-DEFAULT_BED = "drums"
 
 
 def load_bed(choice: str, rate: int) -> Clip:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-STAGES = ("waiting", "night", "day", "result")
 START_LEAD = 0.5  # seconds between "start" and the first sample: time for every tablet to schedule it
 
 
