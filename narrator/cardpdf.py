@@ -6,12 +6,11 @@ out at the largest body size that fits, down to a floor below which it asks for 
 A6, A5 and Letter cards have two pages (front and back); A4 holds both sides on one page.
 """
 
-import os
-import tempfile
 from pathlib import Path
 
 from narrator.card import Block, CardContent
 from narrator.errors import NarratorError
+from narrator.files import write_atomically
 
 SIZES = {"a6": (105.0, 148.0), "a5": (148.0, 210.0), "a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGINS = {"a6": 7.0, "a5": 9.0, "a4": 12.0, "letter": 12.0}  # mm kept clear for any printer
@@ -27,13 +26,12 @@ def write_card(content: CardContent, size: str, path: Path) -> tuple[int, float]
     """Write the card to ``path`` (temporary file, then rename); return (pages, body size in pt)."""
     if size not in SIZES:
         raise NarratorError(f"no sheet size '{size}': choose one of {', '.join(SIZES)}")
-    if not path.parent.is_dir():
-        raise NarratorError(f"{path}: the folder {path.parent} does not exist")
     body = LARGEST[size]
     while body >= SMALLEST:
         pdf = _laid_out(content, size, body)
         if pdf is not None:
-            _save(bytes(pdf.output()), path)
+            data = bytes(pdf.output())
+            write_atomically(path, lambda temporary, data=data: temporary.write_bytes(data))
             return pdf.pages_count, body
         body -= 0.25
     raise NarratorError(f"this deck's card does not fit on {size.upper()} at a readable size: choose a larger --size")
@@ -122,20 +120,3 @@ def _draw(pdf, block: Block, body: float) -> None:
         text(body * 0.95, "B", block.text, grey=30)
     else:  # text
         text(body, "", block.text, space=body * 0.05)
-
-
-def _save(data: bytes, path: Path) -> None:
-    try:
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".pdf")
-    except OSError as error:
-        raise NarratorError(f"{path}: cannot write here ({error.strerror})") from None
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

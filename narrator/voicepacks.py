@@ -6,8 +6,6 @@ without loading any audio library; the texts tell when a pack no longer matches 
 This module reads and writes manifests only; audio is in ``narrator.audio.packs``.
 """
 
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +13,7 @@ from types import MappingProxyType
 
 from narrator.errors import DataError, NarratorError
 from narrator.fields import Field
+from narrator.files import write_atomically
 from narrator.yamlfile import read_yaml
 
 MANIFEST = "pack.yaml"
@@ -72,7 +71,7 @@ def load_pack(folder: Path) -> VoicePack:
 
 
 def save_pack(pack: VoicePack) -> None:
-    """Write the manifest to a temporary file and rename it into place (never half-written)."""
+    """Write the manifest, atomically (never half-written)."""
     import yaml
 
     data = {
@@ -81,17 +80,8 @@ def save_pack(pack: VoicePack) -> None:
         "clips": {key: {"text": clip.text, "seconds": round(clip.seconds, 3)} for key, clip in pack.clips.items()},
     }
     pack.folder.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=pack.folder, prefix=".pack.", suffix=".yaml")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            yaml.safe_dump(data, out, allow_unicode=True, sort_keys=False, width=200)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, pack.folder / MANIFEST)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(pack.folder / MANIFEST, lambda temporary: temporary.write_text(
+        yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=200), encoding="utf-8"))
 
 
 def find_packs(folders: list[Path]) -> list[VoicePack]:

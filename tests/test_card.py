@@ -164,12 +164,12 @@ def test_unwritable_folder(run, tmp_path):
 def test_a_failed_write_keeps_the_old_card(run, tmp_path, monkeypatch):
     path = tmp_path / "tessera.pdf"
     path.write_bytes(b"%PDF the group's old card")
-    import narrator.cardpdf as cardpdf
+    import narrator.files as files
 
     def disk_full(source, target):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cardpdf.os, "replace", disk_full)
+    monkeypatch.setattr(files.os, "replace", disk_full)
     result = run("card", "--players", "5", "-o", str(path))
     assert (result.exit_code, result.stderr) == (1, "narrate: No space left on device\n")
     assert path.read_bytes() == b"%PDF the group's old card"

@@ -1,13 +1,12 @@
 """Audio clips: mono float32 samples at a known rate, read, trimmed, resampled and levelled."""
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from narrator.errors import NarratorError
+from narrator.files import write_atomically
 
 SILENCE_THRESHOLD = 10 ** (-45 / 20)  # -45 dBFS: quieter than this at a clip's edges is silence
 VOICE_PEAK = 0.7  # speech never peaks above this; with the bed's ceiling the mix cannot clip
@@ -36,29 +35,13 @@ def read_clip(path: Path) -> Clip:
 
 
 def write_clip(clip: Clip, path: Path, subtype: str | None = None) -> None:
-    """Write ``clip`` (format from the extension) to a temporary file, then rename it into place.
-
-    A crash half-way leaves either the old file or none, never half a file.
-    """
+    """Write ``clip`` (format from the extension), atomically: see ``narrator.files``."""
     import soundfile
 
+    file_format = _format(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
-    os.close(descriptor)
-    try:
-        soundfile.write(temporary, clip.samples, clip.rate, subtype=subtype, format=_format(path))
-        os.chmod(temporary, file_mode())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def file_mode() -> int:
-    """The mode a new file gets from the user's umask (mkstemp's own 0600 would hide it)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    write_atomically(path, lambda temporary: soundfile.write(temporary, clip.samples, clip.rate, subtype=subtype,
+                                                              format=file_format))
 
 
 def _format(path: Path) -> str:

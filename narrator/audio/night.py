@@ -1,18 +1,17 @@
 """From a night script to the night's audio: voices, background bed and mix; and to a file."""
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from narrator.audio.beds import BUILT_IN, load_bed
 from narrator.audio.cache import ClipCache
-from narrator.audio.clip import Clip, file_mode
+from narrator.audio.clip import Clip
 from narrator.audio.mix import DEFAULT_MIX, MixSettings, NightAudio, build_night
 from narrator.audio.tts import DEFAULT_RATE
 from narrator.audio.voices import VoiceSource
 from narrator.environment import Environment
 from narrator.errors import NarratorError
+from narrator.files import write_atomically
 from narrator.script import NightScript
 from narrator.voicepacks import default_pack, resolve_pack
 
@@ -64,27 +63,18 @@ def cached_bed(env: Environment, choice: str, rate: int) -> Clip:
 
 
 def write_night(night: NightAudio, path: Path) -> None:
-    """Write the night block by block to a temporary file beside ``path``, then rename it."""
+    """Write the night block by block, atomically (see ``narrator.files``)."""
     import soundfile
 
     suffix = path.suffix.lower()
     if suffix not in FILE_FORMATS:
         raise NarratorError(f"{path}: cannot write '{path.suffix or 'no extension'}': name the file .wav, .flac or .ogg")
-    if not path.parent.is_dir():
-        raise NarratorError(f"{path}: the folder {path.parent} does not exist")
     file_format, subtype = FILE_FORMATS[suffix]
-    try:
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=suffix)
-    except OSError as error:
-        raise NarratorError(f"{path}: cannot write here ({error.strerror})") from None
-    os.close(descriptor)
-    try:
+
+    def write(temporary: Path) -> None:
         with soundfile.SoundFile(temporary, "w", samplerate=night.rate, channels=1, format=file_format,
                                  subtype=subtype) as out:
             for block in night.blocks():
                 out.write(block)
-        os.chmod(temporary, file_mode())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    write_atomically(path, write)

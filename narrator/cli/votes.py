@@ -1,8 +1,6 @@
 """``narrate votes``: settle the vote, from a file or asked player by player."""
 
 import json
-import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -10,6 +8,7 @@ import click
 
 from narrator.cli.options import language
 from narrator.errors import NarratorError, UnknownRoleError
+from narrator.files import write_atomically
 from narrator.vote import Ballot, ballots_from_data, resolve_vote
 from narrator.votes_view import vote_text
 
@@ -132,13 +131,11 @@ def _load_names(path: Path) -> list[str] | None:
 
 
 def _save_names(path: Path, names: list[str]) -> None:
-    """Remember the names for next time: written to a temporary file, then renamed."""
+    """Remember the names for next time, atomically."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".players.", suffix=".json")
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            json.dump(names, out, ensure_ascii=False)
-        os.replace(temporary, path)
+        write_atomically(path, lambda temporary: temporary.write_text(json.dumps(names, ensure_ascii=False),
+                                                                      encoding="utf-8"))
     except OSError as error:
         raise NarratorError(f"cannot remember the players' names in {path} ({error.strerror})") from None
 
