@@ -24,6 +24,12 @@ def dump(data: Any, fmt: str) -> str:
     return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=120).rstrip("\n")
 
 
+def minutes(seconds: float) -> str:
+    """``75.9`` → ``1:15``: whole minutes and seconds gone (a countdown rounds up: see bigdigits)."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
 def clock(seconds: float) -> str:
     """``75.25`` → ``1:15.3``: minutes, seconds and tenths."""
     tenths = round(seconds * 10)

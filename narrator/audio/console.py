@@ -10,6 +10,7 @@ from typing import TextIO
 
 from narrator.audio.player import Session, Transport
 from narrator.script import INTRO_PHASE
+from narrator.views import minutes
 
 BAR = 24
 
@@ -25,12 +26,8 @@ def status_line(transport: Transport, labels: Mapping[str, str]) -> str:
     counting = f"  {count[1]}/{count[0].seconds}" if count else ""
     state = "stopping" if transport.stopping else ("paused: space resumes" if transport.paused else "")
     mark = "■" if transport.stopping else ("❚❚" if transport.paused else "▶")
-    return (f"{mark} {_clock(position / night.rate)} / {_clock(night.seconds)} [{'#' * done}{'-' * (BAR - done)}] "
+    return (f"{mark} {minutes(position / night.rate)} / {minutes(night.seconds)} [{'#' * done}{'-' * (BAR - done)}] "
             f"{phase}{counting}{'  ' + state if state else ''}")
-
-
-def _clock(seconds: float) -> str:
-    return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
 class Console:
@@ -54,7 +51,7 @@ class Console:
         phases = night.phase_starts()
         while self._logged < len(phases) and (phases[self._logged][1] <= transport.position or self._logged == 0):
             phase, start = phases[self._logged]  # every phase begun since the last look, none skipped
-            self.out.write(f"{_clock(start / night.rate)}  {self.labels.get(phase, phase)}\n")
+            self.out.write(f"{minutes(start / night.rate)}  {self.labels.get(phase, phase)}\n")
             self._logged += 1
         self.out.flush()
 

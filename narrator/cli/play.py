@@ -6,7 +6,7 @@ from narrator.cli.errors import EXIT_INTERRUPTED
 from narrator.cli.options import DeckChoice, phase_labels
 from narrator.environment import Environment
 from narrator.script import NightScript, ScriptSettings
-from narrator.views import deck_text
+from narrator.views import deck_text, minutes
 
 
 def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script: NightScript, audio) -> None:
@@ -18,7 +18,7 @@ def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script:
     click.echo()
     night = night_audio(env, script, audio)
     players, reason = ([env.player()], None) if env.player else choose_players(write_night, env.output_dir)
-    click.echo(f"The night lasts {int(night.seconds) // 60}:{int(night.seconds) % 60:02d}. "
+    click.echo(f"The night lasts {minutes(night.seconds)}. "
                "Everyone close your eyes. (space: pause, q: stop)")
     with terminal_session(phase_labels(env, settings.lang)) as session:
         completed = play_night(players, night, session, reason)

@@ -11,6 +11,7 @@ from narrator.cli.options import (
     pick,
     script_options,
 )
+from narrator.views import minutes
 
 
 @click.command()
@@ -33,5 +34,4 @@ def render(env, output, **params):
     _, _, script = night_from_options(env, params)
     night = night_audio(env, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)))
     write_night(night, output)
-    seconds = int(round(night.seconds))
-    click.echo(f"narrate: wrote {output} ({seconds // 60}:{seconds % 60:02d}, {night.rate} Hz mono)")
+    click.echo(f"narrate: wrote {output} ({minutes(round(night.seconds))}, {night.rate} Hz mono)")
