@@ -22,5 +22,6 @@ def big(text: str) -> list[str]:
 
 def clock_face(seconds: float) -> str:
     """Whole seconds left, rounded up, as ``M:SS``: a timer at 0.2 s left still shows 0:01."""
-    whole = int(-(-seconds // 1))
-    return f"{whole // 60}:{whole % 60:02d}"
+    from narrator.views import minutes
+
+    return minutes(-(-seconds // 1))

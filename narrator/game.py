@@ -117,6 +117,8 @@ class CountLimits:
     default: int
     minimum: int
     maximum: int
+    aloud_first: int = 2  # the "edges" style: seconds said aloud at the start...
+    aloud_last: int = 3  # ...and at the end
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ def load_game(folder: Path) -> Game:
     players = root.get("players").keys_within({"min", "max"})
     min_players = players.get("min").integer(minimum=1)
     max_players = players.get("max").integer(minimum=min_players)
-    count = root.get("count").keys_within({"default", "min", "max"})
+    count = root.get("count").keys_within({"default", "min", "max", "aloud_first", "aloud_last"})
     count_min = count.get("min").integer(minimum=1)
     count_max = count.get("max").integer(minimum=count_min)
     count_default = count.get("default").integer(minimum=count_min)
@@ -74,7 +74,8 @@ def load_game(folder: Path) -> Game:
         box_cards=undealt.get("box").integer(minimum=0),
         roles=roles,
         recommended_decks=_recommended(root.get("recommended_decks"), role_ids, min_players, max_players),
-        count=CountLimits(count_default, count_min, count_max),
+        count=CountLimits(count_default, count_min, count_max, count.get("aloud_first").integer(minimum=0),
+                          count.get("aloud_last").integer(minimum=0)),
         night=night,
         option_defaults=MappingProxyType(options),
         gap_after_line=gaps.get("after_line").number(),

@@ -16,8 +16,6 @@ from narrator.errors import NarratorError
 from narrator.game import CountStep, Game, LineStep, Step
 
 COUNT_STYLES = ("full", "edges", "silent")
-EDGE_SECONDS_FIRST = 2  # the rulebook's tip: say the first two seconds aloud...
-EDGE_SECONDS_LAST = 3  # ...and the last three, counting the middle in silence
 
 INTRO_PHASE = "night"
 OUTRO_PHASE = "dawn"
@@ -118,7 +116,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
         section: list[Segment] = []
         for step in steps:
             if isinstance(step, CountStep):
-                section.append(_count(phase, settings, language.line))
+                section.append(_count(phase, settings, game.count, language.line))
             elif step.when is None or step.when.holds(deck.role_ids, settings.options):
                 key = step.key.format(role=role_id) if role_id else step.key
                 section.append(Line(key, language.line(key), phase, _pause(game, step, section_end=False)))
@@ -131,18 +129,18 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
                        tuple(role.id for role in called), tuple(segments))
 
 
-def spoken_seconds(seconds: int, style: str) -> tuple[int, ...]:
-    """Which seconds of a count are said aloud in ``style``."""
+def spoken_seconds(seconds: int, style: str, first: int, last: int) -> tuple[int, ...]:
+    """Which seconds of a count are said aloud in ``style``; ``edges`` says ``first`` and ``last``."""
     if style == "silent":
         return ()
-    if style == "full" or seconds <= EDGE_SECONDS_FIRST + EDGE_SECONDS_LAST:
+    if style == "full" or seconds <= first + last:
         return tuple(range(1, seconds + 1))
-    return tuple(range(1, EDGE_SECONDS_FIRST + 1)) + tuple(range(seconds - EDGE_SECONDS_LAST + 1, seconds + 1))
+    return tuple(range(1, first + 1)) + tuple(range(seconds - last + 1, seconds + 1))
 
 
-def _count(phase: str, settings: ScriptSettings, line_text) -> Count:
-    ticks = tuple(Tick(f"count.{n}", line_text(f"count.{n}"), phase, n)
-                  for n in spoken_seconds(settings.count_seconds, settings.count_style))
+def _count(phase: str, settings: ScriptSettings, limits, line_text) -> Count:
+    aloud = spoken_seconds(settings.count_seconds, settings.count_style, limits.aloud_first, limits.aloud_last)
+    ticks = tuple(Tick(f"count.{n}", line_text(f"count.{n}"), phase, n) for n in aloud)
     return Count(phase, settings.count_seconds, ticks)
 
 

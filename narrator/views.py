@@ -8,7 +8,7 @@ from typing import Any
 
 from narrator.deck import Deck
 from narrator.game import Game
-from narrator.script import Count, Line, NightScript, spoken_seconds
+from narrator.script import Count, Line, NightScript
 from narrator.timeline import Timeline
 
 FORMATS = ("text", "json", "yaml")
@@ -154,7 +154,7 @@ def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: 
         if isinstance(segment, Line):
             out.append(_cue_row(next(starts), segment.key, segment.text, width))
         else:
-            out += _count_rows(segment, settings.count_style, starts, width)
+            out += _count_rows(segment, starts, width)
     out += ["", f"Night length: {clock(timeline.length)}"]
     return "\n".join(out)
 
@@ -163,10 +163,10 @@ def _cue_row(start: float | None, key: str, text: str, width: int) -> str:
     return f"  {clock(start) if start is not None else '':>7}  {key:<{width}}  {text}"
 
 
-def _count_rows(count: Count, style: str, starts, width: int) -> list[str]:
+def _count_rows(count: Count, starts, width: int) -> list[str]:
     """The ticks said aloud, and one row for each run of seconds counted in silence."""
-    aloud = set(spoken_seconds(count.seconds, style))
     ticks = {tick.second: tick for tick in count.ticks}
+    aloud = set(ticks)
     rows: list[str] = []
     silent: list[int] = []
     for second in range(1, count.seconds + 2):

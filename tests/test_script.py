@@ -139,7 +139,14 @@ def test_conditional_steps_follow_the_deck(game_copy):
     (3, "edges", (1, 2, 3)),
 ])
 def test_count_styles(seconds, style, aloud):
-    assert spoken_seconds(seconds, style) == aloud
+    assert spoken_seconds(seconds, style, 2, 3) == aloud
+
+
+def test_the_edges_are_the_rulebooks_tip_in_the_data(game):
+    assert (game.count.aloud_first, game.count.aloud_last) == (2, 3)  # "1… 2…" … "8… 9… 10"
+    script = night(game, recommended_deck(game, 3), count_seconds=12)
+    count = next(seg for seg in script.segments if isinstance(seg, Count))
+    assert [tick.second for tick in count.ticks] == [1, 2, 10, 11, 12]
 
 
 def test_count_ticks_carry_their_words(game):
