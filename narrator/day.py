@@ -28,6 +28,11 @@ def day_line_keys(rules: DayRules) -> list[str]:
     return [DISCUSS, *(f"day.left-{seconds}" for seconds in rules.warnings), VOTE]
 
 
+def day_spoken_keys(rules: DayRules) -> list[str]:
+    """Every line a day can say: its own lines and the countdown's words."""
+    return day_line_keys(rules) + [f"count.{n}" for n in range(1, rules.countdown + 1)]
+
+
 def day_schedule(rules: DayRules, total: float) -> tuple[DayEvent, ...]:
     """Everything said during a discussion of ``total`` seconds, latest-left first."""
     events = [DayEvent(total, DISCUSS)]

@@ -3,7 +3,7 @@
 import click
 
 from narrator.cli.options import AUDIO_OPTION_NAMES, audio_options, choose_audio, language, pick
-from narrator.day import DayTimer, day_line_keys, parse_duration
+from narrator.day import DayTimer, day_spoken_keys, parse_duration
 from narrator.dayrun import DayScreen, run_day
 
 
@@ -39,8 +39,7 @@ def run_the_day(env, lang: str, seconds: int, audio) -> None:
     if game.day is None:
         raise click.UsageError(f"{game.title} has no timed day")
     language = game.languages[lang]
-    wanted = day_line_keys(game.day) + [f"count.{n}" for n in range(1, game.day.countdown + 1)]
-    texts = {key: language.line(key) for key in wanted}
+    texts = {key: language.line(key) for key in day_spoken_keys(game.day)}
     if env.speaker is not None:
         speaker, reason = env.speaker(), None
     else:

@@ -8,7 +8,7 @@ import threading
 import click
 
 from narrator.audio.mix import MixSettings
-from narrator.day import DayTimer, day_line_keys
+from narrator.day import DayTimer, day_spoken_keys
 from narrator.dayrun import DayScreen, run_day
 from narrator.speakerbox.server import BoxServer, local_addresses
 from narrator.speakerbox.state import Box
@@ -26,18 +26,17 @@ def wav_bytes(samples, rate: int) -> bytes:
 
 def prepare(env, script, audio, lang: str, labels: dict[str, str]):
     """The night for the tablets, the day's lines, and the box state they will share."""
-    from narrator.audio.clip import prepare_voice, resample
+    from narrator.audio.clip import prepare_voice
     from narrator.audio.night import night_audio, voice_source
 
     night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
     language = env.game.languages[lang]
-    keys = day_line_keys(env.game.day) + [f"count.{n}" for n in range(1, env.game.day.countdown + 1)]
     source = voice_source(env, lang, audio)
-    clips = {key: wav_bytes(resample(prepare_voice(source.raw_clip(key, language.line(key)), TABLET_RATE),
-                                     TABLET_RATE).samples, TABLET_RATE) for key in keys}
+    day_lines = {key: source.raw_clip(key, language.line(key)) for key in day_spoken_keys(env.game.day)}
+    clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE) for key, raw in day_lines.items()}
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     box = Box(night.length / night.rate, phases, env.clock)
-    return night, wav_bytes(night.render(), night.rate), clips, box
+    return night, wav_bytes(night.render(), night.rate), day_lines, clips, box
 
 
 class LaptopFollower:
@@ -79,7 +78,7 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
     from narrator.vote import resolve_vote
     from narrator.votes_view import vote_text
 
-    night, night_wav, clips, box = prepare(env, script, audio, settings.lang, labels)
+    night, night_wav, day_lines, clips, box = prepare(env, script, audio, settings.lang, labels)
     actions: queue.Queue[str] = queue.Queue()
     server = BoxServer(box, night_wav, clips, env.clock, actions.put, host=host, port=port)
     box.on_change = server.broadcast
@@ -100,7 +99,7 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
                 raise SystemExit(130)
             if day_seconds is None:
                 return
-            _day(env, box, server, actions, read_key, settings.lang, day_seconds, audio if follower else None)
+            _day(env, box, server, actions, read_key, settings.lang, day_seconds, day_lines if follower else None)
         ballots, bewitched = ask_ballots(env, names, settings.lang, deck_roles=choice.deck.role_ids)
         result = resolve_vote(env.game, ballots, bewitched, settings.lang)
         click.echo(vote_text(env.game, ballots, result, settings.lang))
@@ -149,12 +148,11 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
 
 
 def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int,
-         laptop_audio) -> None:
-    """The day on every tablet (and on the laptop's speakers when they play too)."""
+         laptop_lines) -> None:
+    """The day on every tablet (and on the laptop's speakers, given their lines, when they play too)."""
     language = env.game.languages[lang]
-    keys = day_line_keys(env.game.day) + [f"count.{n}" for n in range(1, env.game.day.countdown + 1)]
-    texts = {key: language.line(key) for key in keys}
-    laptop = _laptop_day_speaker(env, lang, laptop_audio, texts) if laptop_audio is not None else None
+    texts = {key: language.line(key) for key in day_spoken_keys(env.game.day)}
+    laptop = _laptop_day_speaker(laptop_lines) if laptop_lines is not None else None
 
     def say(key: str) -> None:
         lead = 0.3
@@ -184,13 +182,11 @@ def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang:
     box.show_day(None, 0, True)
 
 
-def _laptop_day_speaker(env, lang: str, audio, texts: dict[str, str]):
+def _laptop_day_speaker(lines):
     from narrator.audio.clip import prepare_voice
-    from narrator.audio.night import voice_source
     from narrator.audio.speaker import SounddeviceSpeaker
 
-    source = voice_source(env, lang, audio)
-    return SounddeviceSpeaker({key: prepare_voice(source.raw_clip(key, text), 48000) for key, text in texts.items()})
+    return SounddeviceSpeaker({key: prepare_voice(raw, 48000) for key, raw in lines.items()})
 
 
 def _laptop_speakers(night, box: Box, clock):
