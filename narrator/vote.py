@@ -64,8 +64,8 @@ def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None) 
                             f"{role.copies}: check the cards")
     if bewitched is not None and not game.role(bewitched).bewitchable:
         turnable = ", ".join(role.id for role in game.roles if role.bewitchable)
-        raise VoteError(f"the Apprendista Stregone can only turn the token of a human role other than their own "
-                        f"and the Truffatore's, not '{bewitched}' (one of: {turnable})")
+        who = " or ".join(f"'{role.id}'" for role in game.roles if role.bewitches) or "no role"
+        raise VoteError(f"{who} cannot turn the token of '{bewitched}': only one of {turnable}")
 
 
 def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, lang: str) -> VoteResult:

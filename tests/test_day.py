@@ -250,6 +250,6 @@ def test_the_vote_asks_for_the_turned_token_when_the_apprentice_is_in_the_deck()
     result = CliRunner().invoke(cli, ["--players", "10", "--lang", "en", "--day-seconds", "3", "--names", names],
                                 obj=env, input="".join(a + "\n" for a in answers))
     assert result.exit_code == 0, result.output
-    assert "Token turned by the Apprendista Stregone (or none)" in result.output
+    assert "Token turned by the Sorcerer's Apprentice (or none)" in result.output
     assert "The Mason token was turned: whoever holds a Mason card is a wolf." in result.output
     assert "Lynched: A\nWinning side: Humans\n" in result.output

@@ -250,12 +250,12 @@ def test_explanation_in_italian(game):
     ([("Anna", "veggente", "Bruno"), ("Bruno", "veggente", "Anna"), ("Carla", "lupo-mannaro", "Anna")], None,
      "2 players hold 'veggente' (Anna, Bruno), but the box has 1: check the cards"),
     ([("Anna", "contadino", "Bruno"), ("Bruno", "veggente", "Anna"), ("Carla", "lupo-mannaro", "Anna")],
-     "lupo-mannaro", "the Apprendista Stregone can only turn the token of a human role other than their own and the "
-                     "Truffatore's, not 'lupo-mannaro'"),
+     "lupo-mannaro", "'apprendista-stregone' cannot turn the token of 'lupo-mannaro': only one of veggente, "
+                     "massone, guastafeste, mortovivo, contadino"),
     ([("Anna", "contadino", "Bruno"), ("Bruno", "veggente", "Anna"), ("Carla", "lupo-mannaro", "Anna")],
-     "truffatore", "not 'truffatore'"),
+     "truffatore", "'apprendista-stregone' cannot turn the token of 'truffatore': only one of"),
     ([("Anna", "contadino", "Bruno"), ("Bruno", "veggente", "Anna"), ("Carla", "lupo-mannaro", "Anna")],
-     "apprendista-stregone", "not 'apprendista-stregone'"),
+     "apprendista-stregone", "'apprendista-stregone' cannot turn the token of 'apprendista-stregone': only one of"),
 ])
 def test_bad_ballots_are_refused_with_the_fix(game, seats, bewitched, message):
     with pytest.raises(VoteError, match=re.escape(message)):

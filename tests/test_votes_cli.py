@@ -80,8 +80,8 @@ def test_names_in_either_language_are_accepted_as_cards(run, tmp_path):
      "narrate: 2 players hold 'veggente' (A, B), but the box has 1: check the cards"),
     ("  - {name: A, card: veggente, vote: B}\n  - {name: B, card: contadino, vote: A}\n"
      "  - {name: C, card: lupo-mannaro, vote: A}\nbewitched: lupo-mannaro\n",
-     "narrate: the Apprendista Stregone can only turn the token of a human role other than their own and the "
-     "Truffatore's, not 'lupo-mannaro' (one of: veggente, massone, guastafeste, mortovivo, contadino)"),
+     "narrate: 'apprendista-stregone' cannot turn the token of 'lupo-mannaro': only one of veggente, massone, "
+     "guastafeste, mortovivo, contadino"),
 ])
 def test_bad_votes_files_are_one_line(run, tmp_path, players, message):
     path = tmp_path / "v.yaml"

@@ -68,8 +68,9 @@ def ask_ballots(env, names_option: str | None, lang: str, deck_roles: frozenset[
     bewitchers = [role.id for role in game.roles if role.bewitches]
     if bewitchers and (deck_roles is None or any(role in deck_roles for role in bewitchers)):
         bewitchable = [role.id for role in game.roles if role.bewitchable]
+        who = " or ".join(game.languages[lang].role_name(role) for role in bewitchers)
         with completion(bewitchable + ["none"]):
-            bewitched = click.prompt("Token turned by the Apprendista Stregone (or none)", default="none",
+            bewitched = click.prompt(f"Token turned by the {who} (or none)", default="none",
                                      value_proc=lambda text: _bewitched(game, text, bewitchable))
     return ballots, bewitched
 
