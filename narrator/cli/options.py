@@ -15,7 +15,8 @@ DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "se
 SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "tips", "nudge")
 
 
-def _apply(decorators):
+def option_group(decorators):
+    """Several click options as one decorator, in the order listed."""
     def decorate(function):
         for decorator in reversed(decorators):
             function = decorator(function)
@@ -24,7 +25,7 @@ def _apply(decorators):
     return decorate
 
 
-deck_options = _apply([
+deck_options = option_group([
     click.option("--players", "-p", type=int, metavar="N",
                  help="How many are playing (3-10). Without --deck, picks the recommended deck."),
     click.option("--deck", "-d", "deck_spec", metavar="CARDS|FILE",
@@ -39,7 +40,7 @@ deck_options = _apply([
 lang_option = click.option("--lang", "-l", metavar="LANG",
                            help="Narration language: it or en. Default: the system locale, else Italian.")
 
-script_options = _apply([
+script_options = option_group([
     lang_option,
     click.option("--count-seconds", type=int, metavar="S", help="Seconds each called role gets (default 10)."),
     click.option("--count-style", type=click.Choice(COUNT_STYLES), default="edges", show_default=True,
@@ -110,7 +111,7 @@ def say_seed(choice: DeckChoice) -> None:
 
 AUDIO_OPTION_NAMES = ("voice", "rate", "voice_pack", "ambience", "no_ambience")
 
-audio_options = _apply([
+audio_options = option_group([
     click.option("--voice", metavar="NAME",
                  help="Speak every line with this text-to-speech voice ('narrate doctor' lists them)."),
     click.option("--rate", type=int, metavar="WPM", help="Text-to-speech pace in words per minute (80-400)."),
@@ -154,7 +155,7 @@ def night_from_options(env: Environment, params: dict):
 
 DAY_OPTION_NAMES = ("day_minutes", "day_seconds", "no_day", "names")
 
-day_options = _apply([
+day_options = option_group([
     click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5)."),
     click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds."),
     click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote."),

@@ -5,13 +5,13 @@ import click
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
     DAY_OPTION_NAMES,
-    _apply,
     audio_options,
     choose_audio,
     day_length,
     day_options,
     deck_options,
     night_from_options,
+    option_group,
     phase_labels,
     pick,
     script_options,
@@ -19,7 +19,7 @@ from narrator.cli.options import (
 
 BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
 
-box_options = _apply([
+box_options = option_group([
     click.option("--host", default="0.0.0.0", show_default=True, help="Address to serve the tablets on."),
     click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
                  help="Port to serve on (0: any free one)."),
