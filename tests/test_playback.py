@@ -21,7 +21,6 @@ from narrator.audio.player import (
     Transport,
     choose_players,
     play_night,
-    sounddevice_problem,
 )
 from narrator.deck import recommended_deck
 from narrator.script import generate_script, settings_for
@@ -265,8 +264,3 @@ def test_no_output_device_is_reported_with_the_fix(tmp_path):
                              env={**os.environ, "ALSA_CONFIG_PATH": str(config)}, timeout=60)
     assert process.stdout.startswith("no sound output device (")
     assert "connect speakers or headphones" in process.stdout
-
-
-def test_this_process_reports_its_sound_state_in_one_line():
-    problem = sounddevice_problem()
-    assert problem is None or ("\n" not in problem and ":" in problem)
