@@ -15,6 +15,7 @@ class NarrateGroup(click.Group):
     """A click group whose errors are one line each, never a traceback or a usage dump."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        # standalone_mode is taken for click's signature only: errors are always handled here.
         try:
             result = super().main(args, prog_name or "narrate", complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
