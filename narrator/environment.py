@@ -6,6 +6,7 @@ system themselves, so that tests hand them a made-up one (see tests/conftest.py)
 
 import os
 import secrets
+import shutil
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,12 @@ def _user_dir(kind: str) -> Path:
     return Path(getattr(platformdirs, f"user_{kind}_dir")("narrator"))
 
 
+def _sound_problem() -> str | None:
+    from narrator.audio.player import sounddevice_problem
+
+    return sounddevice_problem()
+
+
 def _speech_engine():
     from narrator.audio.tts import DEFAULT_ENGINE, ENGINES
 
@@ -42,9 +49,10 @@ class Environment:
     cache_dir: Path = field(default_factory=lambda: _user_dir("cache"))
     data_home: Path = field(default_factory=lambda: _user_dir("data"))  # the user's own packs live here
     config_dir: Path = field(default_factory=lambda: _user_dir("config"))  # remembered player names
-    output_dir: Path = field(default_factory=Path.cwd)  # where a night goes when nothing can play it
     speech_engine: Callable[[], Any] | None = _speech_engine  # a factory; None means no text-to-speech
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one
+    sound_problem: Callable[[], str | None] = _sound_problem  # why PortAudio cannot play here, or None
+    which: Callable[[str], str | None] = shutil.which  # finds the command-line players
     recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
     speaker: Callable[..., Any] | None = None  # a factory for tests; None means the best one here
     clock: Callable[[], float] = time.monotonic  # the day timer's clock: never the wall clock
@@ -59,6 +67,10 @@ class Environment:
 
     def default_language(self) -> str:
         return language_from_environ(self.environ, self.game.languages)
+
+    def nights_dir(self) -> Path:
+        """Where a night goes when nothing here can play it (never the working folder unasked)."""
+        return self.data_home / "nights"
 
     def user_packs_dir(self) -> Path:
         return self.data_home / "voices"

@@ -31,20 +31,54 @@ def game_copy(tmp_path):
     return target
 
 
-@pytest.fixture(autouse=True, scope="session")
-def private_user_folders(tmp_path_factory):
-    """Tests never touch the user's real cache or data folders (platformdirs follows XDG here)."""
-    import os
+# Every folder a user owns that narrate (or a library it uses) could read or write. The whole
+# test session, subprocesses included, runs with these pointed at a temporary sandbox.
+SANDBOXED_VARIABLES = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+_REAL_FOLDERS: dict[str, tuple] = {}
 
-    saved = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME")}
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
-    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
-    yield
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+
+def _real_narrator_folders() -> list[Path]:
+    """narrate's folders in the real home, as they were before the sandbox was set up."""
+    import platformdirs
+
+    return [Path(getattr(platformdirs, f"user_{kind}_dir")("narrator")) for kind in ("config", "cache", "data", "state")]
+
+
+def _snapshot(folder: Path) -> tuple:
+    """What is in ``folder``: every file with its size and modification time."""
+    if not folder.exists():
+        return ()
+    return tuple(sorted((str(path), path.stat().st_size, path.stat().st_mtime_ns)
+                        for path in folder.rglob("*") if path.is_file()))
+
+
+def pytest_configure(config):
+    """Before any test runs: remember the real folders, then point every user folder at a sandbox."""
+    import os
+    import tempfile
+
+    for folder in _real_narrator_folders():
+        _REAL_FOLDERS[str(folder)] = _snapshot(folder)
+    sandbox = Path(tempfile.mkdtemp(prefix="narrator-tests-home-"))
+    config._narrator_sandbox = sandbox
+    for name in SANDBOXED_VARIABLES:
+        target = sandbox if name == "HOME" else sandbox / name.lower()
+        target.mkdir(exist_ok=True)
+        os.environ[name] = str(target)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run if anything was written into the real user folders."""
+    import shutil
+
+    touched = [folder for folder, before in _REAL_FOLDERS.items() if _snapshot(Path(folder)) != before]
+    if touched:
+        session.config.get_terminal_writer().line(
+            f"ERROR: the tests changed the real user folders: {', '.join(touched)}", red=True)
+        session.exitstatus = 1
+    sandbox = getattr(session.config, "_narrator_sandbox", None)
+    if sandbox is not None:
+        shutil.rmtree(sandbox, ignore_errors=True)
 
 
 def make_env(environ=None, scripts_dir=SCRIPTS, seed=777, **overrides):

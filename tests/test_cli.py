@@ -141,7 +141,7 @@ def test_script_options(run):
 
 def test_play_shows_the_deck_and_plays_the_night(run, tmp_path):
     player = RecordingPlayer()
-    result = run("--players", "6", "--no-ambience", "--no-day", env=make_env(player=lambda: player, output_dir=tmp_path))
+    result = run("--players", "6", "--no-ambience", "--no-day", env=make_env(player=lambda: player))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(DECK_6_TEXT)
     assert "Everyone close your eyes. (space: pause, q: stop)" in result.stdout
@@ -152,7 +152,7 @@ def test_play_shows_the_deck_and_plays_the_night(run, tmp_path):
 
 
 def test_play_stopped_by_the_user_exits_130(run, tmp_path):
-    result = run("--players", "4", env=make_env(player=lambda: RecordingPlayer(completes=False), output_dir=tmp_path))
+    result = run("--players", "4", env=make_env(player=lambda: RecordingPlayer(completes=False)))
     assert (result.exit_code, result.stderr) == (130, "narrate: stopped\n")
 
 

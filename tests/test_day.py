@@ -253,3 +253,45 @@ def test_the_vote_asks_for_the_turned_token_when_the_apprentice_is_in_the_deck()
     assert "Token turned by the Sorcerer's Apprentice (or none)" in result.output
     assert "The Mason token was turned: whoever holds a Mason card is a wolf." in result.output
     assert "Lynched: A\nWinning side: Humans\n" in result.output
+
+
+def no_sound_env(tmp_path, clock):
+    """A machine with no sound output and no command-line player: the night can only be written."""
+    return make_env(clock=clock, sleep=clock.sleep, speaker=lambda: RecordingSpeaker(clock),
+                    sound_problem=lambda: "no sound output device (none here)", which=lambda program: None,
+                    data_home=tmp_path / "data")
+
+
+def test_with_no_sound_the_plan_is_said_first_the_night_goes_to_the_data_folder_and_the_day_waits(tmp_path,
+                                                                                                monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    clock = FakeClock()
+    env = no_sound_env(tmp_path, clock)
+    answers = ["", "contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
+    result = CliRunner().invoke(cli, ["--players", "4", "--lang", "en", "--no-ambience", "--day-seconds", "20",
+                                      "--names", "Anna,Bruno,Carla,Dario"], obj=env,
+                                input="".join(a + "\n" for a in answers))
+    assert result.exit_code == 0, result.output
+    night_file = tmp_path / "data" / "nights" / "night.wav"
+    assert result.stderr.startswith(f"narrate: no sound output device (none here); the night will be written to "
+                                    f"{night_file} instead of played\n")
+    assert "close your eyes" not in result.stdout
+    assert f") is in {night_file}: play it to the group from any media player.\n" in result.stdout
+    assert "press Enter to start the day" in result.stdout
+    assert night_file.stat().st_size > 100_000
+    assert list(work.iterdir()) == []  # nothing written into the working folder
+    assert "Lynched: Bruno" in result.stdout
+
+
+def test_with_no_sound_and_no_keyboard_the_day_does_not_start(tmp_path):
+    clock = FakeClock()
+    speaker = RecordingSpeaker(clock)
+    env = no_sound_env(tmp_path, clock)
+    env.speaker = lambda: speaker
+    result = CliRunner().invoke(cli, ["--players", "3", "--no-ambience"], obj=env, input="")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.endswith("narrate: nobody can say go (no keyboard input): the day was not started; "
+                                  "run 'narrate timer' when the group is ready\n")
+    assert speaker.said == [] and clock.now == 1000.0

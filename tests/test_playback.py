@@ -20,6 +20,8 @@ from narrator.audio.player import (
     SounddevicePlayer,
     Transport,
     choose_players,
+    command_player_works,
+    plan,
     play_night,
 )
 from narrator.deck import recommended_deck
@@ -177,27 +179,41 @@ def test_sounddevice_player_ctrl_c_fades_and_stops(night):
     assert np.abs(last).max() < 0.1  # the last block heard is the tail of a fade, not full level
 
 
-def test_file_player_never_overwrites(night, tmp_path):
-    (tmp_path / "narrate-night.wav").write_bytes(b"the user's own file")
-    said = []
-    session = Session(read_key=lambda t: None, show=lambda t: None, say=said.append)
+def test_file_player_writes_the_one_night_file_it_names(night, tmp_path):
     written = []
-    player = FilePlayer(tmp_path, lambda n, path: (written.append(path), path.write_bytes(b"night")))
-    assert player.play(night, session) is True
-    assert written == [tmp_path / "narrate-night-2.wav"]
-    assert (tmp_path / "narrate-night.wav").read_bytes() == b"the user's own file"
-    assert said == [f"narrate: the night is in {tmp_path / 'narrate-night-2.wav'}: play it with any media player"]
+    player = FilePlayer(tmp_path / "nights" / "night.wav", lambda n, path: (written.append(path),
+                                                                             path.write_bytes(b"night")))
+    assert player.play(night, None) is True
+    assert written == [tmp_path / "nights" / "night.wav"]
+    assert plan(player, "no sound output device") == (
+        f"no sound output device; the night will be written to {tmp_path / 'nights' / 'night.wav'} instead of played")
 
 
-def test_without_portaudio_the_command_players_then_a_file(tmp_path):
-    players, reason = choose_players(lambda n, p: None, tmp_path, problem=lambda: "PortAudio is missing: fix it",
-                                     which=lambda program: f"/usr/bin/{program}" if program == "aplay" else None)
-    assert reason == "PortAudio is missing: fix it"
+def test_without_portaudio_the_command_players_that_work_then_a_file(tmp_path):
+    aplay_only = {"which": lambda program: f"/usr/bin/{program}" if program == "aplay" else None}
+    players, reason = choose_players(lambda n, p: None, tmp_path / "n.wav", problem=lambda: "PortAudio is missing",
+                                     works=lambda program, which: True, **aplay_only)
+    assert reason == "PortAudio is missing"
     assert [player.name for player in players] == ["aplay", "file"]
-    players, _ = choose_players(lambda n, p: None, tmp_path, problem=lambda: "no device", which=lambda p: None)
+    assert plan(players[0], reason) == "PortAudio is missing; the night plays through aplay (no pause)"
+    players, _ = choose_players(lambda n, p: None, tmp_path / "n.wav", problem=lambda: "no device",
+                                works=lambda program, which: False, **aplay_only)
     assert [player.name for player in players] == ["file"]
-    players, reason = choose_players(lambda n, p: None, tmp_path, problem=lambda: None)
+    players, _ = choose_players(lambda n, p: None, tmp_path / "n.wav", problem=lambda: "no device", which=lambda p: None)
+    assert [player.name for player in players] == ["file"]
+    players, reason = choose_players(lambda n, p: None, tmp_path / "n.wav", problem=lambda: None)
     assert [player.name for player in players] == ["sounddevice"] and reason is None
+
+
+@pytest.mark.skipif(not shutil.which("true") or not shutil.which("false"), reason="needs POSIX true and false")
+def test_a_command_player_is_tried_on_silence_before_it_is_chosen(monkeypatch):
+    from narrator.audio import player as player_module
+
+    monkeypatch.setitem(player_module.COMMAND_PLAYERS, "true", [])
+    monkeypatch.setitem(player_module.COMMAND_PLAYERS, "false", [])
+    assert command_player_works("true") is True
+    assert command_player_works("false") is False
+    assert command_player_works("true", which=lambda program: "/no/such/program") is False
 
 
 def test_a_failing_command_player_falls_back_to_a_file(night, tmp_path):
@@ -210,11 +226,11 @@ def test_a_failing_command_player_falls_back_to_a_file(night, tmp_path):
     said = []
     session = Session(read_key=lambda t: None, show=lambda t: None, say=said.append)
     writes = []
-    file_player = FilePlayer(tmp_path, lambda n, path: writes.append(path))
-    assert play_night([Broken(), file_player], night, session, "no sound output device") is True
-    assert said[0] == "narrate: no sound output device; playing through aplay instead"
-    assert said[1] == "narrate: aplay could not play (audio open error); writing the night to a file"
-    assert writes == [tmp_path / "narrate-night.wav"]
+    file_player = FilePlayer(tmp_path / "night.wav", lambda n, path: writes.append(path))
+    assert play_night([Broken(), file_player], night, session) is True
+    assert said == [f"narrate: aplay could not play (audio open error); the night will be written to "
+                    f"{tmp_path / 'night.wav'} instead of played"]
+    assert writes == [tmp_path / "night.wav"]
 
 
 @pytest.mark.skipif(not shutil.which("true"), reason="needs a POSIX 'true' command")

@@ -1,7 +1,12 @@
 """The README's two commands are the ones that work, and CI runs the test one exactly."""
 
 import re
+import shlex
 
+import click
+import pytest
+
+from narrator.cli import cli
 from tests.conftest import REPO
 
 
@@ -26,3 +31,29 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert "\n" not in command
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert ci[-1] == command
+
+
+def use_examples():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^## Use\n.+?```sh\n(.+?)\n```", text, flags=re.M | re.S)[1]
+    return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_says_how_to_reach_narrate_after_the_play_command():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert ". .venv/bin/activate" in text
+
+
+@pytest.mark.parametrize("example", use_examples())
+def test_every_use_example_is_a_command_line_narrate_accepts(example):
+    """Parsed by the real command line, down to the subcommand: every option exists, every value fits."""
+    words = shlex.split(example)
+    assert words[0] == "narrate"
+    command, name, args, parent = cli, "narrate", words[1:], None
+    while True:
+        at = next((i for i, word in enumerate(args) if isinstance(command, click.Group) and word in command.commands),
+                  len(args))
+        context = command.make_context(name, args[:at + 1], parent=parent)  # with its subcommand, if any
+        if at == len(args):
+            return
+        command, name, args, parent = command.commands[args[at]], args[at], args[at + 1:], context

@@ -329,7 +329,7 @@ def test_rendering_over_a_recorded_pack_is_refused(run, tmp_path):
 
 
 def test_doctor_reports_each_part_in_a_line(run, tmp_path):
-    result = run("doctor", env=make_env(speech_engine=CountingEngine, cache_dir=tmp_path, output_dir=tmp_path))
+    result = run("doctor", env=make_env(speech_engine=CountingEngine, cache_dir=tmp_path))
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0].startswith("narrate 0.1.0, Python 3.")

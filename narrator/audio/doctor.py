@@ -23,9 +23,9 @@ def report(env: Environment, problem: Callable[[], str | None] = sounddevice_pro
     if reason is None:
         use = "sounddevice (PortAudio)"
     elif commands:
-        use = f"{commands[0]} (no pause), then a file in {env.output_dir} if it fails"
+        use = f"{commands[0]} (no pause) if it can play, else a file in {env.nights_dir()}"
     else:
-        use = f"a file in {env.output_dir}"
+        use = f"a file in {env.nights_dir()}"
     lines.append(f"Playback would use: {use}")
     clips = list((env.cache_dir / "clips").glob("*/*.wav"))
     lines.append(f"Cache: {env.cache_dir} ({len(clips)} spoken lines)")

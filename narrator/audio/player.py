@@ -201,53 +201,78 @@ class CommandPlayer:
 
 
 class FilePlayer:
-    """No way to make sound here: write the night to a file and say where it is."""
+    """No way to make sound here: write the night to ``path`` for another device to play.
+
+    ``path`` is one fixed file in the user's data folder, replaced each time, so that nights
+    do not pile up and nothing lands in the working folder unasked.
+    """
 
     name = "file"
+    audible = False
 
-    def __init__(self, folder: Path, write_wav: Callable[[NightAudio, Path], None]):
-        self.folder = folder
+    def __init__(self, path: Path, write_wav: Callable[[NightAudio, Path], None]):
+        self.path = path
         self._write_wav = write_wav
 
     def play(self, night: NightAudio, session: Session) -> bool:
-        path = _free_name(self.folder / "narrate-night.wav")
-        self._write_wav(night, path)
-        session.say(f"narrate: the night is in {path}: play it with any media player")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._write_wav(night, self.path)
         return True
 
 
-def _free_name(path: Path) -> Path:
-    """``path``, or ``name-2.wav``, ``name-3.wav``...: never overwrite what is there."""
-    candidate, number = path, 2
-    while candidate.exists():
-        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
-        number += 1
-    return candidate
+def command_player_works(program: str, which: Callable[[str], str | None] = shutil.which) -> bool:
+    """Whether ``program`` can make sound here at all: a tenth of a second of silence, tried once."""
+    import wave
+
+    with tempfile.TemporaryDirectory(prefix="narrator-probe-") as folder:
+        path = Path(folder) / "silence.wav"
+        with wave.open(str(path), "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(48000)
+            out.writeframes(bytes(2 * 4800))
+        try:
+            return subprocess.run([which(program) or program, *COMMAND_PLAYERS[program], str(path)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10).returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            return False
 
 
 def available_command_players(which: Callable[[str], str | None] = shutil.which) -> list[str]:
     return [program for program in COMMAND_PLAYERS if which(program)]
 
 
-def choose_players(write_wav, folder: Path, problem=sounddevice_problem, which=shutil.which) -> tuple[list, str | None]:
-    """The players to try, best first, and why the best of all (PortAudio) is not among them."""
+def choose_players(write_wav, night_file: Path, problem=sounddevice_problem, which=shutil.which,
+                   works=command_player_works) -> tuple[list, str | None]:
+    """The players to try, best first, and why the best of all (PortAudio) is not among them.
+
+    Command-line players are tried on a moment of silence first, so that what will happen is
+    known, and said, before the night starts.
+    """
     reason = problem()
     if reason is None:
         return [SounddevicePlayer()], None
     commands = available_command_players(which) if os.name != "nt" else []
-    return [*(CommandPlayer(program, write_wav) for program in commands), FilePlayer(folder, write_wav)], reason
+    working = [CommandPlayer(program, write_wav) for program in commands if works(program, which)]
+    return [*working, FilePlayer(night_file, write_wav)], reason
 
 
-def play_night(players: list, night: NightAudio, session: Session, reason: str | None = None) -> bool:
-    """Play with the first player that works; each fallback is announced in one line."""
+def plan(player, reason: str | None) -> str | None:
+    """One line saying how the night will be heard when it is not the best way, or None."""
+    if reason is None:
+        return None
+    if not getattr(player, "audible", True):
+        return f"{reason}; the night will be written to {player.path} instead of played"
+    return f"{reason}; the night plays through {player.name} (no pause)"
+
+
+def play_night(players: list, night: NightAudio, session: Session) -> bool:
+    """Play with the first player that works; a fallback during the night is announced in one line."""
     for index, player in enumerate(players):
-        if reason:
-            how = f"playing through {player.name} instead" if player.name != "file" else "writing the night to a file"
-            session.say(f"narrate: {reason}; {how}")
         try:
             return player.play(night, session)
         except PlayerFailed as error:
             if index == len(players) - 1:
                 raise
-            reason = str(error)
+            session.say(f"narrate: {plan(players[index + 1], str(error))}")
     raise PlayerFailed("no way to play the night here")

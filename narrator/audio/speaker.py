@@ -7,10 +7,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
-import numpy as np
-
 from narrator.audio.clip import Clip, write_clip
-from narrator.audio.player import COMMAND_PLAYERS, available_command_players, sounddevice_problem
+from narrator.audio.player import (
+    COMMAND_PLAYERS,
+    available_command_players,
+    command_player_works,
+    sounddevice_problem,
+)
 
 
 class Speaker(Protocol):
@@ -49,13 +52,6 @@ class CommandSpeaker:
         self._command = [shutil.which(program) or program, *COMMAND_PLAYERS[program]]
         self._running: list[subprocess.Popen] = []
 
-    def works(self) -> bool:
-        """Whether the program can play here at all: a tenth of a second of silence, tried once."""
-        path = Path(self._folder.name) / "silence.wav"
-        write_clip(Clip(np.zeros(4800, dtype=np.float32), 48000), path)
-        return subprocess.run([*self._command, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=10).returncode == 0
-
     def say(self, key: str) -> None:
         self._running.append(subprocess.Popen([*self._command, str(self._files[key])],
                                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
@@ -76,15 +72,13 @@ class SilentSpeaker:
         pass
 
 
-def choose_speaker(clips: Mapping[str, Clip], problem=sounddevice_problem,
-                   which=shutil.which) -> tuple[Speaker, str | None]:
+def choose_speaker(clips: Mapping[str, Clip], problem=sounddevice_problem, which=shutil.which,
+                   works=command_player_works) -> tuple[Speaker, str | None]:
     """The best way to say the day's lines here, and why a better one is missing."""
     reason = problem()
     if reason is None:
         return SounddeviceSpeaker(clips), None
     for program in available_command_players(which):
-        speaker = CommandSpeaker(program, clips)
-        if speaker.works():
-            return speaker, f"{reason}; the day's lines play through {program}"
-        speaker.close()
+        if works(program, which):
+            return CommandSpeaker(program, clips), f"{reason}; the day's lines play through {program}"
     return SilentSpeaker(), f"{reason}; the day's lines are shown on screen only"

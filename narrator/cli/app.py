@@ -5,7 +5,7 @@ from click.core import ParameterSource
 
 from narrator import __version__
 from narrator.cli.card import card
-from narrator.cli.day import run_the_day, timer
+from narrator.cli.day import run_the_day, timer, wait_for_go
 from narrator.cli.deck import deck
 from narrator.cli.doctor import doctor
 from narrator.cli.errors import NarrateGroup
@@ -74,8 +74,10 @@ def cli(ctx, **params):
         return
     choice, settings, script = night_from_options(env, params)
     audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
-    play(env, choice, settings, script, audio)
+    heard = play(env, choice, settings, script, audio)
     if day_seconds is None:
+        return
+    if not heard and not wait_for_go():
         return
     run_the_day(env, settings.lang, day_seconds, audio)
     ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck_roles=choice.deck.role_ids)

@@ -1,5 +1,7 @@
 """The day: ``narrate timer`` alone, and the day that follows the night in a game."""
 
+import sys
+
 import click
 
 from narrator.cli.options import AUDIO_OPTION_NAMES, audio_options, choose_audio, language, pick
@@ -26,10 +28,22 @@ def timer(env, duration, lang, **params):
     run_the_day(env, language(env, lang), parse_duration(duration), choose_audio(**pick(params, AUDIO_OPTION_NAMES)))
 
 
+def wait_for_go() -> bool:
+    """Hold the day until the group says go; False when nobody can (standard input is closed)."""
+    try:
+        click.prompt("When the night is over, press Enter to start the day", default="", show_default=False,
+                     prompt_suffix=" ")
+    except click.Abort:
+        if not sys.stdin.isatty():
+            click.echo("\nnarrate: nobody can say go (no keyboard input): the day was not started; "
+                       "run 'narrate timer' when the group is ready", err=True)
+            return False
+        raise
+    return True
+
+
 def run_the_day(env, lang: str, seconds: int, audio) -> None:
     """Speak and show the day until the call to vote."""
-    import sys
-
     from narrator.audio.clip import prepare_voice
     from narrator.audio.console import keys
     from narrator.audio.night import voice_source

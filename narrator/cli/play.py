@@ -8,20 +8,38 @@ from narrator.environment import Environment
 from narrator.script import NightScript, ScriptSettings
 from narrator.views import deck_text, minutes
 
+NIGHT_FILE = "night.wav"
 
-def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script: NightScript, audio) -> None:
+
+def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script: NightScript, audio) -> bool:
+    """Show the deck and play the night; True if the group heard it, False if it went to a file.
+
+    How the night will be heard is decided, and said, before anyone closes their eyes.
+    """
     from narrator.audio.console import terminal_session
     from narrator.audio.night import night_audio, write_night
-    from narrator.audio.player import choose_players, play_night
+    from narrator.audio.player import choose_players, plan, play_night
 
     click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang))
     click.echo()
     night = night_audio(env, script, audio)
-    players, reason = ([env.player()], None) if env.player else choose_players(write_night, env.output_dir)
-    click.echo(f"The night lasts {minutes(night.seconds)}. "
-               "Everyone close your eyes. (space: pause, q: stop)")
+    if env.player:
+        players, reason = [env.player()], None
+    else:
+        players, reason = choose_players(write_night, env.nights_dir() / NIGHT_FILE, problem=env.sound_problem,
+                                         which=env.which)
+    first = players[0]
+    if reason:
+        click.echo(f"narrate: {plan(first, reason)}", err=True)
+    if not getattr(first, "audible", True):
+        first.play(night, None)
+        click.echo(f"The night ({minutes(night.seconds)}) is in {first.path}: play it to the group from any "
+                   "media player.")
+        return False
+    click.echo(f"The night lasts {minutes(night.seconds)}. Everyone close your eyes. (space: pause, q: stop)")
     with terminal_session(phase_labels(env, settings.lang)) as session:
-        completed = play_night(players, night, session, reason)
+        completed = play_night(players, night, session)
     if not completed:
         click.echo("narrate: stopped", err=True)
         raise SystemExit(EXIT_INTERRUPTED)
+    return True

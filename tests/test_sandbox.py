@@ -1,0 +1,33 @@
+"""Tests never touch the real home: every user folder points into the session's sandbox."""
+
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from narrator.cli import cli
+from narrator.environment import Environment
+from tests.conftest import SANDBOXED_VARIABLES
+
+SANDBOX = Path(os.environ["HOME"])
+
+
+def test_every_user_folder_variable_points_into_one_temporary_sandbox():
+    assert SANDBOX.name.startswith("narrator-tests-home-")
+    for name in SANDBOXED_VARIABLES:
+        assert Path(os.environ[name]).is_relative_to(SANDBOX), name
+    assert Path.home() == SANDBOX
+
+
+def test_the_default_environment_keeps_its_folders_in_the_sandbox():
+    env = Environment()
+    for folder in (env.cache_dir, env.data_home, env.config_dir, env.nights_dir()):
+        assert folder.is_relative_to(SANDBOX), folder
+
+
+def test_remembered_names_from_a_default_environment_land_in_the_sandbox():
+    result = CliRunner().invoke(cli, ["votes", "--names", "Anna,Bruno,Carla"], obj=Environment(),
+                                input="contadino\nBruno\ncontadino\nCarla\ncontadino\nAnna\nnone\n")
+    assert result.exit_code == 0, result.output
+    saved = Environment().config_dir / "players.json"
+    assert saved.is_relative_to(SANDBOX) and saved.read_text(encoding="utf-8") == '["Anna", "Bruno", "Carla"]'
