@@ -1,3 +1,3 @@
-from narrator.cli import main
+from narrator.launch import main
 
 main()

@@ -18,3 +18,12 @@ class UnknownRoleError(NarratorError):
 
 class DeckError(NarratorError):
     """A deck breaks one of the game's rules."""
+
+
+class Terminated(BaseException):
+    """The process was asked to end (SIGTERM, SIGHUP): unwind, so temporary files are removed and
+    the terminal restored, then exit with 128 + the signal's number."""
+
+    def __init__(self, signal_number: int):
+        super().__init__(signal_number)
+        self.signal_number = signal_number

@@ -171,6 +171,7 @@ def test_a_failed_write_keeps_the_old_card(run, tmp_path, monkeypatch):
 
     monkeypatch.setattr(files.os, "replace", disk_full)
     result = run("card", "--players", "5", "-o", str(path))
-    assert (result.exit_code, result.stderr) == (1, "narrate: No space left on device\n")
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {path}: cannot write it (No space left on device); "
+                                                    "nothing was changed\n")
     assert path.read_bytes() == b"%PDF the group's old card"
     assert [p.name for p in tmp_path.iterdir()] == ["tessera.pdf"]

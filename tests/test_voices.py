@@ -2,7 +2,6 @@
 
 import shutil
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ from narrator.audio.tts import EngineUnavailable, Pyttsx3Engine, Voice, choose_v
 from narrator.audio.voices import VoiceSource
 from narrator.deck import recommended_deck
 from narrator.errors import NarratorError
+from narrator.files import write_atomically
 from narrator.script import every_line, generate_script, settings_for
 from narrator.voicepacks import load_pack
 from tests.conftest import REPO, RecordingPlayer, make_env
@@ -114,18 +114,16 @@ def test_a_damaged_cache_entry_is_made_again(tmp_path):
     assert read_clip(path).seconds > 0
 
 
-def test_a_write_that_fails_half_way_leaves_the_old_file_and_no_debris(tmp_path, monkeypatch):
+def test_a_write_that_fails_half_way_leaves_the_old_file_and_no_debris(tmp_path):
     path = tmp_path / "line.wav"
     write_clip(Clip(np.full(100, 0.1, dtype=np.float32), 22050), path)
 
-    def broken_write(file, data, samplerate, **kwargs):
-        Path(file).write_bytes(b"half a file")
-        raise OSError("disk full")
+    def half_then_disk_full(temporary):
+        temporary.write_bytes(b"half a file")
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(soundfile, "write", broken_write)
-    with pytest.raises(OSError, match="disk full"):
-        write_clip(Clip(np.zeros(100, dtype=np.float32), 22050), path)
-    monkeypatch.undo()
+    with pytest.raises(NarratorError, match=r"line.wav: cannot write it \(No space left on device\); nothing was"):
+        write_atomically(path, half_then_disk_full)
     assert np.allclose(read_clip(path).samples, 0.1, atol=1e-3)
     assert [p.name for p in tmp_path.iterdir()] == ["line.wav"]
 

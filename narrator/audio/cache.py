@@ -34,4 +34,11 @@ class ClipCache:
             return None
 
     def put(self, key: str, clip: Clip) -> None:
-        write_clip(clip, self.path(key), subtype="FLOAT")
+        """Keep ``clip``; if the disk is full or the folder unwritable, go on without keeping it.
+
+        The cache only saves time: failing to fill it costs the next game its head start, never this one.
+        """
+        try:
+            write_clip(clip, self.path(key), subtype="FLOAT")
+        except (NarratorError, OSError):
+            pass

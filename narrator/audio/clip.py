@@ -23,25 +23,51 @@ class Clip:
         return len(self.samples) / self.rate
 
 
-def read_clip(path: Path) -> Clip:
-    """Read any format libsndfile knows (WAV, FLAC, OGG, AIFF); the format comes from the file."""
+MIN_RATE, MAX_RATE = 8000, 384000  # Hz: from telephone speech to the highest studio rates
+MAX_SECONDS = 600.0  # no line, take or bed narrate uses is longer; beyond it a file is read only this far
+
+
+def read_clip(path: Path, max_seconds: float = MAX_SECONDS) -> Clip:
+    """Read any format libsndfile knows (WAV, FLAC, OGG, AIFF); the format comes from the file.
+
+    At most ``max_seconds`` are read, so an hour-long file costs no more memory than that; a
+    file at an absurd sample rate, or holding samples that are not numbers, is refused.
+    """
     import soundfile
 
     try:
-        samples, rate = soundfile.read(str(path), dtype="float32", always_2d=True)
+        info = soundfile.info(str(path))
+        if not MIN_RATE <= info.samplerate <= MAX_RATE:
+            raise NarratorError(f"{path}: sampled at {info.samplerate} Hz; narrate reads audio at 8 to 384 kHz: "
+                                "convert it (44100 or 48000 Hz)")
+        frames = min(info.frames, int(max_seconds * info.samplerate))
+        samples, rate = soundfile.read(str(path), frames=frames, dtype="float32", always_2d=True)
     except (RuntimeError, soundfile.LibsndfileError, OSError) as error:
         raise NarratorError(f"{path}: cannot read this audio file ({error})") from None
-    return Clip(np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32), int(rate))
+    mono = np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32)
+    if not np.isfinite(mono).all():
+        raise NarratorError(f"{path}: holds samples that are not numbers (NaN or infinity): the file is damaged")
+    return Clip(mono, int(rate))
 
 
 def write_clip(clip: Clip, path: Path, subtype: str | None = None) -> None:
     """Write ``clip`` (format from the extension), atomically: see ``narrator.files``."""
-    import soundfile
-
     file_format = _format(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, lambda temporary: soundfile.write(temporary, clip.samples, clip.rate, subtype=subtype,
-                                                              format=file_format))
+    write_atomically(path, lambda temporary: write_samples(temporary, clip.samples, clip.rate, file_format, subtype))
+
+
+WRITE_BLOCK = 65536  # frames: libsndfile's Vorbis encoder crashes on one write of a minute or more
+
+
+def write_samples(path: Path, samples: np.ndarray, rate: int, file_format: str, subtype: str | None = None) -> None:
+    """Write mono samples block by block (see ``WRITE_BLOCK``), whatever their length."""
+    import soundfile
+
+    with soundfile.SoundFile(str(path), "w", samplerate=rate, channels=1, format=file_format,
+                             subtype=subtype) as out:
+        for start in range(0, len(samples), WRITE_BLOCK):
+            out.write(samples[start:start + WRITE_BLOCK])
 
 
 def _format(path: Path) -> str:

@@ -1,5 +1,8 @@
 """Making voice packs: rendering every line with text-to-speech, or recording a person."""
 
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -8,6 +11,7 @@ from types import MappingProxyType
 from narrator.audio.clip import Clip, trim_silence, write_clip
 from narrator.audio.tts import SpeechEngine, choose_voice
 from narrator.errors import NarratorError
+from narrator.files import folder_mode
 from narrator.game import Game
 from narrator.script import every_line
 from narrator.voicepacks import MANIFEST, PackClip, VoicePack, load_pack, save_pack
@@ -18,21 +22,43 @@ PACK_FORMAT = ".ogg"  # Vorbis: small enough to ship every line of two languages
 def render_pack(game: Game, lang: str, folder: Path, engine: SpeechEngine, voice_name: str | None, rate: int,
                 name: str | None, licence: str, overwrite: bool,
                 progress: Callable[[int, int, str], None] = lambda done, total, key: None) -> VoicePack:
-    """Speak every line of ``game`` in ``lang`` into ``folder`` as a voice pack."""
+    """Speak every line of ``game`` in ``lang`` into ``folder`` as a voice pack.
+
+    The pack is made in a hidden folder beside ``folder`` and swapped in whole at the end: an
+    interrupted render leaves the old pack, or nothing, and the same command can simply run again.
+    """
     _check_target(folder, overwrite)
     voice = choose_voice(engine, lang, voice_name)
-    pack = VoicePack(folder, name or f"{game.languages[lang].name} ({engine.name}: {voice.name})", lang, game.id,
-                     licence, "tts")
-    lines = every_line(game, lang)
-    clips: dict[str, PackClip] = {}
-    for index, (key, text) in enumerate(lines):
-        clip = trim_silence(engine.synthesize(text, voice, rate))
-        write_clip(clip, folder / f"{key}{PACK_FORMAT}")
-        clips[key] = PackClip(text, clip.seconds)
-        progress(index + 1, len(lines), key)
-    pack = replace(pack, clips=MappingProxyType(clips))
-    save_pack(pack)
-    return pack
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.rendering-"))
+    try:
+        os.chmod(staging, folder_mode())
+        pack = VoicePack(staging, name or f"{game.languages[lang].name} ({engine.name}: {voice.name})", lang,
+                         game.id, licence, "tts")
+        lines = every_line(game, lang)
+        clips: dict[str, PackClip] = {}
+        for index, (key, text) in enumerate(lines):
+            clip = trim_silence(engine.synthesize(text, voice, rate))
+            write_clip(clip, staging / f"{key}{PACK_FORMAT}")
+            clips[key] = PackClip(text, clip.seconds)
+            progress(index + 1, len(lines), key)
+        save_pack(replace(pack, clips=MappingProxyType(clips)))
+        _swap_in(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return replace(pack, folder=folder, clips=MappingProxyType(clips))
+
+
+def _swap_in(staging: Path, folder: Path) -> None:
+    """Put the finished pack in ``staging`` where ``folder`` is, replacing what was there."""
+    if not folder.exists():
+        os.replace(staging, folder)
+        return
+    retired = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.replaced-"))
+    os.replace(folder, retired / "pack")
+    os.replace(staging, folder)
+    shutil.rmtree(retired, ignore_errors=True)
 
 
 def add_recording(pack: VoicePack, key: str, text: str, clip: Clip) -> VoicePack:

@@ -41,6 +41,9 @@ class MicrophoneRecorder:
             sounddevice.play(clip.samples, clip.rate, blocking=True)
         except sounddevice.PortAudioError as error:
             raise NarratorError(f"cannot play the recording back ({error})") from None
+        except BaseException:
+            sounddevice.stop()  # a stream left running makes PortAudio's shutdown at exit wait for ever
+            raise
 
 
 def _sounddevice():
