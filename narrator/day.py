@@ -46,6 +46,8 @@ def day_schedule(rules: DayRules, total: float) -> tuple[DayEvent, ...]:
 def parse_duration(text: str) -> int:
     """``5m``, ``90s``, ``2m30s``, ``1:30`` or a plain number of seconds → seconds."""
     value = text.strip().lower()
+    if not value.isascii() or len(value) > 20:  # digits are ASCII ones: '²' or '٣' is not a duration
+        raise _bad_duration(text)
     if match := re.fullmatch(r"(\d+):([0-5]\d)", value):
         seconds = int(match[1]) * 60 + int(match[2])
     elif match := re.fullmatch(r"(?:(\d+)\s*m(?:in)?)?\s*(?:(\d+)\s*s(?:ec)?)?", value):

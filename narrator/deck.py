@@ -107,8 +107,9 @@ def parse_deck_list(game: Game, text: str) -> Deck:
     return make_deck(game, counts)
 
 
-_COUNT_BEFORE = re.compile(r"^(\d+)\s*[x×*]?\s+(.+)$|^(\d+)[x×*](.+)$")
-_COUNT_AFTER = re.compile(r"^(.+?)\s*[x×*:]\s*(\d+)$|^(.+?)\s+(\d+)$")
+# Counts are written in ASCII digits, at most three of them, and x in either case ("X2" too).
+_COUNT_BEFORE = re.compile(r"^([0-9]{1,3})\s*[x×*]?\s+(.+)$|^([0-9]{1,3})[x×*](.+)$", re.IGNORECASE)
+_COUNT_AFTER = re.compile(r"^(.+?)\s*[x×*:]\s*([0-9]{1,3})$|^(.+?)\s+([0-9]{1,3})$", re.IGNORECASE)
 
 
 def _parse_entry(game: Game, entry: str) -> tuple[str, int]:

@@ -4,6 +4,7 @@ Data files are validated once, when loaded; a mistake in them is reported as
 ``game.yaml: roles[3].copies: expected a whole number from 1, got 'two'``.
 """
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -73,7 +74,7 @@ class Field:
 
     def number(self, minimum: float = 0.0) -> float:
         value = self.value
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value < math.inf:
             raise self.fail(f"a number from {minimum:g}")
         return float(value)
 

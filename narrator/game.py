@@ -177,7 +177,7 @@ class Game:
         key = normalize_name(name)
         if key in index:
             return index[key][0]
-        close = difflib.get_close_matches(key, list(index), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(key, list(index), n=1, cutoff=0.6) if len(key) <= 60 else []
         hint = f" — did you mean '{index[close[0]][1]}'?" if close else f" (known roles: {', '.join(self.role_ids)})"
         raise UnknownRoleError(f"no role '{name.strip()}'{hint}")
 

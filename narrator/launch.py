@@ -5,12 +5,13 @@ narrate as quietly as one pressed later, with no traceback. SIGTERM and SIGHUP (
 terminal, a ``kill``) unwind like Ctrl-C does, so that nothing narrate was writing is left behind.
 """
 
-import signal
 import sys
 
 
 def main() -> None:
     try:
+        import signal
+
         from narrator.cli.app import main as run
         from narrator.errors import Terminated
     except KeyboardInterrupt:

@@ -101,13 +101,18 @@ def find_packs(folders: list[Path]) -> list[VoicePack]:
 def resolve_pack(choice: str, folders: list[Path]) -> VoicePack:
     """A pack by folder path, or by the name of its folder inside one of ``folders``."""
     path = Path(choice).expanduser()
-    if (path / MANIFEST).exists():
-        return load_pack(path)
-    for folder in folders:
-        if (folder / choice / MANIFEST).exists():
-            return load_pack(folder / choice)
+    for candidate in (path, *(folder / choice for folder in folders)):
+        if _has_manifest(candidate):
+            return load_pack(candidate)
     known = ", ".join(pack.folder.name for pack in find_packs(folders)) or "none yet"
     raise NarratorError(f"no voice pack '{choice}' (known: {known}); 'narrate voices list' shows them")
+
+
+def _has_manifest(folder: Path) -> bool:
+    try:
+        return (folder / MANIFEST).exists()
+    except (OSError, ValueError):  # a name longer than the system allows, or with a NUL in it
+        return False
 
 
 def default_pack(lang: str, game_id: str, folders: list[Path]) -> VoicePack | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from narrator.errors import NarratorError, UnknownRoleError
 from narrator.game import Game, Language
+from narrator.names import player_name
 
 
 class VoteError(NarratorError):
@@ -211,6 +212,10 @@ def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballo
                 who = entry.get("name") or f"player {index + 1}"
                 raise VoteError(f"{where}: {who} has no {key}: add '{key}: ...'")
             fields[key] = str(value).strip()
+        try:
+            fields["name"] = player_name(fields["name"])
+        except NarratorError as error:
+            raise VoteError(f"{where}: {error}") from None
         try:
             card = game.resolve_role(fields["card"])
         except UnknownRoleError as error:

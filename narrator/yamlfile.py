@@ -1,28 +1,41 @@
 """Reading YAML files with errors a person can act on: the file, the line, what is wrong."""
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from narrator.errors import DataError
 
+MAX_BYTES = 1_000_000  # a deck, a votes file or a game's data is a few kilobytes; refuse a runaway file
+MAX_DEPTH = 64  # far deeper than any of narrate's files; libyaml's composer crashes the process on thousands
 
-def read_yaml(path: Path) -> Any:
-    """Parse the YAML file at ``path`` (safe loader only: no Python objects)."""
+
+def read_yaml(path: Path, plain_text_scalars: bool = False) -> Any:
+    """Parse the YAML file at ``path`` (safe loader only: no Python objects).
+
+    With ``plain_text_scalars``, unquoted values stay text (``name: yes`` is the name "yes",
+    not true), except an empty value or ``null``: for files where every value is a name.
+    """
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise DataError(f"{path}: is a folder, not a YAML file") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not a text file (save it as UTF-8)") from None
     except OSError as error:
         raise DataError(f"{path}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_BYTES:
+        raise DataError(f"{path}: larger than {MAX_BYTES // 1000} kB; this is not a file narrate reads")
     try:
-        return yaml.load(text, Loader=loader)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DataError(f"{path}: not a text file (save it as UTF-8)") from None
+    try:
+        _check_depth(text)
+        return yaml.load(text, Loader=_text_loader() if plain_text_scalars else _loader())
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"{path}, line {mark.line + 1}" if mark else str(path)
@@ -30,3 +43,45 @@ def read_yaml(path: Path) -> Any:
         raise DataError(f"{where}: malformed YAML: {problem}") from None
     except yaml.YAMLError as error:
         raise DataError(f"{path}: malformed YAML: {error}") from None
+    except (RecursionError, _TooDeep):
+        raise DataError(f"{path}: nested more than {MAX_DEPTH} levels deep; this is not a file narrate reads") from None
+    except ValueError:  # int() refuses a number of thousands of digits
+        raise DataError(f"{path}: holds a number far too long to mean anything here") from None
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _check_depth(text: str) -> None:
+    """Walk the parser's events (libyaml parses without recursion) and stop at ``MAX_DEPTH``."""
+    import yaml
+
+    depth = 0
+    for event in yaml.parse(text, Loader=_loader()):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _TooDeep
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
+def _loader():
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@cache
+def _text_loader():
+    """The safe loader with every implicit type but null left out: plain values are text."""
+
+    class TextLoader(_loader()):
+        pass
+
+    TextLoader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag == "tag:yaml.org,2002:null"]
+        for first, resolvers in _loader().yaml_implicit_resolvers.items()
+    }
+    return TextLoader

@@ -115,9 +115,7 @@ def test_a_write_that_runs_out_of_room_is_one_line_and_keeps_the_old_file(tmp_pa
     target.write_bytes(b"the group's old file")
     code, _, err = finish(narrate(*command, "-o", name, cwd=tmp_path, limit_bytes=room))
     assert code == 2
-    assert err in (f"narrate: {name}: cannot write it (File too large); nothing was changed\n",  # Python wrote
-                   f"narrate: {name}: cannot write it (the system refused the data: System error.); nothing was "
-                   "changed\n")  # libsndfile wrote, and lost the reason
+    assert err == f"narrate: {name}: cannot write it (File too large); nothing was changed\n"
     assert target.read_bytes() == b"the group's old file"
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 

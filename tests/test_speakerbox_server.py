@@ -182,6 +182,6 @@ def test_a_port_in_use_is_one_line(tmp_path):
                                   "--port", str(port), "--no-ambience"], capture_output=True, text=True, timeout=60,
                                  stdin=subprocess.DEVNULL, env={**__import__("os").environ,
                                                                 "XDG_CACHE_HOME": str(tmp_path)})
-    assert process.returncode == 1
+    assert process.returncode == 2
     assert process.stderr == (f"narrate: cannot serve on 127.0.0.1:{port} (address already in use): "
                               "choose another --port\n")

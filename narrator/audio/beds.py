@@ -13,6 +13,7 @@ from narrator.audio.clip import Clip, read_clip, resample
 from narrator.errors import NarratorError
 
 BED_PEAK = 0.25
+BED_MAX_SECONDS = 60  # of a user's file: a longer one is looped from its first minute (memory stays small)
 BED_RMS = 10 ** (-26 / 20)
 
 
@@ -83,7 +84,7 @@ def load_bed(choice: str, rate: int) -> Clip:
     if not path.is_file():
         raise NarratorError(f"no ambience '{choice}': name one of {', '.join(BUILT_IN)} or give a WAV, FLAC or "
                             "OGG file")
-    clip = resample(read_clip(path), rate)
+    clip = resample(read_clip(path, max_seconds=BED_MAX_SECONDS), rate)
     if len(clip.samples) < rate // 2:
         raise NarratorError(f"{path}: too short for a background loop (at least half a second)")
     return _as_bed(_seamless(clip.samples.astype(np.float64), rate), rate)

@@ -1,5 +1,8 @@
 """Audio clips: mono float32 samples at a known rate, read, trimmed, resampled and levelled."""
 
+import errno
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,13 +38,13 @@ def read_clip(path: Path, max_seconds: float = MAX_SECONDS) -> Clip:
     """
     import soundfile
 
-    try:
-        info = soundfile.info(str(path))
-        if not MIN_RATE <= info.samplerate <= MAX_RATE:
-            raise NarratorError(f"{path}: sampled at {info.samplerate} Hz; narrate reads audio at 8 to 384 kHz: "
-                                "convert it (44100 or 48000 Hz)")
-        frames = min(info.frames, int(max_seconds * info.samplerate))
-        samples, rate = soundfile.read(str(path), frames=frames, dtype="float32", always_2d=True)
+    try:  # through a Python file: soundfile cannot name a file whose name is not UTF-8
+        with open(path, "rb") as raw, soundfile.SoundFile(raw) as audio:
+            rate = audio.samplerate
+            if not MIN_RATE <= rate <= MAX_RATE:
+                raise NarratorError(f"{path}: sampled at {rate} Hz; narrate reads audio at 8 to 384 kHz: "
+                                    "convert it (44100 or 48000 Hz)")
+            samples = audio.read(min(audio.frames, int(max_seconds * rate)), dtype="float32", always_2d=True)
     except (RuntimeError, soundfile.LibsndfileError, OSError) as error:
         raise NarratorError(f"{path}: cannot read this audio file ({error})") from None
     mono = np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32)
@@ -62,12 +65,69 @@ WRITE_BLOCK = 65536  # frames: libsndfile's Vorbis encoder crashes on one write 
 
 def write_samples(path: Path, samples: np.ndarray, rate: int, file_format: str, subtype: str | None = None) -> None:
     """Write mono samples block by block (see ``WRITE_BLOCK``), whatever their length."""
-    import soundfile
-
-    with soundfile.SoundFile(str(path), "w", samplerate=rate, channels=1, format=file_format,
-                             subtype=subtype) as out:
+    with audio_writer(path, rate, file_format, subtype) as out:
         for start in range(0, len(samples), WRITE_BLOCK):
             out.write(samples[start:start + WRITE_BLOCK])
+
+
+@contextmanager
+def audio_writer(path: Path, rate: int, file_format: str, subtype: str | None = None) -> Iterator:
+    """A mono sound file open for writing, through a Python file (any name the system allows)."""
+    import soundfile
+
+    with open(path, "wb", buffering=0) as raw:  # unbuffered: a failed write fails in write, not in a later seek
+        careful = _CarefulFile(raw)
+        try:
+            with soundfile.SoundFile(careful, "w", samplerate=rate, channels=1, format=file_format,
+                                     subtype=subtype) as out:
+                yield out
+        except (RuntimeError, AssertionError):  # soundfile asserts on a short write rather than raising
+            if careful.error is not None:
+                raise careful.error from None  # the real reason (a full disk), which libsndfile cannot pass on
+            raise
+
+
+class _CarefulFile:
+    """A file for libsndfile's write callback: an OSError there is kept, not raised into C.
+
+    Raised inside the callback, it would be printed as an ignored exception and lost; kept, it
+    is raised once libsndfile has given up on the short write.
+    """
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.error: OSError | None = None
+
+    def _guarded(self, action, failed):
+        if self.error is not None:
+            return failed
+        try:
+            return action()
+        except OSError as error:
+            self.error = error
+            return failed
+
+    def write(self, data) -> int:
+        return self._guarded(lambda: self._write_all(memoryview(data)), 0)
+
+    def _write_all(self, data: memoryview) -> int:
+        """All of ``data``, or the error that stopped it (a raw file may write part and say so)."""
+        done = 0
+        while done < len(data):
+            written = self.raw.write(data[done:])
+            if not written:
+                raise OSError(errno.EIO, "the disk accepted no more data")
+            done += written
+        return done
+
+    def read(self, *size):
+        return self._guarded(lambda: self.raw.read(*size), b"")
+
+    def seek(self, *position):
+        return self._guarded(lambda: self.raw.seek(*position), -1)
+
+    def tell(self) -> int:
+        return self._guarded(self.raw.tell, -1)
 
 
 def _format(path: Path) -> str:

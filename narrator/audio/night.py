@@ -5,7 +5,7 @@ from pathlib import Path
 
 from narrator.audio.beds import BUILT_IN, load_bed
 from narrator.audio.cache import ClipCache
-from narrator.audio.clip import Clip
+from narrator.audio.clip import Clip, audio_writer
 from narrator.audio.mix import DEFAULT_MIX, MixSettings, NightAudio, build_night
 from narrator.audio.tts import DEFAULT_RATE
 from narrator.audio.voices import VoiceSource
@@ -64,16 +64,13 @@ def cached_bed(env: Environment, choice: str, rate: int) -> Clip:
 
 def write_night(night: NightAudio, path: Path) -> None:
     """Write the night block by block, atomically (see ``narrator.files``)."""
-    import soundfile
-
     suffix = path.suffix.lower()
     if suffix not in FILE_FORMATS:
         raise NarratorError(f"{path}: cannot write '{path.suffix or 'no extension'}': name the file .wav, .flac or .ogg")
     file_format, subtype = FILE_FORMATS[suffix]
 
     def write(temporary: Path) -> None:
-        with soundfile.SoundFile(temporary, "w", samplerate=night.rate, channels=1, format=file_format,
-                                 subtype=subtype) as out:
+        with audio_writer(temporary, night.rate, file_format, subtype) as out:
             for block in night.blocks():
                 out.write(block)
 

@@ -27,7 +27,7 @@ from narrator.cli.roles import roles
 from narrator.cli.script import script
 from narrator.cli.serve import box_options, play_with_box, serve
 from narrator.cli.voices import voices
-from narrator.cli.votes import ask_ballots, show_result, votes
+from narrator.cli.votes import ask_ballots, check_names, show_result, votes
 from narrator.environment import Environment
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -73,6 +73,8 @@ def cli(ctx, **params):
         play_with_box(env, params, day_seconds, params["names"])
         return
     choice, settings, script = night_from_options(env, params)
+    if params["names"] is not None and day_seconds is not None:
+        check_names(env, params["names"], choice.players)  # before the night, not after the day
     audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
     heard = play(env, choice, settings, script, audio)
     if day_seconds is None:
@@ -80,7 +82,8 @@ def cli(ctx, **params):
     if not heard and not wait_for_go():
         return
     run_the_day(env, settings.lang, day_seconds, audio)
-    ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck_roles=choice.deck.role_ids)
+    ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck_roles=choice.deck.role_ids,
+                                     players=choice.players)
     show_result(env, ballots, bewitched, settings.lang)
 
 

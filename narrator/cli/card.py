@@ -1,9 +1,8 @@
-from pathlib import Path
 
 import click
 
 from narrator.cardpdf import SIZES
-from narrator.cli.options import deck_options, night_from_options, script_options
+from narrator.cli.options import deck_options, night_from_options, output_option, script_options
 
 
 @click.command()
@@ -13,8 +12,7 @@ from narrator.cli.options import deck_options, night_from_options, script_option
               help="Sheet size: A6 and A5 print front and back, A4 holds both on one page.")
 @click.option("--day-minutes", type=click.IntRange(1, 60), default=5, show_default=True,
               help="The day's length, as printed on the back.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The PDF file to write.")
+@output_option("The PDF file to write.")
 @click.pass_obj
 def card(env, size, day_minutes, output, **params):
     """Print the speaker card for this deck: the night in order, the day, how the vote works.

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from narrator.cli.options import AUDIO_OPTION_NAMES, audio_options, choose_audio, language, pick
+from narrator.cli.options import VOICE_OPTION_NAMES, choose_audio, language, pick, voice_options
 from narrator.day import DayTimer, day_spoken_keys, parse_duration
 from narrator.dayrun import DayScreen, run_day
 
@@ -12,7 +12,7 @@ from narrator.dayrun import DayScreen, run_day
 @click.command()
 @click.argument("duration", default="5m")
 @click.option("--lang", "-l", metavar="LANG", help="Language of the spoken warnings: it or en.")
-@audio_options
+@voice_options
 @click.pass_obj
 def timer(env, duration, lang, **params):
     """Run the day's discussion timer alone, for any game: warnings, countdown, call to vote.
@@ -25,7 +25,7 @@ def timer(env, duration, lang, **params):
       narrate timer
       narrate timer 3m --lang en
     """
-    run_the_day(env, language(env, lang), parse_duration(duration), choose_audio(**pick(params, AUDIO_OPTION_NAMES)))
+    run_the_day(env, language(env, lang), parse_duration(duration), choose_audio(**pick(params, VOICE_OPTION_NAMES), ambience=None))
 
 
 def wait_for_go() -> bool:

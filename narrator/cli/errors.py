@@ -1,6 +1,5 @@
 """One place where every failure becomes one line on stderr and an exit status."""
 
-import re
 import sys
 
 import click
@@ -11,7 +10,8 @@ EXIT_BAD_INPUT = 2
 EXIT_SYSTEM = 1
 EXIT_INTERRUPTED = 130
 
-MAX_QUOTED = 40  # characters of a bad value quoted back; the rest is elided
+LONG_VALUE = 120  # a value the user gave that is longer than this is quoted back only in part...
+MAX_QUOTED = 40  # ...its first characters (a path of ordinary length is shown whole)
 MAX_LINE = 300  # an error line never grows past this, whatever it quotes
 
 
@@ -20,6 +20,18 @@ class NarrateGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         # standalone_mode is taken for click's signature only: errors are always handled here.
+        for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 is shown escaped, not a crash
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="backslashreplace")
+        arguments = sys.argv[1:] if args is None else list(args)
+        if any("\x00" in argument for argument in arguments):
+            fail("narrate: an argument holds a NUL character; no file, name or value can: type it again")
+        long_values = sorted({text for argument in arguments for text in (argument, argument.strip())
+                              if len(text) > LONG_VALUE}, key=len, reverse=True)
+
+        def say(message: str) -> str:
+            return elide(message, long_values)
+
         try:
             result = super().main(args, prog_name or "narrate", complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:
@@ -27,12 +39,17 @@ class NarrateGroup(click.Group):
             result = 0
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx else "narrate"
-            fail(f"{where}: {one_line(error.format_message())} (see '{where} --help')")
+            fail(f"{where}: {shorter(say(error.format_message()))} (see '{where} --help')")
         except click.ClickException as error:
-            fail(f"narrate: {one_line(error.format_message())}", error.exit_code or EXIT_BAD_INPUT)
+            fail(f"narrate: {say(error.format_message())}", error.exit_code or EXIT_BAD_INPUT)
         except NarratorError as error:
-            fail(f"narrate: {one_line(str(error))}")
-        except (click.Abort, KeyboardInterrupt):
+            fail(f"narrate: {say(str(error))}")
+        except click.Abort as error:
+            if isinstance(error.__context__, EOFError):  # click re-raises a prompt's end of input as Abort
+                click.echo()  # end the prompt's line, so that the message has its own
+                fail("narrate: the input ended before every question was answered")
+            fail("narrate: interrupted", EXIT_INTERRUPTED)
+        except KeyboardInterrupt:
             fail("narrate: interrupted", EXIT_INTERRUPTED)
         except Terminated as signal:
             fail("narrate: stopped by a signal", 128 + signal.signal_number)
@@ -41,17 +58,30 @@ class NarrateGroup(click.Group):
             sys.exit(0)
         except MemoryError:
             fail("narrate: out of memory: the input is far larger than a game needs", EXIT_SYSTEM)
-        except OSError as error:  # the machine, not the input: a full disk, a vanished folder
+        except OSError as error:  # a name too long, a folder that vanished, a permission: the user can fix it
             where = f"{error.filename}: " if error.filename else ""
-            fail(f"narrate: {one_line(where + str(error.strerror or error))}", EXIT_SYSTEM)
+            fail(f"narrate: {say(where + str(error.strerror or error))}")
         sys.exit(result if isinstance(result, int) else 0)
 
 
+def elide(message: str, long_values: list[str]) -> str:
+    """Each over-long value the user gave, wherever the message quotes it, cut to its start."""
+    for value in long_values:
+        if value in message:
+            message = message.replace(value, value[:MAX_QUOTED - 10] + "…")
+    return message
+
+
 def one_line(message: str) -> str:
-    """A message as one short printable line: long quoted values elided, odd bytes escaped."""
-    text = re.sub(r"'([^']{%d,})'" % (MAX_QUOTED + 1), lambda match: f"'{match[1][:MAX_QUOTED - 10]}…'", message)
-    text = printable(" ".join(text[:4 * MAX_LINE].split()))
+    """A message as one short printable line: white space folded, odd bytes escaped, length capped."""
+    text = printable(" ".join(message[:4 * MAX_LINE].split()))
     return text if len(text) <= MAX_LINE else text[:MAX_LINE - 1] + "…"
+
+
+def shorter(message: str, room: int = MAX_LINE - 60) -> str:
+    """A message cut to leave room for what follows it on the line (the help pointer)."""
+    text = one_line(message)
+    return text if len(text) <= room else text[:room - 1] + "…"
 
 
 def printable(text: str) -> str:
@@ -61,5 +91,5 @@ def printable(text: str) -> str:
 
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
-    click.echo(message, err=True)
+    click.echo(one_line(message), err=True)
     sys.exit(status)

@@ -84,7 +84,12 @@ def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, 
 
 
 def _is_deck_file(spec: str) -> bool:
-    return spec.lower().endswith((".yaml", ".yml")) or Path(spec).is_file()
+    if spec.lower().endswith((".yaml", ".yml")):
+        return True
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):  # longer than a file name can be, or a NUL in it: a list of cards
+        return False
 
 
 def choose_settings(env: Environment, lang, count_seconds, count_style, tips, nudge) -> ScriptSettings:
@@ -109,20 +114,37 @@ def say_seed(choice: DeckChoice) -> None:
         click.echo(f"narrate: random deck drawn with --seed {choice.seed}", err=True)
 
 
-AUDIO_OPTION_NAMES = ("voice", "rate", "voice_pack", "ambience", "no_ambience")
+VOICE_OPTION_NAMES = ("voice", "rate", "voice_pack")
+AUDIO_OPTION_NAMES = (*VOICE_OPTION_NAMES, "ambience", "no_ambience")
 
-audio_options = option_group([
+voice_options = option_group([
     click.option("--voice", metavar="NAME",
                  help="Speak every line with this text-to-speech voice ('narrate doctor' lists them)."),
     click.option("--rate", type=int, metavar="WPM", help="Text-to-speech pace in words per minute (80-400)."),
     click.option("--voice-pack", metavar="DIR|NAME", help="Speak with this voice pack ('narrate voices list')."),
+])
+
+audio_options = option_group([
+    voice_options,
     click.option("--ambience", metavar="NAME|FILE", default="drums", show_default=True,
                  help="Background under the night: drums, rain, wind, or a WAV/FLAC/OGG file."),
     click.option("--no-ambience", is_flag=True, help="No background: the voice alone."),
 ])
 
 
-def choose_audio(voice, rate, voice_pack, ambience, no_ambience):
+def output_option(help: str):
+    """``-o FILE``: a file to write, never empty and never a folder."""
+    return click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
+                        callback=_output_file, help=help)
+
+
+def _output_file(ctx, param, value: Path | None) -> Path | None:
+    if value is not None and not value.name:
+        raise click.BadParameter("give a file name, such as notte.wav or tessera.pdf", ctx, param)
+    return value
+
+
+def choose_audio(voice, rate, voice_pack, ambience="drums", no_ambience=False):
     """Audio options as the audio layer takes them (imported here, so quick commands stay light)."""
     from narrator.audio.night import AudioChoice
 

@@ -1,4 +1,3 @@
-from pathlib import Path
 
 import click
 
@@ -8,6 +7,7 @@ from narrator.cli.options import (
     choose_audio,
     deck_options,
     night_from_options,
+    output_option,
     pick,
     script_options,
 )
@@ -18,8 +18,7 @@ from narrator.views import minutes
 @deck_options
 @script_options
 @audio_options
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The file to write: .wav, .flac or .ogg.")
+@output_option("The file to write: .wav, .flac or .ogg.")
 @click.pass_obj
 def render(env, output, **params):
     """Write the whole night to one audio file, for any media player or a tablet.

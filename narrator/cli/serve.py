@@ -1,5 +1,8 @@
 """``narrate serve`` and ``narrate --speaker-box``: the tablets on the table are the speaker box."""
 
+import ipaddress
+import re
+
 import click
 
 from narrator.cli.options import (
@@ -20,7 +23,8 @@ from narrator.cli.options import (
 BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
 
 box_options = option_group([
-    click.option("--host", default="0.0.0.0", show_default=True, help="Address to serve the tablets on."),
+    click.option("--host", default="0.0.0.0", show_default=True, callback=lambda ctx, param, value: host_name(value),
+                 help="Address to serve the tablets on."),
     click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
                  help="Port to serve on (0: any free one)."),
     click.option("--laptop-audio/--no-laptop-audio", default=True, show_default=True,
@@ -28,11 +32,32 @@ box_options = option_group([
 ])
 
 
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def host_name(value: str) -> str:
+    """An IP address or a host name as the network spells them; anything else is refused here."""
+    text = value.strip()
+    try:
+        ipaddress.ip_address(text)
+        return text
+    except ValueError:
+        pass
+    labels = text.rstrip(".").split(".")
+    if len(text) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in labels) and not text[-1:].isdigit():
+        return text
+    raise click.BadParameter(f"'{value}' is not an address: give one such as 192.168.1.20 or a host name, or leave "
+                             "--host out to serve on every address of this machine")
+
+
 def play_with_box(env, params, day_seconds: int | None, names: str | None) -> None:
+    from narrator.cli.votes import check_names
     from narrator.speakerbox.game import run_box_game
     from narrator.views import deck_text
 
     choice, settings, script = night_from_options(env, params)
+    if names is not None and day_seconds is not None:
+        check_names(env, names, choice.players)  # before the night, not after the day
     click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang))
     click.echo()
     run_box_game(env, choice, settings, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)),

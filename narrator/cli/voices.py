@@ -6,6 +6,8 @@ from pathlib import Path
 import click
 
 from narrator.cli.options import language
+from narrator.errors import NarratorError
+from narrator.names import player_name
 from narrator.voicepacks import find_packs
 
 LICENCE_RECORDED = "the recording belongs to whoever recorded it"
@@ -13,8 +15,16 @@ LICENCE_RECORDED = "the recording belongs to whoever recorded it"
 
 def pack_folder(env, text: str) -> Path:
     """A bare name is a pack in the user's packs folder; anything path-like is that path."""
+    text = text.strip()
+    if text in ("", ".", ".."):
+        raise click.BadParameter(f"'{text}' is not a name for a voice pack: give one, such as nonna",
+                                 param_hint="FOLDER")
     if "/" in text or "\\" in text or text.startswith((".", "~")):
         return Path(text).expanduser()
+    try:
+        player_name(text)  # a pack's name follows the rules of a player's: short, printable text
+    except NarratorError as error:
+        raise click.BadParameter(f"not a name for a voice pack: {error}", param_hint="FOLDER") from None
     return env.user_packs_dir() / text
 
 
@@ -71,7 +81,6 @@ def render_voices(env, lang, voice, rate, name, overwrite, folder):
       narrate voices render --lang en --voice gmw/en-us --rate 140 american
     """
     from narrator.audio.packs import render_pack
-    from narrator.errors import NarratorError
 
     lang = language(env, lang)
     if env.speech_engine is None:

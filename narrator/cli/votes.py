@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from narrator.cli.options import language
-from narrator.errors import NarratorError, UnknownRoleError
+from narrator.errors import NarratorError
 from narrator.files import write_atomically
+from narrator.names import player_name, seating
 from narrator.vote import Ballot, ballots_from_data, resolve_vote
 from narrator.votes_view import vote_text
 
@@ -36,9 +37,9 @@ def votes(env, file, names, as_json, lang):
     if file is not None:
         from narrator.yamlfile import read_yaml
 
-        ballots, bewitched = ballots_from_data(env.game, read_yaml(file), str(file))
+        ballots, bewitched = ballots_from_data(env.game, read_yaml(file, plain_text_scalars=True), str(file))
     else:
-        ballots, bewitched = ask_ballots(env, names, lang, deck_roles=None)
+        ballots, bewitched = ask_ballots(env, names, lang)
     show_result(env, ballots, bewitched, lang, as_json)
 
 
@@ -50,10 +51,15 @@ def show_result(env, ballots, bewitched, lang: str, as_json: bool = False) -> No
         click.echo(vote_text(env.game, ballots, result, lang))
 
 
-def ask_ballots(env, names_option: str | None, lang: str, deck_roles: frozenset[str] | None):
-    """Ask for the names (once), then each player's card and vote; every answer checked as typed."""
+def ask_ballots(env, names_option: str | None, lang: str, deck_roles: frozenset[str] | None = None,
+                players: int | None = None):
+    """Ask for the names (once), then each player's card and vote; every answer checked as typed.
+
+    After a played night, ``deck_roles`` and ``players`` are the deck's: the names must number
+    ``players``.
+    """
     game = env.game
-    names = _names(env, names_option)
+    names = _names(env, names_option, players)
     role_choices = sorted({name for role in game.roles
                            for name in (role.id, game.languages[lang].role_name(role.id))})
     ballots = []
@@ -75,36 +81,38 @@ def ask_ballots(env, names_option: str | None, lang: str, deck_roles: frozenset[
     return ballots, bewitched
 
 
-def _names(env, option: str | None) -> list[str]:
+def _names(env, option: str | None, players: int | None) -> list[str]:
+    """The names, from the option or asked; last game's names are offered when the count fits."""
     saved = env.config_dir / NAMES_FILE
     if option is not None:
-        names = _split_names(option)
+        names = check_names(env, option, players)
     else:
         previous = _load_names(saved)
-        if previous and click.confirm(f"Same players as last time ({', '.join(previous)})?", default=True):
+        if previous and (players is None or len(previous) == players) and \
+                click.confirm(f"Same players as last time ({', '.join(previous)})?", default=True):
             names = previous
         else:
-            names = click.prompt("Players in seating order, separated by commas", value_proc=_split_names)
+            names = click.prompt("Players in seating order, separated by commas",
+                                 value_proc=lambda text: _as_parameter(check_names, env, text, players))
     _save_names(saved, names)
     return names
 
 
-def _split_names(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    folded = [name.casefold() for name in names]
-    duplicate = next((name for name, key in zip(names, folded, strict=True) if folded.count(key) > 1), None)
-    if duplicate:
-        raise click.BadParameter(f"two players are called '{duplicate}': give each player a different name")
-    if not 3 <= len(names) <= 10:
-        raise click.BadParameter(f"a game has 3 to 10 players, not {len(names)}: list them separated by commas")
-    return names
+def check_names(env, text: str, players: int | None) -> list[str]:
+    """``--names`` checked against the game, and against the deck's player count when there is a deck."""
+    return seating(text, env.game.min_players, env.game.max_players, exactly=players)
+
+
+def _as_parameter(check, *args):
+    """A core check at a prompt: its refusal is asked again, not the end of narrate."""
+    try:
+        return check(*args)
+    except NarratorError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def _role(game, text: str) -> str:
-    try:
-        return game.resolve_role(text)
-    except UnknownRoleError as error:
-        raise click.BadParameter(str(error)) from None
+    return _as_parameter(game.resolve_role, text)
 
 
 def _player(text: str, others: list[str]) -> str:
@@ -126,9 +134,14 @@ def _bewitched(game, text: str, allowed: list[str]) -> str | None:
 def _load_names(path: Path) -> list[str] | None:
     try:
         names = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
-    return names if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return None
+    try:
+        return [player_name(name) for name in names]
+    except NarratorError:
+        return None
 
 
 def _save_names(path: Path, names: list[str]) -> None:

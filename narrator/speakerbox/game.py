@@ -10,6 +10,7 @@ import click
 from narrator.audio.mix import MixSettings
 from narrator.day import DayTimer, day_spoken_keys
 from narrator.dayrun import DayScreen, run_day
+from narrator.errors import NarratorError
 from narrator.speakerbox.server import BoxServer, local_addresses
 from narrator.speakerbox.state import Box
 
@@ -71,6 +72,18 @@ class LaptopFollower:
         self.stream.close()
 
 
+def serve_error(host: str, port: int, error: OSError) -> str:
+    """Why the box cannot listen, and which option to change: the address or the port."""
+    import errno
+    import socket
+
+    reason = (error.strerror or str(error)).rsplit(": ", 1)[-1]  # asyncio repeats the address first
+    if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+        return (f"cannot serve on '{host}' ({reason}): it is not an address of this machine; give one of its "
+                "addresses with --host, or leave --host out to serve on all of them")
+    return f"cannot serve on {host}:{port} ({reason}): choose another --port"
+
+
 def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, laptop_audio: bool,
                  day_seconds: int | None, names: str | None, labels: dict[str, str]) -> None:
     from narrator.audio.console import keys
@@ -85,8 +98,7 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
     try:
         server.start()
     except OSError as error:
-        reason = (error.strerror or str(error)).rsplit(": ", 1)[-1]  # asyncio repeats the address first
-        raise click.ClickException(f"cannot serve on {host}:{port} ({reason}): choose another --port") from None
+        raise NarratorError(serve_error(host, port, error)) from None
     follower = None
     try:
         _announce(server, host)
@@ -100,7 +112,8 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
             if day_seconds is None:
                 return
             _day(env, box, server, actions, read_key, settings.lang, day_seconds, day_lines if follower else None)
-        ballots, bewitched = ask_ballots(env, names, settings.lang, deck_roles=choice.deck.role_ids)
+        ballots, bewitched = ask_ballots(env, names, settings.lang, deck_roles=choice.deck.role_ids,
+                                             players=choice.players)
         result = resolve_vote(env.game, ballots, bewitched, settings.lang)
         click.echo(vote_text(env.game, ballots, result, settings.lang))
         box.show_result(list(result.explanation))

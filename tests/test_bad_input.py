@@ -1,0 +1,264 @@
+"""Every bad input is one line on stderr and exit status 2: never a traceback, never a wrong status.
+
+A sweep puts each of a list of nasty values into every option and argument of every command
+(the commands and options are read from the command line itself, so a new one is swept too), and
+a table holds each case found by hand, by name.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from narrator.cli import cli
+from narrator.cli.errors import MAX_LINE
+from tests.conftest import RecordingPlayer, make_env
+from tests.test_day import FakeClock, RecordingSpeaker
+from tests.test_voices import CountingEngine
+
+NASTY = [
+    "", " ", "²", "٣", "9" * 5000, "-1", "0", "nan", "inf", "1e309", "\x00", "\x1b[2J", "é" * 300, "a," * 3000,
+    "/", ".", "/nonexistent/x.yaml", "x" * 5000, "yes", "\udcff\udcfe", "LUPO-MANNARO X99",
+]
+
+# What each command needs besides the value under test, so that a good value runs quickly and a
+# bad one is the only thing wrong: its options, then its one argument, if it has one. {tmp} is a
+# fresh folder.
+BASE = {
+    (): (["--players", "3", "--no-day", "--no-ambience"], []),
+    ("script",): (["--players", "3"], []),
+    ("deck",): (["--players", "3"], []),
+    ("roles",): ([], []),
+    ("render",): (["--players", "3", "--no-ambience", "-o", "{tmp}/n.wav"], []),
+    ("card",): (["--players", "3", "-o", "{tmp}/c.pdf"], []),
+    ("timer",): ([], ["2s"]),
+    ("votes",): ([], ["{tmp}/votes.yaml"]),
+    ("serve",): (["--players", "3", "--no-ambience", "--no-laptop-audio", "--host", "127.0.0.1", "--port", "0"], []),
+    ("voices", "list"): ([], []),
+    ("voices", "render"): ([], ["{tmp}/pack"]),
+    ("voices", "record"): ([], ["{tmp}/own"]),
+    ("doctor",): ([], []),
+}
+
+VOTES = """players:
+  - {name: Anna, card: lupo-mannaro, vote: Bruno}
+  - {name: Bruno, card: contadino, vote: Anna}
+  - {name: Carla, card: veggente, vote: Anna}
+"""
+
+
+class Quiet(Exception):
+    """Raised where a good input would start waiting for people (the speaker box's Enter)."""
+
+
+def commands(group=cli, path=()):
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from commands(command, (*path, name))
+        else:
+            yield (*path, name), command
+    if group is cli:
+        yield (), cli
+
+
+def settings(path):
+    """Where each value goes: every option that takes a value, and every argument."""
+    command = cli
+    for name in path:
+        command = command.commands[name]
+    for param in command.params:
+        if isinstance(param, click.Option) and (param.is_flag or param.count or param.name == "version"):
+            continue
+        yield param
+
+
+def environment(tmp_path):
+    clock = FakeClock()
+
+    def no_waiting(seconds):
+        raise Quiet
+
+    env = make_env(player=lambda: RecordingPlayer(), speaker=lambda: RecordingSpeaker(clock), clock=clock,
+                   sleep=no_waiting, speech_engine=CountingEngine, data_home=tmp_path / "data",
+                   config_dir=tmp_path / "config", cache_dir=tmp_path / "cache")
+    env.recorder = lambda: None  # the input quits before anything is recorded
+    return env
+
+
+def invoke(tmp_path, args):
+    (tmp_path / "votes.yaml").write_text(VOTES, encoding="utf-8")
+    return CliRunner().invoke(cli, [arg.replace("{tmp}", str(tmp_path)) for arg in args], obj=environment(tmp_path),
+                              prog_name="narrate", input="q\n" * 3)
+
+
+def problem(result) -> str | None:
+    """What is wrong with how narrate answered, or None if it answered as it must."""
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        if isinstance(result.exception, Quiet):
+            return None  # a good input: the speaker box is waiting for the group
+        return f"raised {type(result.exception).__name__}: {result.exception!r}"[:300]
+    if result.exit_code == 0:
+        return None
+    lines = result.stderr.splitlines()
+    if result.exit_code != 2:
+        return f"exit {result.exit_code}: {result.stderr[:200]!r}"
+    if len(lines) != 1 or not lines[0].startswith("narrate") or len(lines[0]) > MAX_LINE + 40:
+        return f"not one short line: {result.stderr[:300]!r}"
+    return None
+
+
+def placed(param, value, base):
+    """The command line with ``value`` given to ``param``."""
+    options, argument = base
+    if isinstance(param, click.Argument):
+        return [*options, "--", value]
+    return [*options, param.opts[0], value, *argument]
+
+
+@pytest.mark.parametrize("path", [path for path, _ in commands()], ids=lambda path: " ".join(path) or "narrate")
+def test_every_option_of_every_command_answers_a_nasty_value_in_one_line(tmp_path_factory, path):
+    failures = []
+    for param in settings(path):
+        for value in NASTY:
+            tmp_path = tmp_path_factory.mktemp("fuzz")
+            args = [*path, *placed(param, value, BASE[path])]
+            result = invoke(tmp_path, args)
+            if (reason := problem(result)) is not None:
+                failures.append(f"{param.name}={value[:20]!r}: {reason}")
+    assert not failures, "\n".join(failures)
+
+
+def test_the_sweep_covers_every_command():
+    assert {path for path, _ in commands()} == set(BASE)
+
+
+# Each case found by hand: the command line, and the one line it must answer with.
+CASES = {
+    "unicode digits in a duration": (["timer", "²"],
+                                     "narrate: '²' is not a duration: write it like 5m, 90s, 2m30s or 1:30"),
+    "a number of thousands of digits": (["deck", "--players", "9" * 5000],
+                                        "narrate deck: Invalid value for '--players' / '-p': "
+                                        "'999999999999999999999999999999…' is not a valid integer. "
+                                        "(see 'narrate deck --help')"),
+    "a deck longer than a file name": (["deck", "--deck", "v" * 5000],
+                                       "narrate: no role 'vvvvvvvvvvvvvvvvvvvvvvvvvvvvvv…' (known roles: lupo-mannaro, "
+                                       "veggente, massone, mitomane, guastafeste, apprendista-stregone, truffatore, "
+                                       "mortovivo, contadino, pinguino-mannaro, criceto-mannaro)"),
+    "an empty output name": (["render", "-p", "3", "-o", ""],
+                             "narrate render: Invalid value for '--output' / '-o': give a file name, such as "
+                             "notte.wav or tessera.pdf (see 'narrate render --help')"),
+    "an empty pack name": (["voices", "record", ""],
+                           "narrate voices record: Invalid value for FOLDER: '' is not a name for a voice pack: give "
+                           "one, such as nonna (see 'narrate voices record --help')"),
+    "an address that is not the machine's": (["serve", "-p", "3", "--no-ambience", "--host", "999.1.1.1"], None),
+    "a bed for the timer, which has none": (["timer", "--ambience", "/missing.wav"],
+                                            "narrate timer: No such option '--ambience'. (see 'narrate timer --help')"),
+    "a player list of thousands of characters": (["votes", "--names", ",".join(["abcdefghij" * 2] * 100)],
+                                                 "narrate: a game has 3 to 10 players, and this list has more: list "
+                                                 "each player once, separated by commas"),
+    "a name that is not text": (["votes", "--names", "An\udcffna,Bruno,Carla"],
+                                "narrate: a name holds bytes that are not text (check the terminal's encoding): type "
+                                "the names again"),
+    "a file name that is not text": (["deck", "--deck", "\udcff\udcfe.yaml"], "narrate: \\xff\\xfe.yaml: no such file"),
+    "names that do not fit the deck": (["--players", "4", "--names", "A,B,C"],
+                                       "narrate: the deck is for 4 players and 3 names are given: name each of the 4"),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_case_found_by_hand_is_one_line(tmp_path, case):
+    args, line = CASES[case]
+    result = invoke(tmp_path, args)
+    assert problem(result) is None and result.exit_code == 2, result.output
+    if line is not None:
+        assert result.stderr == line + "\n"
+
+
+def test_a_group_called_alone_shows_its_help(run):
+    result = run("voices")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: narrate voices [OPTIONS] COMMAND [ARGS]...\n\n")
+    assert "\n  list " in result.stdout and "\n  record " in result.stdout
+
+
+def test_name_yes_in_a_votes_file_stays_the_name_yes(tmp_path, run):
+    votes = tmp_path / "v.yaml"
+    votes.write_text("players:\n  - {name: yes, card: contadino, vote: Bruno}\n"
+                     "  - {name: Bruno, card: contadino, vote: Carla}\n  - {name: Carla, card: lupo-mannaro, vote: yes}\n")
+    result = run("votes", str(votes), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert '"yes": 1' in result.stdout and "True" not in result.stdout
+
+
+def test_deep_nesting_and_huge_numbers_in_files_are_one_line(tmp_path, run):
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("cards: " + "[" * 100_000 + "]" * 100_000)  # libyaml's composer used to crash on this
+    result = run("deck", "--deck", str(deep))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {deep}: nested more than 64 levels deep; this is not "
+                                                    "a file narrate reads\n")
+    huge = tmp_path / "huge.yaml"
+    huge.write_text(f"players: {'9' * 5000}\ncards: {{lupo-mannaro: 2}}\n")
+    result = run("deck", "--deck", str(huge))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {huge}: holds a number far too long to mean anything "
+                                                    "here\n")
+
+
+def test_nan_in_a_voice_pack_and_a_damaged_ambience_are_refused(tmp_path, run):
+    import numpy as np
+    import soundfile
+
+    bed = tmp_path / "bed.wav"
+    soundfile.write(bed, np.full(48000, np.nan, dtype=np.float32), 48000, subtype="FLOAT")
+    result = run("render", "-p", "3", "--ambience", str(bed), "-o", str(tmp_path / "n.wav"))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {bed}: holds samples that are not numbers (NaN or "
+                                                    "infinity): the file is damaged\n")
+    slow = tmp_path / "slow.wav"
+    soundfile.write(slow, np.zeros(10, dtype=np.float32), 1)
+    result = run("render", "-p", "3", "--ambience", str(slow), "-o", str(tmp_path / "n.wav"))
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {slow}: sampled at 1 Hz; narrate reads audio at 8 to "
+                                                    "384 kHz: convert it (44100 or 48000 Hz)\n")
+    assert not (tmp_path / "n.wav").exists()
+
+
+def test_a_voice_pack_with_nan_seconds_is_refused(tmp_path):
+    from narrator.errors import NarratorError
+    from narrator.voicepacks import load_pack
+
+    (tmp_path / "pack.yaml").write_text("name: x\nlanguage: it\ngame: una-notte-da-lupi\nlicence: x\nsource: tts\n"
+                                        "clips:\n  night.start: {text: Cala la notte, seconds: .nan}\n")
+    with pytest.raises(NarratorError, match=r"clips.night.start.seconds: expected a number from 0, got nan"):
+        load_pack(tmp_path)
+
+
+def test_an_hour_long_ambience_is_read_only_as_far_as_a_loop_needs(tmp_path):
+    import numpy as np
+    import soundfile
+
+    from narrator.audio.beds import BED_MAX_SECONDS, load_bed
+
+    long_bed = tmp_path / "hour.flac"
+    with soundfile.SoundFile(long_bed, "w", samplerate=8000, channels=1, format="FLAC") as out:
+        block = (0.1 * np.sin(np.arange(8000 * 60) * 0.05)).astype(np.float32)
+        for _ in range(60):
+            out.write(block)
+    bed = load_bed(str(long_bed), 8000)
+    assert bed.seconds <= BED_MAX_SECONDS
+
+
+def test_ctrl_c_at_start_up_is_one_line(tmp_path):
+    """A Ctrl-C while Python is still importing the command line: no KeyboardInterrupt traceback."""
+    for delay in (0.02, 0.04, 0.06, 0.08):
+        process = subprocess.Popen([sys.executable, "-m", "narrator", "roles"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env={**os.environ, "LANG": "C.UTF-8"})
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert "Traceback" not in err, err
+        assert process.returncode in (0, 130, -signal.SIGINT), (process.returncode, err)
+        if process.returncode == 130:
+            assert err == "narrate: interrupted\n"
