@@ -4,6 +4,7 @@ import sys
 
 import click
 
+from narrator.cli.errors import EXIT_INTERRUPTED
 from narrator.cli.options import VOICE_OPTION_NAMES, choose_audio, language, pick, voice_options
 from narrator.day import DayTimer, day_spoken_keys, parse_duration
 from narrator.dayrun import DayScreen, run_day
@@ -66,6 +67,9 @@ def run_the_day(env, lang: str, seconds: int, audio) -> None:
     screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
     try:
         with keys(sleep=env.sleep) as read_key:
-            run_day(day_timer, speaker.say, read_key, screen, texts)
+            reached_the_vote = run_day(day_timer, speaker.say, read_key, screen, texts)
     finally:
         speaker.close()
+    if not reached_the_vote:
+        click.echo("narrate: stopped", err=True)
+        raise SystemExit(EXIT_INTERRUPTED)

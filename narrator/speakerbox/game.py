@@ -111,7 +111,10 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
                 raise SystemExit(130)
             if day_seconds is None:
                 return
-            _day(env, box, server, actions, read_key, settings.lang, day_seconds, day_lines if follower else None)
+            if not _day(env, box, server, actions, read_key, settings.lang, day_seconds,
+                        day_lines if follower else None):
+                click.echo("narrate: stopped", err=True)
+                raise SystemExit(130)
         ballots, bewitched = ask_ballots(env, names, settings.lang, deck_roles=choice.deck.role_ids,
                                              players=choice.players)
         result = resolve_vote(env.game, ballots, bewitched, settings.lang)
@@ -161,8 +164,11 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
 
 
 def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int,
-         laptop_lines) -> None:
-    """The day on every tablet (and on the laptop's speakers, given their lines, when they play too)."""
+         laptop_lines) -> bool:
+    """The day on every tablet (and on the laptop's speakers, given their lines, when they play too).
+
+    Returns False when q stopped it.
+    """
     language = env.game.languages[lang]
     texts = {key: language.line(key) for key in day_spoken_keys(env.game.day)}
     laptop = _laptop_day_speaker(laptop_lines) if laptop_lines is not None else None
@@ -188,11 +194,12 @@ def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang:
 
     box.show_day(env.clock() + seconds, None, False)
     try:
-        run_day(timer, say, keys_and_controls, screen, texts)
+        reached_the_vote = run_day(timer, say, keys_and_controls, screen, texts)
     finally:
         if laptop is not None:
             laptop.close()
     box.show_day(None, 0, True)
+    return reached_the_vote
 
 
 def _laptop_day_speaker(lines):

@@ -1,0 +1,224 @@
+"""The terminal as a group meets it: lines that fit any width, a terminal given back intact after
+a signal or Ctrl-Z, the same keys in the night and the day, and honest logs when not a terminal."""
+
+import fcntl
+import io
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+from narrator.audio.console import Console, status_line
+from narrator.audio.player import Transport
+from narrator.day import DayTimer
+from narrator.dayrun import DayScreen, layout, run_day
+from tests.test_console import LABELS, small_night
+from tests.test_day import RULES, FakeClock
+from tests.test_playback import portaudio_missing
+
+
+def test_the_status_line_fits_every_width_even_paused_in_the_longest_phase():
+    night = small_night()
+    transport = Transport(night)
+    transport.position = night.counts[0].start + night.rate
+    transport.toggle_pause()
+    long_label = {**LABELS, "lupo-mannaro": "Apprendista Stregone e Lupi Mannari"}
+    for width in (20, 40, 60, 79, 120):
+        line = status_line(transport, long_label, width)
+        assert len(line) <= width, (width, line)
+    assert "paused: space resumes" in status_line(transport, long_label, 79)
+    assert "[" not in status_line(transport, long_label, 40)  # the bar gives way first
+
+
+def test_a_narrower_terminal_is_followed_without_scrolling():
+    night = small_night()
+    transport = Transport(night)
+    widths = iter([100, 40])
+    out = io.StringIO()
+    console = Console(out, LABELS, interactive=True, size=lambda: (next(widths), 24))
+    console.show(transport)
+    first = out.getvalue()
+    console.show(transport)
+    second = out.getvalue()[len(first):]
+    assert len(first.split("\x1b[J")[1]) <= 99
+    shown = len(first.split("\x1b[J")[1])
+    assert second.startswith(f"\x1b[{-(-shown // 40) - 1}A\r\x1b[J") if shown > 40 else second.startswith("\r\x1b[J")
+    assert len(second.split("\x1b[J")[1]) <= 39
+
+
+@pytest.mark.parametrize("columns, lines", [(40, 10), (80, 24), (30, 8), (12, 4)])
+def test_the_day_screen_fits_small_terminals(columns, lines):
+    caption = "La discussione è aperta: cercate i lupi prima che sia troppo tardi!"
+    for face, state in (("4:59", "space: pause   +: 30 more seconds   Enter: vote now   q: stop"), ("0:00", "")):
+        rows = layout(face, caption, state, columns - 1, lines - 1)
+        assert len(rows) <= lines - 1
+        screen_rows = rows
+        out = io.StringIO()
+        screen = DayScreen(out, interactive=True, size=lambda: (columns, lines))
+        screen.caption = caption
+        screen.show(DayTimer(RULES, 299, FakeClock()))
+        drawn = out.getvalue().split("\x1b[J")[1].splitlines()
+        assert len(drawn) <= lines - 1 and all(len(row) <= columns - 1 for row in drawn), drawn
+    assert any("█" in row for row in screen_rows) == (columns >= 23)
+
+
+def test_logs_say_when_the_night_and_the_day_are_paused():
+    night = small_night()
+    transport = Transport(night)
+    out = io.StringIO()
+    console = Console(out, LABELS, interactive=False)
+    console.show(transport)
+    transport.toggle_pause()
+    console.show(transport)
+    transport.toggle_pause()
+    console.show(transport)
+    assert out.getvalue().splitlines()[1:] == ["0:00  paused (space resumes)", "0:00  resumed"]
+    clock = FakeClock()
+    timer = DayTimer(RULES, 40, clock)
+    presses = {3: " ", 6: " "}
+    polls = []
+    day_log = io.StringIO()
+
+    def read_key(timeout):
+        polls.append(timeout)
+        clock.sleep(timeout)
+        return presses.get(len(polls))
+
+    assert run_day(timer, lambda key: None, read_key, DayScreen(day_log, interactive=False), {}) is True
+    assert [line for line in day_log.getvalue().splitlines() if "paused" in line or "resumed" in line] == [
+        "0:40  paused (space resumes)", "0:40  resumed"]
+
+
+def test_q_stops_the_day_as_it_stops_the_night():
+    clock = FakeClock()
+    polls = []
+
+    def read_key(timeout):
+        polls.append(timeout)
+        clock.sleep(timeout)
+        return "q" if len(polls) == 5 else None
+
+    said = []
+    assert run_day(DayTimer(RULES, 40, clock), said.append, read_key, DayScreen(io.StringIO(), False), {}) is False
+    assert said == ["day.discuss"]
+
+
+# --- A real pseudo-terminal -----------------------------------------------------------------------
+
+class Terminal:
+    """narrate running on a pseudo-terminal of a given size, as in a terminal window."""
+
+    def __init__(self, tmp_path, *args, columns=40, lines=10):
+        self.leader, self.follower = pty.openpty()
+        fcntl.ioctl(self.follower, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        self.before = termios.tcgetattr(self.follower)
+        config = tmp_path / "asound.conf"
+        config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
+        self.process = subprocess.Popen([sys.executable, "-m", "narrator", *args], stdin=self.follower,
+                                        stdout=self.follower, stderr=self.follower, process_group=0,
+                                        env={**os.environ, "LANG": "C.UTF-8", "ALSA_CONFIG_PATH": str(config)})
+        self.output = b""
+
+    def read(self, seconds: float) -> bytes:
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.leader], [], [], left)
+            if ready:
+                try:
+                    self.output += os.read(self.leader, 65536)
+                except OSError:
+                    break
+        return self.output
+
+    def wait_for(self, text: bytes, seconds: float = 30) -> None:
+        deadline = time.monotonic() + seconds
+        while text not in self.output:
+            assert time.monotonic() < deadline, self.output[-500:]
+            self.read(0.05)
+
+    def state(self) -> str:
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+
+    def wait_state(self, wanted: str, seconds: float = 10) -> None:
+        deadline = time.monotonic() + seconds
+        while self.state() != wanted:
+            assert time.monotonic() < deadline, self.state()
+            time.sleep(0.01)
+
+    def lflag(self) -> int:
+        return termios.tcgetattr(self.follower)[3]
+
+    def finish(self) -> int:
+        code = self.process.wait(timeout=60)
+        self.read(0.2)
+        return code
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.leader)
+        os.close(self.follower)
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    opened = []
+
+    def start(*args, **size):
+        opened.append(Terminal(tmp_path, *args, **size))
+        return opened[-1]
+
+    yield start
+    for each in opened:
+        each.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads process states from /proc")
+def test_ctrl_z_gives_the_terminal_back_and_fg_takes_single_keys_again_then_q_stops_the_day(terminal):
+    day = terminal("timer", "40s", "--lang", "en")
+    day.wait_for(b"q:stop")
+    assert not day.lflag() & termios.ICANON  # single keys while the day runs
+    os.killpg(day.process.pid, signal.SIGTSTP)  # what Ctrl-Z sends to the foreground group
+    day.wait_state("T")
+    assert day.lflag() & termios.ICANON and day.lflag() & termios.ECHO  # the shell gets its terminal back
+    os.killpg(day.process.pid, signal.SIGCONT)  # what fg sends
+    deadline = time.monotonic() + 10
+    while day.lflag() & termios.ICANON:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.write(day.leader, b"q")  # no Enter needed
+    assert day.finish() == 130
+    assert b"narrate: stopped" in day.output
+    assert termios.tcgetattr(day.follower) == day.before
+
+
+@pytest.mark.skipif(portaudio_missing(), reason="PortAudio (libportaudio2) is not installed")
+def test_sigterm_during_the_night_gives_the_terminal_back_with_echo(terminal):
+    night = terminal("--players", "10", "--no-day", "--no-ambience")
+    night.wait_for(b"close your eyes")
+    os.write(night.leader, b" ")  # pause: ALSA's null device would play the whole night in a moment
+    night.wait_for(b"paused")
+    os.killpg(night.process.pid, signal.SIGTERM)
+    assert night.finish() == 128 + signal.SIGTERM
+    assert termios.tcgetattr(night.follower) == night.before
+    assert termios.tcgetattr(night.follower)[3] & termios.ECHO
+    assert b"narrate: stopped by a signal" in night.output
+
+
+def test_messages_and_the_day_screen_stay_within_a_40_column_terminal(terminal):
+    day = terminal("timer", "3s", "--lang", "en", columns=40, lines=10)
+    assert day.finish() == 0
+    text = day.output.decode(errors="replace").replace("\r\n", "\n")
+    for chunk in text.split("\x1b[J")[1:]:
+        for row in chunk.split("\x1b[")[0].split("\n"):
+            assert len(row) <= 39, row
+
