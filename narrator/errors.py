@@ -27,3 +27,7 @@ class Terminated(BaseException):
     def __init__(self, signal_number: int):
         super().__init__(signal_number)
         self.signal_number = signal_number
+
+
+class Interrupted(BaseException):
+    """Ctrl-C, carried past click (which would print a stray blank line for a KeyboardInterrupt)."""

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import click
 import pytest
@@ -251,14 +252,21 @@ def test_an_hour_long_ambience_is_read_only_as_far_as_a_loop_needs(tmp_path):
 
 
 def test_ctrl_c_at_start_up_is_one_line(tmp_path):
-    """A Ctrl-C while Python is still importing the command line: no KeyboardInterrupt traceback."""
-    for delay in (0.02, 0.04, 0.06, 0.08):
-        process = subprocess.Popen([sys.executable, "-m", "narrator", "roles"], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, env={**os.environ, "LANG": "C.UTF-8"})
+    """A Ctrl-C while the command line is still being imported: no KeyboardInterrupt traceback.
+
+    The installed ``narrate`` script is what a user runs. Its first ~15 ms are Python's start-up
+    and pip's launcher (which imports ``re`` before any narrate code): a Ctrl-C then is Python's
+    own, and out of narrate's reach. From then on it must be one line.
+    """
+    script = Path(sys.executable).with_name("narrate")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "narrator"]
+    for delay in (0.04, 0.06, 0.08, 0.1):
+        process = subprocess.Popen([*command, "roles"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env={**os.environ, "LANG": "C.UTF-8"})
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
         assert "Traceback" not in err, err
-        assert process.returncode in (0, 130, -signal.SIGINT), (process.returncode, err)
+        assert process.returncode in (0, 130), (process.returncode, err)
         if process.returncode == 130:
             assert err == "narrate: interrupted\n"

@@ -29,9 +29,9 @@ def game(tmp_path):
     """``narrate serve`` for 3 players on a free port; yields (tablet URL, control URL, process)."""
     started = []
 
-    def start(*extra):
+    def start(*extra, players="3", port="0"):
         process = subprocess.Popen(
-            [sys.executable, "-m", "narrator", "serve", "--players", "3", "--port", "0", "--host", "127.0.0.1",
+            [sys.executable, "-m", "narrator", "serve", "--players", players, "--port", port, "--host", "127.0.0.1",
              "--no-laptop-audio", "--no-ambience", *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "LANG": "C.UTF-8", "XDG_CACHE_HOME": str(tmp_path / "cache")})
@@ -193,3 +193,26 @@ def test_a_tablet_that_loses_the_network_comes_back_in_step(browser, game):
     assert len(connections) == 2
     assert abs(table.evaluate("narratorBox.scheduledEpochStart")
                - laptop.evaluate("narratorBox.scheduledEpochStart")) < 0.020
+
+
+def test_a_tablet_never_plays_the_night_of_a_box_that_was_restarted(browser, game):
+    tablet, control, first_box = game("--no-day")
+    page = joined(browser, tablet)
+    page.wait_for_function("narratorBox.nightId !== null", timeout=20000)
+    old_id, old_length = page.evaluate("[narratorBox.nightId, narratorBox.nightLength]")
+    start_night(joined(browser, control))
+    playing(page)
+    first_box.kill()
+    first_box.wait()
+    port = tablet.rsplit(":", 1)[1].strip("/")
+    _, new_control, _ = game("--no-day", players="10", port=port)  # another night on the same address
+    page.wait_for_function(f"narratorBox.nightId !== null && narratorBox.nightId !== {old_id!r}", timeout=30000)
+    assert not page.evaluate("narratorBox.playing")  # the new box has not started: nothing plays
+    new_length = page.evaluate("narratorBox.nightLength")
+    assert new_length == pytest.approx(page.evaluate("narratorBox.state.night.length"), abs=0.1)
+    assert new_length > old_length + 30  # ten players' night, not the old three players'
+    laptop = joined(browser, new_control)
+    start_night(laptop)
+    playing(page, laptop)
+    assert abs(page.evaluate("narratorBox.scheduledEpochStart") - laptop.evaluate("narratorBox.scheduledEpochStart")) \
+        < 0.020

@@ -185,3 +185,151 @@ def test_a_port_in_use_is_one_line(tmp_path):
     assert process.returncode == 2
     assert process.stderr == (f"narrate: cannot serve on 127.0.0.1:{port} (address already in use): "
                               "choose another --port\n")
+
+
+# --- A real network's clients ----------------------------------------------------------------------
+
+def test_odd_messages_get_an_answer_and_nothing_on_the_laptop(server, capfd):
+    answers = asyncio.run(talk(server, {"type": "control", "token": "ééé", "action": "start"},
+                               "[" * 2000 + "]" * 2000, "[1, 2]", {"type": ["x"]}, "\"just text\"",
+                               {"type": "control", "token": "secret-token", "action": {"nested": 1}}))
+    assert [answer["type"] for answer in answers[1:]] == ["error"] * 6
+    assert answers[1]["message"] == "only the laptop controls the game"
+    assert server.actions == []
+    assert capfd.readouterr().err == ""
+
+
+def test_a_half_sent_request_is_closed(server):
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and the rest never comes
+        client.settimeout(30)
+        started = time.monotonic()
+        assert client.recv(100) == b""
+        assert time.monotonic() - started < 10
+
+
+def test_a_malformed_request_line_is_at_most_one_line_on_the_laptop(server, capfd):
+    import socket
+
+    with socket.create_connection(("127.0.0.1", server.port)) as client:
+        client.sendall(b"\x16\x03\x01\x02\x00 not http at all\r\n\r\n")
+        client.settimeout(10)
+        assert client.recv(100).startswith(b"HTTP/1.")
+    time.sleep(0.2)
+    assert "Traceback" not in capfd.readouterr().err
+    assert fetch(server, "/")[0] == 200
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "http://evil.example"}, {"Host": "evil.example"},
+                                     {"Host": "rebound.example:8765"}])
+def test_sockets_from_other_sites_or_names_are_refused(server, headers):
+    async def connect():
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(url(server, "/ws"), headers=headers)
+            return refused.value.status
+
+    assert asyncio.run(connect()) == 403
+
+
+def test_the_own_page_and_a_tablet_by_address_may_connect(server):
+    async def connect(headers):
+        async with aiohttp.ClientSession() as session, session.ws_connect(url(server, "/ws"), headers=headers) as ws:
+            return json.loads((await ws.receive()).data)["type"]
+
+    assert asyncio.run(connect({"Origin": f"http://127.0.0.1:{server.port}"})) == "state"
+    assert asyncio.run(connect({"Host": f"localhost:{server.port}", "Origin": f"http://localhost:{server.port}"})) \
+        == "state"
+
+
+def test_a_tablet_that_stops_reading_is_dropped_and_holds_nobody_up(server):
+    import socket
+
+    stalled = socket.create_connection(("127.0.0.1", server.port))
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    time.sleep(0.3)  # upgraded; from now on it reads nothing
+
+    async def listen():
+        received = 0
+        async with aiohttp.ClientSession() as session, session.ws_connect(url(server, "/ws")) as ws:
+            await ws.receive()
+            for _ in range(12):
+                server.broadcast({"type": "padding", "text": "x" * 1_000_000})
+            started = time.monotonic()
+            while received < 12:
+                message = await ws.receive(timeout=10)
+                received += json.loads(message.data)["type"] == "padding"
+            return time.monotonic() - started
+
+    assert asyncio.run(listen()) < 5  # the stalled tablet did not hold this one up
+    deadline = time.monotonic() + 15
+    while server.connected():
+        assert time.monotonic() < deadline, "the stalled tablet was never cut off"
+        time.sleep(0.1)
+    stalled.close()
+
+
+def test_every_state_names_the_night_and_the_audio_says_which_it_is(server):
+    greeting = asyncio.run(talk(server))[0]
+    assert greeting["night_id"] == server.night_id and len(server.night_id) == 16
+
+    async def night_header():
+        async with aiohttp.ClientSession() as session, session.get(url(server, "/night.wav")) as response:
+            return response.headers["X-Night-Id"], response.headers["Cache-Control"]
+
+    assert asyncio.run(night_header()) == (server.night_id, "no-store")
+    other = BoxServer(server.box, b"RIFF", {}, time.monotonic, lambda action: None, port=0)
+    assert other.night_id != server.night_id
+
+
+def test_the_tablet_addresses_are_the_networks_never_loopback():
+    import socket
+    from collections import namedtuple
+
+    from narrator.speakerbox.game import tablet_addresses
+    from narrator.speakerbox.server import network_addresses
+
+    Address = namedtuple("Address", "family address")
+    Stats = namedtuple("Stats", "isup")
+    interfaces = {"lo": [Address(socket.AF_INET, "127.0.0.1")],
+                  "docker0": [Address(socket.AF_INET, "172.17.0.1")],
+                  "wlp2s0": [Address(socket.AF_INET, "192.168.1.23"), Address(socket.AF_INET6, "fe80::1")],
+                  "eth1": [Address(socket.AF_INET, "169.254.3.4")],
+                  "eth0": [Address(socket.AF_INET, "10.0.0.5")]}
+    stats = {"eth0": Stats(False), "wlp2s0": Stats(True), "docker0": Stats(True), "lo": Stats(True)}
+    networks = network_addresses(interfaces, stats)
+    assert networks == [("wlp2s0", "192.168.1.23"), ("docker0", "172.17.0.1")]
+    assert tablet_addresses("0.0.0.0", 8765, networks) == ["http://192.168.1.23:8765/", "http://172.17.0.1:8765/"]
+    assert tablet_addresses("192.168.1.23", 9000, networks) == ["http://192.168.1.23:9000/"]
+    assert tablet_addresses("0.0.0.0", 8765, []) == []
+    real = network_addresses()  # this machine, whatever its host name resolves to
+    assert all(not address.startswith("127.") for _, address in real)
+
+
+def test_serve_prints_a_network_address_even_when_the_host_name_is_loopback(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from narrator.speakerbox.server import network_addresses
+
+    process = subprocess.Popen([sys.executable, "-m", "narrator", "serve", "--players", "3", "--port", "0",
+                                "--no-ambience", "--no-laptop-audio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "LANG": "C.UTF-8"})
+    try:
+        for line in process.stdout:
+            if line.startswith("Speaker box:"):
+                break
+    finally:
+        process.kill()
+        process.wait()
+    networks = network_addresses()
+    if networks:
+        assert line.startswith(f"Speaker box: open http://{networks[0][1]}:")
+        assert "127.0.0.1" not in line
+    else:
+        assert "on no network" in line

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from narrator.errors import NarratorError, Terminated
+from narrator.errors import Interrupted, NarratorError, Terminated
 
 EXIT_BAD_INPUT = 2
 EXIT_SYSTEM = 1
@@ -17,6 +17,12 @@ MAX_LINE = 300  # an error line never grows past this, whatever it quotes
 
 class NarrateGroup(click.Group):
     """A click group whose errors are one line each, never a traceback or a usage dump."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         # standalone_mode is taken for click's signature only: errors are always handled here.
@@ -45,11 +51,11 @@ class NarrateGroup(click.Group):
         except NarratorError as error:
             fail(f"narrate: {say(str(error))}")
         except click.Abort as error:
+            click.echo()  # a prompt was waiting: end its line, so that the message has its own
             if isinstance(error.__context__, EOFError):  # click re-raises a prompt's end of input as Abort
-                click.echo()  # end the prompt's line, so that the message has its own
                 fail("narrate: the input ended before every question was answered")
             fail("narrate: interrupted", EXIT_INTERRUPTED)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Interrupted):
             fail("narrate: interrupted", EXIT_INTERRUPTED)
         except Terminated as signal:
             fail("narrate: stopped by a signal", 128 + signal.signal_number)

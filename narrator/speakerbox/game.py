@@ -11,7 +11,7 @@ from narrator.audio.mix import MixSettings
 from narrator.day import DayTimer, day_spoken_keys
 from narrator.dayrun import DayScreen, run_day
 from narrator.errors import NarratorError
-from narrator.speakerbox.server import BoxServer, local_addresses
+from narrator.speakerbox.server import BoxServer, network_addresses
 from narrator.speakerbox.state import Box
 
 TABLET_RATE = 24000  # plenty for speech and drums, and half the bytes for every tablet to fetch
@@ -127,15 +127,26 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
         server.stop()
 
 
+def tablet_addresses(host: str, port: int, networks: list[tuple[str, str]]) -> list[str]:
+    """Where the tablets can open the box: the address --host names, or each network's address."""
+    if host not in ("0.0.0.0", "::", ""):
+        literal = f"[{host}]" if ":" in host else host
+        return [f"http://{literal}:{port}/"]
+    return [f"http://{address}:{port}/" for _, address in networks]
+
+
 def _announce(server: BoxServer, host: str) -> None:
     import segno
 
-    address = host if host not in ("0.0.0.0", "") else next(iter(local_addresses()), "127.0.0.1")
-    tablets = f"http://{address}:{server.port}/"
-    click.echo(f"Speaker box: open {tablets} on the tablets and tap to join.")
-    out = io.StringIO()
-    segno.make(tablets, error="m").terminal(out=out, compact=True)
-    click.echo(out.getvalue().rstrip("\n"))
+    addresses = tablet_addresses(host, server.port, network_addresses())
+    if not addresses:
+        click.echo("Speaker box: this laptop is on no network the tablets could reach: connect it to the same "
+                   "Wi-Fi as the tablets and start again.")
+    else:
+        click.echo(f"Speaker box: open {' or '.join(addresses)} on the tablets and tap to join.")
+        out = io.StringIO()
+        segno.make(addresses[0], error="m").terminal(out=out, compact=True)
+        click.echo(out.getvalue().rstrip("\n"))
     click.echo(f"This laptop's controls: http://127.0.0.1:{server.port}/?token={server.token}")
     click.echo("Press Enter here (or Start on the controls page) to begin the night. q stops.")
 

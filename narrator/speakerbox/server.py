@@ -4,17 +4,24 @@ It serves exactly its own assets, by exact name (nothing is looked up on disk fr
 so no path can climb out), the night's audio and the day's lines, and one WebSocket per tablet:
 tablets ask the time (for their clock offset) and receive the game's state; only a client that
 presents the secret token may start, pause or move the game on. A misbehaving client gets an
-error message or a 4xx, and the server carries on.
+error message or a 4xx, and the server carries on: a request not sent in full within a few
+seconds is closed, a tablet that stops reading is dropped (it reconnects when it can) without
+holding the others up, a WebSocket from another site's page or through a host name that is not
+this machine's is refused, and whatever goes wrong is at most one line on the laptop's terminal.
 """
 
 import asyncio
+import ipaddress
 import json
+import logging
 import secrets
 import socket
+import sys
 import threading
 import weakref
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -25,6 +32,8 @@ ASSETS = {"/": ("index.html", "text/html"), "/box.js": ("box.js", "text/javascri
           "/box.css": ("box.css", "text/css")}
 MAX_MESSAGE = 4096
 ACTIONS = ("start", "pause", "next")
+REQUEST_SECONDS = 5  # a request must arrive whole within this (aiohttp's keep-alive timer closes it)
+SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
 
 
 class BoxServer:
@@ -38,8 +47,10 @@ class BoxServer:
         self.control = control  # applies a control action (start, pause, next) to the game
         self.host, self.port = host, port
         self.token = token or secrets.token_urlsafe(16)
+        self.night_id = secrets.token_hex(8)  # a tablet that holds another night's audio must fetch this one
         self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
         self._sockets: weakref.WeakSet = weakref.WeakSet()
+        self._transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
@@ -77,7 +88,8 @@ class BoxServer:
         app.router.add_get("/night.wav", self._night)
         app.router.add_get("/clips/{key}", self._clip)
         app.router.add_get("/{path:.*}", self._asset)
-        self._runner = web.AppRunner(app, access_log=None)
+        quiet_logs()
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=REQUEST_SECONDS)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -95,16 +107,31 @@ class BoxServer:
         """Send a message (the state, by default) to every tablet; callable from any thread."""
         if self._loop is None or not self._loop.is_running():
             return
-        text = json.dumps(message or self.box.snapshot())
+        text = json.dumps(message or self.snapshot())
         self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send_all(text)))
 
+    def snapshot(self) -> dict:
+        """The box's state, with the identity of the night this server plays."""
+        return {**self.box.snapshot(), "night_id": self.night_id}
+
     async def _send_all(self, text: str) -> None:
-        for ws in list(self._sockets):
-            if not ws.closed:
-                try:
-                    await ws.send_str(text)
-                except (ConnectionError, RuntimeError):
-                    pass  # a tablet that went away; it will reconnect and be told again
+        await asyncio.gather(*(self._send(ws, text) for ws in list(self._sockets) if not ws.closed))
+
+    async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
+        """One tablet's message; one that does not take it in time is cut off, and will reconnect."""
+        try:
+            await asyncio.wait_for(ws.send_str(text), SEND_SECONDS)
+        except (ConnectionError, RuntimeError):
+            pass  # a tablet that went away; it will reconnect and be told again
+        except asyncio.TimeoutError:
+            self._sockets.discard(ws)
+            transport = self._transports.pop(ws, None)
+            if transport is not None:
+                transport.abort()
+
+    def connected(self) -> int:
+        """How many pages hold a live connection now."""
+        return sum(1 for ws in list(self._sockets) if not ws.closed)
 
     def say(self, key: str, lead: float = 0.3) -> None:
         """Have every tablet say a day line, all at the same moment a little ahead."""
@@ -120,21 +147,27 @@ class BoxServer:
         return web.Response(body=body, content_type=kind, headers={"Cache-Control": "no-store"})
 
     async def _night(self, request: web.Request) -> web.Response:
-        return web.Response(body=self.night_wav, content_type="audio/wav")
+        return web.Response(body=self.night_wav, content_type="audio/wav",
+                            headers={"Cache-Control": "no-store", "X-Night-Id": self.night_id})
 
     async def _clip(self, request: web.Request) -> web.Response:
         key = request.match_info["key"].removesuffix(".wav")
         if key not in self.clips:
             raise web.HTTPNotFound(text="no such line\n")
-        return web.Response(body=self.clips[key], content_type="audio/wav")
+        return web.Response(body=self.clips[key], content_type="audio/wav", headers={"Cache-Control": "no-store"})
 
     async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10)
         if not ws.can_prepare(request).ok:
             raise web.HTTPBadRequest(text="this address takes a WebSocket\n")
+        refusal = foreign_request(request.headers.get("Host", ""), request.headers.get("Origin"))
+        if refusal:
+            raise web.HTTPForbidden(text=refusal + "\n")
         await ws.prepare(request)
         self._sockets.add(ws)
-        await ws.send_str(json.dumps(self.box.snapshot()))
+        if request.transport is not None:
+            self._transports[ws] = request.transport
+        await self._send(ws, json.dumps(self.snapshot()))
         async for message in ws:
             if message.type != WSMsgType.TEXT:
                 continue
@@ -147,25 +180,88 @@ class BoxServer:
     def _answer(self, data: str) -> dict | None:
         try:
             message = json.loads(data)
-            kind = message["type"]
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, RecursionError):
+            message = None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             return {"type": "error", "message": "not a message this server understands"}
+        kind = message["type"][:40]
         if kind == "ping":
             return {"type": "pong", "sent": message.get("sent"), "server": self.clock()}
         if kind == "control":
-            if not isinstance(message.get("token"), str) or not secrets.compare_digest(message["token"], self.token):
+            token = message.get("token")
+            if not isinstance(token, str) or not secrets.compare_digest(token.encode(errors="replace"),
+                                                                        self.token.encode()):
                 return {"type": "error", "message": "only the laptop controls the game"}
             if message.get("action") not in ACTIONS:
-                return {"type": "error", "message": f"no action {message.get('action')!r}"}
+                return {"type": "error", "message": f"no action {str(message.get('action'))[:40]!r}"}
             self.control(message["action"])
             return None
         return {"type": "error", "message": f"no message type {kind!r}"}
 
 
-def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback, from its own name (no traffic sent)."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return []
-    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+def foreign_request(host: str, origin: str | None) -> str | None:
+    """Why a WebSocket request does not come from a page this server gave, or None.
+
+    The Host must name this machine by address (or as localhost), which defeats DNS rebinding;
+    an Origin, when the browser sends one, must be that same host, which defeats another site's
+    page opening a socket to the box from the laptop's own browser.
+    """
+    name = urlsplit(f"//{host}").hostname or ""
+    if name != "localhost" and name != socket.gethostname().lower():
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return "open the speaker box by the address narrate printed"
+    if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
+        return "only the speaker box's own page may connect here"
+    return None
+
+
+VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg", "zt", "utun", "lo")
+
+
+def network_addresses(interfaces: dict | None = None, stats: dict | None = None) -> list[tuple[str, str]]:
+    """(interface, IPv4 address) of every network this machine is on, the likely Wi-Fi or LAN first.
+
+    Loopback and link-local addresses are left out (no tablet can reach them), and so are
+    interfaces that are down; virtual ones (containers, VPNs) come last.
+    """
+    if interfaces is None:
+        import psutil
+
+        interfaces, stats = psutil.net_if_addrs(), psutil.net_if_stats()
+    found = []
+    for name, addresses in interfaces.items():
+        if stats is not None and name in stats and not stats[name].isup:
+            continue
+        for address in addresses:
+            if address.family != socket.AF_INET:
+                continue
+            ip = ipaddress.ip_address(address.address)
+            if ip.is_loopback or ip.is_link_local or ip.is_unspecified:
+                continue
+            found.append((name.lower().startswith(VIRTUAL), name, address.address))
+    return [(name, address) for _, name, address in sorted(found)]
+
+
+class _OneLine(logging.Handler):
+    """aiohttp's and asyncio's complaints as one line each, never a traceback on the laptop."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        reason = ""
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            reason = f" ({type(error).__name__}: {str(error)[:80]})"
+        try:
+            sys.stderr.write(f"\nnarrate: speaker box: {record.getMessage()[:120]}{reason}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def quiet_logs() -> None:
+    for name in ("aiohttp", "asyncio"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(handler, _OneLine) for handler in logger.handlers):
+            logger.addHandler(_OneLine(logging.WARNING))
+        logger.propagate = False

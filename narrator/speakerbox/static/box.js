@@ -11,6 +11,7 @@ const box = {            // what the page knows; tests read it as window.narrato
   scheduledServerStart: null,  // the server time at which the night's first sample plays here
   scheduledEpochStart: null,   // the same moment on the wall clock every page shares (seconds)
   playing: false,
+  nightId: null,         // the night whose audio this page holds: never play another one's
   errors: [],
   lines: [],             // day lines said: {key, at}
 };
@@ -32,8 +33,7 @@ async function join() {
   $("join").hidden = true;
   $("box").hidden = false;
   $("controls").hidden = !token;
-  setStatus("loading the night…");
-  night = await ctx.decodeAudioData(await (await fetch("/night.wav")).arrayBuffer());
+  setStatus("connecting…");
   keepAwake();
   connect();
   setInterval(render, 250);
@@ -67,17 +67,45 @@ function receive(message) {
     box.offset = best.offset;
     box.rtt = best.rtt;
     setStatus(`connected · in step (±${Math.max(1, Math.round(best.rtt * 500))} ms)`);
-    if (first && box.state) apply(box.state);
+    if (first && box.state && box.state.night_id === box.nightId) apply(box.state);
     return;
   }
-  if (message.type === "state") { box.state = message; if (box.offset !== null) apply(message); return; }
+  if (message.type === "state") {
+    box.state = message;
+    if (message.night_id !== box.nightId) { loadNight(message.night_id); return; }
+    if (box.offset !== null) apply(message);
+    return;
+  }
   if (message.type === "say") { say(message.key, message.at); return; }
   if (message.type === "error") { box.errors.push(message.message); return; }
+}
+
+// A night this page has not heard of (the first, or one the laptop started since): drop what it
+// holds, fetch the new night's audio and lines, and only then follow the state again.
+let loading = null;
+async function loadNight(id) {
+  stopNight();
+  box.nightId = null;
+  for (const key of Object.keys(clips)) delete clips[key];
+  if (loading === id) return;
+  loading = id;
+  setStatus("loading the night…");
+  const response = await fetch(`/night.wav?night=${encodeURIComponent(id)}`, {cache: "no-store"});
+  const served = response.headers.get("X-Night-Id");
+  const buffer = await ctx.decodeAudioData(await response.arrayBuffer());
+  if (loading !== id) return;                         // a newer night came while this one loaded
+  loading = null;
+  if (served !== id) { loadNight(box.state.night_id); return; }   // the server changed under us: again
+  night = buffer;
+  box.nightId = id;
+  box.nightLength = buffer.duration;
+  if (box.state && box.state.night_id === id && box.offset !== null) apply(box.state);
 }
 
 function apply(state) {
   const n = state.night;
   stopNight();
+  if (!night || state.night_id !== box.nightId) return;
   if (state.stage === "night" && n.running) {
     // Where the buffer must be at AudioContext time `when`: the playhead's position then.
     const lead = 0.05;
