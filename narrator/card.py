@@ -54,7 +54,7 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
                 front.append(Block("rule", texts["night_start"]))
             elif phase in script.phases:
                 front.append(Block("role", language.role_name(phase, deck.copies(phase)),
-                                   script.phases.index(phase) + 1, language.roles[phase].summary))
+                                   game.role(phase).wakes, language.roles[phase].summary))  # the rulebook's number
             else:
                 front.append(Block("rule", texts["day_break"] if segment is last_line else texts["nudge"]))
         if isinstance(segment, Count):

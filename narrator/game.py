@@ -20,7 +20,8 @@ IN_DECK_RULES = ("any", "all-copies", "all-or-none")
 WINS_ALONE_RULES = ("lynched-alone", "unvoted-when-humans-win")
 CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day", "day_text",
               "vote_call", "vote", "vote_most", "vote_one_each", "vote_passes", "vote_sides", "wins")
-VOTE_SENTENCES = ("and", "bewitched", "tally", "passes", "passes_not", "nobody_lynched", "lynched_one", "lynched_tie",
+VOTE_SENTENCES = ("and", "bewitched", "tally", "passes", "passes_not", "nobody_lynched", "lynched_one", "lynched_two",
+                  "lynched_tie",
                   "alone_lynched_wins", "alone_lynched_tie", "wolf_lynched", "no_wolf_lynched", "no_wolf_side_playing",
                   "nobody_lynched_no_wolf", "nobody_lynched_wolf", "unvoted_steals", "unvoted_has_votes", "winners",
                   "no_winners")
@@ -93,6 +94,7 @@ class Language:
     moments: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # night, dawn: screen labels
     card: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the speaker card's texts
     card_wins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # role id: how it wins
+    euphony: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "a" → "ad" before an a-
 
     def line(self, key: str) -> str:
         """The text of a line key; ``count.N`` is the N-th second of the count."""

@@ -224,7 +224,7 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
 
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
-    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments"})
+    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony"})
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
@@ -261,6 +261,7 @@ def _language(path: Path, game: Game) -> Language:
         moments=MappingProxyType({key: root.get("moments").keys_within({"night", "dawn"}).get(key).text()
                                   for key in ("night", "dawn")}),
         card_wins=MappingProxyType(wins),
+        euphony=MappingProxyType({word: text.text() for word, text in root.get("euphony", {}).items()}),
         name=root.get("language").text(),
         roles=MappingProxyType(roles),
         sides=MappingProxyType(sides),

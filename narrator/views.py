@@ -65,9 +65,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str) -> str:
         f"{game.title}: deck for {players} players ({deck.size} cards)",
         *_table(rows),
         f"Night order: {', '.join(called) if called else 'nobody wakes'}",
-        f"Setup: deal one card to each player, put {game.centre_cards} face down in the centre and "
-        f"{game.box_cards} back in the box unseen; put the reminder token of each role in the deck "
-        "in the middle of the table.",
+        language.card["setup"],
     ])
 
 

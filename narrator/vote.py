@@ -7,13 +7,17 @@ wins alone come from the role data (``wolf``, ``bewitchable``, ``passes_votes_at
 ``wins_alone``), not from role names in this module.
 """
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.errors import NarratorError, UnknownRoleError
 from narrator.game import Game, Language
 from narrator.names import player_name
+
+if TYPE_CHECKING:
+    from narrator.deck import Deck
 
 
 class VoteError(NarratorError):
@@ -42,8 +46,12 @@ class VoteResult:
                 "explanation": list(self.explanation)}
 
 
-def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None) -> None:
-    """Refuse what cannot be a real game: the message names the player and the fix."""
+def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, deck: "Deck | None" = None) -> None:
+    """Refuse what cannot be a real game: the message names the player and the fix.
+
+    With the ``deck`` that was played, the ballots must fit it too: one per player, only its cards,
+    and a turned token only of a role that was on the table.
+    """
     if not game.min_players <= len(ballots) <= game.max_players:
         raise VoteError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
                         f"these ballots have {len(ballots)}")
@@ -63,15 +71,44 @@ def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None) 
         if len(holders) > role.copies:
             raise VoteError(f"{len(holders)} players hold '{role.id}' ({', '.join(holders)}), but the box has "
                             f"{role.copies}: check the cards")
+    held = {ballot.card for ballot in ballots}
+    for role_id in sorted(held):
+        clash = sorted(game.role(role_id).excludes & held)
+        if clash:
+            raise VoteError(f"'{role_id}' and '{clash[0]}' are never in the same deck, yet both are held: "
+                            "check the cards")
     if bewitched is not None and not game.role(bewitched).bewitchable:
         turnable = ", ".join(role.id for role in game.roles if role.bewitchable)
         who = " or ".join(f"'{role.id}'" for role in game.roles if role.bewitches) or "no role"
         raise VoteError(f"{who} cannot turn the token of '{bewitched}': only one of {turnable}")
+    if deck is not None:
+        _check_against_deck(game, ballots, bewitched, deck)
 
 
-def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, lang: str) -> VoteResult:
-    """Count the votes, pass the Mortovivo's on, lynch, and find the winners, with the reasons."""
-    check_ballots(game, ballots, bewitched)
+def _check_against_deck(game: Game, ballots: Sequence[Ballot], bewitched: str | None, deck: "Deck") -> None:
+    players = deck.size - game.centre_cards - game.box_cards
+    if len(ballots) != players:
+        raise VoteError(f"the deck played was for {players} players; these ballots have {len(ballots)}")
+    for role_id in sorted({ballot.card for ballot in ballots}):
+        holders = [ballot.name for ballot in ballots if ballot.card == role_id]
+        if len(holders) > deck.copies(role_id):
+            what = "is not in the deck played" if not deck.copies(role_id) else \
+                f"is in the deck played {deck.copies(role_id)} time(s)"
+            raise VoteError(f"'{role_id}' {what}, yet {', '.join(holders)} hold(s) it: check the cards")
+    if bewitched is not None:
+        if not any(game.role(role_id).bewitches for role_id in deck.role_ids):
+            raise VoteError("no token could be turned: no role of the deck played turns one")
+        if bewitched not in deck.role_ids:
+            raise VoteError(f"the '{bewitched}' token was not on the table: only the deck's roles' tokens are")
+
+
+def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, lang: str,
+                 deck: "Deck | None" = None) -> VoteResult:
+    """Count the votes, pass the Mortovivo's on, lynch, and find the winners, with the reasons.
+
+    ``deck``, when given, is the deck that was played: the ballots are checked against it too.
+    """
+    check_ballots(game, ballots, bewitched, deck)
     language = game.languages[lang]
     say = _Sentences(language)
     names = [ballot.name for ballot in ballots]  # seating order
@@ -113,7 +150,7 @@ def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, l
             votes[voted[name]] += votes[name]
             votes[name] = 0
         else:
-            explanation.append(say("passes_not", name=name, role=role_name(name)))
+            explanation.append(say("passes_not", name=name, role=role_name(name), count=votes[name]))
 
     # Step 3, lynch: nobody when nobody has 2 or more votes (everyone has one); else all tied at the top.
     top = max(votes.values())
@@ -123,7 +160,8 @@ def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, l
     elif len(lynched) == 1:
         explanation.append(say("lynched_one", names=say.join(lynched), count=top))
     else:
-        explanation.append(say("lynched_tie", names=say.join(lynched), count=top))
+        explanation.append(say("lynched_two" if len(lynched) == 2 else "lynched_tie", names=say.join(lynched),
+                               count=top))
 
     # Step 4, the Pinguino Mannaro: the only one lynched wins alone; lynched in a tie, it is
     # simply not a wolf and the vote goes on.
@@ -174,12 +212,24 @@ def _result(votes_cast, votes, lynched, side, winners, explanation, say) -> Vote
     return VoteResult(votes_cast, votes, tuple(lynched), side, tuple(winners), tuple(explanation))
 
 
+def euphonic(text: str, euphony: Mapping[str, str]) -> str:
+    """Each short word that changes before the same vowel changed where it stands before one.
+
+    Italian's ``{"a": "ad", "e": "ed"}`` makes "passano a Anna" "passano ad Anna" and "Bruno e
+    Elena" "Bruno ed Elena"; a language without such words has an empty mapping.
+    """
+    for word, before_vowel in euphony.items():
+        vowel = word[-1]
+        text = re.sub(rf"(?<!\w){re.escape(word)} (?=[{vowel.lower()}{vowel.upper()}])", before_vowel + " ", text)
+    return text
+
+
 class _Sentences:
     def __init__(self, language: Language):
         self.language = language
 
     def __call__(self, key: str, **values: Any) -> str:
-        return self.language.vote[key].format(**values)
+        return euphonic(self.language.vote[key].format(**values), self.language.euphony)
 
     def join(self, names: Sequence[str]) -> str:
         """``Anna``, ``Anna and Bruno``, ``Anna, Bruno and Carla``."""

@@ -22,8 +22,9 @@ Una Notte da Lupi: deck for 6 players (9 cards)
   1  Truffatore    truffatore    Umani  7
   2  Contadino     contadino     Umani  -
 Night order: Lupi Mannari, Veggente, Massoni, Guastafeste, Truffatore
-Setup: deal one card to each player, put 2 face down in the centre and 1 back in the box unseen; \
-put the reminder token of each role in the deck in the middle of the table.
+Una carta coperta a ogni giocatore, due coperte al centro e una nella scatola, senza guardarla. \
+Ognuno guarda in segreto la propria carta e la rimette coperta davanti a sé. \
+I gettoni dei personaggi del mazzo vanno al centro del tavolo.
 """
 
 

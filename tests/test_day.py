@@ -14,7 +14,8 @@ from narrator.game import DayRules
 from tests.conftest import RecordingPlayer, make_env
 
 RULES = DayRules(seconds=300, warnings=(120, 60, 30), countdown=10)
-COUNTDOWN = [f"count.{n}" for n in range(10, 0, -1)]
+COUNTDOWN = [f"count.{n}" for n in range(10, 0, -1)]  # RULES' countdown
+GAME_COUNTDOWN = ["count.3", "count.2", "count.1"]  # the game's: the rulebook's "3… 2… 1… votate!"
 
 
 class FakeClock:
@@ -208,7 +209,7 @@ def test_timer_command_speaks_on_time_with_a_fake_clock():
     env = make_env(clock=clock, sleep=clock.sleep, speaker=lambda: speaker)
     result = CliRunner().invoke(cli, ["timer", "45s", "--lang", "en"], obj=env)
     assert result.exit_code == 0, result.output
-    assert [key for _, key in speaker.said] == ["day.discuss", "day.left-30", *COUNTDOWN, "day.vote"]
+    assert [key for _, key in speaker.said] == ["day.discuss", "day.left-30", *GAME_COUNTDOWN, "day.vote"]
     assert speaker.said[1][0] == pytest.approx(15, abs=0.11) and speaker.said[-1][0] == pytest.approx(45, abs=0.11)
     assert speaker.closed
     assert "0:30  Thirty seconds left." in result.stderr and "0:00  Vote!" in result.stderr
@@ -295,3 +296,36 @@ def test_with_no_sound_and_no_keyboard_the_day_does_not_start(tmp_path):
     assert result.stderr.endswith("narrate: nobody can say go (no keyboard input): the day was not started; "
                                   "run 'narrate timer' when the group is ready\n")
     assert speaker.said == [] and clock.now == 1000.0
+
+
+def test_a_longer_countdown_is_an_option():
+    clock = FakeClock()
+    speaker = RecordingSpeaker(clock)
+    env = make_env(clock=clock, sleep=clock.sleep, speaker=lambda: speaker)
+    result = CliRunner().invoke(cli, ["timer", "20s", "--countdown", "10", "--lang", "en"], obj=env)
+    assert result.exit_code == 0, result.output
+    assert [key for _, key in speaker.said] == ["day.discuss", *COUNTDOWN, "day.vote"]
+
+
+def test_after_the_night_a_card_not_in_the_deck_or_one_too_many_is_asked_again():
+    clock = FakeClock()
+    env = make_env(clock=clock, sleep=clock.sleep, speaker=lambda: RecordingSpeaker(clock),
+                   player=lambda: RecordingPlayer())
+    answers = ["mortovivo", "contadino", "Bruno", "contadino", "lupo-mannaro", "Carla", "veggente", "Bruno",
+               "truffatore", "Bruno"]
+    result = CliRunner().invoke(cli, ["--players", "4", "--lang", "en", "--day-seconds", "3", "--names",
+                                      "Anna,Bruno,Carla,Dario"], obj=env, input="".join(a + "\n" for a in answers))
+    assert result.exit_code == 0, result.output
+    assert "'mortovivo' is not in this game's deck: one of contadino, guastafeste, lupo-mannaro, truffatore, " \
+           "veggente" in result.output
+    assert "the deck has 2 'contadino' card(s) and" not in result.output  # 4 players: two Contadini in the deck
+    assert "Lynched: Bruno" in result.output
+
+
+def test_names_that_do_not_fit_the_deck_are_refused_before_the_night():
+    player = RecordingPlayer()
+    env = make_env(player=lambda: player)
+    result = CliRunner().invoke(cli, ["--players", "4", "--names", "Anna,Bruno,Carla"], obj=env)
+    assert (result.exit_code, result.stderr) == (2, "narrate: the deck is for 4 players and 3 names are given: "
+                                                    "name each of the 4\n")
+    assert player.nights == []

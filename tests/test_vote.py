@@ -230,10 +230,56 @@ def test_explanation_in_italian(game):
                                       ("Carla", "veggente", "Anna"), ("Dario", "truffatore", "Bruno")), None, "it")
     assert result.explanation == (
         "Voti ricevuti: Anna 2, Bruno 2, Carla 0, Dario 0.",
-        "Anna e Bruno sono pari con 2 voti ciascuno: vengono linciati tutti.",
-        "Tra i linciati c'è un lupo (Bruno): vincono gli Umani.",
+        "Anna e Bruno sono pari con 2 voti ciascuno: il linciaggio tocca a entrambi.",
+        "Il linciaggio colpisce almeno un lupo (Bruno): vincono gli Umani.",
         "Vincono: Anna, Carla e Dario.",
     )
+
+
+def test_italian_says_ad_and_ed_before_the_same_vowel_and_names_nobody_with_a_gendered_word(game):
+    result = resolve_vote(game, table(("Anna", "contadino", "Bruno"), ("Bruno", "mortovivo", "Anna"),
+                                      ("Carla", "veggente", "Bruno"), ("Elena", "lupo-mannaro", "Bruno"),
+                                      ("Ugo", "contadino", "Elena")), None, "it")
+    assert result.explanation[1] == ("Bruno ha la carta Mortovivo e 3 voti: passano tutti ad Anna, il giocatore "
+                                     "votato da Bruno.")
+    assert result.explanation[2] == "Il linciaggio tocca ad Anna, che ha più voti di tutti (4)."
+    three = resolve_vote(game, table(("Anna", "contadino", "Elena"), ("Bruno", "veggente", "Anna"),
+                                     ("Carla", "lupo-mannaro", "Elena"), ("Elena", "contadino", "Anna"),
+                                     ("Ugo", "truffatore", "Carla"), ("Zeno", "contadino", "Carla")), None, "it")
+    assert three.explanation[1] == "Anna, Carla ed Elena sono pari con 2 voti ciascuno: il linciaggio tocca a tutti loro."
+    for sentence in (*result.explanation, *three.explanation):
+        assert "linciato" not in sentence and "linciata" not in sentence
+
+
+def test_english_says_both_for_a_tie_of_two_and_how_few_votes(game):
+    result = resolve_vote(game, table(("Ann", "contadino", "Ben"), ("Ben", "lupo-mannaro", "Ann"),
+                                      ("Cy", "mortovivo", "Ann"), ("Di", "truffatore", "Ben"), ("Ed", "veggente", "Cy")),
+                          None, "en")
+    name = game.languages["en"].role_name("mortovivo")
+    assert result.explanation[1] == f"Cy holds the {name} card but too few votes to pass them on (1): they stay where they are."
+    assert result.explanation[2] == "Ann and Ben tie with 2 votes each: both are lynched."
+
+
+def test_ballots_holding_two_cards_that_never_share_a_deck_are_refused(game):
+    with pytest.raises(VoteError, match="'criceto-mannaro' and 'pinguino-mannaro' are never in the same deck"):
+        resolve_vote(game, table(("Anna", "pinguino-mannaro", "Bruno"), ("Bruno", "criceto-mannaro", "Anna"),
+                                 ("Carla", "lupo-mannaro", "Anna")), None, "it")
+
+
+def test_after_a_night_the_ballots_must_fit_the_deck_played(game):
+    from narrator.deck import recommended_deck
+
+    deck = recommended_deck(game, 3)  # 2 Lupi, Veggente, Guastafeste, Truffatore, 1 Contadino
+    seats = (("Anna", "contadino", "Bruno"), ("Bruno", "lupo-mannaro", "Anna"), ("Carla", "veggente", "Anna"))
+    assert resolve_vote(game, table(*seats), None, "it", deck).lynched == ("Anna",)
+    with pytest.raises(VoteError, match="the deck played was for 3 players; these ballots have 4"):
+        resolve_vote(game, table(*seats, ("Dario", "truffatore", "Anna")), None, "it", deck)
+    with pytest.raises(VoteError, match="'mortovivo' is not in the deck played, yet Carla hold"):
+        resolve_vote(game, table(seats[0], seats[1], ("Carla", "mortovivo", "Anna")), None, "it", deck)
+    with pytest.raises(VoteError, match="'contadino' is in the deck played 1 time"):
+        resolve_vote(game, table(seats[0], seats[1], ("Carla", "contadino", "Anna")), None, "it", deck)
+    with pytest.raises(VoteError, match="no token could be turned: no role of the deck played turns one"):
+        resolve_vote(game, table(*seats), "veggente", "it", deck)
 
 
 # --- bad input --------------------------------------------------------------------------------

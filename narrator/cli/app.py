@@ -81,10 +81,10 @@ def cli(ctx, **params):
         return
     if not heard and not wait_for_go():
         return
-    run_the_day(env, settings.lang, day_seconds, audio)
-    ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck_roles=choice.deck.role_ids,
+    run_the_day(env, settings.lang, day_seconds, audio, params["countdown"])
+    ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck=choice.deck,
                                      players=choice.players)
-    show_result(env, ballots, bewitched, settings.lang)
+    show_result(env, ballots, bewitched, settings.lang, deck=choice.deck)
 
 
 for command in (script, deck, roles, render, card, timer, votes, serve, voices, doctor):

@@ -5,7 +5,15 @@ import sys
 import click
 
 from narrator.cli.errors import EXIT_INTERRUPTED
-from narrator.cli.options import VOICE_OPTION_NAMES, choose_audio, language, pick, voice_options
+from narrator.cli.options import (
+    VOICE_OPTION_NAMES,
+    choose_audio,
+    countdown_option,
+    day_rules,
+    language,
+    pick,
+    voice_options,
+)
 from narrator.day import DayTimer, day_spoken_keys, parse_duration
 from narrator.dayrun import DayScreen, run_day
 
@@ -14,8 +22,9 @@ from narrator.dayrun import DayScreen, run_day
 @click.argument("duration", default="5m")
 @click.option("--lang", "-l", metavar="LANG", help="Language of the spoken warnings: it or en.")
 @voice_options
+@countdown_option
 @click.pass_obj
-def timer(env, duration, lang, **params):
+def timer(env, duration, lang, countdown, **params):
     """Run the day's discussion timer alone, for any game: warnings, countdown, call to vote.
 
     DURATION is like 5m (the default), 90s, 2m30s or 1:30. Space pauses, + adds 30 seconds,
@@ -26,7 +35,8 @@ def timer(env, duration, lang, **params):
       narrate timer
       narrate timer 3m --lang en
     """
-    run_the_day(env, language(env, lang), parse_duration(duration), choose_audio(**pick(params, VOICE_OPTION_NAMES), ambience=None))
+    run_the_day(env, language(env, lang), parse_duration(duration),
+                choose_audio(**pick(params, VOICE_OPTION_NAMES), ambience=None), countdown)
 
 
 def wait_for_go() -> bool:
@@ -43,18 +53,16 @@ def wait_for_go() -> bool:
     return True
 
 
-def run_the_day(env, lang: str, seconds: int, audio) -> None:
+def run_the_day(env, lang: str, seconds: int, audio, countdown: int | None = None) -> None:
     """Speak and show the day until the call to vote."""
     from narrator.audio.clip import prepare_voice
     from narrator.audio.console import keys
     from narrator.audio.night import voice_source
     from narrator.audio.speaker import choose_speaker
 
-    game = env.game
-    if game.day is None:
-        raise click.UsageError(f"{game.title} has no timed day")
-    language = game.languages[lang]
-    texts = {key: language.line(key) for key in day_spoken_keys(game.day)}
+    rules = day_rules(env, countdown)
+    language = env.game.languages[lang]
+    texts = {key: language.line(key) for key in day_spoken_keys(rules)}
     if env.speaker is not None:
         speaker, reason = env.speaker(), None
     else:
@@ -63,7 +71,7 @@ def run_the_day(env, lang: str, seconds: int, audio) -> None:
         speaker, reason = choose_speaker(clips)
     if reason:
         click.echo(f"narrate: {reason}", err=True)
-    day_timer = DayTimer(game.day, seconds, env.clock)
+    day_timer = DayTimer(rules, seconds, env.clock)
     screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
     try:
         with keys(sleep=env.sleep) as read_key:

@@ -177,12 +177,25 @@ def night_from_options(env: Environment, params: dict):
 
 DAY_OPTION_NAMES = ("day_minutes", "day_seconds", "no_day", "names")
 
+countdown_option = click.option("--countdown", type=click.IntRange(1, 30), metavar="S",
+                                help="Count the last S seconds of the day aloud (default: the game's, 3).")
+
 day_options = option_group([
     click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5)."),
     click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds."),
     click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote."),
     click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".'),
+    countdown_option,
 ])
+
+
+def day_rules(env: Environment, countdown: int | None):
+    """The game's day, with the countdown the options ask for."""
+    from dataclasses import replace
+
+    if env.game.day is None:
+        raise click.UsageError(f"{env.game.title} has no timed day")
+    return env.game.day if countdown is None else replace(env.game.day, countdown=countdown)
 
 
 def day_length(env: Environment, day_minutes, day_seconds, no_day, names) -> int | None:

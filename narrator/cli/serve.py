@@ -12,6 +12,7 @@ from narrator.cli.options import (
     choose_audio,
     day_length,
     day_options,
+    day_rules,
     deck_options,
     night_from_options,
     option_group,
@@ -62,6 +63,7 @@ def play_with_box(env, params, day_seconds: int | None, names: str | None) -> No
     click.echo()
     run_box_game(env, choice, settings, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)),
                  day_seconds=day_seconds, names=names, labels=phase_labels(env, settings.lang),
+                 rules=day_rules(env, params["countdown"]) if day_seconds is not None else None,
                  **pick(params, BOX_OPTION_NAMES))
 
 

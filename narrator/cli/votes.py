@@ -43,42 +43,60 @@ def votes(env, file, names, as_json, lang):
     show_result(env, ballots, bewitched, lang, as_json)
 
 
-def show_result(env, ballots, bewitched, lang: str, as_json: bool = False) -> None:
-    result = resolve_vote(env.game, ballots, bewitched, lang)
+def show_result(env, ballots, bewitched, lang: str, as_json: bool = False, deck=None) -> None:
+    result = resolve_vote(env.game, ballots, bewitched, lang, deck)
     if as_json:
         click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
         click.echo(vote_text(env.game, ballots, result, lang))
 
 
-def ask_ballots(env, names_option: str | None, lang: str, deck_roles: frozenset[str] | None = None,
-                players: int | None = None):
+def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: int | None = None):
     """Ask for the names (once), then each player's card and vote; every answer checked as typed.
 
-    After a played night, ``deck_roles`` and ``players`` are the deck's: the names must number
-    ``players``.
+    After a played night, ``deck`` and ``players`` are the ones played: the names must number
+    ``players``, every card must be one of the deck's (no more copies than it has), and only a
+    token of the deck's roles can have been turned.
     """
     game = env.game
     names = _names(env, names_option, players)
-    role_choices = sorted({name for role in game.roles
-                           for name in (role.id, game.languages[lang].role_name(role.id))})
-    ballots = []
+    in_play = [role for role in game.roles if deck is None or role.id in deck.role_ids]
+    role_choices = sorted({name for role in in_play for name in (role.id, game.languages[lang].role_name(role.id))})
+    ballots: list[Ballot] = []
     for name in names:
         with completion(role_choices):
-            card = click.prompt(f"{name}'s card now", value_proc=lambda text: _role(game, text))
+            card = click.prompt(f"{name}'s card now",
+                                value_proc=lambda text: _as_parameter(_card, game, text, deck, ballots))
         others = [other for other in names if other != name]
         with completion(others):
             target = click.prompt(f"{name} voted for", value_proc=lambda text, others=others: _player(text, others))
         ballots.append(Ballot(name, card, target))
     bewitched = None
-    bewitchers = [role.id for role in game.roles if role.bewitches]
-    if bewitchers and (deck_roles is None or any(role in deck_roles for role in bewitchers)):
-        bewitchable = [role.id for role in game.roles if role.bewitchable]
+    bewitchers = [role.id for role in in_play if role.bewitches]
+    if bewitchers:
+        bewitchable = [role.id for role in in_play if role.bewitchable]
         who = " or ".join(game.languages[lang].role_name(role) for role in bewitchers)
         with completion(bewitchable + ["none"]):
             bewitched = click.prompt(f"Token turned by the {who} (or none)", default="none",
                                      value_proc=lambda text: _bewitched(game, text, bewitchable))
     return ballots, bewitched
+
+
+def _card(game, text: str, deck, so_far: list[Ballot]) -> str:
+    """A card named at the prompt: a role of the game, and of the deck played, with a copy left."""
+    role_id = game.resolve_role(text)
+    held = {ballot.card for ballot in so_far}
+    clash = sorted(held & game.role(role_id).excludes | {other for other in held if role_id in game.role(other).excludes})
+    if clash:
+        raise NarratorError(f"'{role_id}' and '{clash[0]}' are never in the same deck: check the cards")
+    if deck is not None:
+        held = sum(1 for ballot in so_far if ballot.card == role_id)
+        if not deck.copies(role_id):
+            raise NarratorError(f"'{role_id}' is not in this game's deck: one of {', '.join(sorted(deck.role_ids))}")
+        if held >= deck.copies(role_id):
+            raise NarratorError(f"the deck has {deck.copies(role_id)} '{role_id}' card(s) and "
+                                f"{held} player(s) already hold one: check the cards")
+    return role_id
 
 
 def _names(env, option: str | None, players: int | None) -> list[str]:
@@ -111,10 +129,6 @@ def _as_parameter(check, *args):
         raise click.BadParameter(str(error)) from None
 
 
-def _role(game, text: str) -> str:
-    return _as_parameter(game.resolve_role, text)
-
-
 def _player(text: str, others: list[str]) -> str:
     for other in others:
         if other.casefold() == text.strip().casefold():
@@ -125,7 +139,7 @@ def _player(text: str, others: list[str]) -> str:
 def _bewitched(game, text: str, allowed: list[str]) -> str | None:
     if text.strip().casefold() in ("", "none", "nessuno"):
         return None
-    role = _role(game, text)
+    role = _as_parameter(game.resolve_role, text)
     if role not in allowed:
         raise click.BadParameter(f"'{role}' cannot be turned: one of {', '.join(allowed)}, or none")
     return role

@@ -25,7 +25,7 @@ def wav_bytes(samples, rate: int) -> bytes:
     return out.getvalue()
 
 
-def prepare(env, script, audio, lang: str, labels: dict[str, str]):
+def prepare(env, script, audio, lang: str, labels: dict[str, str], rules=None):
     """The night for the tablets, the day's lines, and the box state they will share."""
     from narrator.audio.clip import prepare_voice
     from narrator.audio.night import night_audio, voice_source
@@ -33,7 +33,7 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str]):
     night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
     language = env.game.languages[lang]
     source = voice_source(env, lang, audio)
-    day_lines = {key: source.raw_clip(key, language.line(key)) for key in day_spoken_keys(env.game.day)}
+    day_lines = {key: source.raw_clip(key, language.line(key)) for key in day_spoken_keys(rules or env.game.day)}
     clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE) for key, raw in day_lines.items()}
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     box = Box(night.length / night.rate, phases, env.clock)
@@ -85,13 +85,14 @@ def serve_error(host: str, port: int, error: OSError) -> str:
 
 
 def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, laptop_audio: bool,
-                 day_seconds: int | None, names: str | None, labels: dict[str, str]) -> None:
+                 day_seconds: int | None, names: str | None, labels: dict[str, str], rules=None) -> None:
     from narrator.audio.console import keys
     from narrator.cli.votes import ask_ballots
     from narrator.vote import resolve_vote
     from narrator.votes_view import vote_text
 
-    night, night_wav, day_lines, clips, box = prepare(env, script, audio, settings.lang, labels)
+    rules = rules or env.game.day
+    night, night_wav, day_lines, clips, box = prepare(env, script, audio, settings.lang, labels, rules)
     actions: queue.Queue[str] = queue.Queue()
     server = BoxServer(box, night_wav, clips, env.clock, actions.put, host=host, port=port)
     box.on_change = server.broadcast
@@ -111,13 +112,13 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
                 raise SystemExit(130)
             if day_seconds is None:
                 return
-            if not _day(env, box, server, actions, read_key, settings.lang, day_seconds,
+            if not _day(env, rules, box, server, actions, read_key, settings.lang, day_seconds,
                         day_lines if follower else None):
                 click.echo("narrate: stopped", err=True)
                 raise SystemExit(130)
-        ballots, bewitched = ask_ballots(env, names, settings.lang, deck_roles=choice.deck.role_ids,
+        ballots, bewitched = ask_ballots(env, names, settings.lang, deck=choice.deck,
                                              players=choice.players)
-        result = resolve_vote(env.game, ballots, bewitched, settings.lang)
+        result = resolve_vote(env.game, ballots, bewitched, settings.lang, choice.deck)
         click.echo(vote_text(env.game, ballots, result, settings.lang))
         box.show_result(list(result.explanation))
         threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
@@ -174,14 +175,14 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
     return True
 
 
-def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int,
+def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int,
          laptop_lines) -> bool:
     """The day on every tablet (and on the laptop's speakers, given their lines, when they play too).
 
     Returns False when q stopped it.
     """
     language = env.game.languages[lang]
-    texts = {key: language.line(key) for key in day_spoken_keys(env.game.day)}
+    texts = {key: language.line(key) for key in day_spoken_keys(rules)}
     laptop = _laptop_day_speaker(laptop_lines) if laptop_lines is not None else None
 
     def say(key: str) -> None:
@@ -189,7 +190,7 @@ def _day(env, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang:
         server.say(key, lead)
         if laptop is not None:
             threading.Timer(lead, laptop.say, args=(key,)).start()  # at the tablets' moment
-    timer = DayTimer(env.game.day, seconds, env.clock)
+    timer = DayTimer(rules, seconds, env.clock)
     screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
 
     def keys_and_controls(timeout: float) -> str | None:

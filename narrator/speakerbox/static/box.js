@@ -41,7 +41,7 @@ async function join() {
 
 function connect() {
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  socket.onopen = () => syncClock();
+  socket.onopen = () => { if (box.nightId !== null) syncClock(); };  // else once the night has loaded
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => { setStatus("reconnecting…", true); stopNight(); setTimeout(connect, 1000); };
 }
@@ -52,10 +52,13 @@ function send(message) {
 
 // NTP-style: several round trips; the one with the shortest trip gives the offset.
 const samples = [];
+const PINGS = 8;
+let nextSync = null;
 function syncClock() {
   samples.length = 0;
-  for (let i = 0; i < 8; i++) setTimeout(() => send({type: "ping", sent: now()}), i * 60);
-  setTimeout(syncClock, 30000);                        // clocks drift: measure again now and then
+  for (let i = 0; i < PINGS; i++) setTimeout(() => send({type: "ping", sent: now()}), i * 60);
+  clearTimeout(nextSync);
+  nextSync = setTimeout(syncClock, 30000);             // clocks drift: measure again now and then
 }
 
 function receive(message) {
@@ -64,6 +67,7 @@ function receive(message) {
     samples.push({rtt: back - message.sent, offset: message.server - (message.sent + back) / 2});
     const best = samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
     const first = box.offset === null;
+    if (first && samples.length < PINGS) return;      // the first estimate is the best of a whole round
     box.offset = best.offset;
     box.rtt = best.rtt;
     setStatus(`connected · in step (±${Math.max(1, Math.round(best.rtt * 500))} ms)`);
@@ -99,6 +103,7 @@ async function loadNight(id) {
   night = buffer;
   box.nightId = id;
   box.nightLength = buffer.duration;
+  syncClock();  // measured now, not while the night was downloading and decoding (that skews the samples)
   if (box.state && box.state.night_id === id && box.offset !== null) apply(box.state);
 }
 
