@@ -52,6 +52,18 @@ def _snapshot(folder: Path) -> tuple:
                         for path in folder.rglob("*") if path.is_file()))
 
 
+def _git_status() -> str | None:
+    """The checkout's ``git status`` (untracked files included), or None outside a git checkout."""
+    import subprocess
+
+    try:
+        result = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=REPO,
+                                capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
 def pytest_configure(config):
     """Before any test runs: remember the real folders, then point every user folder at a sandbox."""
     import os
@@ -59,12 +71,15 @@ def pytest_configure(config):
 
     for folder in _real_narrator_folders():
         _REAL_FOLDERS[str(folder)] = _snapshot(folder)
+    config._narrator_git_status = _git_status()
     sandbox = Path(tempfile.mkdtemp(prefix="narrator-tests-home-"))
     config._narrator_sandbox = sandbox
     for name in SANDBOXED_VARIABLES:
         target = sandbox if name == "HOME" else sandbox / name.lower()
         target.mkdir(exist_ok=True)
         os.environ[name] = str(target)
+    (sandbox / "work").mkdir()
+    os.chdir(sandbox / "work")  # whatever a test writes to a relative path lands here, not in the checkout
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -75,6 +90,11 @@ def pytest_sessionfinish(session, exitstatus):
     if touched:
         session.config.get_terminal_writer().line(
             f"ERROR: the tests changed the real user folders: {', '.join(touched)}", red=True)
+        session.exitstatus = 1
+    littered = _git_status() != getattr(session.config, "_narrator_git_status", None)
+    if littered:
+        session.config.get_terminal_writer().line(
+            f"ERROR: the tests changed the checkout ('git status' differs):\n{_git_status()}", red=True)
         session.exitstatus = 1
     sandbox = getattr(session.config, "_narrator_sandbox", None)
     if sandbox is not None:
