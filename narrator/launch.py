@@ -1,22 +1,28 @@
 """The console entry point, kept as light as it can be.
 
-Importing the command line takes a few tens of milliseconds; a Ctrl-C in that time must end
-narrate as quietly as one pressed later, with no traceback. SIGTERM and SIGHUP (a closed
-terminal, a ``kill``) unwind like Ctrl-C does, so that nothing narrate was writing is left behind.
+Importing the command line takes a few tens of milliseconds. A Ctrl-C then must end narrate as
+quietly as one pressed later: while importing, SIGINT only sets a flag (raised in the middle of
+an import, a KeyboardInterrupt can land in one of importlib's callbacks, where Python prints it
+as an "ignored exception" and carries on), and the flag is acted on once the imports are done.
+SIGTERM and SIGHUP (a closed terminal, a ``kill``) unwind like Ctrl-C does, so that nothing
+narrate was writing is left behind.
 """
 
+import signal
 import sys
 
 
 def main() -> None:
+    pressed = []
+    signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
     try:
-        import signal
-
         from narrator.cli.app import main as run
         from narrator.errors import Terminated
-    except KeyboardInterrupt:
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pressed:
         sys.stderr.write("narrate: interrupted\n")
-        raise SystemExit(130) from None
+        raise SystemExit(130)
 
     def terminate(signal_number, frame):
         raise Terminated(signal_number)
