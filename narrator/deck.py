@@ -66,7 +66,7 @@ def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
         if role.in_deck == "all-or-none" and have not in (0, role.copies):
             raise DeckError(f"'{role.id}' cards go in together ({role.copies}) or not at all, "
                             f"the deck has {have}: add {role.copies - have} or remove {have}")
-        clash = next((other for other, _ in deck.counts if have and _excluded(game, role.id, other)), None)
+        clash = next((other for other, _ in deck.counts if have and excluded(game, role.id, other)), None)
         if clash is not None:
             raise DeckError(f"'{role.id}' and '{clash}' never play together: remove one of them")
     if players is None:
@@ -129,7 +129,7 @@ def _split_count(entry: str) -> tuple[str, int]:
     return entry, 1
 
 
-def _excluded(game: Game, role_id: str, other: str) -> bool:
+def excluded(game: Game, role_id: str, other: str) -> bool:
     """Whether two roles may never share a deck (declared on either of them)."""
     return other in game.role(role_id).excludes or role_id in game.role(other).excludes
 
@@ -215,7 +215,7 @@ def _fill(game: Game, counts: dict[str, int], units: list[tuple[str, int]], need
     if needed == 0:
         return counts
     for index, (role_id, size) in enumerate(units):
-        if size > needed or any(_excluded(game, role_id, other) for other in counts):
+        if size > needed or any(excluded(game, role_id, other) for other in counts):
             continue
         found = _fill(game, {**counts, role_id: counts.get(role_id, 0) + size}, units[index + 1:], needed - size)
         if found is not None:

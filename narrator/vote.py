@@ -10,14 +10,12 @@ wins alone come from the role data (``wolf``, ``bewitchable``, ``passes_votes_at
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from narrator.deck import Deck, excluded, players_for
 from narrator.errors import NarratorError, UnknownRoleError
 from narrator.game import Game, Language
 from narrator.names import player_name
-
-if TYPE_CHECKING:
-    from narrator.deck import Deck
 
 
 class VoteError(NarratorError):
@@ -46,7 +44,7 @@ class VoteResult:
                 "explanation": list(self.explanation)}
 
 
-def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, deck: "Deck | None" = None) -> None:
+def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, deck: Deck | None = None) -> None:
     """Refuse what cannot be a real game: the message names the player and the fix.
 
     With the ``deck`` that was played, the ballots must fit it too: one per player, only its cards,
@@ -66,44 +64,44 @@ def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, 
         if ballot.vote.casefold() not in seen:
             raise VoteError(f"{ballot.name} votes for '{ballot.vote}', who is not playing "
                             f"(players: {', '.join(seen.values())})")
-    for role in game.roles:
-        holders = [b.name for b in ballots if b.card == role.id]
-        if len(holders) > role.copies:
-            raise VoteError(f"{len(holders)} players hold '{role.id}' ({', '.join(holders)}), but the box has "
-                            f"{role.copies}: check the cards")
-    held = {ballot.card for ballot in ballots}
-    for role_id in sorted(held):
-        clash = sorted(game.role(role_id).excludes & held)
-        if clash:
-            raise VoteError(f"'{role_id}' and '{clash[0]}' are never in the same deck, yet both are held: "
-                            "check the cards")
+    check_cards(game, ballots, deck)
     if bewitched is not None and not game.role(bewitched).bewitchable:
         turnable = ", ".join(role.id for role in game.roles if role.bewitchable)
         who = " or ".join(f"'{role.id}'" for role in game.roles if role.bewitches) or "no role"
         raise VoteError(f"{who} cannot turn the token of '{bewitched}': only one of {turnable}")
     if deck is not None:
-        _check_against_deck(game, ballots, bewitched, deck)
-
-
-def _check_against_deck(game: Game, ballots: Sequence[Ballot], bewitched: str | None, deck: "Deck") -> None:
-    players = deck.size - game.centre_cards - game.box_cards
-    if len(ballots) != players:
-        raise VoteError(f"the deck played was for {players} players; these ballots have {len(ballots)}")
-    for role_id in sorted({ballot.card for ballot in ballots}):
-        holders = [ballot.name for ballot in ballots if ballot.card == role_id]
-        if len(holders) > deck.copies(role_id):
-            what = "is not in the deck played" if not deck.copies(role_id) else \
-                f"is in the deck played {deck.copies(role_id)} time(s)"
-            raise VoteError(f"'{role_id}' {what}, yet {', '.join(holders)} hold(s) it: check the cards")
-    if bewitched is not None:
-        if not any(game.role(role_id).bewitches for role_id in deck.role_ids):
+        if len(ballots) != players_for(game, deck):
+            raise VoteError(f"the deck played was for {players_for(game, deck)} players; these ballots have "
+                            f"{len(ballots)}")
+        if bewitched is not None and not any(game.role(role_id).bewitches for role_id in deck.role_ids):
             raise VoteError("no token could be turned: no role of the deck played turns one")
-        if bewitched not in deck.role_ids:
+        if bewitched is not None and bewitched not in deck.role_ids:
             raise VoteError(f"the '{bewitched}' token was not on the table: only the deck's roles' tokens are")
 
 
+def check_cards(game: Game, ballots: Sequence[Ballot], deck: Deck | None = None) -> None:
+    """The cards held could all be on the table together: no more copies than the box (or the deck
+    played, when given) has, and no two roles that never share a deck. The prompt checks each card
+    as it is typed with this, the whole ballot sheet is checked with it too."""
+    for role in game.roles:
+        holders = [ballot.name for ballot in ballots if ballot.card == role.id]
+        if len(holders) > role.copies:
+            raise VoteError(f"{len(holders)} players hold '{role.id}' ({', '.join(holders)}), but the box has "
+                            f"{role.copies}: check the cards")
+        if deck is not None and len(holders) > deck.copies(role.id):
+            if not deck.copies(role.id):
+                raise VoteError(f"'{role.id}' is not in the deck played ({', '.join(holders)}): one of "
+                                f"{', '.join(sorted(deck.role_ids))}")
+            raise VoteError(f"{len(holders)} players hold '{role.id}' ({', '.join(holders)}), but the deck played "
+                            f"has {deck.copies(role.id)}: check the cards")
+    held = sorted({ballot.card for ballot in ballots})
+    clash = next(((one, other) for one in held for other in held if excluded(game, one, other)), None)
+    if clash:
+        raise VoteError(f"'{clash[0]}' and '{clash[1]}' are never in the same deck, yet both are held: check the cards")
+
+
 def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, lang: str,
-                 deck: "Deck | None" = None) -> VoteResult:
+                 deck: Deck | None = None) -> VoteResult:
     """Count the votes, pass the Mortovivo's on, lynch, and find the winners, with the reasons.
 
     ``deck``, when given, is the deck that was played: the ballots are checked against it too.

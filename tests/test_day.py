@@ -311,14 +311,15 @@ def test_after_the_night_a_card_not_in_the_deck_or_one_too_many_is_asked_again()
     clock = FakeClock()
     env = make_env(clock=clock, sleep=clock.sleep, speaker=lambda: RecordingSpeaker(clock),
                    player=lambda: RecordingPlayer())
-    answers = ["mortovivo", "contadino", "Bruno", "contadino", "lupo-mannaro", "Carla", "veggente", "Bruno",
-               "truffatore", "Bruno"]
+    answers = ["mortovivo", "contadino", "Bruno", "contadino", "Carla", "contadino", "veggente", "Bruno",
+               "lupo-mannaro", "Bruno"]
     result = CliRunner().invoke(cli, ["--players", "4", "--lang", "en", "--day-seconds", "3", "--names",
                                       "Anna,Bruno,Carla,Dario"], obj=env, input="".join(a + "\n" for a in answers))
     assert result.exit_code == 0, result.output
-    assert "'mortovivo' is not in this game's deck: one of contadino, guastafeste, lupo-mannaro, truffatore, " \
+    assert "'mortovivo' is not in the deck played (Anna): one of contadino, guastafeste, lupo-mannaro, truffatore, " \
            "veggente" in result.output
-    assert "the deck has 2 'contadino' card(s) and" not in result.output  # 4 players: two Contadini in the deck
+    assert "3 players hold 'contadino' (Anna, Bruno, Carla), but the deck played has 2: check the cards" \
+        in result.output  # the third Contadino typed is refused and asked again
     assert "Lynched: Bruno" in result.output
 
 

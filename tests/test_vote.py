@@ -274,9 +274,9 @@ def test_after_a_night_the_ballots_must_fit_the_deck_played(game):
     assert resolve_vote(game, table(*seats), None, "it", deck).lynched == ("Anna",)
     with pytest.raises(VoteError, match="the deck played was for 3 players; these ballots have 4"):
         resolve_vote(game, table(*seats, ("Dario", "truffatore", "Anna")), None, "it", deck)
-    with pytest.raises(VoteError, match="'mortovivo' is not in the deck played, yet Carla hold"):
+    with pytest.raises(VoteError, match=r"'mortovivo' is not in the deck played \(Carla\): one of contadino, "):
         resolve_vote(game, table(seats[0], seats[1], ("Carla", "mortovivo", "Anna")), None, "it", deck)
-    with pytest.raises(VoteError, match="'contadino' is in the deck played 1 time"):
+    with pytest.raises(VoteError, match=r"2 players hold 'contadino' \(Anna, Carla\), but the deck played has 1"):
         resolve_vote(game, table(seats[0], seats[1], ("Carla", "contadino", "Anna")), None, "it", deck)
     with pytest.raises(VoteError, match="no token could be turned: no role of the deck played turns one"):
         resolve_vote(game, table(*seats), "veggente", "it", deck)

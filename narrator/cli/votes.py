@@ -10,7 +10,7 @@ from narrator.cli.options import language
 from narrator.errors import NarratorError
 from narrator.files import write_atomically
 from narrator.names import player_name, seating
-from narrator.vote import Ballot, ballots_from_data, resolve_vote
+from narrator.vote import Ballot, ballots_from_data, check_cards, resolve_vote
 from narrator.votes_view import vote_text
 
 NAMES_FILE = "players.json"
@@ -66,7 +66,8 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     for name in names:
         with completion(role_choices):
             card = click.prompt(f"{name}'s card now",
-                                value_proc=lambda text: _as_parameter(_card, game, text, deck, ballots))
+                                value_proc=lambda text, name=name: _as_parameter(_card, game, name, text, deck,
+                                                                                 ballots))
         others = [other for other in names if other != name]
         with completion(others):
             target = click.prompt(f"{name} voted for", value_proc=lambda text, others=others: _player(text, others))
@@ -82,20 +83,10 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     return ballots, bewitched
 
 
-def _card(game, text: str, deck, so_far: list[Ballot]) -> str:
-    """A card named at the prompt: a role of the game, and of the deck played, with a copy left."""
+def _card(game, name: str, text: str, deck, so_far: list[Ballot]) -> str:
+    """A card named at the prompt, checked with the cards already given (see ``check_cards``)."""
     role_id = game.resolve_role(text)
-    held = {ballot.card for ballot in so_far}
-    clash = sorted(held & game.role(role_id).excludes | {other for other in held if role_id in game.role(other).excludes})
-    if clash:
-        raise NarratorError(f"'{role_id}' and '{clash[0]}' are never in the same deck: check the cards")
-    if deck is not None:
-        held = sum(1 for ballot in so_far if ballot.card == role_id)
-        if not deck.copies(role_id):
-            raise NarratorError(f"'{role_id}' is not in this game's deck: one of {', '.join(sorted(deck.role_ids))}")
-        if held >= deck.copies(role_id):
-            raise NarratorError(f"the deck has {deck.copies(role_id)} '{role_id}' card(s) and "
-                                f"{held} player(s) already hold one: check the cards")
+    check_cards(game, [*so_far, Ballot(name, role_id, "")], deck)
     return role_id
 
 
