@@ -111,6 +111,7 @@ class RecordingPlayer:
     """Stands in for the sound card: keeps the night it was asked to play."""
 
     name = "recording"
+    audible = True
 
     def __init__(self, completes=True):
         self.nights = []

@@ -339,6 +339,23 @@ def test_doctor_reports_each_part_in_a_line(run, tmp_path):
     assert lines[-1] == f"Cache: {tmp_path} (0 spoken lines)"
 
 
+@pytest.mark.parametrize("program, use", [("true", "aplay (no pause)"), ("false", "a file in {nights}, written instead "
+                                                                                "of played")])
+def test_doctor_says_what_a_game_would_play_through(run, tmp_path, program, use):
+    """No PortAudio; aplay found, and it plays (true) or cannot (false) on the same probe a game uses."""
+    path = shutil.which(program)
+    if path is None:
+        pytest.skip(f"needs a POSIX '{program}' command")
+    env = make_env(speech_engine=CountingEngine, cache_dir=tmp_path, data_home=tmp_path / "data",
+                   sound_problem=lambda: "no sound output device (none here)",
+                   which=lambda name: path if name == "aplay" else None)
+    lines = run("doctor", env=env).stdout.splitlines()
+    assert "Sound output: no sound output device (none here)" in lines
+    assert ("Command-line players: aplay" if program == "true" else "Command-line players: aplay (cannot play here)") \
+        in lines
+    assert f"Playback would use: {use.format(nights=tmp_path / 'data' / 'nights')}" in lines
+
+
 def test_doctor_without_an_engine_says_how_to_fix_it(run, tmp_path):
     result = run("doctor", env=make_env(speech_engine=no_engine, cache_dir=tmp_path))
     assert result.stdout.splitlines()[1] == ("Text-to-speech: unavailable: the text-to-speech engine did not start "

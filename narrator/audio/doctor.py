@@ -2,30 +2,32 @@
 
 import platform
 import sys
-from collections.abc import Callable
 
 from narrator import __version__
-from narrator.audio.player import available_command_players, sounddevice_problem
+from narrator.audio.player import available_command_players, command_player_works
 from narrator.environment import Environment
 from narrator.errors import NarratorError
 from narrator.voicepacks import find_packs
 
 
-def report(env: Environment, problem: Callable[[], str | None] = sounddevice_problem,
-           command_players: Callable[[], list[str]] = available_command_players) -> list[str]:
+def report(env: Environment) -> list[str]:
+    """What this machine offers, a line each; playback is judged exactly as a game judges it."""
     lines = [f"narrate {__version__}, Python {sys.version.split()[0]}, {platform.system()}"]
     lines += _speech(env)
     lines += _packs(env)
-    reason = problem()
+    reason = env.sound_problem()
     lines.append("Sound output: " + (_device() if reason is None else reason))
-    commands = command_players()
-    lines.append("Command-line players: " + (", ".join(commands) if commands else "none"))
+    commands = available_command_players(env.which)
+    working = [program for program in commands if reason is not None and command_player_works(program, env.which)]
+    shown = [program if reason is None or program in working else f"{program} (cannot play here)"
+             for program in commands]
+    lines.append("Command-line players: " + (", ".join(shown) if shown else "none"))
     if reason is None:
         use = "sounddevice (PortAudio)"
-    elif commands:
-        use = f"{commands[0]} (no pause) if it can play, else a file in {env.nights_dir()}"
+    elif working:
+        use = f"{working[0]} (no pause)"
     else:
-        use = f"a file in {env.nights_dir()}"
+        use = f"a file in {env.nights_dir()}, written instead of played"
     lines.append(f"Playback would use: {use}")
     clips = list((env.cache_dir / "clips").glob("*/*.wav"))
     lines.append(f"Cache: {env.cache_dir} ({len(clips)} spoken lines)")

@@ -83,6 +83,7 @@ class Transport:
 
 class Player(Protocol):
     name: str
+    audible: bool  # False for a player that only writes the night to a file for another device
 
     def play(self, night: NightAudio, session: "Session") -> bool:
         """Play the whole night; True if it ran to the end, False if the user stopped it."""
@@ -99,6 +100,7 @@ class Session:
 
 class SounddevicePlayer:
     name = "sounddevice"
+    audible = True
 
     def __init__(self, open_stream: Callable | None = None):
         self._open_stream = open_stream
@@ -172,6 +174,8 @@ COMMAND_PLAYERS = {  # program: arguments before the file
 
 class CommandPlayer:
     """A player program the system has; it plays a rendered file. Pausing is not possible."""
+
+    audible = True
 
     def __init__(self, program: str, write_wav: Callable[[NightAudio, Path], None]):
         self.name = program
@@ -261,7 +265,7 @@ def plan(player, reason: str | None) -> str | None:
     """One line saying how the night will be heard when it is not the best way, or None."""
     if reason is None:
         return None
-    if not getattr(player, "audible", True):
+    if not player.audible:
         return f"{reason}; the night will be written to {player.path} instead of played"
     return f"{reason}; the night plays through {player.name} (no pause)"
 

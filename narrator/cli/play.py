@@ -31,7 +31,7 @@ def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script:
     first = players[0]
     if reason:
         click.echo(f"narrate: {plan(first, reason)}", err=True)
-    if not getattr(first, "audible", True):
+    if not first.audible:
         first.play(night, None)
         click.echo(f"The night ({minutes(night.seconds)}) is in {first.path}: play it to the group from any "
                    "media player.")
