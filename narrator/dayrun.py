@@ -24,7 +24,6 @@ class DayScreen:
         self.interactive = interactive
         self.size = size or size_of(out)
         self._drawn: list[int] = []  # the lengths of the rows on screen now
-        self._width = 0
         self._last = None
         self._paused = False
         self.caption = ""  # the last line said, shown under the digits
@@ -48,7 +47,7 @@ class DayScreen:
         rows = [fit(row, columns - 1) for row in layout(face, self.caption, state, columns - 1, lines - 1)]
         up = rows_taken(self._drawn, columns) if self._drawn else 0
         self.out.write((f"\x1b[{up}A" if up else "") + "\r\x1b[J" + "".join(f"{row}\n" for row in rows))
-        self._drawn, self._width = [len(row) for row in rows], columns
+        self._drawn = [len(row) for row in rows]
         self.out.flush()
 
     def finish(self) -> None:

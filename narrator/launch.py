@@ -9,7 +9,6 @@ narrate was writing is left behind.
 """
 
 import signal
-import sys
 
 
 def main() -> None:
@@ -17,12 +16,12 @@ def main() -> None:
     signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
     try:
         from narrator.cli.app import main as run
+        from narrator.cli.errors import EXIT_INTERRUPTED, fail
         from narrator.errors import Terminated
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if pressed:
-        sys.stderr.write("narrate: interrupted\n")
-        raise SystemExit(130)
+        fail("narrate: interrupted", EXIT_INTERRUPTED)
 
     def terminate(signal_number, frame):
         raise Terminated(signal_number)

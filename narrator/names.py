@@ -22,6 +22,16 @@ def player_name(text: str) -> str:
     return name
 
 
+def repeated(names: list[str]) -> str | None:
+    """The first name given twice (in any case), or None: each player needs a name of their own."""
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            return name
+        seen.add(name.casefold())
+    return None
+
+
 def seating(text: str, least: int, most: int, exactly: int | None = None) -> list[str]:
     """``"Anna, Bruno, Carla"`` → the names in seating order, checked: no repeats, the right count."""
     entries = text.split(",", most + 1)  # never more than one past the most a game can seat
@@ -29,8 +39,7 @@ def seating(text: str, least: int, most: int, exactly: int | None = None) -> lis
         raise NarratorError(f"a game has {least} to {most} players, and this list has more: "
                             "list each player once, separated by commas")
     names = [player_name(entry) for entry in entries if entry.strip()]
-    folded = [name.casefold() for name in names]
-    duplicate = next((name for name, key in zip(names, folded, strict=True) if folded.count(key) > 1), None)
+    duplicate = repeated(names)
     if duplicate:
         raise NarratorError(f"two players are called '{duplicate}': give each player a different name")
     if exactly is not None and len(names) != exactly:

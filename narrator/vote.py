@@ -15,7 +15,7 @@ from typing import Any
 from narrator.deck import Deck, excluded, players_for
 from narrator.errors import NarratorError, UnknownRoleError
 from narrator.game import Game, Language
-from narrator.names import player_name
+from narrator.names import player_name, repeated
 
 
 class VoteError(NarratorError):
@@ -53,11 +53,10 @@ def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, 
     if not game.min_players <= len(ballots) <= game.max_players:
         raise VoteError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
                         f"these ballots have {len(ballots)}")
-    seen: dict[str, str] = {}
-    for ballot in ballots:
-        if ballot.name.casefold() in seen:
-            raise VoteError(f"two players are called '{ballot.name}': give each player a different name")
-        seen[ballot.name.casefold()] = ballot.name
+    duplicate = repeated([ballot.name for ballot in ballots])
+    if duplicate:
+        raise VoteError(f"two players are called '{duplicate}': give each player a different name")
+    seen = {ballot.name.casefold(): ballot.name for ballot in ballots}
     for ballot in ballots:
         if ballot.vote.casefold() == ballot.name.casefold():
             raise VoteError(f"{ballot.name} votes for themselves: everyone points at another player")

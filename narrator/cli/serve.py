@@ -1,6 +1,5 @@
 """``narrate serve`` and ``narrate --speaker-box``: the tablets on the table are the speaker box."""
 
-import ipaddress
 import re
 
 import click
@@ -22,9 +21,10 @@ from narrator.cli.options import (
 )
 
 BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
+ALL_ADDRESSES = "0.0.0.0"
 
 box_options = option_group([
-    click.option("--host", default="0.0.0.0", show_default=True, callback=lambda ctx, param, value: host_name(value),
+    click.option("--host", default=ALL_ADDRESSES, show_default=True, callback=lambda ctx, param, value: host_name(value),
                  help="Address to serve the tablets on."),
     click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
                  help="Port to serve on (0: any free one)."),
@@ -38,6 +38,10 @@ _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
 
 def host_name(value: str) -> str:
     """An IP address or a host name as the network spells them; anything else is refused here."""
+    if value == ALL_ADDRESSES:
+        return value  # the default, on every run of every command: nothing to check, nothing to import
+    import ipaddress
+
     text = value.strip()
     try:
         ipaddress.ip_address(text)

@@ -25,7 +25,7 @@ def wav_bytes(samples, rate: int) -> bytes:
     return out.getvalue()
 
 
-def prepare(env, script, audio, lang: str, labels: dict[str, str], rules=None):
+def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
     """The night for the tablets, the day's lines, and the box state they will share."""
     from narrator.audio.clip import prepare_voice
     from narrator.audio.night import night_audio, voice_source
@@ -33,7 +33,7 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str], rules=None):
     night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
     language = env.game.languages[lang]
     source = voice_source(env, lang, audio)
-    day_lines = {key: source.raw_clip(key, language.line(key)) for key in day_spoken_keys(rules or env.game.day)}
+    day_lines = {key: source.raw_clip(key, language.line(key)) for key in day_spoken_keys(rules)}
     clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE) for key, raw in day_lines.items()}
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     box = Box(night.length / night.rate, phases, env.clock)
