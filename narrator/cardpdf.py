@@ -11,6 +11,7 @@ from pathlib import Path
 from narrator.card import Block, CardContent
 from narrator.errors import NarratorError
 from narrator.files import write_atomically
+from narrator.i18n import msg
 
 SIZES = {"a6": (105.0, 148.0), "a5": (148.0, 210.0), "a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGINS = {"a6": 7.0, "a5": 9.0, "a4": 12.0, "letter": 12.0}  # mm kept clear for any printer
@@ -25,7 +26,7 @@ FAMILY = "DejaVuCond"
 def write_card(content: CardContent, size: str, path: Path) -> tuple[int, float]:
     """Write the card to ``path`` (temporary file, then rename); return (pages, body size in pt)."""
     if size not in SIZES:
-        raise NarratorError(f"no sheet size '{size}': choose one of {', '.join(SIZES)}")
+        raise NarratorError(msg("no sheet size '{size}': choose one of {sizes}", size=size, sizes=", ".join(SIZES)))
     body = LARGEST[size]
     while body >= SMALLEST:
         pdf = _laid_out(content, size, body)
@@ -34,7 +35,8 @@ def write_card(content: CardContent, size: str, path: Path) -> tuple[int, float]
             write_atomically(path, lambda temporary, data=data: temporary.write_bytes(data))
             return pdf.pages_count, body
         body -= 0.25
-    raise NarratorError(f"this deck's card does not fit on {size.upper()} at a readable size: choose a larger --size")
+    raise NarratorError(msg("this deck's card does not fit on {size} at a readable size: choose a larger --size",
+                            size=size.upper()))
 
 
 def _laid_out(content: CardContent, size: str, body: float):

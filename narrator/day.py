@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from narrator.errors import NarratorError
 from narrator.game import DayRules
+from narrator.i18n import msg
 
 DISCUSS = "day.discuss"
 VOTE = "day.vote"
@@ -59,12 +60,14 @@ def parse_duration(text: str) -> int:
     else:
         raise _bad_duration(text)
     if not 1 <= seconds <= 3600:
-        raise NarratorError(f"a day of '{text.strip()}' is out of reach: choose from 1 second to 60 minutes")
+        raise NarratorError(msg("a day of '{duration}' is out of reach: choose from 1 second to 60 minutes",
+                                duration=text.strip()))
     return seconds
 
 
 def _bad_duration(text: str) -> NarratorError:
-    return NarratorError(f"'{text.strip()}' is not a duration: write it like 5m, 90s, 2m30s or 1:30")
+    return NarratorError(msg("'{duration}' is not a duration: write it like 5m, 90s, 2m30s or 1:30",
+                             duration=text.strip()))
 
 
 class DayTimer:

@@ -5,10 +5,11 @@ from typing import TextIO
 
 from narrator.bigdigits import big, clock_face
 from narrator.day import DayTimer
+from narrator.i18n import N_, _
 from narrator.terminal import fit, rows_taken, size_of
 
-HELP = "space: pause   +: 30 more seconds   Enter: vote now   q: stop"
-SHORT_HELP = "space:pause +:30s Enter:vote q:stop"  # for terminals too narrow for the whole of it
+HELP = N_("space: pause   +: 30 more seconds   Enter: vote now   q: stop")
+SHORT_HELP = N_("space:pause +:30s Enter:vote q:stop")  # for terminals too narrow for the whole of it
 
 
 class DayScreen:
@@ -31,19 +32,19 @@ class DayScreen:
     def show(self, timer: DayTimer) -> None:
         face = clock_face(timer.left())
         over = timer.voting or timer.finished
-        state = "" if over else ("paused: space resumes" if timer.paused else HELP)
+        state = "" if over else (_("paused: space resumes") if timer.paused else _(HELP))
         if not self.interactive:
             if timer.paused != self._paused:
                 self._paused = timer.paused
-                self.out.write(f"{face}  {'paused (space resumes)' if timer.paused else 'resumed'}\n")
+                self.out.write(f"{face}  {_('paused (space resumes)') if timer.paused else _('resumed')}\n")
                 self.out.flush()
             return
         columns, lines = self.size()
         if (face, state, self.caption, columns, lines) == self._last:
             return
         self._last = (face, state, self.caption, columns, lines)
-        if state == HELP and len(HELP) > columns - 1:
-            state = SHORT_HELP
+        if state == _(HELP) and len(state) > columns - 1:
+            state = _(SHORT_HELP)
         rows = [fit(row, columns - 1) for row in layout(face, self.caption, state, columns - 1, lines - 1)]
         up = rows_taken(self._drawn, columns) if self._drawn else 0
         self.out.write((f"\x1b[{up}A" if up else "") + "\r\x1b[J" + "".join(f"{row}\n" for row in rows))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from narrator.errors import DeckError, NarratorError
 from narrator.game import Game
+from narrator.i18n import Text, msg, plural
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,9 @@ def players_for(game: Game, deck: Deck) -> int:
 
 def check_players(game: Game, players: int) -> None:
     if not game.min_players <= players <= game.max_players:
-        raise NarratorError(
-            f"{game.title} takes {game.min_players} to {game.max_players} players, not {players}: "
-            f"choose --players from {game.min_players} to {game.max_players}"
-        )
+        raise NarratorError(msg("{game} takes {low} to {high} players, not {players}: choose --players from {low} "
+                                 "to {high}", game=game.title, low=game.min_players, high=game.max_players,
+                                 players=players))
 
 
 def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
@@ -56,32 +56,37 @@ def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
     for role_id, copies in deck.counts:
         role = game.role(role_id)
         if copies > role.copies:
-            raise DeckError(f"the box has only {role.copies} '{role_id}' card{_s(role.copies)}, "
-                            f"this deck has {copies}: remove {copies - role.copies}")
+            raise DeckError(plural("the box has only {count} '{role}' card, this deck has {copies}: remove {extra}",
+                                   "the box has only {count} '{role}' cards, this deck has {copies}: remove {extra}",
+                                   role.copies, role=role_id, copies=copies, extra=copies - role.copies))
     for role in game.roles:
         have = deck.copies(role.id)
         if role.in_deck == "all-copies" and have != role.copies:
-            raise DeckError(f"the deck must hold all {role.copies} '{role.id}' cards, it has {have}: "
-                            f"add {role.copies - have}")
+            raise DeckError(msg("the deck must hold all {count} '{role}' cards, it has {have}: add {missing}",
+                                 count=role.copies, role=role.id, have=have, missing=role.copies - have))
         if role.in_deck == "all-or-none" and have not in (0, role.copies):
-            raise DeckError(f"'{role.id}' cards go in together ({role.copies}) or not at all, "
-                            f"the deck has {have}: add {role.copies - have} or remove {have}")
+            raise DeckError(msg("'{role}' cards go in together ({count}) or not at all, the deck has {have}: "
+                                 "add {missing} or remove {have}", role=role.id, count=role.copies, have=have,
+                                 missing=role.copies - have))
         clash = next((other for other, _ in deck.counts if have and excluded(game, role.id, other)), None)
         if clash is not None:
-            raise DeckError(f"'{role.id}' and '{clash}' never play together: remove one of them")
+            raise DeckError(msg("'{role}' and '{other}' never play together: remove one of them", role=role.id,
+                                 other=clash))
     if players is None:
         players = players_for(game, deck)
         if not game.min_players <= players <= game.max_players:
             low, high = game.min_players + game.extra_cards, game.max_players + game.extra_cards
-            raise DeckError(f"this deck has {deck.size} cards; {game.title} needs {low} to {high} "
-                            f"(players + {game.extra_cards})")
+            raise DeckError(msg("this deck has {cards} cards; {game} needs {low} to {high} (players + {extra})",
+                                 cards=deck.size, game=game.title, low=low, high=high, extra=game.extra_cards))
     else:
         check_players(game, players)
         needed = players + game.extra_cards
         if deck.size != needed:
             change = needed - deck.size
-            fix = f"add {change} role{_s(change)}" if change > 0 else f"remove {-change} role{_s(-change)}"
-            raise DeckError(f"{players} players need {needed} cards; this deck has {deck.size}: {fix}")
+            fix = (plural("add {count} role", "add {count} roles", change) if change > 0
+                   else plural("remove {count} role", "remove {count} roles", -change))
+            raise DeckError(msg("{players} players need {needed} cards; this deck has {cards}: {fix}",
+                                 players=players, needed=needed, cards=deck.size, fix=fix))
     return players
 
 
@@ -102,8 +107,8 @@ def parse_deck_list(game: Game, text: str) -> Deck:
             role_id, copies = _parse_entry(game, entry.strip())
             counts[role_id] = counts.get(role_id, 0) + copies
     if not counts:
-        raise DeckError(f"the deck {text!r} names no role: list roles with commas, "
-                        "like 'lupo-mannaro x2, veggente, contadino x3'")
+        raise DeckError(Text("the deck {deck!r} names no role: list roles with commas, like "
+                             "'lupo-mannaro x2, veggente, contadino x3'", {"deck": text}))
     return make_deck(game, counts)
 
 
@@ -115,7 +120,7 @@ _COUNT_AFTER = re.compile(r"^(.+?)\s*[x×*:]\s*([0-9]{1,3})$|^(.+?)\s+([0-9]{1,3
 def _parse_entry(game: Game, entry: str) -> tuple[str, int]:
     name, copies = _split_count(entry)
     if copies < 1:
-        raise DeckError(f"'{entry}': a role in the deck needs at least 1 copy")
+        raise DeckError(msg("'{entry}': a role in the deck needs at least 1 copy", entry=entry))
     return game.resolve_role(name), copies
 
 
@@ -143,10 +148,12 @@ def deck_from_data(game: Game, data: object, source: str) -> tuple[Deck, int | N
     if isinstance(data, Mapping) and "cards" in data:
         unknown = sorted(set(map(str, data)) - {"cards", "players"})
         if unknown:
-            raise DeckError(f"{source}: unknown field '{unknown[0]}' (a deck file has 'cards' and 'players')")
+            raise DeckError(msg("{file}: unknown field '{field}' (a deck file has 'cards' and 'players')",
+                                 file=source, field=unknown[0]))
         players = data.get("players")
         if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
-            raise DeckError(f"{source}: players: expected a whole number, got {players!r}")
+            raise DeckError(msg("{file}: players: expected a whole number, got {value!r}", file=source,
+                                 value=players))
         data = data["cards"]
     counts: dict[str, int] = {}
     if isinstance(data, Mapping):
@@ -154,19 +161,21 @@ def deck_from_data(game: Game, data: object, source: str) -> tuple[Deck, int | N
     elif isinstance(data, list):
         entries = (_list_item(item, source) for item in data)
     else:
-        raise DeckError(f"{source}: expected a deck (role: copies, or a list of roles), got {data!r}")
+        raise DeckError(msg("{file}: expected a deck (role: copies, or a list of roles), got {value!r}",
+                             file=source, value=data))
     for name, copies in entries:
         try:
             role_id = game.resolve_role(name)
         except NarratorError as error:
-            raise DeckError(f"{source}: {error}") from None
+            raise DeckError(msg("{file}: {error}", file=source, error=error)) from None
         if copies is None:
             copies = 1
         if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
-            raise DeckError(f"{source}: {name}: expected a number of copies from 1, got {copies!r}")
+            raise DeckError(msg("{file}: {role}: expected a number of copies from 1, got {value!r}", file=source,
+                                 role=name, value=copies))
         counts[role_id] = counts.get(role_id, 0) + copies
     if not counts:
-        raise DeckError(f"{source}: the deck names no role")
+        raise DeckError(msg("{file}: the deck names no role", file=source))
     return make_deck(game, counts), players
 
 
@@ -176,7 +185,7 @@ def _list_item(item: object, source: str) -> tuple[str, object]:
     if isinstance(item, Mapping) and len(item) == 1:
         ((name, copies),) = item.items()
         return str(name), copies
-    raise DeckError(f"{source}: expected a role name or 'role: copies', got {item!r}")
+    raise DeckError(msg("{file}: expected a role name or 'role: copies', got {value!r}", file=source, value=item))
 
 
 def adjust_deck(game: Game, deck: Deck, add: Iterable[str] = (), remove: Iterable[str] = ()) -> Deck:
@@ -185,7 +194,7 @@ def adjust_deck(game: Game, deck: Deck, add: Iterable[str] = (), remove: Iterabl
     for name in remove:
         role_id = game.resolve_role(name)
         if counts.get(role_id, 0) == 0:
-            raise DeckError(f"cannot remove '{role_id}': the deck has none")
+            raise DeckError(msg("cannot remove '{role}': the deck has none", role=role_id))
         counts[role_id] -= 1
     for name in add:
         role_id = game.resolve_role(name)
@@ -204,7 +213,8 @@ def random_deck(game: Game, players: int, rng: random.Random) -> Deck:
     needed = players + game.extra_cards - sum(forced.values())
     chosen = _fill(game, forced, units, needed)
     if chosen is None:
-        raise DeckError(f"no legal deck of {players + game.extra_cards} cards can be made from the box")
+        raise DeckError(msg("no legal deck of {cards} cards can be made from the box",
+                             cards=players + game.extra_cards))
     deck = make_deck(game, chosen)
     check_deck(game, deck, players)
     return deck
@@ -223,10 +233,6 @@ def _fill(game: Game, counts: dict[str, int], units: list[tuple[str, int]], need
     return None
 
 
-def _s(number: int) -> str:
-    return "" if number == 1 else "s"
-
-
 def build_deck(game: Game, *, players: int | None = None, base: Deck | None = None,
                add: Iterable[str] = (), remove: Iterable[str] = (),
                rng: random.Random | None = None) -> tuple[Deck, int]:
@@ -236,10 +242,10 @@ def build_deck(game: Game, *, players: int | None = None, base: Deck | None = No
     or a random legal one when ``rng`` is given. ``add``/``remove`` then adjust it one card each.
     """
     if base is not None and rng is not None:
-        raise NarratorError("--deck and --random do not mix: give the cards, or draw them at random")
+        raise NarratorError(msg("--deck and --random do not mix: give the cards, or draw them at random"))
     if base is None:
         if players is None:
-            raise NarratorError("say how many are playing with --players N, or give the cards with --deck")
+            raise NarratorError(msg("say how many are playing with --players N, or give the cards with --deck"))
         base = random_deck(game, players, rng) if rng is not None else recommended_deck(game, players)
     deck = adjust_deck(game, base, add, remove)
     return deck, check_deck(game, deck, players)

@@ -65,8 +65,14 @@ class Environment:
 
         return load_game(self.scripts_dir / self.game_id)
 
+    def game_language_ids(self) -> tuple[str, ...]:
+        """The languages the game narrates in, known without loading the game."""
+        from narrator.loader import language_ids
+
+        return language_ids(self.scripts_dir / self.game_id)
+
     def default_language(self) -> str:
-        return language_from_environ(self.environ, self.game.languages)
+        return language_from_environ(self.environ, self.game_language_ids())
 
     def nights_dir(self) -> Path:
         """Where a night goes when nothing here can play it (never the working folder unasked)."""

@@ -1,11 +1,21 @@
 """Errors the user can fix. Each carries one line that says what is wrong and how to fix it.
 
-The command line prints the message alone (no traceback) and exits with status 2.
+The message is a ``Text`` (see narrator.i18n), so that the command line prints it in the game's
+language; it prints the message alone (no traceback) and exits with status 2.
 """
+
+from narrator.i18n import Text
 
 
 class NarratorError(Exception):
     """Something the user asked for or gave us cannot be used as it is."""
+
+    def __init__(self, message: Text):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 class DataError(NarratorError):

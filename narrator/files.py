@@ -7,6 +7,7 @@ one. The target is the user's: a link is written through to the file it points a
 file keeps its mode and owner, and a device, a pipe or a read-only file is refused, not replaced.
 """
 
+import errno
 import os
 import stat
 import tempfile
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from narrator.errors import NarratorError
+from narrator.i18n import Text, msg, os_reason
 
 
 def _umask() -> int:
@@ -36,13 +38,13 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write`` on a temporary path beside ``path``, then rename the result into place."""
     target = Path(os.path.realpath(path))  # through any links, to the file the user means
     if not target.parent.is_dir():
-        raise NarratorError(f"{path}: the folder {target.parent} does not exist")
+        raise NarratorError(msg("{file}: the folder {folder} does not exist", file=path, folder=target.parent))
     existing = _existing(target, path)
     try:
         descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.",
                                                  suffix=target.suffix)
     except OSError as error:
-        raise NarratorError(f"{path}: cannot write here ({error.strerror})") from None
+        raise NarratorError(msg("{file}: cannot write here ({reason})", file=path, reason=os_reason(error))) from None
     os.close(descriptor)
     try:
         write(Path(temporary))
@@ -52,22 +54,22 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
         if isinstance(error, (OSError, RuntimeError)):  # RuntimeError: libsndfile's errors, a full disk among them
-            raise NarratorError(f"{path}: cannot write it ({_reason(error, target.parent)}); nothing was changed") \
-                from None
+            raise NarratorError(msg("{file}: cannot write it ({reason}); nothing was changed", file=path,
+                                    reason=_reason(error, target.parent))) from None
         raise
 
 
-def _reason(error: BaseException, folder: Path) -> str:
+def _reason(error: BaseException, folder: Path) -> Text:
     """What went wrong in words: libsndfile reports a full disk only as 'System error.'."""
     if isinstance(error, OSError) and error.strerror:
-        return error.strerror
+        return os_reason(error)
     try:
         room = os.statvfs(folder)
         if room.f_bavail * room.f_frsize < 1 << 20:
-            return "No space left on device"
+            return os_reason(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
     except (OSError, AttributeError):  # AttributeError: no statvfs on Windows
         pass
-    return f"the system refused the data: {error}"
+    return msg("the system refused the data: {error}", error=error)
 
 
 def _existing(target: Path, given: Path) -> os.stat_result | None:
@@ -77,13 +79,13 @@ def _existing(target: Path, given: Path) -> os.stat_result | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise NarratorError(f"{given}: cannot write it ({error.strerror})") from None
+        raise NarratorError(msg("{file}: cannot write it ({reason})", file=given, reason=os_reason(error))) from None
     if stat.S_ISDIR(status.st_mode):
-        raise NarratorError(f"{given} is a folder: give a file name")
+        raise NarratorError(msg("{file} is a folder: give a file name", file=given))
     if not stat.S_ISREG(status.st_mode):
-        raise NarratorError(f"{given} is not a regular file (a device or a pipe): give a file name")
+        raise NarratorError(msg("{file} is not a regular file (a device or a pipe): give a file name", file=given))
     if not status.st_mode & 0o222:
-        raise NarratorError(f"{given} is read-only: choose another name, or make it writable first")
+        raise NarratorError(msg("{file} is read-only: choose another name, or make it writable first", file=given))
     return status
 
 

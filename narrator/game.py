@@ -14,6 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from narrator.errors import UnknownRoleError
+from narrator.i18n import msg
 
 SIDES = ("lupi", "umani", "solo")
 IN_DECK_RULES = ("any", "all-copies", "all-or-none")
@@ -180,8 +181,11 @@ class Game:
         if key in index:
             return index[key][0]
         close = difflib.get_close_matches(key, list(index), n=1, cutoff=0.6) if len(key) <= 60 else []
-        hint = f" — did you mean '{index[close[0]][1]}'?" if close else f" (known roles: {', '.join(self.role_ids)})"
-        raise UnknownRoleError(f"no role '{name.strip()}'{hint}")
+        if close:
+            raise UnknownRoleError(msg("no role '{name}' — did you mean '{close}'?", name=name.strip(),
+                                        close=index[close[0]][1]))
+        raise UnknownRoleError(msg("no role '{name}' (known roles: {roles})", name=name.strip(),
+                                    roles=", ".join(self.role_ids)))
 
     @cached_property
     def _name_index(self) -> dict[str, tuple[str, str]]:

@@ -21,7 +21,14 @@ def main() -> None:
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if pressed:
-        fail("narrate: interrupted", EXIT_INTERRUPTED)
+        import sys
+
+        from narrator.cli.interface import speak_for
+        from narrator.environment import Environment
+        from narrator.i18n import _
+
+        speak_for(Environment(), sys.argv[1:])
+        fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
 
     def terminate(signal_number, frame):
         raise Terminated(signal_number)

@@ -30,6 +30,7 @@ from narrator.game import (
     RoleText,
     Step,
 )
+from narrator.i18n import msg
 from narrator.yamlfile import read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -38,6 +39,11 @@ _GAME_FILE = "game.yaml"
 
 def available_games(scripts_dir: Path) -> tuple[str, ...]:
     return tuple(sorted(p.parent.name for p in scripts_dir.glob(f"*/{_GAME_FILE}")))
+
+
+def language_ids(folder: Path) -> tuple[str, ...]:
+    """The languages a game folder narrates in (one file each beside game.yaml), without reading them."""
+    return tuple(sorted(path.stem for path in folder.glob("*.yaml") if path.name != _GAME_FILE))
 
 
 def load_game(folder: Path) -> Game:
@@ -62,7 +68,7 @@ def load_game(folder: Path) -> Game:
     count_max = count.get("max").integer(minimum=count_min)
     count_default = count.get("default").integer(minimum=count_min)
     if count_default > count_max:
-        raise count.get("default").fail(f"a whole number from {count_min} to {count_max}")
+        raise count.get("default").fail(msg("a whole number from {low} to {high}", low=count_min, high=count_max))
     undealt = root.get("undealt").keys_within({"centre", "box"})
     gaps = root.get("gaps").keys_within({"after_line", "between_phases"})
     game = Game(
@@ -83,10 +89,10 @@ def load_game(folder: Path) -> Game:
         languages=MappingProxyType({}),
         day=_day(root.get("day", None), count_max),
     )
-    languages = {path.stem: _language(path, game) for path in sorted(folder.glob("*.yaml"))
-                 if path.name != _GAME_FILE}
+    languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
     if not languages:
-        raise DataError(f"{folder}: no language file (it.yaml, en.yaml, ...) beside {_GAME_FILE}")
+        raise DataError(msg("{folder}: no language file (it.yaml, en.yaml, ...) beside {file}", folder=folder,
+                             file=_GAME_FILE))
     game = replace(game, languages=MappingProxyType(languages))
     _check_recommended_decks(game, root.get("recommended_decks"))
     return game
@@ -99,7 +105,7 @@ def _day(field: Field, count_max: int) -> DayRules | None:
     warnings = tuple(sorted((item.integer(minimum=1) for item in field.get("warnings", []).elements()), reverse=True))
     countdown = field.get("countdown").integer(minimum=0)
     if countdown > count_max:
-        raise field.get("countdown").fail(f"a whole number up to {count_max} (the count's words)")
+        raise field.get("countdown").fail(msg("a whole number up to {high} (the count's words)", high=count_max))
     return DayRules(field.get("seconds").integer(minimum=1), warnings, countdown)
 
 
@@ -110,9 +116,9 @@ def _roles(field: Field) -> tuple[Role, ...]:
                            "bewitches", "passes_votes_at", "wins_alone"})
         role_id = entry.get("id").text()
         if not _ID.match(role_id):
-            raise entry.get("id").fail("an id in lower case with hyphens, like 'lupo-mannaro'")
+            raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
         if any(role.id == role_id for role in roles):
-            raise entry.get("id").fail("an id not used by another role")
+            raise entry.get("id").fail(msg("an id not used by another role"))
         wakes = entry.get("wakes", None)
         night = entry.get("night", None)
         side = entry.get("side").choice(SIDES)
@@ -133,20 +139,23 @@ def _roles(field: Field) -> tuple[Role, ...]:
             wins_alone=None if alone.value is None else alone.choice(WINS_ALONE_RULES),
         ))
     if not roles:
-        raise field.fail("a list of roles")
+        raise field.fail(msg("a list of roles"))
     known = {role.id for role in roles}
     wake_order: dict[int, str] = {}
     for index, role in enumerate(roles):
         for other in sorted(role.excludes):
             if other not in known or other == role.id:
-                raise DataError(f"{field.source}: roles[{index}].excludes: no other role '{other}'")
+                raise DataError(msg("{file}: roles[{index}].excludes: no other role '{role}'", file=field.source,
+                                     index=index, role=other))
         if role.wakes is not None:
             if role.wakes in wake_order:
-                raise DataError(f"{field.source}: roles[{index}].wakes: {role.wakes} is also "
-                                f"'{wake_order[role.wakes]}'s turn; each waking role needs its own")
+                raise DataError(msg("{file}: roles[{index}].wakes: {turn} is also the turn of '{role}'; each waking "
+                                     "role needs its own", file=field.source, index=index, turn=role.wakes,
+                                     role=wake_order[role.wakes]))
             wake_order[role.wakes] = role.id
         if role.night is not None and role.wakes is None:
-            raise DataError(f"{field.source}: roles[{index}].night: '{role.id}' has night steps but never wakes")
+            raise DataError(msg("{file}: roles[{index}].night: '{role}' has night steps but never wakes",
+                                 file=field.source, index=index, role=role.id))
     return tuple(roles)
 
 
@@ -171,7 +180,7 @@ def _condition(field: Field) -> Condition:
     field.keys_within({"deck_has", "option"})
     deck_has, option = field.get("deck_has", None), field.get("option", None)
     if deck_has.value is None and option.value is None:
-        raise field.fail("'deck_has: ROLE' or 'option: NAME'")
+        raise field.fail(msg("'deck_has: ROLE' or 'option: NAME'"))
     return Condition(
         deck_has=None if deck_has.value is None else deck_has.text(),
         option=None if option.value is None else option.text(),
@@ -184,7 +193,7 @@ def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
     for part in ("before", "phase", "after"):
         _check_steps(getattr(shape, part), role_ids, options, field.get(part))
     if sum(isinstance(step, CountStep) for step in shape.phase) != 1:
-        raise field.get("phase").fail("steps with exactly one 'count'")
+        raise field.get("phase").fail(msg("steps with exactly one 'count'"))
     return shape
 
 
@@ -193,20 +202,22 @@ def _check_steps(steps: tuple[Step, ...], role_ids: set[str], options: set[str],
         if isinstance(step, LineStep) and step.when is not None:
             where = f"{field.source}: {field.path}[{index}].when"
             if step.when.deck_has is not None and step.when.deck_has not in role_ids:
-                raise DataError(f"{where}: no role '{step.when.deck_has}'")
+                raise DataError(msg("{where}: no role '{role}'", where=where, role=step.when.deck_has))
             if step.when.option is not None and step.when.option not in options:
-                raise DataError(f"{where}: no option '{step.when.option}' (declare it under 'options')")
+                raise DataError(msg("{where}: no option '{option}' (declare it under 'options')", where=where,
+                                     option=step.when.option))
 
 
 def _recommended(field: Field, role_ids: set[str], lowest: int, highest: int) -> MappingProxyType:
     decks = {}
     for players, deck in field.items():
         if not players.isdigit() or not lowest <= int(players) <= highest:
-            raise deck.fail(f"a deck keyed by a player count from {lowest} to {highest} (key {players!r})")
+            raise deck.fail(msg("a deck keyed by a player count from {low} to {high} (key {key!r})", low=lowest,
+                                 high=highest, key=players))
         counts = {}
         for role_id, copies in deck.items():
             if role_id not in role_ids:
-                raise DataError(f"{deck.source}: {deck.path}: no role '{role_id}'")
+                raise DataError(msg("{where}: no role '{role}'", where=deck.where, role=role_id))
             counts[role_id] = copies.integer(minimum=1)
         decks[int(players)] = MappingProxyType(counts)
     return MappingProxyType(decks)
@@ -219,7 +230,8 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
         try:
             check_deck(game, make_deck(game, counts), players)
         except NarratorError as error:
-            raise DataError(f"{field.source}: {field.path}.{players}: {error}") from None
+            raise DataError(msg("{where}.{players}: {error}", where=field.where, players=players,
+                                 error=error)) from None
 
 
 def _language(path: Path, game: Game) -> Language:
@@ -228,32 +240,34 @@ def _language(path: Path, game: Game) -> Language:
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
-        text = roles_field.get(role.id).keys_within({"name", "plural", "summary"})
-        roles[role.id] = RoleText(text.get("name").text(), text.get("plural").text(), text.get("summary").text())
+        names = roles_field.get(role.id).keys_within({"name", "plural", "summary"})
+        roles[role.id] = RoleText(names.get("name").text(), names.get("plural").text(), names.get("summary").text())
     for role_id, entry in roles_field.items():
         if role_id not in roles:
-            raise DataError(f"{entry.source}: {entry.path}: no role '{role_id}' in {game.id}")
+            raise DataError(msg("{where}: no role '{role}' in {game}", where=entry.where, role=role_id,
+                                 game=game.id))
     sides_field = root.get("sides")
     sides = {side: sides_field.get(side).text() for side in sorted({role.side for role in game.roles})}
     count = tuple(item.text() for item in root.get("count").elements())
     if len(count) < game.count.maximum:
-        raise root.get("count").fail(f"a list of the words for 1 to {game.count.maximum}")
+        raise root.get("count").fail(msg("a list of the words for 1 to {high}", high=game.count.maximum))
     lines_field = root.get("lines")
     lines = {key: value.text() for key, value in lines_field.items()}
     needed = set(_line_keys(game))
     for key in sorted(needed - set(lines)):
-        raise DataError(f"{path}: lines: missing line '{key}'")
+        raise DataError(msg("{file}: lines: missing line '{key}'", file=path, key=key))
     for key in sorted(set(lines) - needed):
-        raise DataError(f"{path}: lines: '{key}' is not a line of {game.id} (a typo?)")
+        raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
+                             game=game.id))
     vote_field = root.get("vote").keys_within(set(VOTE_SENTENCES))
     vote = {key: vote_field.get(key).text() for key in VOTE_SENTENCES}
     card_field = root.get("card").keys_within(set(CARD_TEXTS) | {"win"})
     card = {key: card_field.get(key).text() for key in CARD_TEXTS}
     wins = {}
-    for role_id, text in card_field.get("win", {}).items():
+    for role_id, win in card_field.get("win", {}).items():
         if role_id not in roles:
-            raise DataError(f"{text.source}: {text.path}: no role '{role_id}' in {game.id}")
-        wins[role_id] = text.text()
+            raise DataError(msg("{where}: no role '{role}' in {game}", where=win.where, role=role_id, game=game.id))
+        wins[role_id] = win.text()
     return Language(
         code=path.stem,
         vote=MappingProxyType(vote),
@@ -261,7 +275,7 @@ def _language(path: Path, game: Game) -> Language:
         moments=MappingProxyType({key: root.get("moments").keys_within({"night", "dawn"}).get(key).text()
                                   for key in ("night", "dawn")}),
         card_wins=MappingProxyType(wins),
-        euphony=MappingProxyType({word: text.text() for word, text in root.get("euphony", {}).items()}),
+        euphony=MappingProxyType({word: form.text() for word, form in root.get("euphony", {}).items()}),
         name=root.get("language").text(),
         roles=MappingProxyType(roles),
         sides=MappingProxyType(sides),

@@ -14,6 +14,8 @@ def data_dir(name: str) -> Path:
     for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(
-        f"narrator's '{name}' data folder is missing from this install; reinstall with 'pip install .'"
-    )
+    from narrator.errors import NarratorError
+    from narrator.i18n import msg
+
+    raise NarratorError(msg("narrator's '{folder}' data folder is missing from this install; reinstall with "
+                            "'pip install .'", folder=name))

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from narrator.deck import Deck, players_for
 from narrator.errors import NarratorError
 from narrator.game import CountStep, Game, LineStep, Step
+from narrator.i18n import msg
 
 COUNT_STYLES = ("full", "edges", "silent")
 
@@ -83,17 +84,19 @@ def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_
                  options: Mapping[str, bool | None] | None = None) -> ScriptSettings:
     """Checked settings: unknown language, style or option, or a count out of range, is refused."""
     if lang not in game.languages:
-        raise NarratorError(f"no narration in language '{lang}': choose one of {', '.join(sorted(game.languages))}")
+        raise NarratorError(msg("no narration in language '{lang}': choose one of {languages}", lang=lang,
+                                 languages=", ".join(sorted(game.languages))))
     if count_style not in COUNT_STYLES:
-        raise NarratorError(f"no count style '{count_style}': choose one of {', '.join(COUNT_STYLES)}")
+        raise NarratorError(msg("no count style '{style}': choose one of {styles}", style=count_style,
+                                 styles=", ".join(COUNT_STYLES)))
     seconds = game.count.default if count_seconds is None else count_seconds
     if not game.count.minimum <= seconds <= game.count.maximum:
-        raise NarratorError(f"the count lasts {game.count.minimum} to {game.count.maximum} seconds, "
-                            f"not {seconds}: choose --count-seconds in that range")
+        raise NarratorError(msg("the count lasts {low} to {high} seconds, not {seconds}: choose --count-seconds in "
+                                "that range", low=game.count.minimum, high=game.count.maximum, seconds=seconds))
     chosen = dict(game.option_defaults)
     for name, value in (options or {}).items():
         if name not in chosen:
-            raise NarratorError(f"no narration option '{name}' in {game.title}")
+            raise NarratorError(msg("no narration option '{option}' in {game}", option=name, game=game.title))
         if value is not None:
             chosen[name] = value
     return ScriptSettings(lang, seconds, count_style, MappingProxyType(chosen))

@@ -1,6 +1,8 @@
 """How decks, roles and scripts look on the terminal (text) and to programs (JSON, YAML).
 
 Pure functions from core objects to strings and plain data; the command line only prints them.
+Text for people comes in the language of ``catalog`` (see narrator.i18n); data for programs has
+no words to translate.
 """
 
 import json
@@ -8,6 +10,7 @@ from typing import Any
 
 from narrator.deck import Deck
 from narrator.game import Game
+from narrator.i18n import ENGLISH, Catalog
 from narrator.script import Count, Line, NightScript
 from narrator.timeline import Timeline
 
@@ -53,18 +56,20 @@ def deck_data(game: Game, deck: Deck, players: int, lang: str) -> dict[str, Any]
     }
 
 
-def deck_text(game: Game, deck: Deck, players: int, lang: str) -> str:
+def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog = ENGLISH) -> str:
     language = game.languages[lang]
-    rows = [("", "card", "id", "side", "night")]
+    rows = [("", catalog.gettext("card"), "id", catalog.gettext("side"), catalog.gettext("night"))]
     for role_id, copies in deck.counts:
         role = game.role(role_id)
         rows.append((str(copies), language.role_name(role_id), role_id, language.sides[role.side],
                      str(role.wakes) if role.wakes else "-"))
     called = [language.role_name(r.id, deck.copies(r.id)) for r in game.night_order() if r.id in deck.role_ids]
     return "\n".join([
-        f"{game.title}: deck for {players} players ({deck.size} cards)",
+        catalog.gettext("{game}: deck for {players} players ({cards} cards)").format(
+            game=game.title, players=players, cards=deck.size),
         *_table(rows),
-        f"Night order: {', '.join(called) if called else 'nobody wakes'}",
+        catalog.gettext("Night order: {roles}").format(roles=", ".join(called)) if called
+        else catalog.gettext("Night order: nobody wakes"),
         language.card["setup"],
     ])
 
@@ -88,17 +93,20 @@ def roles_data(game: Game, lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def roles_text(game: Game, lang: str) -> str:
+def roles_text(game: Game, lang: str, catalog: Catalog = ENGLISH) -> str:
     language = game.languages[lang]
     other = [code for code in game.languages if code != lang]
-    rows = [("id", "name", *(f"name ({code})" for code in other), "box", "side", "night", "")]
+    rows = [("id", catalog.gettext("name"), *(catalog.gettext("name ({lang})").format(lang=code) for code in other),
+             catalog.gettext("box"), catalog.gettext("side"), catalog.gettext("night"), "")]
     for role in game.roles:
         rows.append((role.id, language.roles[role.id].name,
                      *(game.languages[code].roles[role.id].name for code in other),
                      str(role.copies), language.sides[role.side], str(role.wakes) if role.wakes else "-",
                      language.roles[role.id].summary))
     cards = sum(role.copies for role in game.roles)
-    return "\n".join([f"{game.title}: {len(game.roles)} roles, {cards} cards in the box", *_table(rows)])
+    title = catalog.gettext("{game}: {roles} roles, {cards} cards in the box").format(
+        game=game.title, roles=len(game.roles), cards=cards)
+    return "\n".join([title, *_table(rows)])
 
 
 # --- scripts -----------------------------------------------------------------------------
@@ -132,13 +140,15 @@ def script_data(game: Game, script: NightScript, timeline: Timeline, estimated: 
     }
 
 
-def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: bool) -> str:
+def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: bool,
+                catalog: Catalog = ENGLISH) -> str:
     settings = script.settings
     language = game.languages[settings.lang]
-    out = [f"{game.title}: the night for {script.players} players, in {language.name}, "
-           f"count {settings.count_seconds} s ({settings.count_style})"]
+    out = [catalog.gettext("{game}: the night for {players} players, in {language}, count {seconds} s ({style})").format(
+        game=game.title, players=script.players, language=language.name, seconds=settings.count_seconds,
+        style=settings.count_style)]
     if estimated:
-        out.append("Times are estimates until the lines are recorded.")
+        out.append(catalog.gettext("Times are estimates until the lines are recorded."))
     width = max((len(cue.key) for cue in script.cues()), default=0)
     starts = iter(placed.start for placed in timeline.cues)  # in the script's order
     phase = None
@@ -152,8 +162,8 @@ def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: 
         if isinstance(segment, Line):
             out.append(_cue_row(next(starts), segment.key, segment.text, width))
         else:
-            out += _count_rows(segment, starts, width)
-    out += ["", f"Night length: {clock(timeline.length)}"]
+            out += _count_rows(segment, starts, width, catalog)
+    out += ["", catalog.gettext("Night length: {length}").format(length=clock(timeline.length))]
     return "\n".join(out)
 
 
@@ -161,7 +171,7 @@ def _cue_row(start: float | None, key: str, text: str, width: int) -> str:
     return f"  {clock(start) if start is not None else '':>7}  {key:<{width}}  {text}"
 
 
-def _count_rows(count: Count, starts, width: int) -> list[str]:
+def _count_rows(count: Count, starts, width: int, catalog: Catalog) -> list[str]:
     """The ticks said aloud, and one row for each run of seconds counted in silence."""
     ticks = {tick.second: tick for tick in count.ticks}
     aloud = set(ticks)
@@ -170,8 +180,12 @@ def _count_rows(count: Count, starts, width: int) -> list[str]:
     for second in range(1, count.seconds + 2):
         if second in aloud or second > count.seconds:
             if silent:
-                span = str(silent[0]) if len(silent) == 1 else f"{silent[0]}-{silent[-1]}"
-                rows.append(_cue_row(None, "...", f"(seconds {span} counted in silence)", width))
+                if len(silent) == 1:
+                    said = catalog.gettext("(second {second} counted in silence)").format(second=silent[0])
+                else:
+                    said = catalog.gettext("(seconds {first}-{last} counted in silence)").format(
+                        first=silent[0], last=silent[-1])
+                rows.append(_cue_row(None, "...", said, width))
                 silent = []
             if second in aloud:
                 rows.append(_cue_row(next(starts), ticks[second].key, ticks[second].text, width))

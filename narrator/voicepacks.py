@@ -14,11 +14,13 @@ from types import MappingProxyType
 from narrator.errors import DataError, NarratorError
 from narrator.fields import Field
 from narrator.files import write_atomically
+from narrator.i18n import N_, msg
 from narrator.yamlfile import read_yaml
 
 MANIFEST = "pack.yaml"
 AUDIO_SUFFIXES = (".ogg", ".flac", ".wav")
 SOURCES = ("tts", "recorded")
+SOURCE_NAMES = {"tts": N_("text-to-speech"), "recorded": N_("recorded")}  # as people read them
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,8 @@ class VoicePack:
 def load_pack(folder: Path) -> VoicePack:
     path = folder / MANIFEST
     if not path.exists():
-        raise NarratorError(f"{folder}: not a voice pack (no {MANIFEST}); make one with 'narrate voices render' "
-                            "or 'narrate voices record'")
+        raise NarratorError(msg("{folder}: not a voice pack (no {manifest}); make one with 'narrate voices render' "
+                                "or 'narrate voices record'", folder=folder, manifest=MANIFEST))
     root = Field(str(path), "", read_yaml(path))
     root.keys_within({"name", "language", "game", "licence", "source", "clips"})
     clips = {}
@@ -104,8 +106,12 @@ def resolve_pack(choice: str, folders: list[Path]) -> VoicePack:
     for candidate in (path, *(folder / choice for folder in folders)):
         if _has_manifest(candidate):
             return load_pack(candidate)
-    known = ", ".join(pack.folder.name for pack in find_packs(folders)) or "none yet"
-    raise NarratorError(f"no voice pack '{choice}' (known: {known}); 'narrate voices list' shows them")
+    known = ", ".join(pack.folder.name for pack in find_packs(folders))
+    if not known:
+        raise NarratorError(msg("no voice pack '{pack}' (none made yet); 'narrate voices render' or 'narrate voices "
+                                "record' makes one", pack=choice))
+    raise NarratorError(msg("no voice pack '{pack}' (known: {known}); 'narrate voices list' shows them", pack=choice,
+                            known=known))
 
 
 def _has_manifest(folder: Path) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from narrator.deck import Deck, excluded, players_for
 from narrator.errors import NarratorError, UnknownRoleError
 from narrator.game import Game, Language
+from narrator.i18n import msg
 from narrator.names import player_name, repeated
 
 
@@ -51,31 +52,36 @@ def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, 
     and a turned token only of a role that was on the table.
     """
     if not game.min_players <= len(ballots) <= game.max_players:
-        raise VoteError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
-                        f"these ballots have {len(ballots)}")
+        raise VoteError(msg("{game} takes {low} to {high} players; these ballots have {count}", game=game.title,
+                            low=game.min_players, high=game.max_players, count=len(ballots)))
     duplicate = repeated([ballot.name for ballot in ballots])
     if duplicate:
-        raise VoteError(f"two players are called '{duplicate}': give each player a different name")
+        raise VoteError(msg("two players are called '{name}': give each player a different name", name=duplicate))
     seen = {ballot.name.casefold(): ballot.name for ballot in ballots}
     for ballot in ballots:
         if ballot.vote.casefold() == ballot.name.casefold():
-            raise VoteError(f"{ballot.name} votes for themselves: everyone points at another player")
+            raise VoteError(msg("{name} votes for themselves: everyone points at another player", name=ballot.name))
         if ballot.vote.casefold() not in seen:
-            raise VoteError(f"{ballot.name} votes for '{ballot.vote}', who is not playing "
-                            f"(players: {', '.join(seen.values())})")
+            raise VoteError(msg("{name} votes for '{vote}', who is not playing (players: {players})",
+                                name=ballot.name, vote=ballot.vote, players=", ".join(seen.values())))
     check_cards(game, ballots, deck)
     if bewitched is not None and not game.role(bewitched).bewitchable:
         turnable = ", ".join(role.id for role in game.roles if role.bewitchable)
-        who = " or ".join(f"'{role.id}'" for role in game.roles if role.bewitches) or "no role"
-        raise VoteError(f"{who} cannot turn the token of '{bewitched}': only one of {turnable}")
+        who = ", ".join(f"'{role.id}'" for role in game.roles if role.bewitches)
+        if not who:
+            raise VoteError(msg("no role of {game} turns a token, so '{role}' was not turned", game=game.title,
+                                role=bewitched))
+        raise VoteError(msg("{who} cannot turn the token of '{role}': only one of {turnable}", who=who,
+                            role=bewitched, turnable=turnable))
     if deck is not None:
         if len(ballots) != players_for(game, deck):
-            raise VoteError(f"the deck played was for {players_for(game, deck)} players; these ballots have "
-                            f"{len(ballots)}")
+            raise VoteError(msg("the deck played was for {players} players; these ballots have {count}",
+                                players=players_for(game, deck), count=len(ballots)))
         if bewitched is not None and not any(game.role(role_id).bewitches for role_id in deck.role_ids):
-            raise VoteError("no token could be turned: no role of the deck played turns one")
+            raise VoteError(msg("no token could be turned: no role of the deck played turns one"))
         if bewitched is not None and bewitched not in deck.role_ids:
-            raise VoteError(f"the '{bewitched}' token was not on the table: only the deck's roles' tokens are")
+            raise VoteError(msg("the '{role}' token was not on the table: only the deck's roles' tokens are",
+                                role=bewitched))
 
 
 def check_cards(game: Game, ballots: Sequence[Ballot], deck: Deck | None = None) -> None:
@@ -85,18 +91,21 @@ def check_cards(game: Game, ballots: Sequence[Ballot], deck: Deck | None = None)
     for role in game.roles:
         holders = [ballot.name for ballot in ballots if ballot.card == role.id]
         if len(holders) > role.copies:
-            raise VoteError(f"{len(holders)} players hold '{role.id}' ({', '.join(holders)}), but the box has "
-                            f"{role.copies}: check the cards")
+            raise VoteError(msg("{count} players hold '{role}' ({players}), but the box has {copies}: check the "
+                                "cards", count=len(holders), role=role.id, players=", ".join(holders),
+                                copies=role.copies))
         if deck is not None and len(holders) > deck.copies(role.id):
             if not deck.copies(role.id):
-                raise VoteError(f"'{role.id}' is not in the deck played ({', '.join(holders)}): one of "
-                                f"{', '.join(sorted(deck.role_ids))}")
-            raise VoteError(f"{len(holders)} players hold '{role.id}' ({', '.join(holders)}), but the deck played "
-                            f"has {deck.copies(role.id)}: check the cards")
+                raise VoteError(msg("'{role}' is not in the deck played ({players}): one of {roles}", role=role.id,
+                                    players=", ".join(holders), roles=", ".join(sorted(deck.role_ids))))
+            raise VoteError(msg("{count} players hold '{role}' ({players}), but the deck played has {copies}: "
+                                "check the cards", count=len(holders), role=role.id, players=", ".join(holders),
+                                copies=deck.copies(role.id)))
     held = sorted({ballot.card for ballot in ballots})
     clash = next(((one, other) for one in held for other in held if excluded(game, one, other)), None)
     if clash:
-        raise VoteError(f"'{clash[0]}' and '{clash[1]}' are never in the same deck, yet both are held: check the cards")
+        raise VoteError(msg("'{role}' and '{other}' are never in the same deck, yet both are held: check the cards",
+                            role=clash[0], other=clash[1]))
 
 
 def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, lang: str,
@@ -238,40 +247,43 @@ class _Sentences:
 def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballot], str | None]:
     """Ballots from a parsed votes file: ``players`` (name, card, vote each) and ``bewitched``."""
     if not isinstance(data, Mapping) or "players" not in data:
-        raise VoteError(f"{source}: expected 'players:' with a name, card and vote for each player")
+        raise VoteError(msg("{file}: expected 'players:' with a name, card and vote for each player", file=source))
     unknown = sorted(set(map(str, data)) - {"players", "bewitched"})
     if unknown:
-        raise VoteError(f"{source}: unknown field '{unknown[0]}' (a votes file has 'players' and 'bewitched')")
+        raise VoteError(msg("{file}: unknown field '{field}' (a votes file has 'players' and 'bewitched')",
+                            file=source, field=unknown[0]))
     if not isinstance(data["players"], list):
-        raise VoteError(f"{source}: players: expected a list, one entry per player in seating order")
+        raise VoteError(msg("{file}: players: expected a list, one entry per player in seating order", file=source))
     ballots = []
     for index, entry in enumerate(data["players"]):
         where = f"{source}: players[{index}]"
         if not isinstance(entry, Mapping):
-            raise VoteError(f"{where}: expected name, card and vote, got {entry!r}")
+            raise VoteError(msg("{where}: expected name, card and vote, got {value!r}", where=where, value=entry))
         extra = sorted(set(map(str, entry)) - {"name", "card", "vote"})
         if extra:
-            raise VoteError(f"{where}: unknown field '{extra[0]}' (each player has name, card and vote)")
+            raise VoteError(msg("{where}: unknown field '{field}' (each player has name, card and vote)", where=where,
+                                field=extra[0]))
         fields = {}
         for key in ("name", "card", "vote"):
             value = entry.get(key)
             if value is None or not str(value).strip():
-                who = entry.get("name") or f"player {index + 1}"
-                raise VoteError(f"{where}: {who} has no {key}: add '{key}: ...'")
+                who = entry.get("name") or msg("player {number}", number=index + 1)
+                raise VoteError(msg("{where}: {name} has no {field}: add '{field}: ...'", where=where, name=who,
+                                    field=key))
             fields[key] = str(value).strip()
         try:
             fields["name"] = player_name(fields["name"])
         except NarratorError as error:
-            raise VoteError(f"{where}: {error}") from None
+            raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
         try:
             card = game.resolve_role(fields["card"])
         except UnknownRoleError as error:
-            raise VoteError(f"{where}: {error}") from None
+            raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
         ballots.append(Ballot(fields["name"], card, fields["vote"]))
     bewitched = data.get("bewitched")
     if bewitched is not None:
         try:
             bewitched = game.resolve_role(str(bewitched))
         except UnknownRoleError as error:
-            raise VoteError(f"{source}: bewitched: {error}") from None
+            raise VoteError(msg("{file}: bewitched: {error}", file=source, error=error)) from None
     return ballots, bewitched

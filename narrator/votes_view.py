@@ -3,20 +3,23 @@
 from collections.abc import Sequence
 
 from narrator.game import Game
+from narrator.i18n import ENGLISH, Catalog
 from narrator.vote import Ballot, VoteResult
 
 
-def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: str) -> str:
+def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: str,
+              catalog: Catalog = ENGLISH) -> str:
     language = game.languages[lang]
     moved = result.votes != result.votes_cast
-    header = ["player", "card", "voted for", "votes"] + (["after passing"] if moved else []) + [""]
+    header = ([catalog.gettext("player"), catalog.gettext("card"), catalog.gettext("voted for"),
+               catalog.gettext("votes")] + ([catalog.gettext("after passing")] if moved else []) + [""])
     rows = [header]
     for ballot in ballots:
         marks = []
         if ballot.name in result.lynched:
-            marks.append("lynched")
+            marks.append(catalog.gettext("lynched"))
         if ballot.name in result.winners:
-            marks.append("wins")
+            marks.append(catalog.gettext("wins"))
         row = [ballot.name, language.role_name(ballot.card), ballot.vote, str(result.votes_cast[ballot.name])]
         if moved:
             row.append(str(result.votes[ballot.name]))
@@ -30,12 +33,13 @@ def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: s
         side = language.role_name(result.winning_side)
     else:
         side = "-"
+    nobody = catalog.gettext("nobody")
     return "\n".join([
         *table,
         "",
-        f"Lynched: {', '.join(result.lynched) if result.lynched else 'nobody'}",
-        f"Winning side: {side}",
-        f"Winners: {', '.join(result.winners) if result.winners else 'nobody'}",
+        catalog.gettext("Lynched: {names}").format(names=", ".join(result.lynched) or nobody),
+        catalog.gettext("Winning side: {side}").format(side=side),
+        catalog.gettext("Winners: {names}").format(names=", ".join(result.winners) or nobody),
         "",
         *result.explanation,
     ])

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.errors import DataError
+from narrator.i18n import msg, os_reason
 
 MAX_BYTES = 1_000_000  # a deck, a votes file or a game's data is a few kilobytes; refuse a runaway file
 MAX_DEPTH = 64  # far deeper than any of narrate's files; libyaml's composer crashes the process on thousands
@@ -22,31 +23,35 @@ def read_yaml(path: Path, plain_text_scalars: bool = False) -> Any:
         with path.open("rb") as file:
             raw = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
+        raise DataError(msg("{file}: no such file", file=path)) from None
     except IsADirectoryError:
-        raise DataError(f"{path}: is a folder, not a YAML file") from None
+        raise DataError(msg("{file}: is a folder, not a YAML file", file=path)) from None
     except OSError as error:
-        raise DataError(f"{path}: cannot be read ({error.strerror})") from None
+        raise DataError(msg("{file}: cannot be read ({reason})", file=path, reason=os_reason(error))) from None
     if len(raw) > MAX_BYTES:
-        raise DataError(f"{path}: larger than {MAX_BYTES // 1000} kB; this is not a file narrate reads")
+        raise DataError(msg("{file}: larger than {size} kB; this is not a file narrate reads", file=path,
+                            size=MAX_BYTES // 1000))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise DataError(f"{path}: not a text file (save it as UTF-8)") from None
+        raise DataError(msg("{file}: not a text file (save it as UTF-8)", file=path)) from None
     try:
         _check_depth(text)
         return yaml.load(text, Loader=_text_loader() if plain_text_scalars else _loader())
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        where = f"{path}, line {mark.line + 1}" if mark else str(path)
-        problem = error.problem or error.context or "malformed YAML"
-        raise DataError(f"{where}: malformed YAML: {problem}") from None
+        problem = error.problem or error.context or ""
+        if mark:
+            raise DataError(msg("{file}, line {line}: malformed YAML: {problem}", file=path, line=mark.line + 1,
+                                problem=problem)) from None
+        raise DataError(msg("{file}: malformed YAML: {problem}", file=path, problem=problem)) from None
     except yaml.YAMLError as error:
-        raise DataError(f"{path}: malformed YAML: {error}") from None
+        raise DataError(msg("{file}: malformed YAML: {problem}", file=path, problem=error)) from None
     except (RecursionError, _TooDeep):
-        raise DataError(f"{path}: nested more than {MAX_DEPTH} levels deep; this is not a file narrate reads") from None
+        raise DataError(msg("{file}: nested more than {depth} levels deep; this is not a file narrate reads",
+                            file=path, depth=MAX_DEPTH)) from None
     except ValueError:  # int() refuses a number of thousands of digits
-        raise DataError(f"{path}: holds a number far too long to mean anything here") from None
+        raise DataError(msg("{file}: holds a number far too long to mean anything here", file=path)) from None
 
 
 class _TooDeep(Exception):

@@ -80,6 +80,11 @@ def pytest_configure(config):
         os.environ[name] = str(target)
     (sandbox / "work").mkdir()
     os.chdir(sandbox / "work")  # whatever a test writes to a relative path lands here, not in the checkout
+    # One locale for every run and every narrate a test starts, whatever the machine's: the C locale,
+    # in which narrate speaks Italian. Tests that want English say so (make_env uses en_US).
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        os.environ.pop(name, None)
+    os.environ["LANG"] = "C.UTF-8"
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -102,8 +107,8 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def make_env(environ=None, scripts_dir=SCRIPTS, seed=777, **overrides):
-    """An Environment with a fixed locale and seed source, whatever the machine says."""
-    return Environment(environ=environ if environ is not None else {"LANG": "C.UTF-8"},
+    """An Environment with a fixed locale (English, unless ``environ`` says otherwise) and seed source."""
+    return Environment(environ=environ if environ is not None else {"LANG": "en_US.UTF-8"},
                        scripts_dir=scripts_dir, new_seed=lambda: seed, **overrides)
 
 

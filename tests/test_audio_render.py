@@ -59,7 +59,7 @@ def second_runs(points, tolerance=0.01):
 
 
 def test_count_ticks_sit_on_the_one_second_grid_within_a_millisecond(render):
-    night = render("--players", "10", "--count-style", "full", "--no-ambience")
+    night = render("--players", "10", "--count-style", "full", "--no-ambience", "--lang", "it")  # its onsets are sharp
     runs = second_runs(onsets(night))
     assert len(runs) == 7  # one count per waking role of the 10-player deck
     for run in runs:

@@ -13,20 +13,33 @@ from narrator.cli import cli
 from tests.conftest import RecordingPlayer, make_env
 
 DECK_6_TEXT = """\
-Una Notte da Lupi: deck for 6 players (9 cards)
-     card          id            side   night
-  2  Lupo Mannaro  lupo-mannaro  Lupi   1
-  1  Veggente      veggente      Umani  2
-  2  Massone       massone       Umani  3
-  1  Guastafeste   guastafeste   Umani  5
-  1  Truffatore    truffatore    Umani  7
-  2  Contadino     contadino     Umani  -
-Night order: Lupi Mannari, Veggente, Massoni, Guastafeste, Truffatore
+Una Notte da Lupi: mazzo per 6 giocatori (9 carte)
+     carta         id            fazione  notte
+  2  Lupo Mannaro  lupo-mannaro  Lupi     1
+  1  Veggente      veggente      Umani    2
+  2  Massone       massone       Umani    3
+  1  Guastafeste   guastafeste   Umani    5
+  1  Truffatore    truffatore    Umani    7
+  2  Contadino     contadino     Umani    -
+Ordine della notte: Lupi Mannari, Veggente, Massoni, Guastafeste, Truffatore
 Una carta coperta a ogni giocatore, due coperte al centro e una nella scatola, senza guardarla. \
 Ognuno guarda in segreto la propria carta e la rimette coperta davanti a sé. \
 I gettoni dei personaggi del mazzo vanno al centro del tavolo.
 """
-
+DECK_6_TEXT_EN = """\
+Una Notte da Lupi: deck for 6 players (9 cards)
+     card          id            side        night
+  2  Werewolf      lupo-mannaro  Werewolves  1
+  1  Seer          veggente      Humans      2
+  2  Mason         massone       Humans      3
+  1  Troublemaker  guastafeste   Humans      5
+  1  Robber        truffatore    Humans      7
+  2  Villager      contadino     Humans      -
+Night order: Werewolves, Seer, Masons, Troublemaker, Robber
+One card face down to each player, two face down in the centre and one back in the box, unseen. \
+Everyone looks at their own card in secret and puts it back face down in front of them. \
+The tokens of the deck's roles go in the middle of the table.
+"""
 
 def test_version(run):
     result = run("--version")
@@ -49,8 +62,10 @@ def test_every_command_has_help_with_an_example(run, command):
 
 
 def test_deck_exact_output(run):
-    result = run("deck", "--players", "6")
+    result = run("deck", "--players", "6", "--lang", "it")
     assert (result.exit_code, result.stdout, result.stderr) == (0, DECK_6_TEXT, "")
+    result = run("deck", "--players", "6")  # the locale's language (English in these tests)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, DECK_6_TEXT_EN, "")
 
 
 def test_deck_json(run):
@@ -77,7 +92,7 @@ def test_deck_from_a_yaml_file(run, tmp_path):
     path = tmp_path / "mazzo.yaml"
     path.write_text("players: 6\ncards:\n  lupo-mannaro: 2\n  veggente: 1\n  massone: 2\n  guastafeste: 1\n"
                     "  truffatore: 1\n  contadino: 2\n", encoding="utf-8")
-    result = run("deck", "--deck", str(path))
+    result = run("deck", "--deck", str(path), "-l", "it")
     assert (result.exit_code, result.stdout) == (0, DECK_6_TEXT)
 
 
@@ -144,7 +159,7 @@ def test_play_shows_the_deck_and_plays_the_night(run, tmp_path):
     player = RecordingPlayer()
     result = run("--players", "6", "--no-ambience", "--no-day", env=make_env(player=lambda: player))
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith(DECK_6_TEXT)
+    assert result.stdout.startswith(DECK_6_TEXT_EN)
     assert "Everyone close your eyes. (space: pause, q: stop)" in result.stdout
     (night,) = player.nights
     keys = [clip.cue.key for clip in night.clips]
@@ -258,15 +273,18 @@ def test_a_broken_install_fails_in_one_line(run, game_copy):
     assert result.stderr == f"narrate: {game_copy / 'it.yaml'}: roles: missing field 'lupo-mannaro'\n"
 
 
-def test_real_process_bad_input_has_no_traceback():
+@pytest.mark.parametrize("locale, message", [
+    ("C.UTF-8", "narrate: nessun ruolo 'veggentee': forse intendevi 'veggente'?\n"),
+    ("en_GB.UTF-8", "narrate: no role 'veggentee' — did you mean 'veggente'?\n"),
+])
+def test_real_process_bad_input_has_no_traceback(locale, message):
     process = subprocess.run([sys.executable, "-m", "narrator", "--players", "6", "--add", "veggentee"],
-                             capture_output=True, text=True, env={"LANG": "C.UTF-8", "PATH": ""})
-    assert (process.returncode, process.stdout) == (2, "")
-    assert process.stderr == "narrate: no role 'veggentee' — did you mean 'veggente'?\n"
+                             capture_output=True, text=True, env={"LANG": locale, "PATH": ""})
+    assert (process.returncode, process.stdout, process.stderr) == (2, "", message)
 
 
 def test_real_process_closed_pipe_is_quiet():
     process = subprocess.run(f"{sys.executable} -m narrator script -p 10 --count-style full | head -1",
                              shell=True, capture_output=True, text=True)
-    assert process.stdout.startswith("Una Notte da Lupi: the night for 10 players")
+    assert process.stdout.startswith("Una Notte da Lupi: la notte per 10 giocatori")
     assert process.stderr == ""

@@ -115,7 +115,7 @@ def test_a_write_that_runs_out_of_room_is_one_line_and_keeps_the_old_file(tmp_pa
     target.write_bytes(b"the group's old file")
     code, _, err = finish(narrate(*command, "-o", name, cwd=tmp_path, limit_bytes=room))
     assert code == 2
-    assert err == f"narrate: {name}: cannot write it (File too large); nothing was changed\n"
+    assert err == f"narrate: {name}: non posso scriverlo (file troppo grande); non è cambiato niente\n"  # C locale
     assert target.read_bytes() == b"the group's old file"
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
@@ -145,7 +145,8 @@ def test_a_full_disk_for_the_output_is_one_line(tmp_path, full_disk):
     code, _, err = finish(narrate("render", "--players", "3", "--no-ambience", "-o", str(full_disk / "notte.wav"),
                                   cwd=tmp_path))
     assert code == 2
-    assert err == f"narrate: {full_disk / 'notte.wav'}: cannot write it (No space left on device); nothing was changed\n"
+    assert err == (f"narrate: {full_disk / 'notte.wav'}: non posso scriverlo (spazio esaurito sul disco); "
+                   "non è cambiato niente\n")
     assert list(full_disk.iterdir()) == []
 
 
@@ -161,7 +162,7 @@ def test_a_signal_while_writing_leaves_no_hidden_files(tmp_path, signal_number):
         time.sleep(0.002)
     process.send_signal(signal_number)
     code, _, err = finish(process)
-    assert (code, err) == (128 + signal_number, "narrate: stopped by a signal\n")
+    assert (code, err) == (128 + signal_number, "narrate: fermato da un segnale\n")
     assert list(tmp_path.iterdir()) == []
 
 

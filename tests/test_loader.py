@@ -61,7 +61,7 @@ def _break(path, old, new):
 @pytest.mark.parametrize("file, old, new, message", [
     ("game.yaml", "copies: 3", "copies: three", r"game\.yaml: roles\[8\]\.copies: expected a whole number from 1, got 'three'"),
     ("game.yaml", "side: solo", "side: nobody", r"game\.yaml: roles\[9\]\.side: expected one of lupi, umani, solo"),
-    ("game.yaml", "wakes: 7", "wakes: 6", r"roles\[6\]\.wakes: 6 is also 'apprendista-stregone's turn"),
+    ("game.yaml", "wakes: 7", "wakes: 6", r"roles\[6\]\.wakes: 6 is also the turn of 'apprendista-stregone'"),
     ("game.yaml", "excludes: [criceto-mannaro]", "excludes: [criceto]", r"roles\[9\]\.excludes: no other role 'criceto'"),
     ("game.yaml", "  - id: veggente\n", "  - id: Veggente!\n", r"roles\[1\]\.id: expected an id in lower case"),
     ("game.yaml", "in_deck: all-or-none", "in_deck: pairs", r"roles\[2\]\.in_deck: expected one of any, all-copies"),

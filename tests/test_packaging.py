@@ -49,5 +49,5 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
                               cwd=elsewhere, env={**environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
                               capture_output=True, text=True)
     assert rendered.returncode == 0, rendered.stderr
-    assert rendered.stdout.startswith("narrate: wrote notte.wav (2:")
+    assert rendered.stdout.startswith("narrate: scritto notte.wav (2:")  # the C locale: Italian
     assert not (tmp_path / "cache" / "narrator" / "clips").exists()

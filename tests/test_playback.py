@@ -185,7 +185,7 @@ def test_file_player_writes_the_one_night_file_it_names(night, tmp_path):
                                                                              path.write_bytes(b"night")))
     assert player.play(night, None) is True
     assert written == [tmp_path / "nights" / "night.wav"]
-    assert plan(player, "no sound output device") == (
+    assert str(plan(player, "no sound output device")) == (
         f"no sound output device; the night will be written to {tmp_path / 'nights' / 'night.wav'} instead of played")
 
 
@@ -195,7 +195,7 @@ def test_without_portaudio_the_command_players_that_work_then_a_file(tmp_path):
                                      works=lambda program, which: True, **aplay_only)
     assert reason == "PortAudio is missing"
     assert [player.name for player in players] == ["aplay", "file"]
-    assert plan(players[0], reason) == "PortAudio is missing; the night plays through aplay (no pause)"
+    assert str(plan(players[0], reason)) == "PortAudio is missing; the night plays through aplay (no pause)"
     players, _ = choose_players(lambda n, p: None, tmp_path / "n.wav", problem=lambda: "no device",
                                 works=lambda program, which: False, **aplay_only)
     assert [player.name for player in players] == ["file"]

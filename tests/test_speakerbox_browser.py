@@ -37,7 +37,7 @@ def game(tmp_path):
             env={**os.environ, "LANG": "C.UTF-8", "XDG_CACHE_HOME": str(tmp_path / "cache")})
         started.append(process)
         for line in process.stdout:
-            if "controls:" in line:
+            if "?token=" in line:  # the control page's address, in any language
                 control = re.search(r"(http://\S+)", line)[1]
                 return control.split("?")[0], control, process
         raise AssertionError(process.stderr.read())
@@ -216,3 +216,20 @@ def test_a_tablet_never_plays_the_night_of_a_box_that_was_restarted(browser, gam
     playing(page, laptop)
     assert abs(page.evaluate("narratorBox.scheduledEpochStart") - laptop.evaluate("narratorBox.scheduledEpochStart")) \
         < 0.020
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("it", {"join": "Tocca per unirti", "start": "Via", "status": "collegato · a tempo"}),
+    ("en", {"join": "Tap to join", "start": "Start", "status": "connected · in step"}),
+])
+def test_the_page_speaks_the_game_language(browser, game, lang, words):
+    _, control, _ = game("--no-day", "--lang", lang)
+    page = browser.new_page()
+    page.goto(control)
+    assert page.get_attribute("html", "lang") == lang
+    assert page.inner_text("#join") == words["join"]
+    page.click("#join")
+    page.wait_for_function("narratorBox.offset !== null && narratorBox.state !== null", timeout=20000)
+    assert page.inner_text("button[data-action=start]") == words["start"]
+    page.wait_for_function(f"document.getElementById('status').textContent.startsWith({words['status']!r})",
+                           timeout=10000)

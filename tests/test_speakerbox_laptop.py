@@ -88,7 +88,7 @@ def test_a_box_game_with_the_laptop_playing_too_on_a_null_device(tmp_path, day):
                                                  "XDG_CONFIG_HOME": str(tmp_path / "config")})
     try:
         for line in process.stdout:
-            if "controls:" in line:
+            if "?token=" in line:  # the control page's address, in any language
                 break
         control = re.search(r"(http://\S+)", line)[1]
         token = control.split("token=")[1]

@@ -2,11 +2,14 @@
 
 import asyncio
 import json
+import re
 import time
+from pathlib import Path
 
 import aiohttp
 import pytest
 
+import narrator.speakerbox.server
 from narrator.speakerbox.server import BoxServer
 from narrator.speakerbox.state import Box, Playhead
 
@@ -43,6 +46,32 @@ def test_serves_its_page_and_assets(server):
     assert fetch(server, "/box.js")[0] == 200 and fetch(server, "/box.css")[0] == 200
     assert fetch(server, "/night.wav")[1] == b"RIFF-night"
     assert fetch(server, "/clips/day.vote.wav")[1] == b"RIFF-vote"
+
+
+def test_the_page_is_in_the_language_it_is_given():
+    from narrator.i18n import load_catalog
+    from narrator.speakerbox.page import PAGE_TEXTS, filled_page, page_texts
+
+    catalog = load_catalog("it")
+    template = (Path(narrator.speakerbox.server.__file__).parent / "static" / "index.html").read_text()
+    page = filled_page(template, "it", catalog).decode()
+    assert '<html lang="it">' in page and ">Tocca per unirti<" in page and ">Via<" in page
+    assert "{{" not in page and "Tap to join" not in page
+    words = json.loads(re.search(r'<script id="texts" type="application/json">(.*?)</script>', page)[1])
+    assert words == page_texts(catalog) and set(words) == set(PAGE_TEXTS)
+    assert words["reconnecting"] == "mi ricollego…"
+
+
+def test_the_page_words_cannot_break_out_of_the_page():
+    from narrator.speakerbox.page import filled_page
+
+    class Hostile:
+        def gettext(self, message):
+            return "</script><b>&" + message
+
+    page = filled_page("<p>{{join}}</p><script>{{texts}}</script>", "x\"y", Hostile()).decode()
+    assert "<b>" not in page.split("<script>")[0] and "&lt;/script&gt;&lt;b&gt;&amp;" in page
+    assert page.count("</script>") == 1  # only the page's own
 
 
 @pytest.mark.parametrize("path", ["/server.py", "/../server.py", "/%2e%2e/server.py", "/static/index.html",
@@ -183,8 +212,8 @@ def test_a_port_in_use_is_one_line(tmp_path):
                                  stdin=subprocess.DEVNULL, env={**__import__("os").environ,
                                                                 "XDG_CACHE_HOME": str(tmp_path)})
     assert process.returncode == 2
-    assert process.stderr == (f"narrate: cannot serve on 127.0.0.1:{port} (address already in use): "
-                              "choose another --port\n")
+    assert process.stderr == (f"narrate: non posso servire su 127.0.0.1:{port} (indirizzo già in uso): "
+                              "scegli un'altra --port\n")  # the C locale: Italian
 
 
 # --- A real network's clients ----------------------------------------------------------------------
@@ -318,7 +347,7 @@ def test_serve_prints_a_network_address_even_when_the_host_name_is_loopback(tmp_
     from narrator.speakerbox.server import network_addresses
 
     process = subprocess.Popen([sys.executable, "-m", "narrator", "serve", "--players", "3", "--port", "0",
-                                "--no-ambience", "--no-laptop-audio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                "--no-ambience", "--no-laptop-audio", "--lang", "en"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, "LANG": "C.UTF-8"})
     try:
         for line in process.stdout:

@@ -123,7 +123,7 @@ class Terminal:
         config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
         self.process = subprocess.Popen([sys.executable, "-m", "narrator", *args], stdin=self.follower,
                                         stdout=self.follower, stderr=self.follower, process_group=0,
-                                        env={**os.environ, "LANG": "C.UTF-8", "ALSA_CONFIG_PATH": str(config)})
+                                        env={**os.environ, "LANG": "en_US.UTF-8", "ALSA_CONFIG_PATH": str(config)})
         self.output = b""
 
     def read(self, seconds: float) -> bytes:

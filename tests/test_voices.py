@@ -180,22 +180,23 @@ def test_shipped_packs_match_the_script_line_for_line(lang):
 def test_render_writes_each_format_by_extension(run, tmp_path):
     for suffix, expected in ((".wav", "WAV"), (".flac", "FLAC"), (".ogg", "OGG")):
         path = tmp_path / f"notte{suffix}"
-        result = run("render", "--players", "3", "--no-ambience", "-o", str(path))
+        result = run("render", "--players", "3", "--no-ambience", "--lang", "it", "-o", str(path))
         assert result.exit_code == 0, result.stderr
-        assert result.stdout == f"narrate: wrote {path} (1:51, 48000 Hz mono)\n"
+        assert result.stdout == f"narrate: scritto {path} (1:51, 48000 Hz mono)\n"
         info = soundfile.info(str(path))
         assert (info.format, info.samplerate, info.channels) == (expected, 48000, 1)
 
 
 @pytest.mark.parametrize("args, message", [
-    (["-o", "{tmp}/notte.mp3"], "narrate: {tmp}/notte.mp3: cannot write '.mp3': name the file .wav, .flac or .ogg"),
+    (["-o", "{tmp}/notte.mp3"], "narrate: {tmp}/notte.mp3: cannot write '.mp3' files: name the file .wav, .flac or .ogg"),
+    (["-o", "{tmp}/notte"], "narrate: {tmp}/notte: no extension: name the file .wav, .flac or .ogg"),
     (["-o", "{tmp}/missing/notte.wav"], "narrate: {tmp}/missing/notte.wav: the folder {tmp}/missing does not exist"),
     (["-o", "{tmp}/n.wav", "--ambience", "thunder"],
      "narrate: no ambience 'thunder': name one of drums, rain, wind or give a WAV, FLAC or OGG file"),
     (["-o", "{tmp}/n.wav", "--voice-pack", "nonna"], "narrate: no voice pack 'nonna' (known: en-espeak, it-espeak); "
                                                      "'narrate voices list' shows them"),
-    (["-o", "{tmp}/n.wav", "--voice-pack", "en-espeak"],
-     "narrate: voice pack 'English (eSpeak NG)' speaks 'en', the narration is in 'it': add --lang en or choose another "
+    (["-o", "{tmp}/n.wav", "--voice-pack", "it-espeak"],
+     "narrate: voice pack 'Italiano (eSpeak NG)' speaks 'it', the narration is in 'en': add --lang it or choose another "
      "pack"),
     (["-o", "{tmp}/n.wav", "--rate", "1000"],
      "narrate render: Invalid value for '--rate': 1000 words per minute is out of reach: choose 80 to 400"),
@@ -233,7 +234,7 @@ def test_voices_list_shows_shipped_and_own_packs(run, tmp_path):
     result = run("voices", "list", env=make_env(data_home=tmp_path / "data"))
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["pack", "lang", "lines", "source", "name", "where"]
-    assert lines[1].split()[:4] == ["en-espeak", "en", f"{LINES}/{LINES}", "tts"] and lines[1].endswith("shipped")
+    assert lines[1].split()[:4] == ["en-espeak", "en", f"{LINES}/{LINES}", "text-to-speech"] and lines[1].endswith("shipped")
     assert lines[3].split()[:3] == ["nonna", "it", f"{LINES}/{LINES}"] and lines[3].endswith(str(own))
     assert lines[-1] == f"Your packs live in {tmp_path / 'data' / 'voices'}"
 
@@ -293,13 +294,16 @@ def test_voices_record_keeps_redoes_skips_and_resumes(run, tmp_path):
     assert pack.clips["night.start"].seconds == pytest.approx(1.0, abs=0.01)  # the second take, silence trimmed
     assert pack.clips["lupo-mannaro.open"].seconds == pytest.approx(1.5, abs=0.01)
     assert microphone.played == [pytest.approx(0.7), pytest.approx(1.2), pytest.approx(1.7)]  # every take heard back
-    assert f"0 of {LINES} lines done" in result.output and f"2 of {LINES} lines recorded" in result.output
+    # Recording in Italian, the reader is asked in Italian.
+    assert f"fatte 0 battute su {LINES}" in result.output and f"2 battute su {LINES} registrate" in result.output
+    assert "Invio: registra, s: salta, q: esci" in result.output and "Invio: tieni, r: registra di nuovo" in result.output
+    assert pack.name == "Italiano (registrato)"
     resumed = CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input="q\n")
-    assert f"2 of {LINES} lines done" in resumed.output
+    assert f"fatte 2 battute su {LINES}" in resumed.output
     assert f"[2/{LINES}] night.tips" in resumed.output  # a skipped line comes back first, numbered as in the pack
     wrong_lang = CliRunner().invoke(cli, ["voices", "record", "--lang", "en", "nonna"], obj=env, input="q\n")
     assert wrong_lang.exit_code == 2
-    assert wrong_lang.output.endswith("holds a it pack for una-notte-da-lupi, not en for una-notte-da-lupi\n")
+    assert wrong_lang.output.endswith("holds a 'it' pack for una-notte-da-lupi, not 'en' for una-notte-da-lupi\n")
 
 
 def test_record_refuses_a_folder_with_other_things(run, tmp_path):
@@ -307,7 +311,7 @@ def test_record_refuses_a_folder_with_other_things(run, tmp_path):
     folder.mkdir()
     (folder / "holiday.jpg").write_bytes(b"\xff\xd8")
     result = run("voices", "record", "--lang", "it", str(folder), env=make_env(recorder=FakeMicrophone))
-    assert result.stderr == f"narrate: {folder} is not empty and is not a voice pack: choose a new folder\n"
+    assert result.stderr == f"narrate: {folder} non è vuota e non è un pacchetto di voci: scegli una cartella nuova\n"
     assert (folder / "holiday.jpg").read_bytes() == b"\xff\xd8"
 
 
@@ -321,8 +325,8 @@ def test_rendering_over_a_recorded_pack_is_refused(run, tmp_path):
     CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input="\n\n\nq\n")
     result = run("voices", "render", "--lang", "it", "--overwrite", "nonna", env=env)
     folder = tmp_path / "data" / "voices" / "nonna"
-    assert result.stderr == (f"narrate: {folder} holds recorded voices; rendering would replace them: "
-                             "choose another folder\n")
+    assert result.stderr == (f"narrate: {folder} contiene voci registrate; la sintesi le sostituirebbe: "
+                             "scegli un'altra cartella\n")
     assert len(load_pack(folder).clips) == 1
 
 
@@ -333,7 +337,7 @@ def test_doctor_reports_each_part_in_a_line(run, tmp_path):
     assert lines[0].startswith("narrate 0.1.0, Python 3.")
     assert lines[1] == "Text-to-speech (counting): 2 voices"
     assert lines[2:4] == ["  en: v-en (Tone)", "  it: v-it (Tono)"]
-    assert f"  it-espeak: it, {LINES} lines, tts, shipped" in lines
+    assert f"  it-espeak: it, {LINES} lines, text-to-speech, shipped" in lines
     assert any(line.startswith("Sound output: ") for line in lines)
     assert any(line.startswith("Playback would use: ") for line in lines)
     assert lines[-1] == f"Cache: {tmp_path} (0 spoken lines)"

@@ -11,6 +11,7 @@ import numpy as np
 
 from narrator.audio.clip import Clip, read_clip, resample
 from narrator.errors import NarratorError
+from narrator.i18n import msg
 
 BED_PEAK = 0.25
 BED_MAX_SECONDS = 60  # of a user's file: a longer one is looped from its first minute (memory stays small)
@@ -82,11 +83,11 @@ def load_bed(choice: str, rate: int) -> Clip:
         return BUILT_IN[choice](rate)
     path = Path(choice).expanduser()
     if not path.is_file():
-        raise NarratorError(f"no ambience '{choice}': name one of {', '.join(BUILT_IN)} or give a WAV, FLAC or "
-                            "OGG file")
+        raise NarratorError(msg("no ambience '{ambience}': name one of {names} or give a WAV, FLAC or OGG file",
+                                ambience=choice, names=", ".join(BUILT_IN)))
     clip = resample(read_clip(path, max_seconds=BED_MAX_SECONDS), rate)
     if len(clip.samples) < rate // 2:
-        raise NarratorError(f"{path}: too short for a background loop (at least half a second)")
+        raise NarratorError(msg("{file}: too short for a background loop (at least half a second)", file=path))
     return _as_bed(_seamless(clip.samples.astype(np.float64), rate), rate)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from narrator.errors import NarratorError
 from narrator.files import write_atomically
+from narrator.i18n import msg
 
 SILENCE_THRESHOLD = 10 ** (-45 / 20)  # -45 dBFS: quieter than this at a clip's edges is silence
 VOICE_PEAK = 0.7  # speech never peaks above this; with the bed's ceiling the mix cannot clip
@@ -42,14 +43,15 @@ def read_clip(path: Path, max_seconds: float = MAX_SECONDS) -> Clip:
         with open(path, "rb") as raw, soundfile.SoundFile(raw) as audio:
             rate = audio.samplerate
             if not MIN_RATE <= rate <= MAX_RATE:
-                raise NarratorError(f"{path}: sampled at {rate} Hz; narrate reads audio at 8 to 384 kHz: "
-                                    "convert it (44100 or 48000 Hz)")
+                raise NarratorError(msg("{file}: sampled at {rate} Hz; narrate reads audio at 8 to 384 kHz: "
+                                        "convert it (44100 or 48000 Hz)", file=path, rate=rate))
             samples = audio.read(min(audio.frames, int(max_seconds * rate)), dtype="float32", always_2d=True)
     except (RuntimeError, soundfile.LibsndfileError, OSError) as error:
-        raise NarratorError(f"{path}: cannot read this audio file ({error})") from None
+        raise NarratorError(msg("{file}: cannot read this audio file ({error})", file=path, error=error)) from None
     mono = np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32)
     if not np.isfinite(mono).all():
-        raise NarratorError(f"{path}: holds samples that are not numbers (NaN or infinity): the file is damaged")
+        raise NarratorError(msg("{file}: holds samples that are not numbers (NaN or infinity): the file is damaged",
+                                file=path))
     return Clip(mono, int(rate))
 
 
@@ -133,7 +135,8 @@ class _CarefulFile:
 def _format(path: Path) -> str:
     formats = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
     if path.suffix.lower() not in formats:
-        raise NarratorError(f"{path}: cannot write '{path.suffix}' audio: use .wav, .flac or .ogg")
+        raise NarratorError(msg("{file}: cannot write '{suffix}' audio: use .wav, .flac or .ogg", file=path,
+                                suffix=path.suffix))
     return formats[path.suffix.lower()]
 
 

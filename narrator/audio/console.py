@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TextIO
 
 from narrator.audio.player import Session, Transport
+from narrator.i18n import _
 from narrator.script import INTRO_PHASE
 from narrator.terminal import fit, rows_taken, size_of
 from narrator.views import minutes
@@ -27,7 +28,7 @@ def status_line(transport: Transport, labels: Mapping[str, str], width: int = 80
     phase = labels.get(cue.cue.phase, cue.cue.phase) if cue else labels.get(INTRO_PHASE, "")
     count = night.count_at(position)
     counting = f"  {count[1]}/{count[0].seconds}" if count else ""
-    state = "stopping" if transport.stopping else ("paused: space resumes" if transport.paused else "")
+    state = _("stopping") if transport.stopping else (_("paused: space resumes") if transport.paused else "")
     mark = "■" if transport.stopping else ("❚❚" if transport.paused else "▶")
     clock = f"{mark} {minutes(position / night.rate)} / {minutes(night.seconds)}"
     tail = f"{counting}{'  ' + state if state else ''}"
@@ -71,7 +72,7 @@ class Console:
             self._logged += 1
         if transport.paused != self._paused:
             self._paused = transport.paused
-            word = "paused (space resumes)" if self._paused else "resumed"
+            word = _("paused (space resumes)") if self._paused else _("resumed")
             self.out.write(f"{minutes(min(transport.position, night.length) / night.rate)}  {word}\n")
         self.out.flush()
 

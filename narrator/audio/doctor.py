@@ -7,7 +7,8 @@ from narrator import __version__
 from narrator.audio.player import available_command_players, command_player_works
 from narrator.environment import Environment
 from narrator.errors import NarratorError
-from narrator.voicepacks import find_packs
+from narrator.i18n import _, say
+from narrator.voicepacks import SOURCE_NAMES, find_packs
 
 
 def report(env: Environment) -> list[str]:
@@ -16,21 +17,21 @@ def report(env: Environment) -> list[str]:
     lines += _speech(env)
     lines += _packs(env)
     reason = env.sound_problem()
-    lines.append("Sound output: " + (_device() if reason is None else reason))
+    lines.append(_("Sound output: {state}").format(state=_device() if reason is None else say(reason)))
     commands = available_command_players(env.which)
     working = [program for program in commands if reason is not None and command_player_works(program, env.which)]
-    shown = [program if reason is None or program in working else f"{program} (cannot play here)"
-             for program in commands]
-    lines.append("Command-line players: " + (", ".join(shown) if shown else "none"))
+    shown = [program if reason is None or program in working else _("{player} (cannot play here)").format(
+        player=program) for program in commands]
+    lines.append(_("Command-line players: {players}").format(players=", ".join(shown) if shown else _("none")))
     if reason is None:
         use = "sounddevice (PortAudio)"
     elif working:
-        use = f"{working[0]} (no pause)"
+        use = _("{player} (no pause)").format(player=working[0])
     else:
-        use = f"a file in {env.nights_dir()}, written instead of played"
-    lines.append(f"Playback would use: {use}")
+        use = _("a file in {folder}, written instead of played").format(folder=env.nights_dir())
+    lines.append(_("Playback would use: {player}").format(player=use))
     clips = list((env.cache_dir / "clips").glob("*/*.wav"))
-    lines.append(f"Cache: {env.cache_dir} ({len(clips)} spoken lines)")
+    lines.append(_("Cache: {folder} ({count} spoken lines)").format(folder=env.cache_dir, count=len(clips)))
     return lines
 
 
@@ -38,30 +39,32 @@ def _speech(env: Environment) -> list[str]:
     from narrator.audio.tts import choose_voice
 
     if env.speech_engine is None:
-        return ["Text-to-speech: none configured"]
+        return [_("Text-to-speech: none configured")]
     try:
         engine = env.speech_engine()
         voices = engine.voices()
     except NarratorError as error:
-        return [f"Text-to-speech: unavailable: {error}"]
-    lines = [f"Text-to-speech ({engine.name}): {len(voices)} voices"]
+        return [_("Text-to-speech: unavailable: {reason}").format(reason=say(error))]
+    lines = [_("Text-to-speech ({engine}): {count} voices").format(engine=engine.name, count=len(voices))]
     for lang in sorted(env.game.languages):
         try:
             voice = choose_voice(engine, lang)
             others = sum(1 for v in voices if v.speaks(lang)) - 1
-            lines.append(f"  {lang}: {voice.id} ({voice.name})" + (f", and {others} more" if others > 0 else ""))
+            more = _(", and {count} more").format(count=others) if others > 0 else ""
+            lines.append(f"  {lang}: {voice.id} ({voice.name}){more}")
         except NarratorError as error:
-            lines.append(f"  {lang}: {error}")
+            lines.append(f"  {lang}: {say(error)}")
     return lines
 
 
 def _packs(env: Environment) -> list[str]:
     packs = find_packs(env.voice_pack_folders())
-    lines = ["Voice packs:" if packs else "Voice packs: none"]
+    lines = [_("Voice packs:") if packs else _("Voice packs: none")]
     for pack in packs:
-        where = "shipped" if pack.folder.parent == env.voices_dir else str(pack.folder)
-        lines.append(f"  {pack.folder.name}: {pack.language}, {len(pack.clips)} lines, {pack.source}, {where}")
-    lines.append(f"  your packs go in {env.user_packs_dir()}")
+        where = _("shipped") if pack.folder.parent == env.voices_dir else str(pack.folder)
+        lines.append("  " + _("{pack}: {language}, {count} lines, {source}, {where}").format(
+            pack=pack.folder.name, language=pack.language, count=len(pack.clips), source=_(SOURCE_NAMES[pack.source]), where=where))
+    lines.append("  " + _("your packs go in {folder}").format(folder=env.user_packs_dir()))
     return lines
 
 
@@ -71,5 +74,5 @@ def _device() -> str:
     default = sounddevice.query_devices(kind="output")
     outputs = [device["name"] for device in sounddevice.query_devices() if device["max_output_channels"] > 0]
     others = [name for name in outputs if name != default["name"]]
-    listed = f"; also {', '.join(others)}" if others else ""
-    return f"ok: {default['name']} ({int(default['default_samplerate'])} Hz){listed}"
+    listed = _("; also {devices}").format(devices=", ".join(others)) if others else ""
+    return _("ok: {device} ({rate} Hz)").format(device=default["name"], rate=int(default["default_samplerate"])) + listed

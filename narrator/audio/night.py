@@ -12,6 +12,7 @@ from narrator.audio.voices import VoiceSource
 from narrator.environment import Environment
 from narrator.errors import NarratorError
 from narrator.files import write_atomically
+from narrator.i18n import msg
 from narrator.script import NightScript
 from narrator.voicepacks import default_pack, resolve_pack
 
@@ -32,8 +33,9 @@ def voice_source(env: Environment, lang: str, choice: AudioChoice) -> VoiceSourc
     if choice.voice_pack:
         pack = resolve_pack(choice.voice_pack, env.voice_pack_folders())
         if pack.language != lang:
-            raise NarratorError(f"voice pack '{pack.name}' speaks '{pack.language}', the narration is in '{lang}': "
-                                f"add --lang {pack.language} or choose another pack")
+            raise NarratorError(msg("voice pack '{pack}' speaks '{language}', the narration is in '{lang}': add "
+                                    "--lang {language} or choose another pack", pack=pack.name,
+                                    language=pack.language, lang=lang))
     elif choice.voice or choice.rate:
         pack = None
     else:
@@ -66,7 +68,9 @@ def write_night(night: NightAudio, path: Path) -> None:
     """Write the night block by block, atomically (see ``narrator.files``)."""
     suffix = path.suffix.lower()
     if suffix not in FILE_FORMATS:
-        raise NarratorError(f"{path}: cannot write '{path.suffix or 'no extension'}': name the file .wav, .flac or .ogg")
+        raise NarratorError(msg("{file}: cannot write '{suffix}' files: name the file .wav, .flac or .ogg", file=path,
+                                suffix=path.suffix) if path.suffix else
+                            msg("{file}: no extension: name the file .wav, .flac or .ogg", file=path))
     file_format, subtype = FILE_FORMATS[suffix]
 
     def write(temporary: Path) -> None:

@@ -13,6 +13,7 @@ from narrator.audio.tts import SpeechEngine, choose_voice
 from narrator.errors import NarratorError
 from narrator.files import folder_mode
 from narrator.game import Game
+from narrator.i18n import _, msg
 from narrator.script import every_line
 from narrator.voicepacks import MANIFEST, PackClip, VoicePack, load_pack, save_pack
 
@@ -65,7 +66,8 @@ def add_recording(pack: VoicePack, key: str, text: str, clip: Clip) -> VoicePack
     """Keep one recorded line: the audio first, then the manifest, each written atomically."""
     clip = trim_silence(clip)
     if len(clip.samples) == 0:
-        raise NarratorError(f"the recording of '{key}' is silent: check the microphone and record it again")
+        raise NarratorError(msg("the recording of '{key}' is silent: check the microphone and record it again",
+                                key=key))
     write_clip(clip, pack.folder / f"{key}{PACK_FORMAT}")
     updated = replace(pack, clips=MappingProxyType({**pack.clips, key: PackClip(text, clip.seconds)}))
     save_pack(updated)
@@ -77,11 +79,14 @@ def open_or_start_pack(game: Game, lang: str, folder: Path, name: str | None, li
     if (folder / MANIFEST).exists():
         pack = load_pack(folder)
         if pack.language != lang or pack.game != game.id:
-            raise NarratorError(f"{folder} holds a {pack.language} pack for {pack.game}, not {lang} for {game.id}")
+            raise NarratorError(msg("{folder} holds a '{language}' pack for {pack_game}, not '{lang}' for {game}",
+                                    folder=folder, language=pack.language, pack_game=pack.game, lang=lang,
+                                    game=game.id))
         return pack
     if folder.exists() and any(folder.iterdir()):
-        raise NarratorError(f"{folder} is not empty and is not a voice pack: choose a new folder")
-    pack = VoicePack(folder, name or f"{game.languages[lang].name} (recorded)", lang, game.id, licence, "recorded")
+        raise NarratorError(msg("{folder} is not empty and is not a voice pack: choose a new folder", folder=folder))
+    pack = VoicePack(folder, name or _("{language} (recorded)").format(language=game.languages[lang].name), lang,
+                     game.id, licence, "recorded")
     save_pack(pack)
     return pack
 
@@ -89,8 +94,10 @@ def open_or_start_pack(game: Game, lang: str, folder: Path, name: str | None, li
 def _check_target(folder: Path, overwrite: bool) -> None:
     if (folder / MANIFEST).exists():
         if load_pack(folder).source == "recorded":
-            raise NarratorError(f"{folder} holds recorded voices; rendering would replace them: choose another folder")
+            raise NarratorError(msg("{folder} holds recorded voices; rendering would replace them: choose another "
+                                    "folder", folder=folder))
         if not overwrite:
-            raise NarratorError(f"{folder} is already a voice pack: add --overwrite to render it again")
+            raise NarratorError(msg("{folder} is already a voice pack: add --overwrite to render it again",
+                                    folder=folder))
     elif folder.exists() and any(folder.iterdir()):
-        raise NarratorError(f"{folder} is not empty and is not a voice pack: choose a new folder")
+        raise NarratorError(msg("{folder} is not empty and is not a voice pack: choose a new folder", folder=folder))

@@ -23,6 +23,7 @@ import numpy as np
 
 from narrator.audio.mix import NightAudio
 from narrator.errors import NarratorError
+from narrator.i18n import Text, msg, say
 
 PAUSE_FADE = 0.02  # seconds
 STOP_FADE = 0.05
@@ -151,19 +152,19 @@ def _callback_stop() -> BaseException:
         return StopIteration()
 
 
-def sounddevice_problem() -> str | None:
+def sounddevice_problem() -> Text | None:
     """Why PortAudio cannot play here, with the fix; None when it can."""
     try:
         import sounddevice
     except OSError:
-        return "PortAudio is missing: on Debian/Ubuntu, sudo apt-get install libportaudio2"
+        return msg("PortAudio is missing: on Debian/Ubuntu, sudo apt-get install libportaudio2")
     except ImportError:
-        return "sounddevice is not installed: pip install sounddevice"
+        return msg("sounddevice is not installed: pip install sounddevice")
     try:
         sounddevice.query_devices(kind="output")
     except Exception as error:  # sounddevice.PortAudioError, or a bad device setting
-        return (f"no sound output device ({error}): connect speakers or headphones, or pick an output in the "
-                "system's sound settings")
+        return msg("no sound output device ({error}): connect speakers or headphones, or pick an output in the "
+                   "system's sound settings", error=error)
     return None
 
 
@@ -200,7 +201,8 @@ class CommandPlayer:
                 return False
             if process.returncode != 0:
                 message = (process.stderr.read() or "").strip().splitlines()
-                raise PlayerFailed(f"{self.name} could not play ({message[-1] if message else process.returncode})")
+                raise PlayerFailed(msg("{player} could not play ({reason})", player=self.name,
+                                          reason=message[-1] if message else process.returncode))
             return True
 
 
@@ -261,13 +263,13 @@ def choose_players(write_wav, night_file: Path, problem=sounddevice_problem, whi
     return [*working, FilePlayer(night_file, write_wav)], reason
 
 
-def plan(player, reason: str | None) -> str | None:
+def plan(player, reason: "Text | str | None") -> Text | None:
     """One line saying how the night will be heard when it is not the best way, or None."""
     if reason is None:
         return None
     if not player.audible:
-        return f"{reason}; the night will be written to {player.path} instead of played"
-    return f"{reason}; the night plays through {player.name} (no pause)"
+        return msg("{reason}; the night will be written to {file} instead of played", reason=reason, file=player.path)
+    return msg("{reason}; the night plays through {player} (no pause)", reason=reason, player=player.name)
 
 
 def play_night(players: list, night: NightAudio, session: Session) -> bool:
@@ -278,5 +280,5 @@ def play_night(players: list, night: NightAudio, session: Session) -> bool:
         except PlayerFailed as error:
             if index == len(players) - 1:
                 raise
-            session.say(f"narrate: {plan(players[index + 1], str(error))}")
-    raise PlayerFailed("no way to play the night here")
+            session.say(f"narrate: {say(plan(players[index + 1], error))}")
+    raise PlayerFailed(msg("no way to play the night here"))

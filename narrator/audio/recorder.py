@@ -7,6 +7,7 @@ import numpy as np
 
 from narrator.audio.clip import Clip
 from narrator.errors import NarratorError
+from narrator.i18n import msg
 
 RECORD_RATE = 48000
 
@@ -28,8 +29,8 @@ class MicrophoneRecorder:
                                          callback=lambda data, frames, time, status: blocks.append(data[:, 0].copy())):
                 stop.wait()
         except sounddevice.PortAudioError as error:
-            raise NarratorError(f"cannot record: no microphone ({error}); connect one or pick an input in the "
-                                "system's sound settings") from None
+            raise NarratorError(msg("cannot record: no microphone ({error}); connect one or pick an input in the "
+                                    "system's sound settings", error=error)) from None
         samples = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
         # A sound card gives samples within [-1, 1]; whatever a broken input gives, keep it there.
         samples = np.clip(np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0), -1.0, 1.0)
@@ -40,7 +41,7 @@ class MicrophoneRecorder:
         try:
             sounddevice.play(clip.samples, clip.rate, blocking=True)
         except sounddevice.PortAudioError as error:
-            raise NarratorError(f"cannot play the recording back ({error})") from None
+            raise NarratorError(msg("cannot play the recording back ({error})", error=error)) from None
         except BaseException:
             sounddevice.stop()  # a stream left running makes PortAudio's shutdown at exit wait for ever
             raise
@@ -50,6 +51,6 @@ def _sounddevice():
     try:
         import sounddevice
     except OSError:
-        raise NarratorError("cannot record: PortAudio is missing; on Debian/Ubuntu, sudo apt-get install "
-                            "libportaudio2") from None
+        raise NarratorError(msg("cannot record: PortAudio is missing; on Debian/Ubuntu, sudo apt-get install "
+                                "libportaudio2")) from None
     return sounddevice

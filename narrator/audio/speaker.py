@@ -14,6 +14,7 @@ from narrator.audio.player import (
     command_player_works,
     sounddevice_problem,
 )
+from narrator.i18n import msg
 
 
 class Speaker(Protocol):
@@ -80,5 +81,6 @@ def choose_speaker(clips: Mapping[str, Clip], problem=sounddevice_problem, which
         return SounddeviceSpeaker(clips), None
     for program in available_command_players(which):
         if works(program, which):
-            return CommandSpeaker(program, clips), f"{reason}; the day's lines play through {program}"
-    return SilentSpeaker(), f"{reason}; the day's lines are shown on screen only"
+            return CommandSpeaker(program, clips), msg("{reason}; the day's lines play through {player}", reason=reason,
+                                                       player=program)
+    return SilentSpeaker(), msg("{reason}; the day's lines are shown on screen only", reason=reason)

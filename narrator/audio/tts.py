@@ -24,6 +24,7 @@ from typing import Protocol
 
 from narrator.audio.clip import Clip, read_clip
 from narrator.errors import NarratorError
+from narrator.i18n import msg
 
 DEFAULT_RATE = 150  # words per minute: calm enough to follow with eyes closed
 
@@ -57,11 +58,12 @@ def choose_voice(engine: SpeechEngine, lang: str, wanted: str | None = None) -> 
         for voice in voices:
             if wanted.lower() in (voice.id.lower(), voice.name.lower()):
                 return voice
-        raise NarratorError(f"no voice '{wanted}' in {engine.name}: 'narrate doctor' lists the voices")
+        raise NarratorError(msg("no voice '{voice}' in {engine}: 'narrate doctor' lists the voices", voice=wanted,
+                                engine=engine.name))
     speaking = [voice for voice in voices if voice.speaks(lang)]
     if not speaking:
-        raise EngineUnavailable(f"{engine.name} has no voice for '{lang}': install one (espeak-ng-data on "
-                                "Debian/Ubuntu) or use a voice pack")
+        raise EngineUnavailable(msg("{engine} has no voice for '{lang}': install one (espeak-ng-data on "
+                                    "Debian/Ubuntu) or use a voice pack", engine=engine.name, lang=lang))
 
     def rank(voice: Voice) -> int:
         """The language's own voice first: exactly 'it', or named for it (espeak's 'gmw/en')."""
@@ -91,10 +93,10 @@ class Pyttsx3Engine:
                 engine = pyttsx3.init()
                 listed = engine.getProperty("voices")
             except ImportError:
-                raise EngineUnavailable("pyttsx3 is not installed: pip install pyttsx3") from None
+                raise EngineUnavailable(msg("pyttsx3 is not installed: pip install pyttsx3")) from None
             except Exception as error:  # the driver's own start-up failure, whatever its type
-                raise EngineUnavailable(f"the text-to-speech engine did not start ({error}); on Debian/Ubuntu: "
-                                        "sudo apt-get install libespeak-ng1") from None
+                raise EngineUnavailable(msg("the text-to-speech engine did not start ({error}); on Debian/Ubuntu: "
+                                            "sudo apt-get install libespeak-ng1", error=error)) from None
             self._voices = [Voice(str(v.id), str(v.name), tuple(str(code) for code in (v.languages or ())))
                             for v in listed]
         return self._voices
@@ -104,7 +106,7 @@ class Pyttsx3Engine:
             path = Path(folder) / "line.wav"
             reply = self._ask(voice, rate, {"text": text, "path": str(path)})
             if "error" in reply:
-                raise NarratorError(f"{self.name}: {reply['error']}")
+                raise NarratorError(msg("{engine}: {error}", engine=self.name, error=reply["error"]))
             return read_clip(path)
 
     def close(self) -> None:
@@ -117,8 +119,8 @@ class Pyttsx3Engine:
         line = worker.stdout.readline()
         if not line:
             self._workers.pop((voice.id, rate), None)
-            raise EngineUnavailable(f"the text-to-speech engine stopped (exit status {worker.wait()}); "
-                                    "on Debian/Ubuntu: sudo apt-get install libespeak-ng1")
+            raise EngineUnavailable(msg("the text-to-speech engine stopped (exit status {status}); on Debian/Ubuntu: "
+                                        "sudo apt-get install libespeak-ng1", status=worker.wait()))
         return json.loads(line)
 
     def _worker(self, voice: Voice, rate: int) -> subprocess.Popen:

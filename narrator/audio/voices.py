@@ -7,6 +7,7 @@ from narrator.audio.cache import ClipCache
 from narrator.audio.clip import Clip, prepare_voice, read_clip
 from narrator.audio.tts import EngineUnavailable, SpeechEngine, Voice, choose_voice
 from narrator.errors import NarratorError
+from narrator.i18n import msg
 from narrator.script import NightScript
 from narrator.voicepacks import VoicePack
 
@@ -48,15 +49,19 @@ class VoiceSource:
 
     def _speaker(self, key: str) -> tuple[SpeechEngine, Voice]:
         if self._engine is None:
-            missing = f"line '{key}' is not in voice pack '{self.pack.name}'" if self.pack else f"line '{key}'"
             if self.engine is None:
-                raise NarratorError(f"{missing} and no text-to-speech engine is configured")
+                if self.pack is None:
+                    raise NarratorError(msg("no text-to-speech engine is configured to speak line '{key}'", key=key))
+                raise NarratorError(msg("line '{key}' is not in voice pack '{pack}' and no text-to-speech engine is "
+                                        "configured", key=key, pack=self.pack.name))
             try:
                 engine = self.engine()
                 self._voice = choose_voice(engine, self.lang, self.voice_name)
             except EngineUnavailable as error:
                 if self.pack is None:
                     raise
-                raise EngineUnavailable(f"{missing} and text-to-speech is unavailable: {error}") from None
+                raise EngineUnavailable(msg("line '{key}' is not in voice pack '{pack}' and text-to-speech is "
+                                            "unavailable: {error}", key=key, pack=self.pack.name,
+                                            error=error)) from None
             self._engine = engine
         return self._engine, self._voice

@@ -29,12 +29,14 @@ from narrator.cli.serve import box_options, play_with_box, serve
 from narrator.cli.voices import voices
 from narrator.cli.votes import ask_ballots, check_names, show_result, votes
 from narrator.environment import Environment
+from narrator.i18n import _
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 @click.group(cls=NarrateGroup, invoke_without_command=True, context_settings=CONTEXT)
-@click.version_option(__version__, "--version", "-V", prog_name="narrate", message="%(prog)s %(version)s")
+@click.version_option(__version__, "--version", "-V", prog_name="narrate", message="%(prog)s %(version)s",
+                      help="Show the version and exit.")  # click's message id, translated when shown
 @deck_options
 @script_options
 @audio_options
@@ -63,7 +65,8 @@ def cli(ctx, **params):
     if ctx.invoked_subcommand is not None:
         if given:
             option = next(p for p in ctx.command.params if p.name == given[0]).opts[0]
-            raise click.UsageError(f"put {option} after the command: narrate {ctx.invoked_subcommand} {option} ...")
+            raise click.UsageError(_("put {option} after the command: narrate {command} {option} ...").format(
+                option=option, command=ctx.invoked_subcommand))
         return
     if not given:
         click.echo(ctx.get_help())

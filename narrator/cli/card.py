@@ -2,15 +2,17 @@
 import click
 
 from narrator.cardpdf import SIZES
+from narrator.cli.interface import Command
 from narrator.cli.options import deck_options, night_from_options, output_option, script_options
+from narrator.i18n import ngettext
 
 
-@click.command()
+@click.command(cls=Command)
 @deck_options
 @script_options
 @click.option("--size", "-s", type=click.Choice(sorted(SIZES)), default="a5", show_default=True,
               help="Sheet size: A6 and A5 print front and back, A4 holds both on one page.")
-@click.option("--day-minutes", type=click.IntRange(1, 60), default=5, show_default=True,
+@click.option("--day-minutes", type=click.IntRange(1, 60), default=5, show_default=True, metavar="M",
               help="The day's length, as printed on the back.")
 @output_option("The PDF file to write.")
 @click.pass_obj
@@ -28,5 +30,6 @@ def card(env, size, day_minutes, output, **params):
     choice, _, script = night_from_options(env, params)
     content = card_content(env.game, choice.deck, choice.players, script, day_minutes)
     pages, body = write_card(content, size, output)
-    click.echo(f"narrate: wrote {output} ({size.upper()}, {pages} page{'s' if pages > 1 else ''}, "
-               f"text at {body:g} pt)")
+    click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, text at {points} pt)",
+                        "narrate: wrote {file} ({size}, {count} pages, text at {points} pt)", pages).format(
+        file=output, size=size.upper(), count=pages, points=f"{body:g}"))

@@ -5,6 +5,7 @@ import sys
 import click
 
 from narrator.cli.errors import EXIT_INTERRUPTED
+from narrator.cli.interface import Command
 from narrator.cli.options import (
     VOICE_OPTION_NAMES,
     choose_audio,
@@ -16,10 +17,11 @@ from narrator.cli.options import (
 )
 from narrator.day import DayTimer, day_spoken_keys, parse_duration
 from narrator.dayrun import DayScreen, run_day
+from narrator.i18n import _, say
 
 
-@click.command()
-@click.argument("duration", default="5m")
+@click.command(cls=Command)
+@click.argument("duration", default="5m", metavar="DURATION")
 @click.option("--lang", "-l", metavar="LANG", help="Language of the spoken warnings: it or en.")
 @voice_options
 @countdown_option
@@ -42,12 +44,12 @@ def timer(env, duration, lang, countdown, **params):
 def wait_for_go() -> bool:
     """Hold the day until the group says go; False when nobody can (standard input is closed)."""
     try:
-        click.prompt("When the night is over, press Enter to start the day", default="", show_default=False,
+        click.prompt(_("When the night is over, press Enter to start the day"), default="", show_default=False,
                      prompt_suffix=" ")
     except click.Abort:
         if not sys.stdin.isatty():
-            click.echo("\nnarrate: nobody can say go (no keyboard input): the day was not started; "
-                       "run 'narrate timer' when the group is ready", err=True)
+            click.echo("\n" + _("narrate: nobody can say go (no keyboard input): the day was not started; "
+                              "run 'narrate timer' when the group is ready"), err=True)
             return False
         raise
     return True
@@ -70,7 +72,7 @@ def run_the_day(env, lang: str, seconds: int, audio, countdown: int | None = Non
         clips = {key: prepare_voice(source.raw_clip(key, text), 48000) for key, text in texts.items()}
         speaker, reason = choose_speaker(clips)
     if reason:
-        click.echo(f"narrate: {reason}", err=True)
+        click.echo(f"narrate: {say(reason)}", err=True)
     day_timer = DayTimer(rules, seconds, env.clock)
     screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
     try:
@@ -79,5 +81,5 @@ def run_the_day(env, lang: str, seconds: int, audio, countdown: int | None = Non
     finally:
         speaker.close()
     if not reached_the_vote:
-        click.echo("narrate: stopped", err=True)
+        click.echo(_("narrate: stopped"), err=True)
         raise SystemExit(EXIT_INTERRUPTED)

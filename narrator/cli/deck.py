@@ -1,5 +1,6 @@
 import click
 
+from narrator.cli.interface import Command
 from narrator.cli.options import (
     DECK_OPTION_NAMES,
     choose_deck,
@@ -10,10 +11,11 @@ from narrator.cli.options import (
     pick,
     say_seed,
 )
+from narrator.i18n import active_catalog
 from narrator.views import deck_data, deck_text, dump
 
 
-@click.command()
+@click.command(cls=Command)
 @deck_options
 @lang_option
 @format_option()
@@ -21,8 +23,9 @@ from narrator.views import deck_data, deck_text, dump
 def deck(env, lang, fmt, **params):
     """Show a deck and check it against the rules.
 
-    A deck has one card per player plus three; it always holds both Lupi Mannari, the Massoni
-    only as a pair, and never the Pinguino Mannaro with the Criceto Mannaro.
+    A deck has one card per player plus those the game leaves undealt, and keeps the game's
+    rules: roles that go in only all together, roles that never share a deck. 'narrate roles'
+    lists the roles.
 
     \b
     Examples:
@@ -35,6 +38,6 @@ def deck(env, lang, fmt, **params):
     say_seed(choice)
     lang = language(env, lang)
     if fmt == "text":
-        click.echo(deck_text(env.game, choice.deck, choice.players, lang))
+        click.echo(deck_text(env.game, choice.deck, choice.players, lang, active_catalog()))
     else:
         click.echo(dump(deck_data(env.game, choice.deck, choice.players, lang), fmt))

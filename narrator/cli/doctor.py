@@ -1,7 +1,9 @@
 import click
 
+from narrator.cli.interface import Command
 
-@click.command()
+
+@click.command(cls=Command)
 @click.pass_obj
 def doctor(env):
     """Check what this machine offers: text-to-speech voices, voice packs, sound output.

@@ -4,7 +4,9 @@ import sys
 
 import click
 
+from narrator.cli.interface import Group, speaking, translated
 from narrator.errors import Interrupted, NarratorError, Terminated
+from narrator.i18n import _, os_reason, say
 
 EXIT_BAD_INPUT = 2
 EXIT_SYSTEM = 1
@@ -15,8 +17,9 @@ MAX_QUOTED = 40  # ...its first characters (a path of ordinary length is shown w
 MAX_LINE = 300  # an error line never grows past this, whatever it quotes
 
 
-class NarrateGroup(click.Group):
-    """A click group whose errors are one line each, never a traceback or a usage dump."""
+class NarrateGroup(Group):
+    """A click group whose errors are one line each, never a traceback or a usage dump, and that
+    speaks the game's language from its first word."""
 
     def invoke(self, ctx):
         try:
@@ -30,12 +33,20 @@ class NarrateGroup(click.Group):
             if hasattr(stream, "reconfigure"):
                 stream.reconfigure(errors="backslashreplace")
         arguments = sys.argv[1:] if args is None else list(args)
-        if any("\x00" in argument for argument in arguments):
-            fail("narrate: an argument holds a NUL character; no file, name or value can: type it again")
+        from narrator.environment import Environment
+
+        env = extra.get("obj") or Environment()
+        extra["obj"] = env
+        with speaking(env, arguments), translated(self):
+            if any("\x00" in argument for argument in arguments):
+                fail(_("narrate: an argument holds a NUL character; no file, name or value can: type it again"))
+            self._run(args, prog_name, complete_var, extra, arguments)
+
+    def _run(self, args, prog_name, complete_var, extra, arguments) -> None:
         long_values = sorted({text for argument in arguments for text in (argument, argument.strip())
                               if len(text) > LONG_VALUE}, key=len, reverse=True)
 
-        def say(message: str) -> str:
+        def elided(message: str) -> str:
             return elide(message, long_values)
 
         try:
@@ -45,28 +56,29 @@ class NarrateGroup(click.Group):
             result = 0
         except click.UsageError as error:
             where = error.ctx.command_path if error.ctx else "narrate"
-            fail(f"{where}: {shorter(say(error.format_message()))} (see '{where} --help')")
+            fail(_("{command}: {message} (see '{command} --help')").format(
+                command=where, message=shorter(elided(error.format_message()))))
         except click.ClickException as error:
-            fail(f"narrate: {say(error.format_message())}", error.exit_code or EXIT_BAD_INPUT)
+            fail(f"narrate: {elided(error.format_message())}", error.exit_code or EXIT_BAD_INPUT)
         except NarratorError as error:
-            fail(f"narrate: {say(str(error))}")
+            fail(f"narrate: {elided(say(error))}")
         except click.Abort as error:
             click.echo()  # a prompt was waiting: end its line, so that the message has its own
             if isinstance(error.__context__, EOFError):  # click re-raises a prompt's end of input as Abort
-                fail("narrate: the input ended before every question was answered")
-            fail("narrate: interrupted", EXIT_INTERRUPTED)
+                fail(_("narrate: the input ended before every question was answered"))
+            fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
         except (KeyboardInterrupt, Interrupted):
-            fail("narrate: interrupted", EXIT_INTERRUPTED)
+            fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
         except Terminated as signal:
-            fail("narrate: stopped by a signal", 128 + signal.signal_number)
+            fail(_("narrate: stopped by a signal"), 128 + signal.signal_number)
         except BrokenPipeError:
             sys.stderr.close()  # the reader went away (narrate script | head): nothing left to say
             sys.exit(0)
         except MemoryError:
-            fail("narrate: out of memory: the input is far larger than a game needs", EXIT_SYSTEM)
+            fail(_("narrate: out of memory: the input is far larger than a game needs"), EXIT_SYSTEM)
         except OSError as error:  # a name too long, a folder that vanished, a permission: the user can fix it
             where = f"{error.filename}: " if error.filename else ""
-            fail(f"narrate: {say(where + str(error.strerror or error))}")
+            fail(f"narrate: {elided(where + say(os_reason(error)))}")
         sys.exit(result if isinstance(result, int) else 0)
 
 

@@ -8,6 +8,7 @@ import click
 
 from narrator.deck import Deck, build_deck, deck_from_data, parse_deck_list
 from narrator.environment import Environment
+from narrator.i18n import _
 from narrator.script import COUNT_STYLES, ScriptSettings, settings_for
 from narrator.views import FORMATS
 
@@ -66,7 +67,7 @@ def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, 
     """The deck the options ask for, validated; a deck file is read here."""
     game = env.game
     if seed is not None and not random_deck:
-        raise click.UsageError("--seed goes with --random")
+        raise click.UsageError(_("--seed goes with --random"))
     base = None
     if deck_spec is not None:
         if _is_deck_file(deck_spec):
@@ -111,7 +112,7 @@ def pick(params: dict, names: tuple[str, ...]) -> dict:
 
 def say_seed(choice: DeckChoice) -> None:
     if choice.seed is not None:
-        click.echo(f"narrate: random deck drawn with --seed {choice.seed}", err=True)
+        click.echo(_("narrate: random deck drawn with --seed {seed}").format(seed=choice.seed), err=True)
 
 
 VOICE_OPTION_NAMES = ("voice", "rate", "voice_pack")
@@ -140,7 +141,7 @@ def output_option(help: str):
 
 def _output_file(ctx, param, value: Path | None) -> Path | None:
     if value is not None and not value.name:
-        raise click.BadParameter("give a file name, such as notte.wav or tessera.pdf", ctx, param)
+        raise click.BadParameter(_("give a file name, such as notte.wav or tessera.pdf"), ctx, param)
     return value
 
 
@@ -149,10 +150,11 @@ def choose_audio(voice, rate, voice_pack, ambience="drums", no_ambience=False):
     from narrator.audio.night import AudioChoice
 
     if rate is not None and not 80 <= rate <= 400:
-        raise click.BadParameter(f"{rate} words per minute is out of reach: choose 80 to 400", param_hint="'--rate'")
+        raise click.BadParameter(_("{rate} words per minute is out of reach: choose 80 to 400").format(rate=rate),
+                                 param_hint="'--rate'")
     if voice_pack and (voice or rate):
-        raise click.UsageError("--voice-pack speaks recorded lines; --voice and --rate are for text-to-speech: "
-                               "choose one")
+        raise click.UsageError(_("--voice-pack speaks recorded lines; --voice and --rate are for text-to-speech: "
+                                 "choose one"))
     return AudioChoice(voice=voice, rate=rate, voice_pack=voice_pack, ambience=None if no_ambience else ambience)
 
 
@@ -194,7 +196,7 @@ def day_rules(env: Environment, countdown: int | None):
     from dataclasses import replace
 
     if env.game.day is None:
-        raise click.UsageError(f"{env.game.title} has no timed day")
+        raise click.UsageError(_("{game} has no timed day").format(game=env.game.title))
     return env.game.day if countdown is None else replace(env.game.day, countdown=countdown)
 
 

@@ -5,6 +5,7 @@ import click
 from narrator.cli.errors import EXIT_INTERRUPTED
 from narrator.cli.options import DeckChoice, phase_labels
 from narrator.environment import Environment
+from narrator.i18n import _, active_catalog, say
 from narrator.script import NightScript, ScriptSettings
 from narrator.views import deck_text, minutes
 
@@ -20,7 +21,7 @@ def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script:
     from narrator.audio.night import night_audio, write_night
     from narrator.audio.player import choose_players, plan, play_night
 
-    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang))
+    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang, active_catalog()))
     click.echo()
     night = night_audio(env, script, audio)
     if env.player:
@@ -30,16 +31,17 @@ def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script:
                                          which=env.which)
     first = players[0]
     if reason:
-        click.echo(f"narrate: {plan(first, reason)}", err=True)
+        click.echo(f"narrate: {say(plan(first, reason))}", err=True)
     if not first.audible:
         first.play(night, None)
-        click.echo(f"The night ({minutes(night.seconds)}) is in {first.path}: play it to the group from any "
-                   "media player.")
+        click.echo(_("The night ({length}) is in {file}: play it to the group from any media player.").format(
+            length=minutes(night.seconds), file=first.path))
         return False
-    click.echo(f"The night lasts {minutes(night.seconds)}. Everyone close your eyes. (space: pause, q: stop)")
+    click.echo(_("The night lasts {length}. Everyone close your eyes. (space: pause, q: stop)").format(
+        length=minutes(night.seconds)))
     with terminal_session(phase_labels(env, settings.lang)) as session:
         completed = play_night(players, night, session)
     if not completed:
-        click.echo("narrate: stopped", err=True)
+        click.echo(_("narrate: stopped"), err=True)
         raise SystemExit(EXIT_INTERRUPTED)
     return True

@@ -1,6 +1,7 @@
 
 import click
 
+from narrator.cli.interface import Command
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
     audio_options,
@@ -11,10 +12,11 @@ from narrator.cli.options import (
     pick,
     script_options,
 )
+from narrator.i18n import _
 from narrator.views import minutes
 
 
-@click.command()
+@click.command(cls=Command)
 @deck_options
 @script_options
 @audio_options
@@ -30,7 +32,8 @@ def render(env, output, **params):
     """
     from narrator.audio.night import night_audio, write_night
 
-    _, _, script = night_from_options(env, params)
+    *_unused, script = night_from_options(env, params)
     night = night_audio(env, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)))
     write_night(night, output)
-    click.echo(f"narrate: wrote {output} ({minutes(round(night.seconds))}, {night.rate} Hz mono)")
+    click.echo(_("narrate: wrote {file} ({length}, {rate} Hz mono)").format(
+        file=output, length=minutes(round(night.seconds)), rate=night.rate))

@@ -1,10 +1,12 @@
 import click
 
+from narrator.cli.interface import Command
 from narrator.cli.options import format_option, lang_option, language
+from narrator.i18n import active_catalog
 from narrator.views import dump, roles_data, roles_text
 
 
-@click.command()
+@click.command(cls=Command)
 @lang_option
 @format_option()
 @click.pass_obj
@@ -16,4 +18,4 @@ def roles(env, lang, fmt):
       narrate roles --lang en
     """
     lang = language(env, lang)
-    click.echo(roles_text(env.game, lang) if fmt == "text" else dump(roles_data(env.game, lang), fmt))
+    click.echo(roles_text(env.game, lang, active_catalog()) if fmt == "text" else dump(roles_data(env.game, lang), fmt))

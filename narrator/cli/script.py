@@ -1,17 +1,19 @@
 import click
 
+from narrator.cli.interface import Command
 from narrator.cli.options import (
     deck_options,
     format_option,
     night_from_options,
     script_options,
 )
+from narrator.i18n import active_catalog
 from narrator.timeline import script_timeline
 from narrator.views import dump, script_data, script_text
 from narrator.voicepacks import default_pack, resolve_pack
 
 
-@click.command()
+@click.command(cls=Command)
 @deck_options
 @script_options
 @click.option("--voice-pack", metavar="DIR|NAME", help="Time the lines by this voice pack (default: the language's).")
@@ -36,6 +38,6 @@ def script(env, fmt, voice_pack, **params):
     durations = {key: clip.seconds for key, clip in pack.clips.items()} if pack else {}
     timeline, measured = script_timeline(night, durations)
     if fmt == "text":
-        click.echo(script_text(env.game, night, timeline, estimated=not measured))
+        click.echo(script_text(env.game, night, timeline, not measured, active_catalog()))
     else:
         click.echo(dump(script_data(env.game, night, timeline, estimated=not measured), fmt))

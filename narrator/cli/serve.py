@@ -4,6 +4,7 @@ import re
 
 import click
 
+from narrator.cli.interface import Command
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
     DAY_OPTION_NAMES,
@@ -19,14 +20,15 @@ from narrator.cli.options import (
     pick,
     script_options,
 )
+from narrator.i18n import _, active_catalog
 
 BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
 ALL_ADDRESSES = "0.0.0.0"
 
 box_options = option_group([
-    click.option("--host", default=ALL_ADDRESSES, show_default=True, callback=lambda ctx, param, value: host_name(value),
+    click.option("--host", metavar="ADDRESS", default=ALL_ADDRESSES, show_default=True, callback=lambda ctx, param, value: host_name(value),
                  help="Address to serve the tablets on."),
-    click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+    click.option("--port", type=click.IntRange(0, 65535), metavar="PORT", default=8765, show_default=True,
                  help="Port to serve on (0: any free one)."),
     click.option("--laptop-audio/--no-laptop-audio", default=True, show_default=True,
                  help="Whether the laptop's own speakers play the night too."),
@@ -51,8 +53,8 @@ def host_name(value: str) -> str:
     labels = text.rstrip(".").split(".")
     if len(text) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in labels) and not text[-1:].isdigit():
         return text
-    raise click.BadParameter(f"'{value}' is not an address: give one such as 192.168.1.20 or a host name, or leave "
-                             "--host out to serve on every address of this machine")
+    raise click.BadParameter(_("'{value}' is not an address: give one such as 192.168.1.20 or a host name, or "
+                               "leave --host out to serve on every address of this machine").format(value=value))
 
 
 def play_with_box(env, params, day_seconds: int | None, names: str | None) -> None:
@@ -63,7 +65,7 @@ def play_with_box(env, params, day_seconds: int | None, names: str | None) -> No
     choice, settings, script = night_from_options(env, params)
     if names is not None and day_seconds is not None:
         check_names(env, names, choice.players)  # before the night, not after the day
-    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang))
+    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang, active_catalog()))
     click.echo()
     run_box_game(env, choice, settings, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)),
                  day_seconds=day_seconds, names=names, labels=phase_labels(env, settings.lang),
@@ -71,7 +73,7 @@ def play_with_box(env, params, day_seconds: int | None, names: str | None) -> No
                  **pick(params, BOX_OPTION_NAMES))
 
 
-@click.command()
+@click.command(cls=Command)
 @deck_options
 @script_options
 @audio_options

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import click
 
+from narrator.cli.interface import Command, confirm
 from narrator.cli.options import language
 from narrator.errors import NarratorError
 from narrator.files import write_atomically
+from narrator.i18n import _, active_catalog, msg, os_reason, say
 from narrator.names import player_name, seating
 from narrator.vote import Ballot, ballots_from_data, check_cards, resolve_vote
 from narrator.votes_view import vote_text
@@ -16,8 +18,8 @@ from narrator.votes_view import vote_text
 NAMES_FILE = "players.json"
 
 
-@click.command()
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.command(cls=Command)
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path), metavar="FILE")
 @click.option("--names", metavar="NAMES", help='The players in seating order: "Anna,Bruno,Carla,...".')
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON, for programs.")
 @click.option("--lang", "-l", metavar="LANG", help="Language of the explanation: it or en.")
@@ -48,7 +50,7 @@ def show_result(env, ballots, bewitched, lang: str, as_json: bool = False, deck=
     if as_json:
         click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
-        click.echo(vote_text(env.game, ballots, result, lang))
+        click.echo(vote_text(env.game, ballots, result, lang, active_catalog()))
 
 
 def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: int | None = None):
@@ -65,20 +67,22 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     ballots: list[Ballot] = []
     for name in names:
         with completion(role_choices):
-            card = click.prompt(f"{name}'s card now",
+            card = click.prompt(_("{name}'s card now").format(name=name),
                                 value_proc=lambda text, name=name: _as_parameter(_card, game, name, text, deck,
                                                                                  ballots))
         others = [other for other in names if other != name]
         with completion(others):
-            target = click.prompt(f"{name} voted for", value_proc=lambda text, others=others: _player(text, others))
+            target = click.prompt(_("{name} voted for").format(name=name), value_proc=lambda text, others=others: _player(text, others))
         ballots.append(Ballot(name, card, target))
     bewitched = None
     bewitchers = [role.id for role in in_play if role.bewitches]
     if bewitchers:
         bewitchable = [role.id for role in in_play if role.bewitchable]
-        who = " or ".join(game.languages[lang].role_name(role) for role in bewitchers)
-        with completion(bewitchable + ["none"]):
-            bewitched = click.prompt(f"Token turned by the {who} (or none)", default="none",
+        who = _(" or ").join(game.languages[lang].role_name(role) for role in bewitchers)
+        nobody = _("none")
+        with completion([*bewitchable, nobody]):
+            bewitched = click.prompt(_("Token turned by the {role} (or {none})").format(role=who, none=nobody),
+                                     default=nobody,
                                      value_proc=lambda text: _bewitched(game, text, bewitchable))
     return ballots, bewitched
 
@@ -98,10 +102,10 @@ def _names(env, option: str | None, players: int | None) -> list[str]:
     else:
         previous = _load_names(saved)
         if previous and (players is None or len(previous) == players) and \
-                click.confirm(f"Same players as last time ({', '.join(previous)})?", default=True):
+                confirm(_("Same players as last time ({names})?").format(names=", ".join(previous))):
             names = previous
         else:
-            names = click.prompt("Players in seating order, separated by commas",
+            names = click.prompt(_("Players in seating order, separated by commas"),
                                  value_proc=lambda text: _as_parameter(check_names, env, text, players))
     _save_names(saved, names)
     return names
@@ -117,22 +121,24 @@ def _as_parameter(check, *args):
     try:
         return check(*args)
     except NarratorError as error:
-        raise click.BadParameter(str(error)) from None
+        raise click.BadParameter(say(error)) from None
 
 
 def _player(text: str, others: list[str]) -> str:
     for other in others:
         if other.casefold() == text.strip().casefold():
             return other
-    raise click.BadParameter(f"'{text.strip()}' is not another player: one of {', '.join(others)}")
+    raise click.BadParameter(_("'{name}' is not another player: one of {players}").format(
+        name=text.strip(), players=", ".join(others)))
 
 
 def _bewitched(game, text: str, allowed: list[str]) -> str | None:
-    if text.strip().casefold() in ("", "none", "nessuno"):
+    if text.strip().casefold() in ("", "none", "nessuno", _("none").casefold()):
         return None
     role = _as_parameter(game.resolve_role, text)
     if role not in allowed:
-        raise click.BadParameter(f"'{role}' cannot be turned: one of {', '.join(allowed)}, or none")
+        raise click.BadParameter(_("'{role}' cannot be turned: one of {roles}, or {none}").format(
+            role=role, roles=", ".join(allowed), none=_("none")))
     return role
 
 
@@ -156,7 +162,8 @@ def _save_names(path: Path, names: list[str]) -> None:
         write_atomically(path, lambda temporary: temporary.write_text(json.dumps(names, ensure_ascii=False),
                                                                       encoding="utf-8"))
     except OSError as error:
-        raise NarratorError(f"cannot remember the players' names in {path} ({error.strerror})") from None
+        raise NarratorError(msg("cannot remember the players' names in {file} ({reason})", file=path,
+                                 reason=os_reason(error))) from None
 
 
 @contextmanager

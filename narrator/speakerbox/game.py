@@ -11,6 +11,7 @@ from narrator.audio.mix import MixSettings
 from narrator.day import DayTimer, day_spoken_keys
 from narrator.dayrun import DayScreen, run_day
 from narrator.errors import NarratorError
+from narrator.i18n import Text, _, active_catalog, active_language, msg, os_reason, say
 from narrator.speakerbox.server import BoxServer, network_addresses
 from narrator.speakerbox.state import Box
 
@@ -72,16 +73,19 @@ class LaptopFollower:
         self.stream.close()
 
 
-def serve_error(host: str, port: int, error: OSError) -> str:
+def serve_error(host: str, port: int, error: OSError) -> Text:
     """Why the box cannot listen, and which option to change: the address or the port."""
     import errno
     import socket
 
-    reason = (error.strerror or str(error)).rsplit(": ", 1)[-1]  # asyncio repeats the address first
+    if isinstance(error, socket.gaierror):
+        reason = (error.strerror or str(error)).rsplit(": ", 1)[-1]  # asyncio repeats the address first
+    else:
+        reason = os_reason(error)
     if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
-        return (f"cannot serve on '{host}' ({reason}): it is not an address of this machine; give one of its "
-                "addresses with --host, or leave --host out to serve on all of them")
-    return f"cannot serve on {host}:{port} ({reason}): choose another --port"
+        return msg("cannot serve on '{host}' ({reason}): it is not an address of this machine; give one of its "
+                   "addresses with --host, or leave --host out to serve on all of them", host=host, reason=reason)
+    return msg("cannot serve on {host}:{port} ({reason}): choose another --port", host=host, port=port, reason=reason)
 
 
 def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, laptop_audio: bool,
@@ -94,7 +98,8 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
     rules = rules or env.game.day
     night, night_wav, day_lines, clips, box = prepare(env, script, audio, settings.lang, labels, rules)
     actions: queue.Queue[str] = queue.Queue()
-    server = BoxServer(box, night_wav, clips, env.clock, actions.put, host=host, port=port)
+    server = BoxServer(box, night_wav, clips, env.clock, actions.put, host=host, port=port,
+                       language=active_language(), catalog=active_catalog())
     box.on_change = server.broadcast
     try:
         server.start()
@@ -108,18 +113,18 @@ def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, 
             if laptop_audio:
                 follower = _laptop_speakers(night, box, env.clock)
             if not _night(box, actions, read_key):
-                click.echo("narrate: stopped", err=True)
+                click.echo(_("narrate: stopped"), err=True)
                 raise SystemExit(130)
             if day_seconds is None:
                 return
             if not _day(env, rules, box, server, actions, read_key, settings.lang, day_seconds,
                         day_lines if follower else None):
-                click.echo("narrate: stopped", err=True)
+                click.echo(_("narrate: stopped"), err=True)
                 raise SystemExit(130)
         ballots, bewitched = ask_ballots(env, names, settings.lang, deck=choice.deck,
                                              players=choice.players)
         result = resolve_vote(env.game, ballots, bewitched, settings.lang, choice.deck)
-        click.echo(vote_text(env.game, ballots, result, settings.lang))
+        click.echo(vote_text(env.game, ballots, result, settings.lang, active_catalog()))
         box.show_result(list(result.explanation))
         threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
     finally:
@@ -141,15 +146,17 @@ def _announce(server: BoxServer, host: str) -> None:
 
     addresses = tablet_addresses(host, server.port, network_addresses())
     if not addresses:
-        click.echo("Speaker box: this laptop is on no network the tablets could reach: connect it to the same "
-                   "Wi-Fi as the tablets and start again.")
+        click.echo(_("Speaker box: this laptop is on no network the tablets could reach: connect it to the same "
+                     "Wi-Fi as the tablets and start again."))
     else:
-        click.echo(f"Speaker box: open {' or '.join(addresses)} on the tablets and tap to join.")
+        click.echo(_("Speaker box: open {addresses} on the tablets and tap to join.").format(
+            addresses=_(" or ").join(addresses)))
         out = io.StringIO()
         segno.make(addresses[0], error="m").terminal(out=out, compact=True)
         click.echo(out.getvalue().rstrip("\n"))
-    click.echo(f"This laptop's controls: http://127.0.0.1:{server.port}/?token={server.token}")
-    click.echo("Press Enter here (or Start on the controls page) to begin the night. q stops.")
+    click.echo(_("This laptop's controls: {address}").format(
+        address=f"http://127.0.0.1:{server.port}/?token={server.token}"))
+    click.echo(_("Press Enter here (or Start on the controls page) to begin the night. q stops."))
 
 
 def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:
@@ -226,7 +233,7 @@ def _laptop_speakers(night, box: Box, clock):
 
     problem = sounddevice_problem()
     if problem:
-        click.echo(f"narrate: {problem}; only the tablets will play", err=True)
+        click.echo(_("narrate: {problem}; only the tablets will play").format(problem=say(problem)), err=True)
         return None
     return LaptopFollower(night, box, clock)
 

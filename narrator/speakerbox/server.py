@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from narrator.i18n import ENGLISH, SOURCE_LANGUAGE, Catalog, _
+from narrator.speakerbox.page import filled_page
 from narrator.speakerbox.state import Box
 
 STATIC = Path(__file__).parent / "static"
@@ -39,7 +41,7 @@ SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
 class BoxServer:
     def __init__(self, box: Box, night_wav: bytes, clips: dict[str, bytes], clock: Callable[[], float],
                  control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
-                 token: str | None = None):
+                 token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH):
         self.box = box
         self.night_wav = night_wav
         self.clips = clips
@@ -49,6 +51,8 @@ class BoxServer:
         self.token = token or secrets.token_urlsafe(16)
         self.night_id = secrets.token_hex(8)  # a tablet that holds another night's audio must fetch this one
         self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
+        page = (STATIC / ASSETS["/"][0]).read_text(encoding="utf-8")
+        self._assets["/"] = (filled_page(page, language, catalog), "text/html")
         self._sockets: weakref.WeakSet = weakref.WeakSet()
         self._transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -142,7 +146,7 @@ class BoxServer:
     async def _asset(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["path"]
         if path not in self._assets:
-            raise web.HTTPNotFound(text="not here\n")
+            raise web.HTTPNotFound(text=_("Nothing here: the speaker box is at /") + "\n")
         body, kind = self._assets[path]
         return web.Response(body=body, content_type=kind, headers={"Cache-Control": "no-store"})
 
@@ -153,13 +157,13 @@ class BoxServer:
     async def _clip(self, request: web.Request) -> web.Response:
         key = request.match_info["key"].removesuffix(".wav")
         if key not in self.clips:
-            raise web.HTTPNotFound(text="no such line\n")
+            raise web.HTTPNotFound(text=_("No such line in this night.") + "\n")
         return web.Response(body=self.clips[key], content_type="audio/wav", headers={"Cache-Control": "no-store"})
 
     async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10)
         if not ws.can_prepare(request).ok:
-            raise web.HTTPBadRequest(text="this address takes a WebSocket\n")
+            raise web.HTTPBadRequest(text=_("This address is for the speaker box page, not for a browser.") + "\n")
         refusal = foreign_request(request.headers.get("Host", ""), request.headers.get("Origin"))
         if refusal:
             raise web.HTTPForbidden(text=refusal + "\n")
@@ -211,9 +215,9 @@ def foreign_request(host: str, origin: str | None) -> str | None:
         try:
             ipaddress.ip_address(name)
         except ValueError:
-            return "open the speaker box by the address narrate printed"
+            return _("open the speaker box by the address narrate printed")
     if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
-        return "only the speaker box's own page may connect here"
+        return _("only the speaker box's own page may connect here")
     return None
 
 
@@ -253,7 +257,8 @@ class _OneLine(logging.Handler):
             error = record.exc_info[1]
             reason = f" ({type(error).__name__}: {str(error)[:80]})"
         try:
-            sys.stderr.write(f"\nnarrate: speaker box: {record.getMessage()[:120]}{reason}\n")
+            line = _("narrate: speaker box: {message}").format(message=record.getMessage()[:120] + reason)
+            sys.stderr.write(f"\n{line}\n")
             sys.stderr.flush()
         except (OSError, ValueError):
             pass

@@ -4,6 +4,7 @@
 
 const token = new URLSearchParams(location.search).get("token");
 const $ = (id) => document.getElementById(id);
+const TEXT = JSON.parse($("texts").textContent);  // the page's words, in the game's language
 const box = {            // what the page knows; tests read it as window.narratorBox
   offset: null,          // server clock minus this page's clock, in seconds
   rtt: null,             // the round trip the offset was measured with
@@ -33,7 +34,7 @@ async function join() {
   $("join").hidden = true;
   $("box").hidden = false;
   $("controls").hidden = !token;
-  setStatus("connecting…");
+  setStatus(TEXT.connecting);
   keepAwake();
   connect();
   setInterval(render, 250);
@@ -43,7 +44,7 @@ function connect() {
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket.onopen = () => { if (box.nightId !== null) syncClock(); };  // else once the night has loaded
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => { setStatus("reconnecting…", true); stopNight(); setTimeout(connect, 1000); };
+  socket.onclose = () => { setStatus(TEXT.reconnecting, true); stopNight(); setTimeout(connect, 1000); };
 }
 
 function send(message) {
@@ -70,7 +71,7 @@ function receive(message) {
     if (first && samples.length < PINGS) return;      // the first estimate is the best of a whole round
     box.offset = best.offset;
     box.rtt = best.rtt;
-    setStatus(`connected · in step (±${Math.max(1, Math.round(best.rtt * 500))} ms)`);
+    setStatus(TEXT.in_step.replace("{ms}", Math.max(1, Math.round(best.rtt * 500))));
     if (first && box.state && box.state.night_id === box.nightId) apply(box.state);
     return;
   }
@@ -93,7 +94,7 @@ async function loadNight(id) {
   for (const key of Object.keys(clips)) delete clips[key];
   if (loading === id) return;
   loading = id;
-  setStatus("loading the night…");
+  setStatus(TEXT.loading);
   const response = await fetch(`/night.wav?night=${encodeURIComponent(id)}`, {cache: "no-store"});
   const served = response.headers.get("X-Night-Id");
   const buffer = await ctx.decodeAudioData(await response.arrayBuffer());
