@@ -35,12 +35,21 @@ class NarrateGroup(Group):
         arguments = sys.argv[1:] if args is None else list(args)
         from narrator.environment import Environment
 
-        env = extra.get("obj") or Environment()
+        try:
+            env = extra.get("obj") or Environment()
+        except KeyboardInterrupt:
+            fail(_("narrate: interrupted"), EXIT_INTERRUPTED)  # too soon to know the language
         extra["obj"] = env
-        with speaking(env, arguments), translated(self):
-            if any("\x00" in argument for argument in arguments):
-                fail(_("narrate: an argument holds a NUL character; no file, name or value can: type it again"))
-            self._run(args, prog_name, complete_var, extra, arguments)
+        try:
+            with speaking(env, arguments), translated(self):
+                if any("\x00" in argument for argument in arguments):
+                    fail(_("narrate: an argument holds a NUL character; no file, name or value can: type it again"))
+                self._run(args, prog_name, complete_var, extra, arguments)
+        except (KeyboardInterrupt, Interrupted, Terminated) as stop:  # while the language was being chosen
+            with speaking(env, arguments):
+                if isinstance(stop, Terminated):
+                    fail(_("narrate: stopped by a signal"), 128 + stop.signal_number)
+                fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
 
     def _run(self, args, prog_name, complete_var, extra, arguments) -> None:
         long_values = sorted({text for argument in arguments for text in (argument, argument.strip())
