@@ -65,6 +65,11 @@ class Environment:
 
         return load_game(self.scripts_dir / self.game_id)
 
+    def use_game(self, game_id: str) -> None:
+        """Narrate another game from now on (``--game``)."""
+        self.game_id = game_id
+        self.__dict__.pop("game", None)  # the cached game was the other one
+
     def game_language_ids(self) -> tuple[str, ...]:
         """The languages the game narrates in, known without loading the game."""
         from narrator.loader import language_ids
@@ -72,7 +77,12 @@ class Environment:
         return language_ids(self.scripts_dir / self.game_id)
 
     def default_language(self) -> str:
-        return language_from_environ(self.environ, self.game_language_ids())
+        """The locale's language if the game speaks it, else the game's own, else its first."""
+        from narrator.loader import default_language
+
+        ids = self.game_language_ids()
+        fallback = default_language(self.scripts_dir / self.game_id) or (ids[0] if ids else "")
+        return language_from_environ(self.environ, ids, fallback)
 
     def nights_dir(self) -> Path:
         """Where a night goes when nothing here can play it (never the working folder unasked)."""

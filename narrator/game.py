@@ -148,6 +148,7 @@ class Game:
     gap_between_phases: float
     languages: Mapping[str, Language]
     day: DayRules | None = None
+    default_language: str | None = None  # when the locale names none of the game's languages
 
     @property
     def extra_cards(self) -> int:

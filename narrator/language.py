@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 _LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def language_from_environ(environ: Mapping[str, str], available: Iterable[str], fallback: str = "it") -> str:
+def language_from_environ(environ: Mapping[str, str], available: Iterable[str], fallback: str) -> str:
     """The language the locale asks for, if we narrate in it; otherwise ``fallback``.
 
     ``C``, ``POSIX``, unset variables and languages we lack say nothing usable.

@@ -41,6 +41,17 @@ def available_games(scripts_dir: Path) -> tuple[str, ...]:
     return tuple(sorted(p.parent.name for p in scripts_dir.glob(f"*/{_GAME_FILE}")))
 
 
+def default_language(folder: Path) -> str | None:
+    """The language a game narrates in when the locale names none of its own (game.yaml's
+    ``language``), read without loading the game; None when it names none or cannot be read."""
+    try:
+        data = read_yaml(folder / _GAME_FILE)
+    except NarratorError:
+        return None
+    language = data.get("language") if isinstance(data, dict) else None
+    return language if isinstance(language, str) and language in language_ids(folder) else None
+
+
 def language_ids(folder: Path) -> tuple[str, ...]:
     """The languages a game folder narrates in (one file each beside game.yaml), without reading them."""
     return tuple(sorted(path.stem for path in folder.glob("*.yaml") if path.name != _GAME_FILE))
@@ -50,7 +61,7 @@ def load_game(folder: Path) -> Game:
     """Read and validate the game in ``folder``; raise ``DataError`` naming file and field."""
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
-    root.keys_within({"id", "title", "players", "undealt", "roles", "recommended_decks",
+    root.keys_within({"id", "title", "language", "players", "undealt", "roles", "recommended_decks",
                       "count", "night", "options", "gaps", "day"})
     roles = _roles(root.get("roles"))
     role_ids = {role.id for role in roles}
@@ -93,7 +104,9 @@ def load_game(folder: Path) -> Game:
     if not languages:
         raise DataError(msg("{folder}: no language file (it.yaml, en.yaml, ...) beside {file}", folder=folder,
                              file=_GAME_FILE))
-    game = replace(game, languages=MappingProxyType(languages))
+    preferred = root.get("language", None)
+    game = replace(game, languages=MappingProxyType(languages),
+                   default_language=None if preferred.value is None else preferred.choice(tuple(sorted(languages))))
     _check_recommended_decks(game, root.get("recommended_decks"))
     return game
 

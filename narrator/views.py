@@ -74,6 +74,22 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
     ])
 
 
+# --- games -------------------------------------------------------------------------------
+
+
+def games_data(games: list[Game]) -> list[dict[str, Any]]:
+    return [{"id": game.id, "title": game.title, "players": [game.min_players, game.max_players],
+             "languages": sorted(game.languages), "roles": len(game.roles)} for game in games]
+
+
+def games_text(games: list[Game], catalog: Catalog = ENGLISH) -> str:
+    rows = [("id", catalog.gettext("title"), catalog.gettext("players"), catalog.gettext("languages"),
+             catalog.gettext("roles"))]
+    rows += [(game.id, game.title, f"{game.min_players}-{game.max_players}", ", ".join(sorted(game.languages)),
+              str(len(game.roles))) for game in games]
+    return "\n".join(_table(rows))
+
+
 # --- roles -------------------------------------------------------------------------------
 
 

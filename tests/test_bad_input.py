@@ -44,6 +44,7 @@ BASE = {
     ("voices", "render"): ([], ["{tmp}/pack"]),
     ("voices", "record"): ([], ["{tmp}/own"]),
     ("doctor",): ([], []),
+    ("games",): ([], []),
 }
 
 VOTES = """players:
@@ -158,7 +159,7 @@ CASES = {
                            "one, such as nonna (see 'narrate voices record --help')"),
     "an address that is not the machine's": (["serve", "-p", "3", "--no-ambience", "--host", "999.1.1.1"], None),
     "a bed for the timer, which has none": (["timer", "--ambience", "/missing.wav"],
-                                            "narrate timer: No such option '--ambience'. (see 'narrate timer --help')"),
+                                            "narrate timer: No such option '--ambience'. Did you mean '--game'? (see 'narrate timer --help')"),
     "a player list of thousands of characters": (["votes", "--names", ",".join(["abcdefghij" * 2] * 100)],
                                                  "narrate: a game has 3 to 10 players, and this list has more: list "
                                                  "each player once, separated by commas"),

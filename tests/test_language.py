@@ -24,7 +24,7 @@ AVAILABLE = ("it", "en")
     ({"LANG": "en_US@euro"}, "en"),
 ])
 def test_language_from_locale(environ, expected):
-    assert language_from_environ(environ, AVAILABLE) == expected
+    assert language_from_environ(environ, AVAILABLE, "it") == expected
 
 
 def test_fallback_is_configurable():

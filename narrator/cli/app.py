@@ -9,6 +9,7 @@ from narrator.cli.day import run_the_day, timer, wait_for_go
 from narrator.cli.deck import deck
 from narrator.cli.doctor import doctor
 from narrator.cli.errors import NarrateGroup
+from narrator.cli.games import add_game_option, games
 from narrator.cli.options import (
     AUDIO_OPTION_NAMES,
     DAY_OPTION_NAMES,
@@ -90,8 +91,9 @@ def cli(ctx, **params):
     show_result(env, ballots, bewitched, settings.lang, deck=choice.deck)
 
 
-for command in (script, deck, roles, render, card, timer, votes, serve, voices, doctor):
+for command in (games, script, deck, roles, render, card, timer, votes, serve, voices, doctor):
     cli.add_command(command)
+add_game_option(cli)
 
 
 def main() -> None:

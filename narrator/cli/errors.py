@@ -37,8 +37,9 @@ class NarrateGroup(Group):
 
         try:
             env = extra.get("obj") or Environment()
-        except KeyboardInterrupt:
-            fail(_("narrate: interrupted"), EXIT_INTERRUPTED)  # too soon to know the language
+        except KeyboardInterrupt:  # while platformdirs was being imported: the second try is quick
+            with speaking(Environment(), arguments):
+                fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
         extra["obj"] = env
         try:
             with speaking(env, arguments), translated(self):

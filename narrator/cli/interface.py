@@ -22,23 +22,35 @@ LANG_OPTIONS = ("--lang", "-l")
 _CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils")
 
 
-def language_asked(arguments: Sequence[str]) -> str | None:
-    """The value of ``--lang``/``-l`` on the command line, if any (the last one wins, as in click)."""
+def value_asked(arguments: Sequence[str], long: str, short: str | None = None) -> str | None:
+    """The value an option is given on the command line, if any (the last one wins, as in click)."""
     found = None
     for index, argument in enumerate(arguments):
         if argument == "--":
             break
-        if argument in LANG_OPTIONS and index + 1 < len(arguments):
+        if argument in (long, short) and index + 1 < len(arguments):
             found = arguments[index + 1]
-        elif argument.startswith("--lang="):
+        elif argument.startswith(long + "="):
             found = argument.split("=", 1)[1]
-        elif argument.startswith("-l") and not argument.startswith("--") and len(argument) > 2:
-            found = argument[2:]
-    return found.strip().lower() if found else None
+        elif short and argument.startswith(short) and not argument.startswith("--") and len(argument) > 2:
+            found = argument[len(short):]
+    return found.strip() if found else None
+
+
+def language_asked(arguments: Sequence[str]) -> str | None:
+    """The value of ``--lang``/``-l`` on the command line, if any."""
+    found = value_asked(arguments, *LANG_OPTIONS)
+    return found.lower() if found else None
 
 
 def interface_language(env, arguments: Sequence[str]) -> str:
     """The language the run speaks: the one asked for if the game has it, else the default."""
+    asked_game = value_asked(arguments, "--game")
+    if asked_game is not None:
+        from narrator.loader import available_games
+
+        if asked_game in available_games(env.scripts_dir):
+            env.use_game(asked_game)  # its languages, and its default one, decide
     asked = language_asked(arguments)
     if asked is not None and asked in env.game_language_ids():
         return asked

@@ -39,7 +39,8 @@ deck_options = option_group([
 ])
 
 lang_option = click.option("--lang", "-l", metavar="LANG",
-                           help="Narration language: it or en. Default: the system locale, else Italian.")
+                           help="Narration language, such as it or en. Default: the system locale's if the game speaks it, else the "
+                                "game's own.")
 
 script_options = option_group([
     lang_option,
@@ -94,8 +95,9 @@ def _is_deck_file(spec: str) -> bool:
 
 
 def choose_settings(env: Environment, lang, count_seconds, count_style, tips, nudge) -> ScriptSettings:
-    return settings_for(env.game, _lang(env, lang), count_seconds, count_style,
-                        {"tips": tips, "nudge": nudge})
+    """Narration settings; an option left unsaid keeps the game's default (a game may have none)."""
+    asked = {name: value for name, value in (("tips", tips), ("nudge", nudge)) if value is not None}
+    return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked)
 
 
 def language(env: Environment, lang: str | None) -> str:
@@ -203,5 +205,9 @@ def day_rules(env: Environment, countdown: int | None):
 def day_length(env: Environment, day_minutes, day_seconds, no_day, names) -> int | None:
     """Seconds of discussion the options ask for; None when there is to be no day."""
     if no_day:
+        return None
+    if env.game.day is None:  # a game with no timed day: the night is the whole of narrate's part
+        if day_minutes or day_seconds:
+            raise click.UsageError(_("{game} has no timed day").format(game=env.game.title))
         return None
     return day_seconds or (day_minutes or 0) * 60 or env.game.day.seconds
