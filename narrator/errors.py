@@ -39,5 +39,9 @@ class Terminated(BaseException):
         self.signal_number = signal_number
 
 
+class Stopped(Exception):
+    """The group stopped the game with q: not a failure, and nothing more to say than that."""
+
+
 class Interrupted(BaseException):
     """Ctrl-C, carried past click (which would print a stray blank line for a KeyboardInterrupt)."""

@@ -43,3 +43,34 @@ def test_quick_commands_import_no_heavy_modules(args):
     cython = {name for name in loaded if name == "cython_runtime" or name.startswith("_cython_")}  # PyYAML's C loader
     assert loaded - ALLOWED - cython == set()
     assert "narrator" in loaded and "click" in loaded
+
+
+def _imported(path) -> set[str]:
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_layers_point_one_way():
+    """The shell uses the core, never the other way; the speaker box uses neither the command line
+    nor click (the game flow hands it what to print with)."""
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "narrator"
+    shell = ("narrator.cli", "narrator.speakerbox", "narrator.audio", "click")
+    wrong = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).parts
+        imported = _imported(path)
+        if parts[0] == "speakerbox":
+            wrong += [f"{path.name} imports {name}" for name in imported
+                      if name == "click" or name.startswith("narrator.cli")]
+        elif len(parts) == 1 and path.name not in ("environment.py", "launch.py", "__main__.py", "dayrun.py"):
+            wrong += [f"{path.name} imports {name}" for name in imported if name.startswith(shell)]
+    assert wrong == []

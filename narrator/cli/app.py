@@ -5,30 +5,24 @@ from click.core import ParameterSource
 
 from narrator import __version__
 from narrator.cli.card import card
-from narrator.cli.day import run_the_day, timer, wait_for_go
+from narrator.cli.day import timer
 from narrator.cli.deck import deck
 from narrator.cli.doctor import doctor
 from narrator.cli.errors import NarrateGroup
+from narrator.cli.flow import play_game
 from narrator.cli.games import add_game_option, games
 from narrator.cli.options import (
-    AUDIO_OPTION_NAMES,
-    DAY_OPTION_NAMES,
     audio_options,
-    choose_audio,
-    day_length,
     day_options,
     deck_options,
-    night_from_options,
-    pick,
     script_options,
 )
-from narrator.cli.play import play
 from narrator.cli.render import render
 from narrator.cli.roles import roles
 from narrator.cli.script import script
-from narrator.cli.serve import box_options, play_with_box, serve
+from narrator.cli.serve import box_options, serve
 from narrator.cli.voices import voices
-from narrator.cli.votes import ask_ballots, check_names, show_result, votes
+from narrator.cli.votes import votes
 from narrator.environment import Environment
 from narrator.i18n import _
 
@@ -72,23 +66,7 @@ def cli(ctx, **params):
     if not given:
         click.echo(ctx.get_help())
         return
-    day_seconds = day_length(env, **pick(params, DAY_OPTION_NAMES))
-    if params["speaker_box"]:
-        play_with_box(env, params, day_seconds, params["names"])
-        return
-    choice, settings, script = night_from_options(env, params)
-    if params["names"] is not None and day_seconds is not None:
-        check_names(env, params["names"], choice.players)  # before the night, not after the day
-    audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
-    heard = play(env, choice, settings, script, audio)
-    if day_seconds is None:
-        return
-    if not heard and not wait_for_go():
-        return
-    run_the_day(env, settings.lang, day_seconds, audio, params["countdown"])
-    ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck=choice.deck,
-                                     players=choice.players)
-    show_result(env, ballots, bewitched, settings.lang, deck=choice.deck)
+    play_game(env, params, speaker_box=params["speaker_box"])
 
 
 for command in (games, script, deck, roles, render, card, timer, votes, serve, voices, doctor):

@@ -4,7 +4,6 @@ import sys
 
 import click
 
-from narrator.cli.errors import EXIT_INTERRUPTED
 from narrator.cli.interface import Command
 from narrator.cli.options import (
     VOICE_OPTION_NAMES,
@@ -17,6 +16,7 @@ from narrator.cli.options import (
 )
 from narrator.day import DayTimer, day_spoken_keys, parse_duration
 from narrator.dayrun import DayScreen, run_day
+from narrator.errors import Stopped
 from narrator.i18n import _, say
 
 
@@ -38,7 +38,7 @@ def timer(env, duration, lang, countdown, **params):
       narrate timer 3m --lang en
     """
     run_the_day(env, language(env, lang), parse_duration(duration),
-                choose_audio(**pick(params, VOICE_OPTION_NAMES), ambience=None), countdown)
+                choose_audio(**pick(params, VOICE_OPTION_NAMES), ambience=None), day_rules(env, countdown))
 
 
 def wait_for_go() -> bool:
@@ -55,14 +55,13 @@ def wait_for_go() -> bool:
     return True
 
 
-def run_the_day(env, lang: str, seconds: int, audio, countdown: int | None = None) -> None:
-    """Speak and show the day until the call to vote."""
+def run_the_day(env, lang: str, seconds: int, audio, rules) -> None:
+    """Speak and show the day until the call to vote; ``Stopped`` when q stops it."""
     from narrator.audio.clip import prepare_voice
     from narrator.audio.console import keys
     from narrator.audio.night import voice_source
     from narrator.audio.speaker import choose_speaker
 
-    rules = day_rules(env, countdown)
     language = env.game.languages[lang]
     texts = {key: language.line(key) for key in day_spoken_keys(rules)}
     if env.speaker is not None:
@@ -81,5 +80,4 @@ def run_the_day(env, lang: str, seconds: int, audio, countdown: int | None = Non
     finally:
         speaker.close()
     if not reached_the_vote:
-        click.echo(_("narrate: stopped"), err=True)
-        raise SystemExit(EXIT_INTERRUPTED)
+        raise Stopped

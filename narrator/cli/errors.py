@@ -5,7 +5,7 @@ import sys
 import click
 
 from narrator.cli.interface import Group, speaking, translated
-from narrator.errors import Interrupted, NarratorError, Terminated
+from narrator.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.i18n import _, os_reason, say
 
 EXIT_BAD_INPUT = 2
@@ -72,6 +72,8 @@ class NarrateGroup(Group):
             fail(f"narrate: {elided(error.format_message())}", error.exit_code or EXIT_BAD_INPUT)
         except NarratorError as error:
             fail(f"narrate: {elided(say(error))}")
+        except Stopped:
+            fail(_("narrate: stopped"), EXIT_INTERRUPTED)
         except click.Abort as error:
             click.echo()  # a prompt was waiting: end its line, so that the message has its own
             if isinstance(error.__context__, EOFError):  # click re-raises a prompt's end of input as Abort

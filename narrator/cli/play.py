@@ -2,18 +2,18 @@
 
 import click
 
-from narrator.cli.errors import EXIT_INTERRUPTED
-from narrator.cli.options import DeckChoice, phase_labels
+from narrator.cli.options import phase_labels
 from narrator.environment import Environment
-from narrator.i18n import _, active_catalog, say
+from narrator.errors import Stopped
+from narrator.i18n import _, say
 from narrator.script import NightScript, ScriptSettings
-from narrator.views import deck_text, minutes
+from narrator.views import minutes
 
 NIGHT_FILE = "night.wav"
 
 
-def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script: NightScript, audio) -> bool:
-    """Show the deck and play the night; True if the group heard it, False if it went to a file.
+def play(env: Environment, settings: ScriptSettings, script: NightScript, audio) -> bool:
+    """Play the night; True if the group heard it, False if it went to a file.
 
     How the night will be heard is decided, and said, before anyone closes their eyes.
     """
@@ -21,8 +21,6 @@ def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script:
     from narrator.audio.night import night_audio, write_night
     from narrator.audio.player import choose_players, plan, play_night
 
-    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang, active_catalog()))
-    click.echo()
     night = night_audio(env, script, audio)
     if env.player:
         players, reason = [env.player()], None
@@ -42,6 +40,5 @@ def play(env: Environment, choice: DeckChoice, settings: ScriptSettings, script:
     with terminal_session(phase_labels(env, settings.lang)) as session:
         completed = play_night(players, night, session)
     if not completed:
-        click.echo(_("narrate: stopped"), err=True)
-        raise SystemExit(EXIT_INTERRUPTED)
+        raise Stopped
     return True

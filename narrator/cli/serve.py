@@ -4,25 +4,17 @@ import re
 
 import click
 
+from narrator.cli.flow import play_game
 from narrator.cli.interface import Command
 from narrator.cli.options import (
-    AUDIO_OPTION_NAMES,
-    DAY_OPTION_NAMES,
     audio_options,
-    choose_audio,
-    day_length,
     day_options,
-    day_rules,
     deck_options,
-    night_from_options,
     option_group,
-    phase_labels,
-    pick,
     script_options,
 )
-from narrator.i18n import _, active_catalog
+from narrator.i18n import _
 
-BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
 ALL_ADDRESSES = "0.0.0.0"
 
 box_options = option_group([
@@ -57,22 +49,6 @@ def host_name(value: str) -> str:
                                "leave --host out to serve on every address of this machine").format(value=value))
 
 
-def play_with_box(env, params, day_seconds: int | None, names: str | None) -> None:
-    from narrator.cli.votes import check_names
-    from narrator.speakerbox.game import run_box_game
-    from narrator.views import deck_text
-
-    choice, settings, script = night_from_options(env, params)
-    if names is not None and day_seconds is not None:
-        check_names(env, names, choice.players)  # before the night, not after the day
-    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang, active_catalog()))
-    click.echo()
-    run_box_game(env, choice, settings, script, choose_audio(**pick(params, AUDIO_OPTION_NAMES)),
-                 day_seconds=day_seconds, names=names, labels=phase_labels(env, settings.lang),
-                 rules=day_rules(env, params["countdown"]) if day_seconds is not None else None,
-                 **pick(params, BOX_OPTION_NAMES))
-
-
 @click.command(cls=Command)
 @deck_options
 @script_options
@@ -91,4 +67,4 @@ def serve(env, **params):
       narrate serve --players 6
       narrate --players 6 --speaker-box --no-laptop-audio
     """
-    play_with_box(env, params, day_length(env, **pick(params, DAY_OPTION_NAMES)), params["names"])
+    play_game(env, params, speaker_box=True)

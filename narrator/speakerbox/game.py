@@ -4,14 +4,14 @@ import io
 import queue
 import sys
 import threading
-
-import click
+from collections.abc import Callable
 
 from narrator.audio.mix import MixSettings
 from narrator.day import DayTimer, day_spoken_keys
 from narrator.dayrun import DayScreen, run_day
-from narrator.errors import NarratorError
-from narrator.i18n import Text, _, active_catalog, active_language, msg, os_reason, say
+from narrator.errors import NarratorError, Stopped
+from narrator.i18n import Text, _, active_catalog, active_language, msg, os_reason
+from narrator.i18n import say as render
 from narrator.speakerbox.server import BoxServer, network_addresses
 from narrator.speakerbox.state import Box
 
@@ -88,49 +88,62 @@ def serve_error(host: str, port: int, error: OSError) -> Text:
     return msg("cannot serve on {host}:{port} ({reason}): choose another --port", host=host, port=port, reason=reason)
 
 
-def run_box_game(env, choice, settings, script, audio, *, host: str, port: int, laptop_audio: bool,
-                 day_seconds: int | None, names: str | None, labels: dict[str, str], rules=None) -> None:
-    from narrator.audio.console import keys
-    from narrator.cli.votes import ask_ballots
-    from narrator.vote import resolve_vote
-    from narrator.votes_view import vote_text
+class BoxTable:
+    """The tablets of the speaker box as the game's table: they play the night and the day in step.
 
-    rules = rules or env.game.day
-    night, night_wav, day_lines, clips, box = prepare(env, script, audio, settings.lang, labels, rules)
-    actions: queue.Queue[str] = queue.Queue()
-    server = BoxServer(box, night_wav, clips, env.clock, actions.put, host=host, port=port,
-                       language=active_language(), catalog=active_catalog())
-    box.on_change = server.broadcast
-    try:
-        server.start()
-    except OSError as error:
-        raise NarratorError(serve_error(host, port, error)) from None
-    follower = None
-    try:
-        _announce(server, host)
-        with keys(sleep=env.sleep) as read_key:
-            _wait_for_start(box, actions, read_key)
-            if laptop_audio:
-                follower = _laptop_speakers(night, box, env.clock)
-            if not _night(box, actions, read_key):
-                click.echo(_("narrate: stopped"), err=True)
-                raise SystemExit(130)
-            if day_seconds is None:
-                return
-            if not _day(env, rules, box, server, actions, read_key, settings.lang, day_seconds,
-                        day_lines if follower else None):
-                click.echo(_("narrate: stopped"), err=True)
-                raise SystemExit(130)
-        ballots, bewitched = ask_ballots(env, names, settings.lang, deck=choice.deck,
-                                             players=choice.players)
-        result = resolve_vote(env.game, ballots, bewitched, settings.lang, choice.deck)
-        click.echo(vote_text(env.game, ballots, result, settings.lang, active_catalog()))
-        box.show_result(list(result.explanation))
+    ``say`` and ``warn`` print for the people at the laptop (the command line gives click's); the
+    box itself knows nothing of the command line.
+    """
+
+    def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
+                 laptop_audio: bool, say: Callable[[str], None], warn: Callable[[str], None]):
+        self.env, self.lang, self.rules, self.say, self.warn = env, lang, rules, say, warn
+        self.laptop_audio = laptop_audio
+        self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
+                                                                               rules or env.game.day)
+        self.actions: queue.Queue[str] = queue.Queue()
+        self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
+                                language=active_language(), catalog=active_catalog())
+        self.box.on_change = self.server.broadcast
+        self.follower = None
+        try:
+            self.server.start()
+        except OSError as error:
+            raise NarratorError(serve_error(host, port, error)) from None
+        try:
+            _announce(self.server, host, say)
+        except BaseException:
+            self.server.stop()
+            raise
+
+    def night(self) -> bool:
+        """From Start to daybreak; always heard (on the tablets)."""
+        from narrator.audio.console import keys
+
+        with keys(sleep=self.env.sleep) as read_key:
+            _wait_for_start(self.box, self.actions, read_key)
+            if self.laptop_audio:
+                self.follower = _laptop_speakers(self.night_audio, self.box, self.env.clock, self.warn)
+            if not _night(self.box, self.actions, read_key):
+                raise Stopped
+        return True
+
+    def day(self, seconds: int) -> None:
+        from narrator.audio.console import keys
+
+        with keys(sleep=self.env.sleep) as read_key:
+            if not _day(self.env, self.rules, self.box, self.server, self.actions, read_key, self.lang, seconds,
+                        self.day_lines if self.follower else None):
+                raise Stopped
+
+    def show_result(self, lines: list[str]) -> None:
+        self.box.show_result(lines)
         threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
-    finally:
-        if follower is not None:
-            follower.close()
-        server.stop()
+
+    def close(self) -> None:
+        if self.follower is not None:
+            self.follower.close()
+        self.server.stop()
 
 
 def tablet_addresses(host: str, port: int, networks: list[tuple[str, str]]) -> list[str]:
@@ -141,22 +154,22 @@ def tablet_addresses(host: str, port: int, networks: list[tuple[str, str]]) -> l
     return [f"http://{address}:{port}/" for _, address in networks]
 
 
-def _announce(server: BoxServer, host: str) -> None:
+def _announce(server: BoxServer, host: str, say: Callable[[str], None]) -> None:
     import segno
 
     addresses = tablet_addresses(host, server.port, network_addresses())
     if not addresses:
-        click.echo(_("Speaker box: this laptop is on no network the tablets could reach: connect it to the same "
+        say(_("Speaker box: this laptop is on no network the tablets could reach: connect it to the same "
                      "Wi-Fi as the tablets and start again."))
     else:
-        click.echo(_("Speaker box: open {addresses} on the tablets and tap to join.").format(
+        say(_("Speaker box: open {addresses} on the tablets and tap to join.").format(
             addresses=_(" or ").join(addresses)))
         out = io.StringIO()
         segno.make(addresses[0], error="m").terminal(out=out, compact=True)
-        click.echo(out.getvalue().rstrip("\n"))
-    click.echo(_("This laptop's controls: {address}").format(
+        say(out.getvalue().rstrip("\n"))
+    say(_("This laptop's controls: {address}").format(
         address=f"http://127.0.0.1:{server.port}/?token={server.token}"))
-    click.echo(_("Press Enter here (or Start on the controls page) to begin the night. q stops."))
+    say(_("Press Enter here (or Start on the controls page) to begin the night. q stops."))
 
 
 def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:
@@ -165,7 +178,7 @@ def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:
         if key in ("\n", "\r") or _take(actions) in ("start", "next"):
             box.start_night()
         elif key in ("q", "Q"):
-            raise SystemExit(130)
+            raise Stopped
 
 
 def _night(box: Box, actions: queue.Queue, read_key) -> bool:
@@ -228,12 +241,12 @@ def _laptop_day_speaker(lines):
     return SounddeviceSpeaker({key: prepare_voice(raw, 48000) for key, raw in lines.items()})
 
 
-def _laptop_speakers(night, box: Box, clock):
+def _laptop_speakers(night, box: Box, clock, warn: Callable[[str], None]):
     from narrator.audio.player import sounddevice_problem
 
     problem = sounddevice_problem()
     if problem:
-        click.echo(_("narrate: {problem}; only the tablets will play").format(problem=say(problem)), err=True)
+        warn(_("narrate: {problem}; only the tablets will play").format(problem=render(problem)))
         return None
     return LaptopFollower(night, box, clock)
 
