@@ -15,6 +15,11 @@ def main() -> None:
     pressed = []
     signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
     try:
+        # Read at every start, before the command runs (the game's language is in its YAML, the
+        # user's folders come from platformdirs): imported here, a Ctrl-C cannot cut them in half.
+        import platformdirs  # noqa: F401
+        import yaml  # noqa: F401
+
         from narrator.cli.app import main as run
         from narrator.cli.errors import EXIT_INTERRUPTED, fail
         from narrator.errors import Terminated
