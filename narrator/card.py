@@ -15,7 +15,7 @@ from narrator.script import INTRO_PHASE, OUTRO_PHASE, Count, Line, NightScript
 class Block:
     kind: str  # title, subtitle, heading, role, note, said, text, rule
     text: str = ""
-    number: int | None = None  # the role's place in this night, for "role" blocks
+    number: int | str | None = None  # the turn's number in the rulebook, for "role" blocks
     detail: str = ""  # what the role does, for "role" blocks
     parts: tuple[tuple[str, bool], ...] = ()  # a "said" paragraph: (words, in bold)
 
@@ -53,8 +53,9 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
             if phase == INTRO_PHASE:
                 front.append(Block("rule", texts["night_start"]))
             elif phase in script.phases:
-                front.append(Block("role", language.role_name(phase, deck.copies(phase)),
-                                   game.role(phase).wakes, language.roles[phase].summary))  # the rulebook's number
+                slot = game.slot(phase)
+                front.append(Block("role", language.slot_name(slot, deck.copies(slot.roles[0])),
+                                   slot.number, language.roles[slot.roles[0]].summary))  # the rulebook's number
             else:
                 front.append(Block("rule", texts["day_break"] if segment is last_line else texts["nudge"]))
         if isinstance(segment, Count):

@@ -30,15 +30,30 @@ VOTE_SENTENCES = ("and", "bewitched", "tally", "passes", "passes_not", "nobody_l
 
 @dataclass(frozen=True)
 class Condition:
-    """When a step applies: a role is in the deck, and/or a narration option is on."""
+    """When a step or a wake slot applies. Every part given must hold: a role is in the deck, a
+    narration option is on, all of some conditions, any of others, or not another one."""
 
     deck_has: str | None = None
     option: str | None = None
+    all_of: tuple["Condition", ...] = ()
+    any_of: tuple["Condition", ...] = ()
+    negated: "Condition | None" = None
 
     def holds(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
         if self.deck_has is not None and self.deck_has not in roles_in_deck:
             return False
-        return self.option is None or options.get(self.option, False)
+        if self.option is not None and not options.get(self.option, False):
+            return False
+        if not all(part.holds(roles_in_deck, options) for part in self.all_of):
+            return False
+        if self.any_of and not any(part.holds(roles_in_deck, options) for part in self.any_of):
+            return False
+        return self.negated is None or not self.negated.holds(roles_in_deck, options)
+
+    def parts(self) -> tuple["Condition", ...]:
+        """This condition and every one inside it (to check the roles and options they name)."""
+        inner = (*self.all_of, *self.any_of, *((self.negated,) if self.negated else ()))
+        return (self, *(part for condition in inner for part in condition.parts()))
 
 
 @dataclass(frozen=True)
@@ -59,14 +74,29 @@ Step = LineStep | CountStep
 
 
 @dataclass(frozen=True)
+class WakeSlot:
+    """A turn of the night: its own id (the phase, and ``{slot}`` in its lines' keys), the roles it
+    calls, and its place. It is called when any of its roles is in the deck and ``when`` holds; a
+    role may have several slots and several roles may share one."""
+
+    id: str
+    roles: tuple[str, ...]
+    number: int | str  # the rulebook's number for this turn, as the speaker card prints it
+    when: Condition | None = None
+    steps: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
+
+    def called(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
+        return any(role in roles_in_deck for role in self.roles) and (
+            self.when is None or self.when.holds(roles_in_deck, options))
+
+
+@dataclass(frozen=True)
 class Role:
     id: str
     copies: int
     side: str
-    wakes: int | None = None
     in_deck: str = "any"
     excludes: frozenset[str] = frozenset()
-    night: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
     wolf: bool = False
     bewitchable: bool = False  # a human role whose token the Apprendista Stregone may turn
     bewitches: bool = False  # the role that turns a token at night
@@ -107,12 +137,17 @@ class Language:
         text = self.roles[role_id]
         return text.name if copies == 1 else text.plural
 
+    def slot_name(self, slot: "WakeSlot", copies: int = 1) -> str:
+        """What screens and the card call a turn of the night: the name of the first role it calls."""
+        return self.role_name(slot.roles[0], copies)
+
 
 @dataclass(frozen=True)
 class NightShape:
     before: tuple[Step, ...]
-    phase: tuple[Step, ...]  # default steps of a waking role
+    phase: tuple[Step, ...]  # default steps of a wake slot
     after: tuple[Step, ...]
+    slots: tuple[WakeSlot, ...] = ()  # the turns of the night, in order
 
 
 @dataclass(frozen=True)
@@ -165,12 +200,20 @@ class Game:
     def role_ids(self) -> tuple[str, ...]:
         return tuple(role.id for role in self.roles)
 
-    def night_order(self) -> tuple[Role, ...]:
-        """The roles that wake, in the order they are called."""
-        return tuple(sorted((r for r in self.roles if r.wakes is not None), key=lambda r: r.wakes))
+    def called_slots(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> tuple[WakeSlot, ...]:
+        """The turns of the night for a deck, in order: every one whose roles are in the deck,
+        dealt or not (a card in the centre is called too, so that silence tells nothing)."""
+        return tuple(slot for slot in self.night.slots if slot.called(roles_in_deck, options))
 
-    def phase_steps(self, role: Role) -> tuple[Step, ...]:
-        return role.night if role.night is not None else self.night.phase
+    def slot(self, slot_id: str) -> WakeSlot:
+        return next(slot for slot in self.night.slots if slot.id == slot_id)
+
+    def wake_number(self, role_id: str) -> int | str | None:
+        """The number of a role's first turn, or None when it never wakes."""
+        return next((slot.number for slot in self.night.slots if role_id in slot.roles), None)
+
+    def slot_steps(self, slot: WakeSlot) -> tuple[Step, ...]:
+        return slot.steps if slot.steps is not None else self.night.phase
 
     def resolve_role(self, name: str) -> str:
         """The id of the role called ``name``: an id, or a name or plural in any language.

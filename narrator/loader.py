@@ -29,6 +29,7 @@ from narrator.game import (
     Role,
     RoleText,
     Step,
+    WakeSlot,
 )
 from narrator.i18n import msg
 from narrator.yamlfile import read_yaml
@@ -62,15 +63,13 @@ def load_game(folder: Path) -> Game:
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "roles", "recommended_decks",
-                      "count", "night", "options", "gaps", "day"})
+                      "count", "night", "wake", "options", "gaps", "day"})
     roles = _roles(root.get("roles"))
     role_ids = {role.id for role in roles}
     options = {name: spec.keys_within({"default"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
-    night = _night(root.get("night"), role_ids, set(options))
-    for role, entry in zip(roles, root.get("roles").elements(), strict=True):
-        if role.night is not None:
-            _check_steps(role.night, role_ids, set(options), entry.get("night"))
+    night = replace(_night(root.get("night"), role_ids, set(options)),
+                    slots=_slots(root.get("wake"), role_ids, set(options)))
     players = root.get("players").keys_within({"min", "max"})
     min_players = players.get("min").integer(minimum=1)
     max_players = players.get("max").integer(minimum=min_players)
@@ -125,15 +124,13 @@ def _day(field: Field, count_max: int) -> DayRules | None:
 def _roles(field: Field) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
-        entry.keys_within({"id", "copies", "side", "wakes", "in_deck", "excludes", "night", "wolf", "bewitchable",
+        entry.keys_within({"id", "copies", "side", "in_deck", "excludes", "wolf", "bewitchable",
                            "bewitches", "passes_votes_at", "wins_alone"})
         role_id = entry.get("id").text()
         if not _ID.match(role_id):
             raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
         if any(role.id == role_id for role in roles):
             raise entry.get("id").fail(msg("an id not used by another role"))
-        wakes = entry.get("wakes", None)
-        night = entry.get("night", None)
         side = entry.get("side").choice(SIDES)
         passes = entry.get("passes_votes_at", None)
         alone = entry.get("wins_alone", None)
@@ -141,10 +138,8 @@ def _roles(field: Field) -> tuple[Role, ...]:
             id=role_id,
             copies=entry.get("copies").integer(minimum=1),
             side=side,
-            wakes=None if wakes.value is None else wakes.integer(minimum=1),
             in_deck=entry.get("in_deck", "any").choice(IN_DECK_RULES),
             excludes=frozenset(item.text() for item in entry.get("excludes", []).elements()),
-            night=None if night.value is None else _steps(night),
             wolf=entry.get("wolf", False).boolean(),
             bewitchable=entry.get("bewitchable", side == "umani").boolean() and side == "umani",
             bewitches=entry.get("bewitches", False).boolean(),
@@ -154,22 +149,43 @@ def _roles(field: Field) -> tuple[Role, ...]:
     if not roles:
         raise field.fail(msg("a list of roles"))
     known = {role.id for role in roles}
-    wake_order: dict[int, str] = {}
     for index, role in enumerate(roles):
         for other in sorted(role.excludes):
             if other not in known or other == role.id:
                 raise DataError(msg("{file}: roles[{index}].excludes: no other role '{role}'", file=field.source,
                                      index=index, role=other))
-        if role.wakes is not None:
-            if role.wakes in wake_order:
-                raise DataError(msg("{file}: roles[{index}].wakes: {turn} is also the turn of '{role}'; each waking "
-                                     "role needs its own", file=field.source, index=index, turn=role.wakes,
-                                     role=wake_order[role.wakes]))
-            wake_order[role.wakes] = role.id
-        if role.night is not None and role.wakes is None:
-            raise DataError(msg("{file}: roles[{index}].night: '{role}' has night steps but never wakes",
-                                 file=field.source, index=index, role=role.id))
     return tuple(roles)
+
+
+def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlot, ...]:
+    """The turns of the night, in order (see scripts/README.md, "wake")."""
+    slots: list[WakeSlot] = []
+    for entry in field.elements():
+        entry.keys_within({"id", "roles", "number", "when", "steps"})
+        slot_id = entry.get("id").text()
+        if not _ID.match(slot_id):
+            raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
+        if any(slot.id == slot_id for slot in slots):
+            raise entry.get("id").fail(msg("an id not used by another turn of the night"))
+        called = entry.get("roles", [slot_id])
+        roles = tuple(item.text() for item in called.elements())
+        for role_id in roles:
+            if role_id not in role_ids:
+                raise DataError(msg("{where}: no role '{role}'", where=called.where, role=role_id))
+        if not roles:
+            raise called.fail(msg("a list of roles"))
+        number = entry.get("number")
+        if isinstance(number.value, bool) or not isinstance(number.value, (int, str)) or not str(number.value).strip():
+            raise number.fail(msg("a number or a short label, like 5 or 9a"))
+        when, steps = entry.get("when", None), entry.get("steps", None)
+        slot = WakeSlot(slot_id, roles, number.value, None if when.value is None else _condition(when),
+                        None if steps.value is None else _steps(steps))
+        if slot.when is not None:
+            _check_condition(slot.when, role_ids, options, when.where)
+        if slot.steps is not None:
+            _check_steps(slot.steps, role_ids, options, steps)
+        slots.append(slot)
+    return tuple(slots)
 
 
 def _steps(field: Field) -> tuple[Step, ...]:
@@ -190,14 +206,27 @@ def _steps(field: Field) -> tuple[Step, ...]:
 
 
 def _condition(field: Field) -> Condition:
-    field.keys_within({"deck_has", "option"})
+    field.keys_within({"deck_has", "option", "all", "any", "not"})
     deck_has, option = field.get("deck_has", None), field.get("option", None)
-    if deck_has.value is None and option.value is None:
-        raise field.fail(msg("'deck_has: ROLE' or 'option: NAME'"))
+    all_of, any_of, negated = field.get("all", []), field.get("any", []), field.get("not", None)
+    if all(part.value in (None, []) for part in (deck_has, option, all_of, any_of, negated)):
+        raise field.fail(msg("'deck_has: ROLE', 'option: NAME', 'all: [...]', 'any: [...]' or 'not: {...}'"))
     return Condition(
         deck_has=None if deck_has.value is None else deck_has.text(),
         option=None if option.value is None else option.text(),
+        all_of=tuple(_condition(part) for part in all_of.elements()),
+        any_of=tuple(_condition(part) for part in any_of.elements()),
+        negated=None if negated.value is None else _condition(negated),
     )
+
+
+def _check_condition(condition: Condition, role_ids: set[str], options: set[str], where: str) -> None:
+    for part in condition.parts():
+        if part.deck_has is not None and part.deck_has not in role_ids:
+            raise DataError(msg("{where}: no role '{role}'", where=where, role=part.deck_has))
+        if part.option is not None and part.option not in options:
+            raise DataError(msg("{where}: no option '{option}' (declare it under 'options')", where=where,
+                                 option=part.option))
 
 
 def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
@@ -213,12 +242,7 @@ def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
 def _check_steps(steps: tuple[Step, ...], role_ids: set[str], options: set[str], field: Field) -> None:
     for index, step in enumerate(steps):
         if isinstance(step, LineStep) and step.when is not None:
-            where = f"{field.source}: {field.path}[{index}].when"
-            if step.when.deck_has is not None and step.when.deck_has not in role_ids:
-                raise DataError(msg("{where}: no role '{role}'", where=where, role=step.when.deck_has))
-            if step.when.option is not None and step.when.option not in options:
-                raise DataError(msg("{where}: no option '{option}' (declare it under 'options')", where=where,
-                                     option=step.when.option))
+            _check_condition(step.when, role_ids, options, f"{field.source}: {field.path}[{index}].when")
 
 
 def _recommended(field: Field, role_ids: set[str], lowest: int, highest: int) -> MappingProxyType:

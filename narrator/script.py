@@ -69,7 +69,7 @@ class NightScript:
     players: int
     deck: Deck
     settings: ScriptSettings
-    phases: tuple[str, ...]  # the roles called, in order
+    phases: tuple[str, ...]  # the wake slots called, in order
     segments: tuple[Segment, ...]
 
     def cues(self) -> tuple[Cue, ...]:
@@ -103,15 +103,15 @@ def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_
 
 
 def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightScript:
-    """The night for ``deck``: intro, every waking role of the deck in night order, daybreak.
+    """The night for ``deck``: intro, every turn of the night the deck calls, in order, daybreak.
 
     Roles are called whether their cards were dealt or not (they may lie in the centre or the
     box), so that silence never tells anyone what is in play.
     """
     language = game.languages[settings.lang]
-    called = tuple(role for role in game.night_order() if role.id in deck.role_ids)
+    called = game.called_slots(deck.role_ids, settings.options)
     sections: list[tuple[str, tuple[Step, ...], str | None]] = [(INTRO_PHASE, game.night.before, None)]
-    sections += [(role.id, game.phase_steps(role), role.id) for role in called]
+    sections += [(slot.id, game.slot_steps(slot), slot.id) for slot in called]
     sections.append((OUTRO_PHASE, game.night.after, None))
 
     segments: list[Segment] = []
@@ -121,7 +121,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
             if isinstance(step, CountStep):
                 section.append(_count(phase, settings, game.count, language.line))
             elif step.when is None or step.when.holds(deck.role_ids, settings.options):
-                key = step.key.format(role=role_id) if role_id else step.key
+                key = line_key(step, role_id)
                 section.append(Line(key, language.line(key), phase, _pause(game, step, section_end=False)))
         _end_section(game, section, steps)
         segments.extend(section)
@@ -162,7 +162,12 @@ def _end_section(game: Game, section: list[Segment], steps: tuple[Step, ...]) ->
 
 
 def _key_matches(template: str, line: Line) -> bool:
-    return template.format(role=line.phase) == line.key
+    return template.format(slot=line.phase) == line.key
+
+
+def line_key(step: LineStep, slot_id: str | None) -> str:
+    """A step's line key; in a turn of the night, ``{slot}`` stands for the turn's id."""
+    return step.key.format(slot=slot_id) if slot_id else step.key
 
 
 def _no_pause_before_counts(segments: list[Segment]) -> list[Segment]:
@@ -174,10 +179,10 @@ def _no_pause_before_counts(segments: list[Segment]) -> list[Segment]:
 def every_line_key(game: Game) -> list[str]:
     """Every line key the game can say, whatever the deck: the night's, the day's, the count."""
     keys: list[str] = []
-    sections = [(game.night.before, None)] + [(game.phase_steps(role), role.id) for role in game.night_order()]
+    sections = [(game.night.before, None)] + [(game.slot_steps(slot), slot.id) for slot in game.night.slots]
     sections.append((game.night.after, None))
-    for steps, role_id in sections:
-        keys += [step.key.format(role=role_id) if role_id else step.key for step in steps if isinstance(step, LineStep)]
+    for steps, slot_id in sections:
+        keys += [line_key(step, slot_id) for step in steps if isinstance(step, LineStep)]
     if game.day is not None:
         from narrator.day import day_line_keys
 

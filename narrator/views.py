@@ -50,7 +50,7 @@ def deck_data(game: Game, deck: Deck, players: int, lang: str) -> dict[str, Any]
         "cards": deck.size,
         "deck": deck.as_dict(),
         "names": {role_id: language.role_name(role_id) for role_id, _ in deck.counts},
-        "night_order": [role.id for role in game.night_order() if role.id in deck.role_ids],
+        "night_order": [slot.id for slot in game.called_slots(deck.role_ids, game.option_defaults)],
         "centre": game.centre_cards,
         "box": game.box_cards,
     }
@@ -62,8 +62,9 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
     for role_id, copies in deck.counts:
         role = game.role(role_id)
         rows.append((str(copies), language.role_name(role_id), role_id, language.sides[role.side],
-                     str(role.wakes) if role.wakes else "-"))
-    called = [language.role_name(r.id, deck.copies(r.id)) for r in game.night_order() if r.id in deck.role_ids]
+                     _wakes(game, role_id)))
+    called = [language.slot_name(slot, deck.copies(slot.roles[0]))
+              for slot in game.called_slots(deck.role_ids, game.option_defaults)]
     return "\n".join([
         catalog.gettext("{game}: deck for {players} players ({cards} cards)").format(
             game=game.title, players=players, cards=deck.size),
@@ -100,7 +101,7 @@ def roles_data(game: Game, lang: str) -> list[dict[str, Any]]:
             "names": {code: language.roles[role.id].name for code, language in game.languages.items()},
             "copies": role.copies,
             "side": role.side,
-            "wakes": role.wakes,
+            "wakes": game.wake_number(role.id),
             "in_deck": role.in_deck,
             "excludes": sorted(role.excludes),
             "summary": game.languages[lang].roles[role.id].summary,
@@ -117,7 +118,7 @@ def roles_text(game: Game, lang: str, catalog: Catalog = ENGLISH) -> str:
     for role in game.roles:
         rows.append((role.id, language.roles[role.id].name,
                      *(game.languages[code].roles[role.id].name for code in other),
-                     str(role.copies), language.sides[role.side], str(role.wakes) if role.wakes else "-",
+                     str(role.copies), language.sides[role.side], _wakes(game, role.id),
                      language.roles[role.id].summary))
     cards = sum(role.copies for role in game.roles)
     title = catalog.gettext("{game}: {roles} roles, {cards} cards in the box").format(
@@ -174,7 +175,7 @@ def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: 
             out.append("")
             if phase in script.phases:
                 out.append(f"{script.phases.index(phase) + 1}. "
-                           f"{language.role_name(phase, script.deck.copies(phase))}")
+                           f"{language.slot_name(game.slot(phase), script.deck.copies(game.slot(phase).roles[0]))}")
         if isinstance(segment, Line):
             out.append(_cue_row(next(starts), segment.key, segment.text, width))
         else:
@@ -208,6 +209,11 @@ def _count_rows(count: Count, starts, width: int, catalog: Catalog) -> list[str]
         else:
             silent.append(second)
     return rows
+
+
+def _wakes(game: Game, role_id: str) -> str:
+    number = game.wake_number(role_id)
+    return "-" if number is None else str(number)
 
 
 def _table(rows: list[tuple[str, ...]]) -> list[str]:

@@ -54,7 +54,7 @@ def test_every_role_of_the_deck_in_night_order_and_no_other(run, tmp_path, lang)
         assert present == (role.id in deck.role_ids), role.id
     script = generate_script(game, deck, settings_for(game, lang))
     # numbered as the rulebook numbers the night: the Guastafeste is 5 even when 4 is not in the deck
-    steps = [f"{game.role(role).wakes} {language.role_name(role, deck.copies(role))}" for role in script.phases]
+    steps = [f"{game.slot(slot).number} {language.role_name(slot, deck.copies(slot))}" for slot in script.phases]
     positions = [text.index(step) for step in steps]
     assert positions == sorted(positions)
 

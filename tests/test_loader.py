@@ -18,9 +18,9 @@ DIGEST_BOX = {  # id: (copies, side, wakes) from shared/rules/una-notte-da-lupi.
 
 
 def test_catalog_matches_the_digest_box(game):
-    assert {r.id: (r.copies, r.side, r.wakes) for r in game.roles} == DIGEST_BOX
+    assert {r.id: (r.copies, r.side, game.wake_number(r.id)) for r in game.roles} == DIGEST_BOX
     assert sum(r.copies for r in game.roles) == 15
-    assert [r.id for r in game.night_order()] == [
+    assert [slot.id for slot in game.night.slots] == [
         "lupo-mannaro", "veggente", "massone", "mitomane", "guastafeste", "apprendista-stregone", "truffatore"]
 
 
@@ -61,11 +61,20 @@ def _break(path, old, new):
 @pytest.mark.parametrize("file, old, new, message", [
     ("game.yaml", "copies: 3", "copies: three", r"game\.yaml: roles\[8\]\.copies: expected a whole number from 1, got 'three'"),
     ("game.yaml", "side: solo", "side: nobody", r"game\.yaml: roles\[9\]\.side: expected one of lupi, umani, solo"),
-    ("game.yaml", "wakes: 7", "wakes: 6", r"roles\[6\]\.wakes: 6 is also the turn of 'apprendista-stregone'"),
+    ("game.yaml", "{id: truffatore, number: 7}", "{id: veggente, number: 7}",
+     r"wake\[6\]\.id: expected an id not used by another turn of the night"),
+    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, roles: [ladro], number: 7}",
+     r"wake\[6\]\.roles: no role 'ladro'"),
+    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: [7]}",
+     r"wake\[6\]\.number: expected a number or a short label"),
+    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: 7, when: {all: [{deck_has: x}]}}",
+     r"wake\[6\]\.when: no role 'x'"),
+    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: 7, when: {nor: []}}",
+     r"wake\[6\]\.when: unknown field 'nor'"),
     ("game.yaml", "excludes: [criceto-mannaro]", "excludes: [criceto]", r"roles\[9\]\.excludes: no other role 'criceto'"),
     ("game.yaml", "  - id: veggente\n", "  - id: Veggente!\n", r"roles\[1\]\.id: expected an id in lower case"),
     ("game.yaml", "in_deck: all-or-none", "in_deck: pairs", r"roles\[2\]\.in_deck: expected one of any, all-copies"),
-    ("game.yaml", "when: {deck_has: lupo-mannaro}", "when: {deck_has: lupo}", r"game\.yaml: roles\[3\]\.night\[1\]\.when: no role 'lupo'"),
+    ("game.yaml", "when: {deck_has: lupo-mannaro}", "when: {deck_has: lupo}", r"game\.yaml: wake\[3\]\.steps\[1\]\.when: no role 'lupo'"),
     ("game.yaml", "when: {option: nudge}", "when: {option: nudgee}", r"no option 'nudgee'"),
     ("game.yaml", "6: {lupo-mannaro: 2,", "6: {lupo-mannaro: 1,", r"recommended_decks\.6: the deck must hold all 2 'lupo-mannaro' cards"),
     ("game.yaml", "3: {lupo-mannaro: 2, veggente: 1,", "3: {lupo-mannaro: 2, veggent: 1,", r"recommended_decks\.3: no role 'veggent'"),
