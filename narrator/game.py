@@ -84,6 +84,7 @@ class WakeSlot:
     number: int | str  # the rulebook's number for this turn, as the speaker card prints it
     when: Condition | None = None
     steps: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
+    seconds_factor: int = 1  # its count is this many times the chosen one (a turn with more to do)
 
     def called(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
         return any(role in roles_in_deck for role in self.roles) and (

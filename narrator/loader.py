@@ -161,7 +161,7 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
     """The turns of the night, in order (see scripts/README.md, "wake")."""
     slots: list[WakeSlot] = []
     for entry in field.elements():
-        entry.keys_within({"id", "roles", "number", "when", "steps"})
+        entry.keys_within({"id", "roles", "number", "when", "steps", "seconds_factor"})
         slot_id = entry.get("id").text()
         if not _ID.match(slot_id):
             raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
@@ -179,7 +179,8 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
             raise number.fail(msg("a number or a short label, like 5 or 9a"))
         when, steps = entry.get("when", None), entry.get("steps", None)
         slot = WakeSlot(slot_id, roles, number.value, None if when.value is None else _condition(when),
-                        None if steps.value is None else _steps(steps))
+                        None if steps.value is None else _steps(steps),
+                        entry.get("seconds_factor", 1).integer(minimum=1))
         if slot.when is not None:
             _check_condition(slot.when, role_ids, options, when.where)
         if slot.steps is not None:

@@ -61,6 +61,7 @@ class ScriptSettings:
     count_seconds: int
     count_style: str = "edges"
     options: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
+    slot_seconds: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # --seconds SLOT=S
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ class NightScript:
 
 
 def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_style: str = "edges",
-                 options: Mapping[str, bool | None] | None = None) -> ScriptSettings:
+                 options: Mapping[str, bool | None] | None = None,
+                 slot_seconds: Mapping[str, int] | None = None) -> ScriptSettings:
     """Checked settings: unknown language, style or option, or a count out of range, is refused."""
     if lang not in game.languages:
         raise NarratorError(msg("no narration in language '{lang}': choose one of {languages}", lang=lang,
@@ -99,7 +101,26 @@ def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_
             raise NarratorError(msg("no narration option '{option}' in {game}", option=name, game=game.title))
         if value is not None:
             chosen[name] = value
-    return ScriptSettings(lang, seconds, count_style, MappingProxyType(chosen))
+    turns = {slot.id for slot in game.night.slots}
+    for slot_id, value in (slot_seconds or {}).items():
+        if slot_id not in turns:
+            raise NarratorError(msg("no turn '{slot}' in the night of {game}: choose one of {slots}", slot=slot_id,
+                                    game=game.title, slots=", ".join(slot.id for slot in game.night.slots)))
+        if not game.count.minimum <= value <= game.count.maximum:
+            raise NarratorError(msg("the count lasts {low} to {high} seconds, not {seconds}: choose --seconds "
+                                    "{slot}=S in that range", low=game.count.minimum, high=game.count.maximum,
+                                    seconds=value, slot=slot_id))
+    return ScriptSettings(lang, seconds, count_style, MappingProxyType(chosen),
+                          MappingProxyType(dict(slot_seconds or {})))
+
+
+def slot_seconds(game: Game, settings: ScriptSettings, slot_id: str) -> int:
+    """A turn's count: as asked for it, else the chosen count times the turn's factor (at most the
+    longest count the game has words for)."""
+    if slot_id in settings.slot_seconds:
+        return settings.slot_seconds[slot_id]
+    factor = next((slot.seconds_factor for slot in game.night.slots if slot.id == slot_id), 1)
+    return min(settings.count_seconds * factor, game.count.maximum)
 
 
 def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightScript:
@@ -119,7 +140,8 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
         section: list[Segment] = []
         for step in steps:
             if isinstance(step, CountStep):
-                section.append(_count(phase, settings, game.count, language.line))
+                section.append(_count(phase, slot_seconds(game, settings, phase), settings, game.count,
+                                      language.line))
             elif step.when is None or step.when.holds(deck.role_ids, settings.options):
                 key = line_key(step, role_id)
                 section.append(Line(key, language.line(key), phase, _pause(game, step, section_end=False)))
@@ -141,10 +163,10 @@ def spoken_seconds(seconds: int, style: str, first: int, last: int) -> tuple[int
     return tuple(range(1, first + 1)) + tuple(range(seconds - last + 1, seconds + 1))
 
 
-def _count(phase: str, settings: ScriptSettings, limits, line_text) -> Count:
-    aloud = spoken_seconds(settings.count_seconds, settings.count_style, limits.aloud_first, limits.aloud_last)
+def _count(phase: str, seconds: int, settings: ScriptSettings, limits, line_text) -> Count:
+    aloud = spoken_seconds(seconds, settings.count_style, limits.aloud_first, limits.aloud_last)
     ticks = tuple(Tick(f"count.{n}", line_text(f"count.{n}"), phase, n) for n in aloud)
-    return Count(phase, settings.count_seconds, ticks)
+    return Count(phase, seconds, ticks)
 
 
 def _pause(game: Game, step: LineStep, section_end: bool) -> float:

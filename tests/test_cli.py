@@ -1,6 +1,7 @@
 """The command line as a user meets it: exact output, help everywhere, one-line errors."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -279,7 +280,7 @@ def test_a_broken_install_fails_in_one_line(run, game_copy):
 ])
 def test_real_process_bad_input_has_no_traceback(locale, message):
     process = subprocess.run([sys.executable, "-m", "narrator", "--players", "6", "--add", "veggentee"],
-                             capture_output=True, text=True, env={"LANG": locale, "PATH": ""})
+                             capture_output=True, text=True, env={**os.environ, "LANG": locale, "PATH": ""})  # the sandbox's HOME
     assert (process.returncode, process.stdout, process.stderr) == (2, "", message)
 
 

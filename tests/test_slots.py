@@ -8,6 +8,7 @@ import yaml
 from conftest import SCRIPTS
 
 from narrator.deck import make_deck
+from narrator.errors import NarratorError
 from narrator.game import Condition
 from narrator.loader import load_game
 from narrator.script import generate_script, settings_for
@@ -68,3 +69,47 @@ def test_roles_share_a_turn(game):
     assert script.phases.count("lupo-mannaro") == 1  # one turn, whoever of its roles is in the deck
     assert game.wake_number("pinguino-mannaro") == 1
     assert game.languages["en"].slot_name(game.slot("lupo-mannaro"), 2) == "Werewolves"
+
+
+def counts(game, counts_in_deck, **settings):
+    deck = make_deck(game, counts_in_deck)
+    script = generate_script(game, deck, settings_for(game, "en", **settings))
+    return {segment.phase: segment.seconds for segment in script.segments if hasattr(segment, "ticks")}
+
+
+SIX = {"lupo-mannaro": 2, "veggente": 1, "massone": 2, "guastafeste": 1, "truffatore": 1, "contadino": 2}
+
+
+def test_one_turn_gets_its_own_seconds(game):
+    assert counts(game, SIX, slot_seconds={"veggente": 15}) == {
+        "lupo-mannaro": 10, "veggente": 15, "massone": 10, "guastafeste": 10, "truffatore": 10}
+    with pytest.raises(NarratorError, match="no turn 'seer' in the night of Una Notte da Lupi: choose one of "
+                                            "lupo-mannaro, veggente"):
+        settings_for(game, "en", slot_seconds={"seer": 15})
+    with pytest.raises(NarratorError, match="not 99: choose --seconds veggente=S"):
+        settings_for(game, "en", slot_seconds={"veggente": 99})
+
+
+def test_a_turn_with_more_to_do_counts_longer_as_data_says(tmp_path):
+    folder = tmp_path / GAME
+    shutil.copytree(SCRIPTS / GAME, folder)
+    data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    data["wake"][6]["seconds_factor"] = 2  # the Truffatore
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    game = load_game(folder)
+    assert counts(game, SIX)["truffatore"] == 20 and counts(game, SIX)["veggente"] == 10
+    assert counts(game, SIX, count_seconds=20)["truffatore"] == 30  # no longer than the count has words for
+    assert counts(game, SIX, slot_seconds={"truffatore": 12})["truffatore"] == 12
+
+
+def test_seconds_on_the_command_line(run):
+    import json
+
+    script = json.loads(run("script", "-p", "6", "--seconds", "veggente=15", "--seconds", "massone=5",
+                            "-f", "json").stdout)
+    assert {count["phase"]: count["seconds"] for count in script["counts"]} == {
+        "lupo-mannaro": 10, "veggente": 15, "massone": 5, "guastafeste": 10, "truffatore": 10}
+    result = run("script", "-p", "6", "--seconds", "veggente")
+    assert (result.exit_code, result.stderr) == (2, "narrate script: Invalid value for '--seconds': 'veggente' is "
+                                                    "not TURN=SECONDS: write it like veggente=15 (see 'narrate "
+                                                    "script --help')\n")

@@ -13,7 +13,7 @@ from narrator.script import COUNT_STYLES, ScriptSettings, settings_for
 from narrator.views import FORMATS
 
 DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed")
-SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "tips", "nudge")
+SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "tips", "nudge")
 
 
 def option_group(decorators):
@@ -45,6 +45,8 @@ lang_option = click.option("--lang", "-l", metavar="LANG",
 script_options = option_group([
     lang_option,
     click.option("--count-seconds", type=int, metavar="S", help="Seconds each called role gets (default 10)."),
+    click.option("--seconds", "slot_seconds", multiple=True, metavar="TURN=S",
+                 help="Seconds for one turn of the night, such as veggente=15 (repeatable)."),
     click.option("--count-style", type=click.Choice(COUNT_STYLES), default="edges", show_default=True,
                  help="Count every second aloud (full), only the first two and last three (edges), or none."),
     click.option("--tips/--no-tips", default=None, help="Say how to cover noise and eyes at nightfall (on)."),
@@ -94,10 +96,20 @@ def _is_deck_file(spec: str) -> bool:
         return False
 
 
-def choose_settings(env: Environment, lang, count_seconds, count_style, tips, nudge) -> ScriptSettings:
+def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, tips, nudge) -> ScriptSettings:
     """Narration settings; an option left unsaid keeps the game's default (a game may have none)."""
     asked = {name: value for name, value in (("tips", tips), ("nudge", nudge)) if value is not None}
-    return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked)
+    return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked,
+                        dict(_turn_seconds(text) for text in slot_seconds))
+
+
+def _turn_seconds(text: str) -> tuple[str, int]:
+    """``veggente=15`` → ``("veggente", 15)``."""
+    turn, _equals, seconds = text.partition("=")
+    if not turn.strip() or not seconds.strip().isascii() or not seconds.strip().isdigit() or len(seconds) > 6:
+        raise click.BadParameter(_("'{value}' is not TURN=SECONDS: write it like veggente=15").format(value=text),
+                                 param_hint="'--seconds'")
+    return turn.strip(), int(seconds)
 
 
 def language(env: Environment, lang: str | None) -> str:
