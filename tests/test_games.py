@@ -99,3 +99,14 @@ def test_the_default_language_is_the_locale_then_the_game_own(run, other_game):
         "Notte Corta: deck for 3")
     italian = make_env({"LANG": "it_IT.UTF-8"}, scripts_dir=other_game)  # a language the game lacks
     assert run("deck", "-p", "3", "--game", "notte-corta", env=italian).stdout.startswith("Notte Corta: deck for")
+
+
+@pytest.mark.parametrize("game_id", __import__("narrator.loader", fromlist=["x"]).available_games(SCRIPTS))
+def test_every_shipped_game_loads_and_speaks_every_line_in_each_language(game_id):
+    from narrator.loader import load_game
+    from narrator.script import every_line
+
+    game = load_game(SCRIPTS / game_id)
+    assert game.id == game_id and game.night.slots
+    for lang in game.languages:
+        assert all(text.strip() for _key, text in every_line(game, lang))
