@@ -16,7 +16,6 @@ from types import MappingProxyType
 from narrator.errors import UnknownRoleError
 from narrator.i18n import msg
 
-SIDES = ("lupi", "umani", "solo")
 IN_DECK_RULES = ("any", "all-copies", "all-or-none")
 WINS_ALONE_RULES = ("lynched-alone", "unvoted-when-humans-win")
 CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day", "day_text",
@@ -99,7 +98,7 @@ class Role:
     in_deck: str = "any"
     excludes: frozenset[str] = frozenset()
     wolf: bool = False
-    bewitchable: bool = False  # a human role whose token the Apprendista Stregone may turn
+    bewitchable: bool = False  # a role whose token may be turned at night (bewitches)
     bewitches: bool = False  # the role that turns a token at night
     passes_votes_at: int | None = None
     wins_alone: str | None = None

@@ -15,7 +15,6 @@ from narrator.fields import Field
 from narrator.game import (
     CARD_TEXTS,
     IN_DECK_RULES,
-    SIDES,
     VOTE_SENTENCES,
     WINS_ALONE_RULES,
     Condition,
@@ -62,9 +61,12 @@ def load_game(folder: Path) -> Game:
     """Read and validate the game in ``folder``; raise ``DataError`` naming file and field."""
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
-    root.keys_within({"id", "title", "language", "players", "undealt", "roles", "recommended_decks",
+    root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
                       "count", "night", "wake", "options", "gaps", "day"})
-    roles = _roles(root.get("roles"))
+    sides = tuple(item.text() for item in root.get("sides").elements())
+    if not sides:
+        raise root.get("sides").fail(msg("a list of the sides a card can be on"))
+    roles = _roles(root.get("roles"), sides)
     role_ids = {role.id for role in roles}
     options = {name: spec.keys_within({"default"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
@@ -121,7 +123,7 @@ def _day(field: Field, count_max: int) -> DayRules | None:
     return DayRules(field.get("seconds").integer(minimum=1), warnings, countdown)
 
 
-def _roles(field: Field) -> tuple[Role, ...]:
+def _roles(field: Field, sides: tuple[str, ...]) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
         entry.keys_within({"id", "copies", "side", "in_deck", "excludes", "wolf", "bewitchable",
@@ -131,7 +133,7 @@ def _roles(field: Field) -> tuple[Role, ...]:
             raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
         if any(role.id == role_id for role in roles):
             raise entry.get("id").fail(msg("an id not used by another role"))
-        side = entry.get("side").choice(SIDES)
+        side = entry.get("side").choice(sides)
         passes = entry.get("passes_votes_at", None)
         alone = entry.get("wins_alone", None)
         roles.append(Role(
@@ -141,7 +143,7 @@ def _roles(field: Field) -> tuple[Role, ...]:
             in_deck=entry.get("in_deck", "any").choice(IN_DECK_RULES),
             excludes=frozenset(item.text() for item in entry.get("excludes", []).elements()),
             wolf=entry.get("wolf", False).boolean(),
-            bewitchable=entry.get("bewitchable", side == "umani").boolean() and side == "umani",
+            bewitchable=entry.get("bewitchable", False).boolean(),
             bewitches=entry.get("bewitches", False).boolean(),
             passes_votes_at=None if passes.value is None else passes.integer(minimum=1),
             wins_alone=None if alone.value is None else alone.choice(WINS_ALONE_RULES),
