@@ -67,8 +67,11 @@ class Environment:
 
     def use_game(self, game_id: str) -> None:
         """Narrate another game from now on (``--game``)."""
+        if game_id == self.game_id:
+            return
         self.game_id = game_id
-        self.__dict__.pop("game", None)  # the cached game was the other one
+        for cached in ("game", "_default_language"):  # they were the other game's
+            self.__dict__.pop(cached, None)
 
     def game_language_ids(self) -> tuple[str, ...]:
         """The languages the game narrates in, known without loading the game."""
@@ -78,11 +81,20 @@ class Environment:
 
     def default_language(self) -> str:
         """The locale's language if the game speaks it, else the game's own, else its first."""
-        from narrator.loader import default_language
+        return self._default_language
 
+    @cached_property
+    def _default_language(self) -> str:
+        # Asked before the game is loaded (the interface's language), then by every command: the
+        # game's file is read for it once, and not at all once the game is loaded.
+        if "game" in self.__dict__:
+            fallback = self.game.default_language
+        else:
+            from narrator.loader import default_language
+
+            fallback = default_language(self.scripts_dir / self.game_id)
         ids = self.game_language_ids()
-        fallback = default_language(self.scripts_dir / self.game_id) or (ids[0] if ids else "")
-        return language_from_environ(self.environ, ids, fallback)
+        return language_from_environ(self.environ, ids, fallback or (ids[0] if ids else ""))
 
     def nights_dir(self) -> Path:
         """Where a night goes when nothing here can play it (never the working folder unasked)."""

@@ -48,7 +48,7 @@ class Text:
         else:
             template = catalog.ngettext(self.message, self.plural, self.count)
         values = {name: _rendered(value, catalog) for name, value in self.values.items()}
-        return template.format(**values) if values or self.plural is not None else template
+        return template.format(**values) if values else template  # a plural's values hold its count
 
     def __str__(self) -> str:
         return self.render(ENGLISH)
@@ -75,12 +75,6 @@ def _rendered(value: Any, catalog: Catalog) -> Any:
 
 def catalog_file(language: str, locale_dir: Path = LOCALE_DIR) -> Path:
     return locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def interface_languages(locale_dir: Path = LOCALE_DIR) -> set[str]:
-    """The languages the interface speaks: English, and each with a catalog."""
-    found = {path.parent.parent.name for path in locale_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.po")}
-    return {SOURCE_LANGUAGE, *found}
 
 
 def load_catalog(language: str, cache_dir: Path | None = None, locale_dir: Path = LOCALE_DIR) -> Catalog:

@@ -114,7 +114,7 @@ def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_
                           MappingProxyType(dict(slot_seconds or {})))
 
 
-def slot_seconds(game: Game, settings: ScriptSettings, slot_id: str) -> int:
+def turn_count(game: Game, settings: ScriptSettings, slot_id: str) -> int:
     """A turn's count: as asked for it, else the chosen count times the turn's factor (at most the
     longest count the game has words for)."""
     if slot_id in settings.slot_seconds:
@@ -140,7 +140,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
         section: list[Segment] = []
         for step in steps:
             if isinstance(step, CountStep):
-                section.append(_count(phase, slot_seconds(game, settings, phase), settings, game.count,
+                section.append(_count(phase, turn_count(game, settings, phase), settings, game.count,
                                       language.line))
             elif step.when is None or step.when.holds(deck.role_ids, settings.options):
                 key = line_key(step, role_id)

@@ -68,7 +68,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
     return "\n".join([
         catalog.gettext("{game}: deck for {players} players ({cards} cards)").format(
             game=game.title, players=players, cards=deck.size),
-        *_table(rows),
+        *table(rows),
         catalog.gettext("Night order: {roles}").format(roles=", ".join(called)) if called
         else catalog.gettext("Night order: nobody wakes"),
         language.card["setup"],
@@ -88,7 +88,7 @@ def games_text(games: list[Game], catalog: Catalog = ENGLISH) -> str:
              catalog.gettext("roles"))]
     rows += [(game.id, game.title, f"{game.min_players}-{game.max_players}", ", ".join(sorted(game.languages)),
               str(len(game.roles))) for game in games]
-    return "\n".join(_table(rows))
+    return "\n".join(table(rows))
 
 
 # --- roles -------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def roles_text(game: Game, lang: str, catalog: Catalog = ENGLISH) -> str:
     cards = sum(role.copies for role in game.roles)
     title = catalog.gettext("{game}: {roles} roles, {cards} cards in the box").format(
         game=game.title, roles=len(game.roles), cards=cards)
-    return "\n".join([title, *_table(rows)])
+    return "\n".join([title, *table(rows)])
 
 
 # --- scripts -----------------------------------------------------------------------------
@@ -216,6 +216,7 @@ def _wakes(game: Game, role_id: str) -> str:
     return "-" if number is None else str(number)
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def table(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as aligned columns, indented by two spaces (the first row is the header)."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]

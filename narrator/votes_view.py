@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from narrator.game import Game
 from narrator.i18n import ENGLISH, Catalog
+from narrator.views import table
 from narrator.vote import Ballot, VoteResult
 
 
@@ -24,9 +25,7 @@ def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: s
         if moved:
             row.append(str(result.votes[ballot.name]))
         rows.append(row + [", ".join(marks)])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    table = ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-             for row in rows]
+
     if result.winning_side in language.sides:
         side = language.sides[result.winning_side]
     elif result.winning_side is not None:
@@ -35,7 +34,7 @@ def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: s
         side = "-"
     nobody = catalog.gettext("nobody")
     return "\n".join([
-        *table,
+        *table(rows),
         "",
         catalog.gettext("Lynched: {names}").format(names=", ".join(result.lynched) or nobody),
         catalog.gettext("Winning side: {side}").format(side=side),

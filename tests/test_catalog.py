@@ -18,7 +18,7 @@ from narrator import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "narrator"
-LANGUAGES = sorted(i18n.interface_languages() - {i18n.SOURCE_LANGUAGE})
+LANGUAGES = sorted(path.parent.parent.name for path in i18n.LOCALE_DIR.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po"))
 
 
 def _catalog_tool():

@@ -42,15 +42,19 @@ def test_status_line_shows_time_bar_phase_and_count():
 
 
 def test_log_lists_every_phase_once_in_order_even_if_looked_at_rarely():
-    night = small_night()
-    transport = Transport(night)
-    out = io.StringIO()
-    console = Console(out, LABELS, interactive=False)
+    night, transport, out, console = logging_console()
     for position in (0, night.length // 3, night.length):
         transport.position = position
         console.show(transport)
     phases = [line.split("  ", 1)[1] for line in out.getvalue().splitlines()]
     assert phases == ["Nightfall", "Lupi Mannari", "Veggente", "Guastafeste", "Truffatore", "Daybreak"]
+
+
+def logging_console():
+    """A night, its transport and a console writing plain log lines into a string."""
+    night = small_night()
+    out = io.StringIO()
+    return night, Transport(night), out, Console(out, LABELS, interactive=False)
 
 
 def test_interactive_console_redraws_one_line():

@@ -362,3 +362,21 @@ def test_serve_prints_a_network_address_even_when_the_host_name_is_loopback(tmp_
         assert "127.0.0.1" not in line
     else:
         assert "on no network" in line
+
+
+def test_a_night_with_no_day_prepares_no_day_lines():
+    """--no-day (or a game with no day): the tablets are sent the night alone, no day lines made."""
+    from conftest import make_env
+
+    from narrator.audio.night import AudioChoice
+    from narrator.deck import recommended_deck
+    from narrator.script import generate_script, settings_for
+    from narrator.speakerbox.game import prepare
+
+    env = make_env()
+    script = generate_script(env.game, recommended_deck(env.game, 3), settings_for(env.game, "it"))
+    audio = AudioChoice(ambience=None)
+    *_, day_lines, clips, _box = prepare(env, script, audio, "it", {}, None)
+    assert day_lines == {} and clips == {}
+    *_, day_lines, clips, _box = prepare(env, script, audio, "it", {}, env.game.day)
+    assert set(clips) == set(day_lines) and "day.vote" in clips

@@ -19,7 +19,7 @@ from narrator.audio.console import Console, status_line
 from narrator.audio.player import Transport
 from narrator.day import DayTimer
 from narrator.dayrun import DayScreen, layout, run_day
-from tests.test_console import LABELS, small_night
+from tests.test_console import LABELS, logging_console, small_night
 from tests.test_day import RULES, FakeClock
 from tests.test_playback import portaudio_missing
 
@@ -70,10 +70,7 @@ def test_the_day_screen_fits_small_terminals(columns, lines):
 
 
 def test_logs_say_when_the_night_and_the_day_are_paused():
-    night = small_night()
-    transport = Transport(night)
-    out = io.StringIO()
-    console = Console(out, LABELS, interactive=False)
+    _night, transport, out, console = logging_console()
     console.show(transport)
     transport.toggle_pause()
     console.show(transport)

@@ -35,19 +35,15 @@ class NarrateGroup(Group):
         arguments = sys.argv[1:] if args is None else list(args)
         from narrator.environment import Environment
 
+        env = None
         try:
-            env = extra.get("obj") or Environment()
-        except KeyboardInterrupt:  # while platformdirs was being imported: the second try is quick
-            with speaking(Environment(), arguments):
-                fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
-        extra["obj"] = env
-        try:
+            env = extra["obj"] = extra.get("obj") or Environment()
             with speaking(env, arguments), translated(self):
                 if any("\x00" in argument for argument in arguments):
                     fail(_("narrate: an argument holds a NUL character; no file, name or value can: type it again"))
                 self._run(args, prog_name, complete_var, extra, arguments)
-        except (KeyboardInterrupt, Interrupted, Terminated) as stop:  # while the language was being chosen
-            with speaking(env, arguments):
+        except (KeyboardInterrupt, Interrupted, Terminated) as stop:  # before the run's own handlers
+            with speaking(env or Environment(), arguments):
                 if isinstance(stop, Terminated):
                     fail(_("narrate: stopped by a signal"), 128 + stop.signal_number)
                 fail(_("narrate: interrupted"), EXIT_INTERRUPTED)

@@ -10,6 +10,7 @@ from narrator.cli.options import language
 from narrator.errors import NarratorError
 from narrator.i18n import _, msg, say
 from narrator.names import player_name
+from narrator.views import table
 from narrator.voicepacks import SOURCE_NAMES, find_packs
 
 LICENCE_RECORDED = "the recording belongs to whoever recorded it"
@@ -60,9 +61,7 @@ def list_packs(env):
         where = _("shipped") if pack.folder.parent == env.voices_dir else str(pack.folder)
         rows.append((pack.folder.name, pack.language, f"{len(needed & set(pack.clips))}/{len(needed)}", _(SOURCE_NAMES[pack.source]),
                      pack.name, where))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    click.echo("\n".join(table(rows)))
     click.echo(_("Your packs live in {folder}").format(folder=env.user_packs_dir()))
 
 

@@ -133,7 +133,7 @@ def _player(text: str, others: list[str]) -> str:
 
 
 def _bewitched(game, text: str, allowed: list[str]) -> str | None:
-    if text.strip().casefold() in ("", "none", "nessuno", _("none").casefold()):
+    if text.strip().casefold() in ("", "none", _("none").casefold()):
         return None
     role = _as_parameter(game.resolve_role, text)
     if role not in allowed:

@@ -27,14 +27,15 @@ def wav_bytes(samples, rate: int) -> bytes:
 
 
 def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
-    """The night for the tablets, the day's lines, and the box state they will share."""
+    """The night for the tablets, the day's lines (none when there is no day: ``rules`` None), and
+    the box state they will share."""
     from narrator.audio.clip import prepare_voice
     from narrator.audio.night import night_audio, voice_source
 
     night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
     language = env.game.languages[lang]
     source = voice_source(env, lang, audio)
-    day_lines = {key: source.raw_clip(key, language.line(key)) for key in day_spoken_keys(rules)}
+    day_lines = {key: source.raw_clip(key, language.line(key)) for key in (day_spoken_keys(rules) if rules else ())}
     clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE) for key, raw in day_lines.items()}
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     box = Box(night.length / night.rate, phases, env.clock)
@@ -100,7 +101,7 @@ class BoxTable:
         self.env, self.lang, self.rules, self.say, self.warn = env, lang, rules, say, warn
         self.laptop_audio = laptop_audio
         self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
-                                                                               rules or env.game.day)
+                                                                               rules)
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
                                 language=active_language(), catalog=active_catalog())
@@ -202,7 +203,7 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
     Returns False when q stopped it.
     """
     language = env.game.languages[lang]
-    texts = {key: language.line(key) for key in day_spoken_keys(rules)}
+    texts = {key: language.line(key) for key in (day_spoken_keys(rules) if rules else ())}
     laptop = _laptop_day_speaker(laptop_lines) if laptop_lines is not None else None
 
     def say(key: str) -> None:
