@@ -28,9 +28,9 @@ FIRST_BUFFER = """
 import time
 start = time.perf_counter()
 import json, sys, threading
-from narrator.audio.player import SounddevicePlayer
-from narrator.cli import cli
-from narrator.environment import Environment
+from narrator.shell.audio.player import SounddevicePlayer
+from narrator.shell.cli import cli
+from narrator.shell.environment import Environment
 
 first = []
 

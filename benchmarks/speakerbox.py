@@ -17,8 +17,8 @@ import time
 import numpy as np
 import soundfile
 
-from narrator.speakerbox.server import BoxServer
-from narrator.speakerbox.state import Box
+from narrator.shell.speakerbox.server import BoxServer
+from narrator.shell.speakerbox.state import Box
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]

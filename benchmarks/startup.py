@@ -33,10 +33,10 @@ def time_once(command: list[str]) -> float:
 
 def core_microseconds(rounds: int = 200) -> float:
     """Median time to generate and lay out the 10-player night in-process (catalog already loaded)."""
-    from narrator.deck import recommended_deck
-    from narrator.environment import Environment
-    from narrator.script import generate_script, settings_for
-    from narrator.timeline import script_timeline
+    from narrator.core.deck import recommended_deck
+    from narrator.core.script import generate_script, settings_for
+    from narrator.core.timeline import script_timeline
+    from narrator.shell.environment import Environment
 
     game = Environment().game
     deck, settings = recommended_deck(game, 10), settings_for(game, "it")

@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from narrator.i18n import DOMAIN, LOCALE_DIR, catalog_file  # noqa: E402
+from narrator.shell.translation import DOMAIN, LOCALE_DIR, catalog_file  # noqa: E402
 
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "msg": None, "plural": (1, 2)}
 CLICK_KEYWORDS = {"_": None, "ngettext": (1, 2)}
@@ -49,8 +49,8 @@ def template() -> Catalog:
 
 def command_help():
     """(location, message id) for the help and metavars of every command and option of ``narrate``."""
-    from narrator.cli.app import cli
-    from narrator.cli.interface import command_message_ids
+    from narrator.shell.cli.app import cli
+    from narrator.shell.cli.interface import command_message_ids
 
     for message in command_message_ids(cli):
         yield "narrate", message

@@ -1,3 +1,3 @@
-from narrator.launch import main
+from narrator.shell.launch import main
 
 main()

@@ -4,12 +4,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from narrator.cli import cli
-from narrator.environment import Environment
-from narrator.loader import load_game
+from narrator.games.loader import load_game
+from narrator.shell.cli import cli
+from narrator.shell.environment import Environment
 
 REPO = Path(__file__).resolve().parent.parent
-SCRIPTS = REPO / "scripts"
+GAMES_DIR = REPO / "narrator" / "games"
 GAME = "una-notte-da-lupi"
 
 
@@ -20,14 +20,14 @@ def pytest_addoption(parser):
 
 @pytest.fixture(scope="session")
 def game():
-    return load_game(SCRIPTS / GAME)
+    return load_game(GAMES_DIR / GAME)
 
 
 @pytest.fixture
 def game_copy(tmp_path):
     """A writable copy of the game folder, for tests that break it on purpose."""
-    target = tmp_path / "scripts" / GAME
-    shutil.copytree(SCRIPTS / GAME, target)
+    target = tmp_path / "games" / GAME
+    shutil.copytree(GAMES_DIR / GAME, target)
     return target
 
 
@@ -106,10 +106,10 @@ def pytest_sessionfinish(session, exitstatus):
         shutil.rmtree(sandbox, ignore_errors=True)
 
 
-def make_env(environ=None, scripts_dir=SCRIPTS, seed=777, **overrides):
+def make_env(environ=None, games_dir=GAMES_DIR, seed=777, **overrides):
     """An Environment with a fixed locale (English, unless ``environ`` says otherwise) and seed source."""
     return Environment(environ=environ if environ is not None else {"LANG": "en_US.UTF-8"},
-                       scripts_dir=scripts_dir, new_seed=lambda: seed, **overrides)
+                       games_dir=games_dir, new_seed=lambda: seed, **overrides)
 
 
 class RecordingPlayer:
@@ -124,7 +124,7 @@ class RecordingPlayer:
 
     def play(self, night, session):
         self.nights.append(night)
-        session.show(__import__("narrator.audio.player", fromlist=["Transport"]).Transport(night))
+        session.show(__import__("narrator.shell.audio.player", fromlist=["Transport"]).Transport(night))
         return self.completes
 
 

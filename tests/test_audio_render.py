@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import soundfile
 
-from narrator.audio.beds import BED_PEAK, BED_RMS, BUILT_IN, load_bed
-from narrator.audio.mix import MixSettings
+from narrator.shell.audio.beds import BED_PEAK, BED_RMS, BUILT_IN, load_bed
+from narrator.shell.audio.mix import MixSettings
 from tests.conftest import make_env
 
 RATE = MixSettings().rate
@@ -22,7 +22,7 @@ SILENCE = 1e-4  # -80 dBFS: without a bed, the gaps between lines are digital si
 def render(tmp_path_factory):
     from click.testing import CliRunner
 
-    from narrator.cli import cli
+    from narrator.shell.cli import cli
 
     folder = tmp_path_factory.mktemp("renders")
     made = {}
@@ -96,9 +96,9 @@ def test_bed_is_ducked_about_12_db_under_speech(render):
 
 def test_counted_seconds_do_not_pump_the_bed():
     """Ticks a second apart keep the bed down; it comes back only in the long silent stretch."""
-    from narrator.audio.night import AudioChoice, night_audio
-    from narrator.deck import recommended_deck
-    from narrator.script import generate_script, settings_for
+    from narrator.core.deck import recommended_deck
+    from narrator.core.script import generate_script, settings_for
+    from narrator.shell.audio.night import AudioChoice, night_audio
 
     env = make_env()
     for style in ("full", "edges"):
@@ -176,9 +176,9 @@ def test_length_and_times_agree_with_the_script(render, run):
 
 
 def test_rendering_does_not_depend_on_block_size():
-    from narrator.audio.night import AudioChoice, night_audio
-    from narrator.deck import recommended_deck
-    from narrator.script import generate_script, settings_for
+    from narrator.core.deck import recommended_deck
+    from narrator.core.script import generate_script, settings_for
+    from narrator.shell.audio.night import AudioChoice, night_audio
 
     env = make_env()
     script = generate_script(env.game, recommended_deck(env.game, 5), settings_for(env.game, "it"))

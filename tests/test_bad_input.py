@@ -16,8 +16,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from narrator.cli import cli
-from narrator.cli.errors import MAX_LINE
+from narrator.shell.cli import cli
+from narrator.shell.cli.errors import MAX_LINE
 from tests.conftest import RecordingPlayer, make_env
 from tests.test_day import FakeClock, RecordingSpeaker
 from tests.test_voices import CountingEngine
@@ -228,8 +228,8 @@ def test_nan_in_a_voice_pack_and_a_damaged_ambience_are_refused(tmp_path, run):
 
 
 def test_a_voice_pack_with_nan_seconds_is_refused(tmp_path):
-    from narrator.errors import NarratorError
-    from narrator.voicepacks import load_pack
+    from narrator.core.errors import NarratorError
+    from narrator.shell.voicepacks import load_pack
 
     (tmp_path / "pack.yaml").write_text("name: x\nlanguage: it\ngame: una-notte-da-lupi\nlicence: x\nsource: tts\n"
                                         "clips:\n  night.start: {text: Cala la notte, seconds: .nan}\n")
@@ -241,7 +241,7 @@ def test_an_hour_long_ambience_is_read_only_as_far_as_a_loop_needs(tmp_path):
     import numpy as np
     import soundfile
 
-    from narrator.audio.beds import BED_MAX_SECONDS, load_bed
+    from narrator.shell.audio.beds import BED_MAX_SECONDS, load_bed
 
     long_bed = tmp_path / "hour.flac"
     with soundfile.SoundFile(long_bed, "w", samplerate=8000, channels=1, format="FLAC") as out:

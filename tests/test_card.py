@@ -7,9 +7,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from narrator.cardpdf import SMALLEST
-from narrator.deck import recommended_deck
-from narrator.script import generate_script, settings_for
+from narrator.core.deck import recommended_deck
+from narrator.core.script import generate_script, settings_for
+from narrator.shell.cardpdf import SMALLEST
 from tests.conftest import make_env
 
 pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils (pdftotext, pdftoppm)")
@@ -164,7 +164,7 @@ def test_unwritable_folder(run, tmp_path):
 def test_a_failed_write_keeps_the_old_card(run, tmp_path, monkeypatch):
     path = tmp_path / "tessera.pdf"
     path.write_bytes(b"%PDF the group's old card")
-    import narrator.files as files
+    import narrator.shell.files as files
 
     def disk_full(source, target):
         raise OSError(28, "No space left on device")

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from narrator import __version__
-from narrator.cli import cli
+from narrator.shell.cli import cli
 from tests.conftest import RecordingPlayer, make_env
 
 DECK_6_TEXT = """\
@@ -269,7 +269,7 @@ def test_deck_file_with_wrong_player_count(run, tmp_path):
 
 def test_a_broken_install_fails_in_one_line(run, game_copy):
     (game_copy / "it.yaml").write_text("language: Italiano\nroles: {}\n", encoding="utf-8")
-    result = run("deck", "--players", "6", env=make_env(scripts_dir=game_copy.parent))
+    result = run("deck", "--players", "6", env=make_env(games_dir=game_copy.parent))
     assert result.exit_code == 2
     assert result.stderr == f"narrate: {game_copy / 'it.yaml'}: roles: missing field 'lupo-mannaro'\n"
 

@@ -7,12 +7,12 @@ import termios
 
 import numpy as np
 
-from narrator.audio.clip import Clip
-from narrator.audio.console import Console, keys, status_line
-from narrator.audio.mix import MixSettings, build_night
-from narrator.audio.player import Transport
-from narrator.deck import recommended_deck
-from narrator.script import generate_script, settings_for
+from narrator.core.deck import recommended_deck
+from narrator.core.script import generate_script, settings_for
+from narrator.shell.audio.clip import Clip
+from narrator.shell.audio.console import Console, keys, status_line
+from narrator.shell.audio.mix import MixSettings, build_night
+from narrator.shell.audio.player import Transport
 from tests.conftest import make_env
 
 LABELS = {"night": "Nightfall", "lupo-mannaro": "Lupi Mannari", "veggente": "Veggente", "guastafeste": "Guastafeste",

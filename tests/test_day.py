@@ -5,12 +5,12 @@ import io
 import pytest
 from click.testing import CliRunner
 
-from narrator.bigdigits import big, clock_face
-from narrator.cli import cli
-from narrator.day import DayTimer, day_schedule, parse_duration
-from narrator.dayrun import DayScreen, run_day
-from narrator.errors import NarratorError
-from narrator.game import DayRules
+from narrator.core.bigdigits import big, clock_face
+from narrator.core.day import DayTimer, day_schedule, parse_duration
+from narrator.core.errors import NarratorError
+from narrator.core.game import DayRules
+from narrator.shell.cli import cli
+from narrator.shell.dayrun import DayScreen, run_day
 from tests.conftest import RecordingPlayer, make_env
 
 RULES = DayRules(seconds=300, warnings=(120, 60, 30), countdown=10)

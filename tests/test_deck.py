@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.deck import (
+from narrator.core.deck import (
     Deck,
     adjust_deck,
     build_deck,
@@ -17,7 +17,7 @@ from narrator.deck import (
     random_deck,
     recommended_deck,
 )
-from narrator.errors import DeckError, NarratorError, UnknownRoleError
+from narrator.core.errors import DeckError, NarratorError, UnknownRoleError
 
 RULEBOOK_3_TO_5 = {  # the rulebook's table: Lupi, Contadini, Veggente, Truffatore, Guastafeste
     3: {"lupo-mannaro": 2, "contadino": 1, "veggente": 1, "truffatore": 1, "guastafeste": 1},

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from narrator.audio.clip import Clip, read_clip
-from narrator.audio.packs import add_recording, open_or_start_pack, render_pack
-from narrator.errors import NarratorError
-from narrator.files import write_atomically
-from narrator.voicepacks import load_pack
+from narrator.core.errors import NarratorError
+from narrator.shell.audio.clip import Clip, read_clip
+from narrator.shell.audio.packs import add_recording, open_or_start_pack, render_pack
+from narrator.shell.files import write_atomically
+from narrator.shell.voicepacks import load_pack
 from tests.conftest import make_env
 from tests.test_voices import CountingEngine
 
@@ -219,7 +219,7 @@ def test_a_take_of_several_minutes_is_kept(tmp_path):
 
 def test_ctrl_c_while_a_take_plays_back_stops_the_stream(monkeypatch):
     """PortAudio waits for ever at exit for a stream that still plays: Ctrl-C must stop it first."""
-    from narrator.audio import recorder
+    from narrator.shell.audio import recorder
 
     class Device:
         PortAudioError = RuntimeError

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SCRIPTS, RecordingPlayer, make_env
+from conftest import GAMES_DIR, RecordingPlayer, make_env
 
 GAME = "una-notte-da-lupi"
 
@@ -17,9 +17,9 @@ def other_game(tmp_path) -> Path:
     """A copy of Una Notte da Lupi changed as another game could be: English only (and saying so),
     no narration options, no timed day."""
     scripts = tmp_path / "scripts"
-    shutil.copytree(SCRIPTS / GAME, scripts / GAME)
+    shutil.copytree(GAMES_DIR / GAME, scripts / GAME)
     folder = scripts / "notte-corta"
-    shutil.copytree(SCRIPTS / GAME, folder)
+    shutil.copytree(GAMES_DIR / GAME, folder)
     (folder / "it.yaml").unlink()
     game = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     game.update(id="notte-corta", title="Notte Corta", language="en")
@@ -36,21 +36,21 @@ def other_game(tmp_path) -> Path:
 
 
 def test_games_lists_every_game_folder(run, other_game):
-    result = run("games", env=make_env(scripts_dir=other_game))
+    result = run("games", env=make_env(games_dir=other_game))
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         "  id                 title              players  languages  roles",
         "  notte-corta        Notte Corta        3-10     en         11",
         "  una-notte-da-lupi  Una Notte da Lupi  3-10     en, it     11",
     ]
-    data = json.loads(run("games", "-f", "json", env=make_env(scripts_dir=other_game)).stdout)
+    data = json.loads(run("games", "-f", "json", env=make_env(games_dir=other_game)).stdout)
     assert [game["id"] for game in data] == ["notte-corta", GAME] and data[0]["languages"] == ["en"]
 
 
 def test_every_command_takes_game():
     from test_languages import command_paths
 
-    from narrator.cli.app import cli
+    from narrator.shell.cli.app import cli
 
     for path in command_paths():
         command = cli
@@ -69,12 +69,12 @@ def test_an_unknown_game_is_one_line_with_the_list(run, args):
 
 
 def test_another_game_plays_through_the_commands(run, other_game):
-    env = make_env({"LANG": "C.UTF-8"}, scripts_dir=other_game)  # no locale: the game's own language
+    env = make_env({"LANG": "C.UTF-8"}, games_dir=other_game)  # no locale: the game's own language
     result = run("--game", "notte-corta", "deck", "--players", "5", env=env)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("Notte Corta: deck for 5 players (8 cards)")
     script = json.loads(run("script", "--game", "notte-corta", "-p", "6", "-f", "json",
-                            env=make_env(scripts_dir=other_game)).stdout)
+                            env=make_env(games_dir=other_game)).stdout)
     assert script["game"] == "notte-corta" and script["options"] == {} and script["lang"] == "en"
     keys = [cue["key"] for cue in script["cues"]]
     assert "night.tips" not in keys and keys[0] == "night.start" and keys[-1] == "day.start"
@@ -82,31 +82,31 @@ def test_another_game_plays_through_the_commands(run, other_game):
 
 def test_a_game_without_a_day_stops_at_daybreak(run, other_game):
     player = RecordingPlayer()
-    env = make_env(scripts_dir=other_game, player=lambda: player)
+    env = make_env(games_dir=other_game, player=lambda: player)
     result = run("--game", "notte-corta", "--players", "4", "--no-ambience", env=env)
     assert result.exit_code == 0, result.stderr
     assert len(player.nights) == 1 and "card now" not in result.stdout
     for args in (["timer", "--game", "notte-corta"], ["--game", "notte-corta", "--players", "4", "--day-minutes", "3"]):
-        result = run(*args, env=make_env(scripts_dir=other_game))
+        result = run(*args, env=make_env(games_dir=other_game))
         assert (result.exit_code, result.stderr.count("\n")) == (2, 1)
         assert "Notte Corta has no timed day" in result.stderr
 
 
 def test_the_default_language_is_the_locale_then_the_game_own(run, other_game):
-    c_locale = make_env({"LANG": "C.UTF-8"}, scripts_dir=other_game)
+    c_locale = make_env({"LANG": "C.UTF-8"}, games_dir=other_game)
     assert run("deck", "-p", "3", env=c_locale).stdout.startswith("Una Notte da Lupi: mazzo per 3")
     assert run("deck", "-p", "3", "--game", "notte-corta", env=c_locale).stdout.startswith(
         "Notte Corta: deck for 3")
-    italian = make_env({"LANG": "it_IT.UTF-8"}, scripts_dir=other_game)  # a language the game lacks
+    italian = make_env({"LANG": "it_IT.UTF-8"}, games_dir=other_game)  # a language the game lacks
     assert run("deck", "-p", "3", "--game", "notte-corta", env=italian).stdout.startswith("Notte Corta: deck for")
 
 
-@pytest.mark.parametrize("game_id", __import__("narrator.loader", fromlist=["x"]).available_games(SCRIPTS))
+@pytest.mark.parametrize("game_id", __import__("narrator.games.loader", fromlist=["x"]).available_games(GAMES_DIR))
 def test_every_shipped_game_loads_and_speaks_every_line_in_each_language(game_id):
-    from narrator.loader import load_game
-    from narrator.script import every_line
+    from narrator.core.script import every_line
+    from narrator.games.loader import load_game
 
-    game = load_game(SCRIPTS / game_id)
+    game = load_game(GAMES_DIR / game_id)
     assert game.id == game_id and game.night.slots
     for lang in game.languages:
         assert all(text.strip() for _key, text in every_line(game, lang))

@@ -18,7 +18,7 @@ sys.stderr.write("\\nMODULES=" + json.dumps(sorted(top - set(sys.stdlib_module_n
 PROBE = """
 import json, sys
 sys.argv = ["narrate"] + json.loads(sys.argv[1])
-from narrator.cli import cli
+from narrator.shell.cli import cli
 try:
     cli.main(prog_name="narrate")
 except SystemExit:
@@ -36,7 +36,7 @@ def modules_after(code, *args):
                                   ["roles"], ["render", "--help"]])
 def test_quick_commands_import_no_heavy_modules(args):
     # The first run on a machine compiles the interface's catalog with Babel and keeps it in the
-    # cache (see narrator.i18n); every run after that reads the compiled one with the standard library.
+    # cache (see narrator.shell.translation); every run after that reads the compiled one with the standard library.
     subprocess.run([sys.executable, "-m", "narrator", "--help"], capture_output=True, check=True)
     # Whatever site hooks load at every interpreter start is not ours to count.
     loaded = modules_after(PROBE, json.dumps(args)) - modules_after(BASELINE)
@@ -58,19 +58,30 @@ def _imported(path) -> set[str]:
 
 
 def test_the_layers_point_one_way():
-    """The shell uses the core, never the other way; the speaker box uses neither the command line
-    nor click (the game flow hands it what to print with)."""
+    """narrator/core uses nothing else of narrator; narrator/games (the plugins and their loader)
+    uses the core; narrator/shell uses both. The speaker box uses neither the command line nor
+    click (the game flow hands it what to print with)."""
     from pathlib import Path
 
     package = Path(__file__).resolve().parent.parent / "narrator"
-    shell = ("narrator.cli", "narrator.speakerbox", "narrator.audio", "click")
+    forbidden = {"core": ("narrator.games", "narrator.shell", "click"),
+                 "games": ("narrator.shell", "click")}
     wrong = []
     for path in sorted(package.rglob("*.py")):
         parts = path.relative_to(package).parts
         imported = _imported(path)
-        if parts[0] == "speakerbox":
+        if parts[:2] == ("shell", "speakerbox"):
             wrong += [f"{path.name} imports {name}" for name in imported
-                      if name == "click" or name.startswith("narrator.cli")]
-        elif len(parts) == 1 and path.name not in ("environment.py", "launch.py", "__main__.py", "dayrun.py"):
-            wrong += [f"{path.name} imports {name}" for name in imported if name.startswith(shell)]
+                      if name == "click" or name.startswith("narrator.shell.cli")]
+        elif parts[0] in forbidden:
+            wrong += [f"{'/'.join(parts)} imports {name}" for name in imported if name.startswith(forbidden[parts[0]])]
     assert wrong == []
+
+
+def test_the_top_level_shows_the_layers():
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "narrator"
+    modules = sorted(path.name for path in package.glob("*.py"))
+    assert modules == ["__init__.py", "__main__.py"]
+    assert {"core", "games", "shell"} <= {path.name for path in package.iterdir() if path.is_dir()}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from narrator.language import language_from_environ
+from narrator.core.language import language_from_environ
 
 AVAILABLE = ("it", "en")
 

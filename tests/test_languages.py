@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from conftest import RecordingPlayer, make_env
 from test_day import FakeClock, RecordingSpeaker
 
-from narrator.cli import cli
-from narrator.i18n import msg
+from narrator.core.i18n import msg
+from narrator.shell.cli import cli
 
 LOCALES = {"it": "it_IT.UTF-8", "en": "en_GB.UTF-8"}
 
@@ -173,7 +173,7 @@ def test_doctor_is_in_one_language(language, tmp_path):
 def test_a_run_leaves_the_language_as_it_found_it():
     """Two runs in one process, one per language: neither leaks into the other, nor into click."""
     invoke("it", ["deck", "--players", "6"])
-    from narrator.i18n import active_language
+    from narrator.shell.translation import active_language
 
     assert active_language() == "en"
     with pytest.raises(click.UsageError) as caught:

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from narrator.errors import DataError
-from narrator.loader import available_games, load_game
-from tests.conftest import GAME, SCRIPTS
+from narrator.core.errors import DataError
+from narrator.games.loader import available_games, load_game
+from tests.conftest import GAME, GAMES_DIR
 
 DIGEST_BOX = {  # id: (copies, side, wakes) from shared/rules/una-notte-da-lupi.md
     "lupo-mannaro": (2, "lupi", 1), "veggente": (1, "umani", 2), "massone": (2, "umani", 3),
@@ -49,7 +49,7 @@ def test_catalog_objects_are_immutable(game):
 
 
 def test_available_games_lists_the_folder():
-    assert GAME in available_games(SCRIPTS)
+    assert GAME in available_games(GAMES_DIR)
 
 
 def _break(path, old, new):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from narrator.errors import NarratorError
-from narrator.names import MAX_NAME, player_name, repeated, seating
+from narrator.core.errors import NarratorError
+from narrator.core.names import MAX_NAME, player_name, repeated, seating
 
 
 def test_a_name_of_24_characters_is_taken_and_25_is_refused():

@@ -14,19 +14,19 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
                     "--wheel-dir", str(dist), str(REPO)], check=True, capture_output=True, text=True)
     (wheel,) = dist.glob("narrator-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for shipped in ("narrator/_data/scripts/una-notte-da-lupi/game.yaml",
-                    "narrator/_data/scripts/una-notte-da-lupi/it.yaml",
-                    "narrator/_data/scripts/una-notte-da-lupi/en.yaml",
+    for shipped in ("narrator/games/una-notte-da-lupi/game.yaml",
+                    "narrator/games/una-notte-da-lupi/it.yaml",
+                    "narrator/games/una-notte-da-lupi/en.yaml",
                     "narrator/_data/voices/README.md",
                     "narrator/_data/voices/it-espeak/pack.yaml",
                     "narrator/_data/voices/it-espeak/veggente.open.ogg",
                     "narrator/_data/voices/en-espeak/count.30.ogg",
                     "narrator/_data/ambience/README.md",
-                    "narrator/fonts/DejaVuSansCondensed.ttf",
-                    "narrator/fonts/LICENSE",
-                    "narrator/speakerbox/static/index.html",
-                    "narrator/speakerbox/static/box.js",
-                    "narrator/cli/app.py"):
+                    "narrator/shell/fonts/DejaVuSansCondensed.ttf",
+                    "narrator/shell/fonts/LICENSE",
+                    "narrator/shell/speakerbox/static/index.html",
+                    "narrator/shell/speakerbox/static/box.js",
+                    "narrator/shell/cli/app.py"):
         assert shipped in names
     assert not any(name.startswith("tests/") for name in names)
 
@@ -37,9 +37,9 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
     elsewhere.mkdir()
     environ = {**os.environ, "PYTHONPATH": str(target), "LANG": "C.UTF-8"}
     environ.pop("LANGUAGE", None), environ.pop("LC_ALL", None), environ.pop("LC_MESSAGES", None)
-    where = subprocess.run([sys.executable, "-c", "import narrator.resources as r; print(r.data_dir('scripts'))"],
+    where = subprocess.run([sys.executable, "-c", "import narrator.shell.resources as r; print(r.data_dir('voices'))"],
                            cwd=elsewhere, env=environ, capture_output=True, text=True, check=True)
-    assert where.stdout.strip() == str(target / "narrator" / "_data" / "scripts")
+    assert where.stdout.strip() == str(target / "narrator" / "_data" / "voices")
     script = subprocess.run([str(target / "bin" / "narrate"), "script", "--players", "6"],
                             cwd=elsewhere, env=environ, capture_output=True, text=True)
     assert script.returncode == 0, script.stderr

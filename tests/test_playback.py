@@ -9,9 +9,11 @@ import threading
 import numpy as np
 import pytest
 
-from narrator.audio.clip import Clip
-from narrator.audio.mix import MixSettings, build_night
-from narrator.audio.player import (
+from narrator.core.deck import recommended_deck
+from narrator.core.script import generate_script, settings_for
+from narrator.shell.audio.clip import Clip
+from narrator.shell.audio.mix import MixSettings, build_night
+from narrator.shell.audio.player import (
     BLOCK,
     CommandPlayer,
     FilePlayer,
@@ -24,8 +26,6 @@ from narrator.audio.player import (
     plan,
     play_night,
 )
-from narrator.deck import recommended_deck
-from narrator.script import generate_script, settings_for
 from tests.conftest import make_env
 
 RATE = 48000
@@ -207,7 +207,7 @@ def test_without_portaudio_the_command_players_that_work_then_a_file(tmp_path):
 
 @pytest.mark.skipif(not shutil.which("true") or not shutil.which("false"), reason="needs POSIX true and false")
 def test_a_command_player_is_tried_on_silence_before_it_is_chosen(monkeypatch):
-    from narrator.audio import player as player_module
+    from narrator.shell.audio import player as player_module
 
     monkeypatch.setitem(player_module.COMMAND_PLAYERS, "true", [])
     monkeypatch.setitem(player_module.COMMAND_PLAYERS, "false", [])
@@ -235,7 +235,7 @@ def test_a_failing_command_player_falls_back_to_a_file(night, tmp_path):
 
 @pytest.mark.skipif(not shutil.which("true"), reason="needs a POSIX 'true' command")
 def test_command_player_runs_the_program(night, tmp_path, monkeypatch):
-    from narrator.audio import player as player_module
+    from narrator.shell.audio import player as player_module
 
     monkeypatch.setitem(player_module.COMMAND_PLAYERS, "true", [])
     written = []
@@ -275,7 +275,7 @@ def test_real_sounddevice_path_on_a_null_alsa_device(tmp_path):
 def test_no_output_device_is_reported_with_the_fix(tmp_path):
     config = tmp_path / "asound.conf"
     config.write_text("pcm.!default { type hw card 7 }\nctl.!default { type hw card 7 }\n")  # no such card
-    process = subprocess.run([sys.executable, "-c", "from narrator.audio.player import sounddevice_problem as p; "
+    process = subprocess.run([sys.executable, "-c", "from narrator.shell.audio.player import sounddevice_problem as p; "
                               "print(p())"], capture_output=True, text=True,
                              env={**os.environ, "ALSA_CONFIG_PATH": str(config)}, timeout=60)
     assert process.stdout.startswith("no sound output device (")

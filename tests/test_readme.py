@@ -6,7 +6,7 @@ import shlex
 import click
 import pytest
 
-from narrator.cli import cli
+from narrator.shell.cli import cli
 from tests.conftest import REPO
 
 

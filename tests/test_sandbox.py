@@ -5,8 +5,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from narrator.cli import cli
-from narrator.environment import Environment
+from narrator.shell.cli import cli
+from narrator.shell.environment import Environment
 from tests.conftest import SANDBOXED_VARIABLES
 
 SANDBOX = Path(os.environ["HOME"])

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.deck import make_deck, random_deck, recommended_deck
-from narrator.errors import NarratorError
-from narrator.script import COUNT_STYLES, Count, Line, generate_script, settings_for, spoken_seconds
-from narrator.timeline import estimate_seconds, layout
+from narrator.core.deck import make_deck, random_deck, recommended_deck
+from narrator.core.errors import NarratorError
+from narrator.core.script import COUNT_STYLES, Count, Line, generate_script, settings_for, spoken_seconds
+from narrator.core.timeline import estimate_seconds, layout
 
 
 def night(game, deck, lang="it", **options):
@@ -117,7 +117,7 @@ def test_mitomane_phase_has_the_wolves_raise_and_lower_a_hand(game):
 def test_conditional_steps_follow_the_deck(game_copy):
     # The Mitomane's hand-raising lines depend on wolves being in the deck (data, not code):
     # with the condition pointed at a role that is absent, the lines go away.
-    from narrator.loader import load_game
+    from narrator.games.loader import load_game
 
     path = game_copy / "game.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("deck_has: lupo-mannaro", "deck_has: mortovivo"),

@@ -5,13 +5,13 @@ import shutil
 
 import pytest
 import yaml
-from conftest import SCRIPTS
+from conftest import GAMES_DIR
 
-from narrator.deck import make_deck
-from narrator.errors import NarratorError
-from narrator.game import Condition
-from narrator.loader import load_game
-from narrator.script import generate_script, settings_for
+from narrator.core.deck import make_deck
+from narrator.core.errors import NarratorError
+from narrator.core.game import Condition
+from narrator.core.script import generate_script, settings_for
+from narrator.games.loader import load_game
 
 GAME = "una-notte-da-lupi"
 
@@ -34,7 +34,7 @@ def game(tmp_path):
     """Una Notte da Lupi with a second turn for the Mitomane (after the Truffatore, only when the
     Truffatore is in the deck and the Massoni are not) and the Pinguino waking with the wolves."""
     folder = tmp_path / GAME
-    shutil.copytree(SCRIPTS / GAME, folder)
+    shutil.copytree(GAMES_DIR / GAME, folder)
     data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     data["wake"][0]["roles"] = ["lupo-mannaro", "pinguino-mannaro"]
     data["wake"].append({"id": "mitomane-again", "roles": ["mitomane"], "number": "7a",
@@ -92,7 +92,7 @@ def test_one_turn_gets_its_own_seconds(game):
 
 def test_a_turn_with_more_to_do_counts_longer_as_data_says(tmp_path):
     folder = tmp_path / GAME
-    shutil.copytree(SCRIPTS / GAME, folder)
+    shutil.copytree(GAMES_DIR / GAME, folder)
     data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     data["wake"][6]["seconds_factor"] = 2  # the Truffatore
     (folder / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")

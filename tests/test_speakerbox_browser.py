@@ -150,8 +150,8 @@ def test_the_result_shows_on_the_tablets(browser):
     import numpy as np
     import soundfile
 
-    from narrator.speakerbox.server import BoxServer
-    from narrator.speakerbox.state import Box
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
 
     wav = io.BytesIO()
     soundfile.write(wav, np.zeros(24000, dtype=np.float32), 24000, format="WAV")

@@ -12,12 +12,12 @@ import aiohttp
 import numpy as np
 import pytest
 
-from narrator.audio.clip import Clip
-from narrator.audio.mix import MixSettings, build_night
-from narrator.deck import recommended_deck
-from narrator.script import generate_script, settings_for
-from narrator.speakerbox.game import LaptopFollower
-from narrator.speakerbox.state import Box
+from narrator.core.deck import recommended_deck
+from narrator.core.script import generate_script, settings_for
+from narrator.shell.audio.clip import Clip
+from narrator.shell.audio.mix import MixSettings, build_night
+from narrator.shell.speakerbox.game import LaptopFollower
+from narrator.shell.speakerbox.state import Box
 from tests.conftest import make_env
 from tests.test_playback import portaudio_missing
 

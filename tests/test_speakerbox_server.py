@@ -9,9 +9,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-import narrator.speakerbox.server
-from narrator.speakerbox.server import BoxServer
-from narrator.speakerbox.state import Box, Playhead
+import narrator.shell.speakerbox.server
+from narrator.shell.speakerbox.server import BoxServer
+from narrator.shell.speakerbox.state import Box, Playhead
 
 
 @pytest.fixture
@@ -49,11 +49,11 @@ def test_serves_its_page_and_assets(server):
 
 
 def test_the_page_is_in_the_language_it_is_given():
-    from narrator.i18n import load_catalog
-    from narrator.speakerbox.page import PAGE_TEXTS, filled_page, page_texts
+    from narrator.shell.speakerbox.page import PAGE_TEXTS, filled_page, page_texts
+    from narrator.shell.translation import load_catalog
 
     catalog = load_catalog("it")
-    template = (Path(narrator.speakerbox.server.__file__).parent / "static" / "index.html").read_text()
+    template = (Path(narrator.shell.speakerbox.server.__file__).parent / "static" / "index.html").read_text()
     page = filled_page(template, "it", catalog).decode()
     assert '<html lang="it">' in page and ">Tocca per unirti<" in page and ">Via<" in page
     assert "{{" not in page and "Tap to join" not in page
@@ -63,7 +63,7 @@ def test_the_page_is_in_the_language_it_is_given():
 
 
 def test_the_page_words_cannot_break_out_of_the_page():
-    from narrator.speakerbox.page import filled_page
+    from narrator.shell.speakerbox.page import filled_page
 
     class Hostile:
         def gettext(self, message):
@@ -319,8 +319,8 @@ def test_the_tablet_addresses_are_the_networks_never_loopback():
     import socket
     from collections import namedtuple
 
-    from narrator.speakerbox.game import tablet_addresses
-    from narrator.speakerbox.server import network_addresses
+    from narrator.shell.speakerbox.game import tablet_addresses
+    from narrator.shell.speakerbox.server import network_addresses
 
     Address = namedtuple("Address", "family address")
     Stats = namedtuple("Stats", "isup")
@@ -344,7 +344,7 @@ def test_serve_prints_a_network_address_even_when_the_host_name_is_loopback(tmp_
     import subprocess
     import sys
 
-    from narrator.speakerbox.server import network_addresses
+    from narrator.shell.speakerbox.server import network_addresses
 
     process = subprocess.Popen([sys.executable, "-m", "narrator", "serve", "--players", "3", "--port", "0",
                                 "--no-ambience", "--no-laptop-audio", "--lang", "en"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -368,10 +368,10 @@ def test_a_night_with_no_day_prepares_no_day_lines():
     """--no-day (or a game with no day): the tablets are sent the night alone, no day lines made."""
     from conftest import make_env
 
-    from narrator.audio.night import AudioChoice
-    from narrator.deck import recommended_deck
-    from narrator.script import generate_script, settings_for
-    from narrator.speakerbox.game import prepare
+    from narrator.core.deck import recommended_deck
+    from narrator.core.script import generate_script, settings_for
+    from narrator.shell.audio.night import AudioChoice
+    from narrator.shell.speakerbox.game import prepare
 
     env = make_env()
     script = generate_script(env.game, recommended_deck(env.game, 3), settings_for(env.game, "it"))

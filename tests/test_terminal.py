@@ -15,10 +15,10 @@ import time
 
 import pytest
 
-from narrator.audio.console import Console, status_line
-from narrator.audio.player import Transport
-from narrator.day import DayTimer
-from narrator.dayrun import DayScreen, layout, run_day
+from narrator.core.day import DayTimer
+from narrator.shell.audio.console import Console, status_line
+from narrator.shell.audio.player import Transport
+from narrator.shell.dayrun import DayScreen, layout, run_day
 from tests.test_console import LABELS, logging_console, small_night
 from tests.test_day import RULES, FakeClock
 from tests.test_playback import portaudio_missing

@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 import soundfile
 
-from narrator.audio.cache import ClipCache
-from narrator.audio.clip import Clip, read_clip, write_clip
-from narrator.audio.tts import EngineUnavailable, Pyttsx3Engine, Voice, choose_voice
-from narrator.audio.voices import VoiceSource
-from narrator.deck import recommended_deck
-from narrator.errors import NarratorError
-from narrator.files import write_atomically
-from narrator.script import every_line, generate_script, settings_for
-from narrator.voicepacks import load_pack
+from narrator.core.deck import recommended_deck
+from narrator.core.errors import NarratorError
+from narrator.core.script import every_line, generate_script, settings_for
+from narrator.shell.audio.cache import ClipCache
+from narrator.shell.audio.clip import Clip, read_clip, write_clip
+from narrator.shell.audio.tts import EngineUnavailable, Pyttsx3Engine, Voice, choose_voice
+from narrator.shell.audio.voices import VoiceSource
+from narrator.shell.files import write_atomically
+from narrator.shell.voicepacks import load_pack
 from tests.conftest import REPO, RecordingPlayer, make_env
 
 
@@ -138,7 +138,7 @@ def test_shipped_pack_speaks_the_whole_night_with_no_engine_at_all(tmp_path):
     env = make_env(speech_engine=no_engine, player=lambda: player, cache_dir=tmp_path)
     from click.testing import CliRunner
 
-    from narrator.cli import cli
+    from narrator.shell.cli import cli
 
     result = CliRunner().invoke(cli, ["--players", "10", "--lang", "en", "--no-day"], obj=env)
     assert result.exit_code == 0, result.output
@@ -278,7 +278,7 @@ def test_voices_record_keeps_redoes_skips_and_resumes(run, tmp_path):
     env = make_env(recorder=lambda: microphone, data_home=tmp_path / "data")
     from click.testing import CliRunner
 
-    from narrator.cli import cli
+    from narrator.shell.cli import cli
 
     answers = ["", "", "r",  # night.start: record, stop, record again...
                "", "",  # ...stop, keep
@@ -320,7 +320,7 @@ def test_rendering_over_a_recorded_pack_is_refused(run, tmp_path):
     env = make_env(recorder=lambda: microphone, speech_engine=CountingEngine, data_home=tmp_path / "data")
     from click.testing import CliRunner
 
-    from narrator.cli import cli
+    from narrator.shell.cli import cli
 
     CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input="\n\n\nq\n")
     result = run("voices", "render", "--lang", "it", "--overwrite", "nonna", env=env)
@@ -380,7 +380,7 @@ def test_the_real_microphone_path_on_a_null_alsa_device(tmp_path):
     config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
     probe = (
         "import threading, numpy as np\n"
-        "from narrator.audio.recorder import MicrophoneRecorder\n"
+        "from narrator.shell.audio.recorder import MicrophoneRecorder\n"
         "stop = threading.Event(); threading.Timer(0.05, stop.set).start()\n"
         "clip = MicrophoneRecorder().record(stop)\n"
         "print(clip.rate, len(clip.samples) > 0, bool(np.isfinite(clip.samples).all()),"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.vote import Ballot, VoteError, ballots_from_data, resolve_vote
+from narrator.core.vote import Ballot, VoteError, ballots_from_data, resolve_vote
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo", "Irene", "Luca"]
 
@@ -267,7 +267,7 @@ def test_ballots_holding_two_cards_that_never_share_a_deck_are_refused(game):
 
 
 def test_after_a_night_the_ballots_must_fit_the_deck_played(game):
-    from narrator.deck import recommended_deck
+    from narrator.core.deck import recommended_deck
 
     deck = recommended_deck(game, 3)  # 2 Lupi, Veggente, Guastafeste, Truffatore, 1 Contadino
     seats = (("Anna", "contadino", "Bruno"), ("Bruno", "lupo-mannaro", "Anna"), ("Carla", "veggente", "Anna"))
@@ -341,15 +341,15 @@ def test_bad_votes_files(game, data, message):
 
 @cache
 def the_game():
-    from narrator.loader import load_game
-    from tests.conftest import GAME, SCRIPTS
+    from narrator.games.loader import load_game
+    from tests.conftest import GAME, GAMES_DIR
 
-    return load_game(SCRIPTS / GAME)
+    return load_game(GAMES_DIR / GAME)
 
 
 @st.composite
 def games(draw):
-    from narrator.deck import random_deck
+    from narrator.core.deck import random_deck
 
     game = the_game()
     players = draw(st.integers(3, 10))

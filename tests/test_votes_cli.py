@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from narrator.cli import cli
+from narrator.shell.cli import cli
 from tests.conftest import make_env
 
 ISSUE_EXAMPLE = """\

@@ -1,5 +1,0 @@
-"""The ``narrate`` command line: thin commands that parse, call the core and print."""
-
-from narrator.cli.app import cli, main
-
-__all__ = ["cli", "main"]

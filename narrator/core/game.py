@@ -1,0 +1,250 @@
+"""A game as data: its roles, deck rules, night shape and languages, as immutable objects.
+
+Nothing here knows a role by name: what makes the wolves or the Massoni special is in the data
+(``in_deck``, ``excludes``, ``wakes``, ``night`` steps), read by generic code in ``deck`` and ``script``.
+``narrator.games.loader`` builds these objects from ``narrator/games/<game>/`` and validates them once.
+"""
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+
+from narrator.core.errors import UnknownRoleError
+from narrator.core.i18n import msg
+
+IN_DECK_RULES = ("any", "all-copies", "all-or-none")
+WINS_ALONE_RULES = ("lynched-alone", "unvoted-when-humans-win")
+CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day", "day_text",
+              "vote_call", "vote", "vote_most", "vote_one_each", "vote_passes", "vote_sides", "wins")
+VOTE_SENTENCES = ("and", "bewitched", "tally", "passes", "passes_not", "nobody_lynched", "lynched_one", "lynched_two",
+                  "lynched_tie",
+                  "alone_lynched_wins", "alone_lynched_tie", "wolf_lynched", "no_wolf_lynched", "no_wolf_side_playing",
+                  "nobody_lynched_no_wolf", "nobody_lynched_wolf", "unvoted_steals", "unvoted_has_votes", "winners",
+                  "no_winners")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """When a step or a wake slot applies. Every part given must hold: a role is in the deck, a
+    narration option is on, all of some conditions, any of others, or not another one."""
+
+    deck_has: str | None = None
+    option: str | None = None
+    all_of: tuple["Condition", ...] = ()
+    any_of: tuple["Condition", ...] = ()
+    negated: "Condition | None" = None
+
+    def holds(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
+        if self.deck_has is not None and self.deck_has not in roles_in_deck:
+            return False
+        if self.option is not None and not options.get(self.option, False):
+            return False
+        if not all(part.holds(roles_in_deck, options) for part in self.all_of):
+            return False
+        if self.any_of and not any(part.holds(roles_in_deck, options) for part in self.any_of):
+            return False
+        return self.negated is None or not self.negated.holds(roles_in_deck, options)
+
+    def parts(self) -> tuple["Condition", ...]:
+        """This condition and every one inside it (to check the roles and options they name)."""
+        inner = (*self.all_of, *self.any_of, *((self.negated,) if self.negated else ()))
+        return (self, *(part for condition in inner for part in condition.parts()))
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """Say the line ``key`` (``{role}`` stands for the phase's role id)."""
+
+    key: str
+    when: Condition | None = None
+    pause_after: float | None = None
+
+
+@dataclass(frozen=True)
+class CountStep:
+    """The count window of a phase: the role acts while the narrator counts."""
+
+
+Step = LineStep | CountStep
+
+
+@dataclass(frozen=True)
+class WakeSlot:
+    """A turn of the night: its own id (the phase, and ``{slot}`` in its lines' keys), the roles it
+    calls, and its place. It is called when any of its roles is in the deck and ``when`` holds; a
+    role may have several slots and several roles may share one."""
+
+    id: str
+    roles: tuple[str, ...]
+    number: int | str  # the rulebook's number for this turn, as the speaker card prints it
+    when: Condition | None = None
+    steps: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
+    seconds_factor: int = 1  # its count is this many times the chosen one (a turn with more to do)
+
+    def called(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
+        return any(role in roles_in_deck for role in self.roles) and (
+            self.when is None or self.when.holds(roles_in_deck, options))
+
+
+@dataclass(frozen=True)
+class Role:
+    id: str
+    copies: int
+    side: str
+    in_deck: str = "any"
+    excludes: frozenset[str] = frozenset()
+    wolf: bool = False
+    bewitchable: bool = False  # a role whose token may be turned at night (bewitches)
+    bewitches: bool = False  # the role that turns a token at night
+    passes_votes_at: int | None = None
+    wins_alone: str | None = None
+
+
+@dataclass(frozen=True)
+class RoleText:
+    name: str
+    plural: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Language:
+    """Everything said or shown in one language: role names, sides, the count and the lines."""
+
+    code: str
+    name: str
+    roles: Mapping[str, RoleText]
+    sides: Mapping[str, str]
+    count: tuple[str, ...]
+    lines: Mapping[str, str]
+    vote: Mapping[str, str]  # the sentences that explain a vote (VOTE_SENTENCES)
+    moments: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # night, dawn: screen labels
+    card: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the speaker card's texts
+    card_wins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # role id: how it wins
+    euphony: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "a" → "ad" before an a-
+
+    def line(self, key: str) -> str:
+        """The text of a line key; ``count.N`` is the N-th second of the count."""
+        if key.startswith("count."):
+            return self.count[int(key.removeprefix("count.")) - 1]
+        return self.lines[key]
+
+    def role_name(self, role_id: str, copies: int = 1) -> str:
+        text = self.roles[role_id]
+        return text.name if copies == 1 else text.plural
+
+    def slot_name(self, slot: "WakeSlot", copies: int = 1) -> str:
+        """What screens and the card call a turn of the night: the name of the first role it calls."""
+        return self.role_name(slot.roles[0], copies)
+
+
+@dataclass(frozen=True)
+class NightShape:
+    before: tuple[Step, ...]
+    phase: tuple[Step, ...]  # default steps of a wake slot
+    after: tuple[Step, ...]
+    slots: tuple[WakeSlot, ...] = ()  # the turns of the night, in order
+
+
+@dataclass(frozen=True)
+class CountLimits:
+    default: int
+    minimum: int
+    maximum: int
+    aloud_first: int = 2  # the "edges" style: seconds said aloud at the start...
+    aloud_last: int = 3  # ...and at the end
+
+
+@dataclass(frozen=True)
+class DayRules:
+    seconds: int  # the discussion's default length
+    warnings: tuple[int, ...]  # seconds left when a warning is said (line day.left-N)
+    countdown: int  # the last seconds, counted down aloud
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    centre_cards: int  # dealt face down in the centre of the table
+    box_cards: int  # put back in the box unseen
+    roles: tuple[Role, ...]
+    recommended_decks: Mapping[int, Mapping[str, int]]
+    count: CountLimits
+    night: NightShape
+    option_defaults: Mapping[str, bool]
+    gap_after_line: float
+    gap_between_phases: float
+    languages: Mapping[str, Language]
+    day: DayRules | None = None
+    default_language: str | None = None  # when the locale names none of the game's languages
+
+    @property
+    def extra_cards(self) -> int:
+        """Cards beyond one per player."""
+        return self.centre_cards + self.box_cards
+
+    def role(self, role_id: str) -> Role:
+        for role in self.roles:
+            if role.id == role_id:
+                return role
+        raise KeyError(role_id)
+
+    @property
+    def role_ids(self) -> tuple[str, ...]:
+        return tuple(role.id for role in self.roles)
+
+    def called_slots(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> tuple[WakeSlot, ...]:
+        """The turns of the night for a deck, in order: every one whose roles are in the deck,
+        dealt or not (a card in the centre is called too, so that silence tells nothing)."""
+        return tuple(slot for slot in self.night.slots if slot.called(roles_in_deck, options))
+
+    def slot(self, slot_id: str) -> WakeSlot:
+        return next(slot for slot in self.night.slots if slot.id == slot_id)
+
+    def wake_number(self, role_id: str) -> int | str | None:
+        """The number of a role's first turn, or None when it never wakes."""
+        return next((slot.number for slot in self.night.slots if role_id in slot.roles), None)
+
+    def slot_steps(self, slot: WakeSlot) -> tuple[Step, ...]:
+        return slot.steps if slot.steps is not None else self.night.phase
+
+    def resolve_role(self, name: str) -> str:
+        """The id of the role called ``name``: an id, or a name or plural in any language.
+
+        Case, accents, spaces, hyphens and apostrophes do not matter ("Lupi mannari" is ``lupo-mannaro``).
+        """
+        index = self._name_index
+        key = normalize_name(name)
+        if key in index:
+            return index[key][0]
+        close = difflib.get_close_matches(key, list(index), n=1, cutoff=0.6) if len(key) <= 60 else []
+        if close:
+            raise UnknownRoleError(msg("no role '{name}' — did you mean '{close}'?", name=name.strip(),
+                                        close=index[close[0]][1]))
+        raise UnknownRoleError(msg("no role '{name}' (known roles: {roles})", name=name.strip(),
+                                    roles=", ".join(self.role_ids)))
+
+    @cached_property
+    def _name_index(self) -> dict[str, tuple[str, str]]:
+        """normalized name → (role id, the name as people write it); built once per game."""
+        index = {normalize_name(role.id): (role.id, role.id) for role in self.roles}
+        for role in self.roles:
+            for language in self.languages.values():
+                text = language.roles[role.id]
+                for spelled in (text.name, text.plural):
+                    index.setdefault(normalize_name(spelled), (role.id, spelled.lower()))
+        return index
+
+
+def normalize_name(name: str) -> str:
+    """Fold case, accents and separators so that names compare the way people mean them."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return re.sub(r"[\s\-_'’.]+", "", plain)

@@ -1,0 +1,44 @@
+"""The vote result on the terminal: a table of votes, who is lynched, who wins and why."""
+
+from collections.abc import Sequence
+
+from narrator.core.game import Game
+from narrator.core.i18n import ENGLISH, Catalog
+from narrator.core.views import table
+from narrator.core.vote import Ballot, VoteResult
+
+
+def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: str,
+              catalog: Catalog = ENGLISH) -> str:
+    language = game.languages[lang]
+    moved = result.votes != result.votes_cast
+    header = ([catalog.gettext("player"), catalog.gettext("card"), catalog.gettext("voted for"),
+               catalog.gettext("votes")] + ([catalog.gettext("after passing")] if moved else []) + [""])
+    rows = [header]
+    for ballot in ballots:
+        marks = []
+        if ballot.name in result.lynched:
+            marks.append(catalog.gettext("lynched"))
+        if ballot.name in result.winners:
+            marks.append(catalog.gettext("wins"))
+        row = [ballot.name, language.role_name(ballot.card), ballot.vote, str(result.votes_cast[ballot.name])]
+        if moved:
+            row.append(str(result.votes[ballot.name]))
+        rows.append(row + [", ".join(marks)])
+
+    if result.winning_side in language.sides:
+        side = language.sides[result.winning_side]
+    elif result.winning_side is not None:
+        side = language.role_name(result.winning_side)
+    else:
+        side = "-"
+    nobody = catalog.gettext("nobody")
+    return "\n".join([
+        *table(rows),
+        "",
+        catalog.gettext("Lynched: {names}").format(names=", ".join(result.lynched) or nobody),
+        catalog.gettext("Winning side: {side}").format(side=side),
+        catalog.gettext("Winners: {names}").format(names=", ".join(result.winners) or nobody),
+        "",
+        *result.explanation,
+    ])

@@ -1,0 +1,331 @@
+"""Load a game folder (``narrator/games/<game>/``) into a validated, immutable ``Game``.
+
+A folder holds ``game.yaml`` (roles, deck rules, the night's shape) and one ``<lang>.yaml`` per
+language. Everything is checked here, once: a malformed file fails at load with the file and the
+field, never later in the middle of a night.
+"""
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
+from narrator.core.errors import DataError, NarratorError
+from narrator.core.fields import Field
+from narrator.core.game import (
+    CARD_TEXTS,
+    IN_DECK_RULES,
+    VOTE_SENTENCES,
+    WINS_ALONE_RULES,
+    Condition,
+    CountLimits,
+    CountStep,
+    DayRules,
+    Game,
+    Language,
+    LineStep,
+    NightShape,
+    Role,
+    RoleText,
+    Step,
+    WakeSlot,
+)
+from narrator.core.i18n import msg
+from narrator.games.yamlfile import read_yaml
+
+_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+_GAME_FILE = "game.yaml"
+
+
+def available_games(games_dir: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.parent.name for p in games_dir.glob(f"*/{_GAME_FILE}")))
+
+
+def default_language(folder: Path) -> str | None:
+    """The language a game narrates in when the locale names none of its own (game.yaml's
+    ``language``), read without loading the game; None when it names none or cannot be read."""
+    try:
+        data = read_yaml(folder / _GAME_FILE)
+    except NarratorError:
+        return None
+    language = data.get("language") if isinstance(data, dict) else None
+    return language if isinstance(language, str) and language in language_ids(folder) else None
+
+
+def language_ids(folder: Path) -> tuple[str, ...]:
+    """The languages a game folder narrates in (one file each beside game.yaml), without reading them."""
+    return tuple(sorted(path.stem for path in folder.glob("*.yaml") if path.name != _GAME_FILE))
+
+
+def load_game(folder: Path) -> Game:
+    """Read and validate the game in ``folder``; raise ``DataError`` naming file and field."""
+    game_file = folder / _GAME_FILE
+    root = Field(str(game_file), "", read_yaml(game_file))
+    root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
+                      "count", "night", "wake", "options", "gaps", "day"})
+    sides = tuple(item.text() for item in root.get("sides").elements())
+    if not sides:
+        raise root.get("sides").fail(msg("a list of the sides a card can be on"))
+    roles = _roles(root.get("roles"), sides)
+    role_ids = {role.id for role in roles}
+    options = {name: spec.keys_within({"default"}).get("default").boolean()
+               for name, spec in root.get("options", {}).items()}
+    night = replace(_night(root.get("night"), role_ids, set(options)),
+                    slots=_slots(root.get("wake"), role_ids, set(options)))
+    players = root.get("players").keys_within({"min", "max"})
+    min_players = players.get("min").integer(minimum=1)
+    max_players = players.get("max").integer(minimum=min_players)
+    count = root.get("count").keys_within({"default", "min", "max", "aloud_first", "aloud_last"})
+    count_min = count.get("min").integer(minimum=1)
+    count_max = count.get("max").integer(minimum=count_min)
+    count_default = count.get("default").integer(minimum=count_min)
+    if count_default > count_max:
+        raise count.get("default").fail(msg("a whole number from {low} to {high}", low=count_min, high=count_max))
+    undealt = root.get("undealt").keys_within({"centre", "box"})
+    gaps = root.get("gaps").keys_within({"after_line", "between_phases"})
+    game = Game(
+        id=root.get("id").text(),
+        title=root.get("title").text(),
+        min_players=min_players,
+        max_players=max_players,
+        centre_cards=undealt.get("centre").integer(minimum=0),
+        box_cards=undealt.get("box").integer(minimum=0),
+        roles=roles,
+        recommended_decks=_recommended(root.get("recommended_decks"), role_ids, min_players, max_players),
+        count=CountLimits(count_default, count_min, count_max, count.get("aloud_first").integer(minimum=0),
+                          count.get("aloud_last").integer(minimum=0)),
+        night=night,
+        option_defaults=MappingProxyType(options),
+        gap_after_line=gaps.get("after_line").number(),
+        gap_between_phases=gaps.get("between_phases").number(),
+        languages=MappingProxyType({}),
+        day=_day(root.get("day", None), count_max),
+    )
+    languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
+    if not languages:
+        raise DataError(msg("{folder}: no language file (it.yaml, en.yaml, ...) beside {file}", folder=folder,
+                             file=_GAME_FILE))
+    preferred = root.get("language", None)
+    game = replace(game, languages=MappingProxyType(languages),
+                   default_language=None if preferred.value is None else preferred.choice(tuple(sorted(languages))))
+    _check_recommended_decks(game, root.get("recommended_decks"))
+    return game
+
+
+def _day(field: Field, count_max: int) -> DayRules | None:
+    if field.value is None:
+        return None
+    field.keys_within({"seconds", "warnings", "countdown"})
+    warnings = tuple(sorted((item.integer(minimum=1) for item in field.get("warnings", []).elements()), reverse=True))
+    countdown = field.get("countdown").integer(minimum=0)
+    if countdown > count_max:
+        raise field.get("countdown").fail(msg("a whole number up to {high} (the count's words)", high=count_max))
+    return DayRules(field.get("seconds").integer(minimum=1), warnings, countdown)
+
+
+def _roles(field: Field, sides: tuple[str, ...]) -> tuple[Role, ...]:
+    roles: list[Role] = []
+    for entry in field.elements():
+        entry.keys_within({"id", "copies", "side", "in_deck", "excludes", "wolf", "bewitchable",
+                           "bewitches", "passes_votes_at", "wins_alone"})
+        role_id = entry.get("id").text()
+        if not _ID.match(role_id):
+            raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
+        if any(role.id == role_id for role in roles):
+            raise entry.get("id").fail(msg("an id not used by another role"))
+        side = entry.get("side").choice(sides)
+        passes = entry.get("passes_votes_at", None)
+        alone = entry.get("wins_alone", None)
+        roles.append(Role(
+            id=role_id,
+            copies=entry.get("copies").integer(minimum=1),
+            side=side,
+            in_deck=entry.get("in_deck", "any").choice(IN_DECK_RULES),
+            excludes=frozenset(item.text() for item in entry.get("excludes", []).elements()),
+            wolf=entry.get("wolf", False).boolean(),
+            bewitchable=entry.get("bewitchable", False).boolean(),
+            bewitches=entry.get("bewitches", False).boolean(),
+            passes_votes_at=None if passes.value is None else passes.integer(minimum=1),
+            wins_alone=None if alone.value is None else alone.choice(WINS_ALONE_RULES),
+        ))
+    if not roles:
+        raise field.fail(msg("a list of roles"))
+    known = {role.id for role in roles}
+    for index, role in enumerate(roles):
+        for other in sorted(role.excludes):
+            if other not in known or other == role.id:
+                raise DataError(msg("{file}: roles[{index}].excludes: no other role '{role}'", file=field.source,
+                                     index=index, role=other))
+    return tuple(roles)
+
+
+def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlot, ...]:
+    """The turns of the night, in order (see narrator/games/README.md, "wake")."""
+    slots: list[WakeSlot] = []
+    for entry in field.elements():
+        entry.keys_within({"id", "roles", "number", "when", "steps", "seconds_factor"})
+        slot_id = entry.get("id").text()
+        if not _ID.match(slot_id):
+            raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
+        if any(slot.id == slot_id for slot in slots):
+            raise entry.get("id").fail(msg("an id not used by another turn of the night"))
+        called = entry.get("roles", [slot_id])
+        roles = tuple(item.text() for item in called.elements())
+        for role_id in roles:
+            if role_id not in role_ids:
+                raise DataError(msg("{where}: no role '{role}'", where=called.where, role=role_id))
+        if not roles:
+            raise called.fail(msg("a list of roles"))
+        number = entry.get("number")
+        if isinstance(number.value, bool) or not isinstance(number.value, (int, str)) or not str(number.value).strip():
+            raise number.fail(msg("a number or a short label, like 5 or 9a"))
+        when, steps = entry.get("when", None), entry.get("steps", None)
+        slot = WakeSlot(slot_id, roles, number.value, None if when.value is None else _condition(when),
+                        None if steps.value is None else _steps(steps),
+                        entry.get("seconds_factor", 1).integer(minimum=1))
+        if slot.when is not None:
+            _check_condition(slot.when, role_ids, options, when.where)
+        if slot.steps is not None:
+            _check_steps(slot.steps, role_ids, options, steps)
+        slots.append(slot)
+    return tuple(slots)
+
+
+def _steps(field: Field) -> tuple[Step, ...]:
+    steps: list[Step] = []
+    for item in field.elements():
+        if item.value == "count":
+            steps.append(CountStep())
+            continue
+        item.keys_within({"line", "when", "pause_after"})
+        when = item.get("when", None)
+        pause = item.get("pause_after", None)
+        steps.append(LineStep(
+            key=item.get("line").text(),
+            when=None if when.value is None else _condition(when),
+            pause_after=None if pause.value is None else pause.number(),
+        ))
+    return tuple(steps)
+
+
+def _condition(field: Field) -> Condition:
+    field.keys_within({"deck_has", "option", "all", "any", "not"})
+    deck_has, option = field.get("deck_has", None), field.get("option", None)
+    all_of, any_of, negated = field.get("all", []), field.get("any", []), field.get("not", None)
+    if all(part.value in (None, []) for part in (deck_has, option, all_of, any_of, negated)):
+        raise field.fail(msg("'deck_has: ROLE', 'option: NAME', 'all: [...]', 'any: [...]' or 'not: {...}'"))
+    return Condition(
+        deck_has=None if deck_has.value is None else deck_has.text(),
+        option=None if option.value is None else option.text(),
+        all_of=tuple(_condition(part) for part in all_of.elements()),
+        any_of=tuple(_condition(part) for part in any_of.elements()),
+        negated=None if negated.value is None else _condition(negated),
+    )
+
+
+def _check_condition(condition: Condition, role_ids: set[str], options: set[str], where: str) -> None:
+    for part in condition.parts():
+        if part.deck_has is not None and part.deck_has not in role_ids:
+            raise DataError(msg("{where}: no role '{role}'", where=where, role=part.deck_has))
+        if part.option is not None and part.option not in options:
+            raise DataError(msg("{where}: no option '{option}' (declare it under 'options')", where=where,
+                                 option=part.option))
+
+
+def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
+    field.keys_within({"before", "phase", "after"})
+    shape = NightShape(*(_steps(field.get(part)) for part in ("before", "phase", "after")))
+    for part in ("before", "phase", "after"):
+        _check_steps(getattr(shape, part), role_ids, options, field.get(part))
+    if sum(isinstance(step, CountStep) for step in shape.phase) != 1:
+        raise field.get("phase").fail(msg("steps with exactly one 'count'"))
+    return shape
+
+
+def _check_steps(steps: tuple[Step, ...], role_ids: set[str], options: set[str], field: Field) -> None:
+    for index, step in enumerate(steps):
+        if isinstance(step, LineStep) and step.when is not None:
+            _check_condition(step.when, role_ids, options, f"{field.source}: {field.path}[{index}].when")
+
+
+def _recommended(field: Field, role_ids: set[str], lowest: int, highest: int) -> MappingProxyType:
+    decks = {}
+    for players, deck in field.items():
+        if not players.isdigit() or not lowest <= int(players) <= highest:
+            raise deck.fail(msg("a deck keyed by a player count from {low} to {high} (key {key!r})", low=lowest,
+                                 high=highest, key=players))
+        counts = {}
+        for role_id, copies in deck.items():
+            if role_id not in role_ids:
+                raise DataError(msg("{where}: no role '{role}'", where=deck.where, role=role_id))
+            counts[role_id] = copies.integer(minimum=1)
+        decks[int(players)] = MappingProxyType(counts)
+    return MappingProxyType(decks)
+
+
+def _check_recommended_decks(game: Game, field: Field) -> None:
+    from narrator.core.deck import check_deck, make_deck
+
+    for players, counts in game.recommended_decks.items():
+        try:
+            check_deck(game, make_deck(game, counts), players)
+        except NarratorError as error:
+            raise DataError(msg("{where}.{players}: {error}", where=field.where, players=players,
+                                 error=error)) from None
+
+
+def _language(path: Path, game: Game) -> Language:
+    root = Field(str(path), "", read_yaml(path))
+    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony"})
+    roles_field = root.get("roles")
+    roles = {}
+    for role in game.roles:
+        names = roles_field.get(role.id).keys_within({"name", "plural", "summary"})
+        roles[role.id] = RoleText(names.get("name").text(), names.get("plural").text(), names.get("summary").text())
+    for role_id, entry in roles_field.items():
+        if role_id not in roles:
+            raise DataError(msg("{where}: no role '{role}' in {game}", where=entry.where, role=role_id,
+                                 game=game.id))
+    sides_field = root.get("sides")
+    sides = {side: sides_field.get(side).text() for side in sorted({role.side for role in game.roles})}
+    count = tuple(item.text() for item in root.get("count").elements())
+    if len(count) < game.count.maximum:
+        raise root.get("count").fail(msg("a list of the words for 1 to {high}", high=game.count.maximum))
+    lines_field = root.get("lines")
+    lines = {key: value.text() for key, value in lines_field.items()}
+    needed = set(_line_keys(game))
+    for key in sorted(needed - set(lines)):
+        raise DataError(msg("{file}: lines: missing line '{key}'", file=path, key=key))
+    for key in sorted(set(lines) - needed):
+        raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
+                             game=game.id))
+    vote_field = root.get("vote").keys_within(set(VOTE_SENTENCES))
+    vote = {key: vote_field.get(key).text() for key in VOTE_SENTENCES}
+    card_field = root.get("card").keys_within(set(CARD_TEXTS) | {"win"})
+    card = {key: card_field.get(key).text() for key in CARD_TEXTS}
+    wins = {}
+    for role_id, win in card_field.get("win", {}).items():
+        if role_id not in roles:
+            raise DataError(msg("{where}: no role '{role}' in {game}", where=win.where, role=role_id, game=game.id))
+        wins[role_id] = win.text()
+    return Language(
+        code=path.stem,
+        vote=MappingProxyType(vote),
+        card=MappingProxyType(card),
+        moments=MappingProxyType({key: root.get("moments").keys_within({"night", "dawn"}).get(key).text()
+                                  for key in ("night", "dawn")}),
+        card_wins=MappingProxyType(wins),
+        euphony=MappingProxyType({word: form.text() for word, form in root.get("euphony", {}).items()}),
+        name=root.get("language").text(),
+        roles=MappingProxyType(roles),
+        sides=MappingProxyType(sides),
+        count=count,
+        lines=MappingProxyType(lines),
+    )
+
+
+def _line_keys(game: Game) -> list[str]:
+    """Every line key the game can say, whatever the deck and options (the count aside)."""
+    from narrator.core.script import every_line_key
+
+    return [key for key in every_line_key(game) if not key.startswith("count.")]

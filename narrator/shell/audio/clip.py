@@ -1,0 +1,224 @@
+"""Audio clips: mono float32 samples at a known rate, read, trimmed, resampled and levelled."""
+
+import errno
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import msg
+from narrator.shell.files import write_atomically
+
+SILENCE_THRESHOLD = 10 ** (-45 / 20)  # -45 dBFS: quieter than this at a clip's edges is silence
+VOICE_PEAK = 0.7  # speech never peaks above this; with the bed's ceiling the mix cannot clip
+VOICE_RMS = 10 ** (-18 / 20)  # spoken lines are levelled to this loudness
+
+
+@dataclass(frozen=True)
+class Clip:
+    samples: np.ndarray  # mono float32
+    rate: int
+
+    @property
+    def seconds(self) -> float:
+        return len(self.samples) / self.rate
+
+
+MIN_RATE, MAX_RATE = 8000, 384000  # Hz: from telephone speech to the highest studio rates
+MAX_SECONDS = 600.0  # no line, take or bed narrate uses is longer; beyond it a file is read only this far
+
+
+def read_clip(path: Path, max_seconds: float = MAX_SECONDS) -> Clip:
+    """Read any format libsndfile knows (WAV, FLAC, OGG, AIFF); the format comes from the file.
+
+    At most ``max_seconds`` are read, so an hour-long file costs no more memory than that; a
+    file at an absurd sample rate, or holding samples that are not numbers, is refused.
+    """
+    import soundfile
+
+    try:  # through a Python file: soundfile cannot name a file whose name is not UTF-8
+        with open(path, "rb") as raw, soundfile.SoundFile(raw) as audio:
+            rate = audio.samplerate
+            if not MIN_RATE <= rate <= MAX_RATE:
+                raise NarratorError(msg("{file}: sampled at {rate} Hz; narrate reads audio at 8 to 384 kHz: "
+                                        "convert it (44100 or 48000 Hz)", file=path, rate=rate))
+            samples = audio.read(min(audio.frames, int(max_seconds * rate)), dtype="float32", always_2d=True)
+    except (RuntimeError, soundfile.LibsndfileError, OSError) as error:
+        raise NarratorError(msg("{file}: cannot read this audio file ({error})", file=path, error=error)) from None
+    mono = np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32)
+    if not np.isfinite(mono).all():
+        raise NarratorError(msg("{file}: holds samples that are not numbers (NaN or infinity): the file is damaged",
+                                file=path))
+    return Clip(mono, int(rate))
+
+
+def write_clip(clip: Clip, path: Path, subtype: str | None = None) -> None:
+    """Write ``clip`` (format from the extension), atomically: see ``narrator.shell.files``."""
+    file_format = _format(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, lambda temporary: write_samples(temporary, clip.samples, clip.rate, file_format, subtype))
+
+
+WRITE_BLOCK = 65536  # frames: libsndfile's Vorbis encoder crashes on one write of a minute or more
+
+
+def write_samples(path: Path, samples: np.ndarray, rate: int, file_format: str, subtype: str | None = None) -> None:
+    """Write mono samples block by block (see ``WRITE_BLOCK``), whatever their length."""
+    with audio_writer(path, rate, file_format, subtype) as out:
+        for start in range(0, len(samples), WRITE_BLOCK):
+            out.write(samples[start:start + WRITE_BLOCK])
+
+
+@contextmanager
+def audio_writer(path: Path, rate: int, file_format: str, subtype: str | None = None) -> Iterator:
+    """A mono sound file open for writing, through a Python file (any name the system allows)."""
+    import soundfile
+
+    with open(path, "wb", buffering=0) as raw:  # unbuffered: a failed write fails in write, not in a later seek
+        careful = _CarefulFile(raw)
+        try:
+            out = None
+            try:
+                with signals_held():  # a signal noted here is raised once out is set, so it is closed below
+                    out = soundfile.SoundFile(careful, "w", samplerate=rate, channels=1, format=file_format,
+                                              subtype=subtype)
+                yield _HeldWrites(out)
+            finally:
+                if out is not None:  # closed while raw is open: left to the collector, it would write to a closed file
+                    with signals_held():
+                        out.close()
+        except (RuntimeError, AssertionError):  # soundfile asserts on a short write rather than raising
+            if careful.error is not None:
+                raise careful.error from None  # the real reason (a full disk), which libsndfile cannot pass on
+            raise
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait until libsndfile is done with the call in progress.
+
+    libsndfile writes through Python callbacks (``_CarefulFile``); an exception a signal handler
+    raises inside one is printed as "ignored" and lost, and the write goes on. Meanwhile a signal
+    is only noted; its own handler runs as the call returns, and narrate stops there as it would
+    anywhere else. (Masking the signal is not enough: another thread may receive it.)
+    """
+    if threading.current_thread() is not threading.main_thread():  # only the main thread handles signals
+        yield
+        return
+    noted: list[tuple[int, object]] = []
+    previous = {number: signal.signal(number, lambda number, frame: noted.append((number, frame)))
+                for number in _HELD}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number, frame in noted:
+            handler = previous[number]
+            if callable(handler):
+                handler(number, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(number)
+
+
+_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class _HeldWrites:
+    """A sound file whose writes hold the signals while libsndfile runs (see ``signals_held``)."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def write(self, samples) -> None:
+        with signals_held():
+            self.out.write(samples)
+
+
+class _CarefulFile:
+    """A file for libsndfile's write callback: an OSError there is kept, not raised into C.
+
+    Raised inside the callback, it would be printed as an ignored exception and lost; kept, it
+    is raised once libsndfile has given up on the short write.
+    """
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.error: OSError | None = None
+
+    def _guarded(self, action, failed):
+        if self.error is not None:
+            return failed
+        try:
+            return action()
+        except OSError as error:
+            self.error = error
+            return failed
+
+    def write(self, data) -> int:
+        return self._guarded(lambda: self._write_all(memoryview(data)), 0)
+
+    def _write_all(self, data: memoryview) -> int:
+        """All of ``data``, or the error that stopped it (a raw file may write part and say so)."""
+        done = 0
+        while done < len(data):
+            written = self.raw.write(data[done:])
+            if not written:
+                raise OSError(errno.EIO, "the disk accepted no more data")
+            done += written
+        return done
+
+    def read(self, *size):
+        return self._guarded(lambda: self.raw.read(*size), b"")
+
+    def seek(self, *position):
+        return self._guarded(lambda: self.raw.seek(*position), -1)
+
+    def tell(self) -> int:
+        return self._guarded(self.raw.tell, -1)
+
+
+def _format(path: Path) -> str:
+    formats = {".wav": "WAV", ".flac": "FLAC", ".ogg": "OGG"}
+    if path.suffix.lower() not in formats:
+        raise NarratorError(msg("{file}: cannot write '{suffix}' audio: use .wav, .flac or .ogg", file=path,
+                                suffix=path.suffix))
+    return formats[path.suffix.lower()]
+
+
+def trim_silence(clip: Clip, threshold: float = SILENCE_THRESHOLD) -> Clip:
+    """Cut the silence before and after the sound, so a line starts exactly where it is placed."""
+    loud = np.flatnonzero(np.abs(clip.samples) > threshold)
+    if loud.size == 0:
+        return Clip(clip.samples[:0], clip.rate)
+    return Clip(clip.samples[loud[0]:loud[-1] + 1], clip.rate)
+
+
+def resample(clip: Clip, rate: int) -> Clip:
+    if clip.rate == rate or len(clip.samples) == 0:
+        return Clip(clip.samples, rate)
+    import soxr
+
+    return Clip(soxr.resample(clip.samples, clip.rate, rate, quality="HQ").astype(np.float32), rate)
+
+
+def level(clip: Clip, rms: float = VOICE_RMS, peak: float = VOICE_PEAK) -> Clip:
+    """Bring a clip to the target loudness, but never above the peak ceiling."""
+    if len(clip.samples) == 0:
+        return clip
+    current_rms = float(np.sqrt(np.mean(np.square(clip.samples, dtype=np.float64))))
+    current_peak = float(np.max(np.abs(clip.samples)))
+    if current_peak == 0:
+        return clip
+    gain = min(rms / current_rms, peak / current_peak)
+    return Clip((clip.samples * gain).astype(np.float32), clip.rate)
+
+
+def prepare_voice(clip: Clip, rate: int) -> Clip:
+    """A spoken line ready to mix: trimmed, levelled, at the output rate."""
+    return level(resample(trim_silence(clip), rate))

@@ -1,0 +1,165 @@
+"""The terminal while the night plays: one status line, and single keys (space, q) without Enter."""
+
+import contextlib
+import os
+import select
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import TextIO
+
+from narrator.core.script import INTRO_PHASE
+from narrator.core.views import minutes
+from narrator.shell.audio.player import Session, Transport
+from narrator.shell.terminal import fit, rows_taken, size_of
+from narrator.shell.translation import _
+
+BAR = 24
+
+
+def status_line(transport: Transport, labels: Mapping[str, str], width: int = 80) -> str:
+    """``▶ 1:23 / 3:05 [######------] Veggente  3/10``: where the night is, for one glance.
+
+    At most ``width`` characters: the bar goes first when space is short, then the label is cut.
+    """
+    night = transport.night
+    position = min(transport.position, night.length)
+    cue = night.cue_at(position)
+    phase = labels.get(cue.cue.phase, cue.cue.phase) if cue else labels.get(INTRO_PHASE, "")
+    count = night.count_at(position)
+    counting = f"  {count[1]}/{count[0].seconds}" if count else ""
+    state = _("stopping") if transport.stopping else (_("paused: space resumes") if transport.paused else "")
+    mark = "■" if transport.stopping else ("❚❚" if transport.paused else "▶")
+    clock = f"{mark} {minutes(position / night.rate)} / {minutes(night.seconds)}"
+    tail = f"{counting}{'  ' + state if state else ''}"
+    bar_size = min(BAR, width - len(clock) - len(phase) - len(tail) - 4)
+    if bar_size >= 8:
+        done = round(bar_size * position / night.length) if night.length else bar_size
+        clock += f" [{'#' * done}{'-' * (bar_size - done)}]"
+    return fit(f"{clock} {fit(phase, width - len(clock) - len(tail) - 1)}{tail}", width)
+
+
+class Console:
+    """Shows progress on a terminal (one line redrawn, fitted to its width) or in a log.
+
+    The log has a line per phase, and says when the night is paused and resumed.
+    """
+
+    def __init__(self, out: TextIO, labels: Mapping[str, str], interactive: bool, size=None):
+        self.out = out
+        self.labels = labels
+        self.interactive = interactive
+        self.size = size or size_of(out)
+        self._logged = 0  # how many phases the log has shown
+        self._shown = 0  # characters of the line on screen now
+        self._width = 0  # the terminal's width when it was drawn
+        self._paused = False
+
+    def show(self, transport: Transport) -> None:
+        if self.interactive:
+            width = self.size()[0]
+            line = status_line(transport, self.labels, width - 1)
+            up = rows_taken([self._shown], width) - 1 if self._shown and width != self._width else 0
+            self.out.write((f"\x1b[{up}A" if up else "") + "\r\x1b[J" + line)
+            self._shown, self._width = len(line), width
+            self.out.flush()
+            return
+        night = transport.night
+        phases = night.phase_starts()
+        while self._logged < len(phases) and (phases[self._logged][1] <= transport.position or self._logged == 0):
+            phase, start = phases[self._logged]  # every phase begun since the last look, none skipped
+            self.out.write(f"{minutes(start / night.rate)}  {self.labels.get(phase, phase)}\n")
+            self._logged += 1
+        if transport.paused != self._paused:
+            self._paused = transport.paused
+            word = _("paused (space resumes)") if self._paused else _("resumed")
+            self.out.write(f"{minutes(min(transport.position, night.length) / night.rate)}  {word}\n")
+        self.out.flush()
+
+    def say(self, message: str) -> None:
+        self.finish()
+        self.out.write(message + "\n")
+        self.out.flush()
+
+    def finish(self) -> None:
+        """End the status line, so that whatever comes next has a line of its own."""
+        if self.interactive and self._shown:
+            self.out.write("\n")
+            self.out.flush()
+            self._shown = 0
+
+
+@contextlib.contextmanager
+def keys(stdin: TextIO = sys.stdin, sleep=time.sleep) -> Iterator:
+    """Single key presses from a terminal (cbreak mode, restored on the way out).
+
+    Yields ``read_key(timeout) -> str | None``. Where the input is not a terminal (a pipe, a
+    test, Windows), keys are simply never pressed; Ctrl-C works everywhere.
+    """
+    try:
+        fd = stdin.fileno()
+        interactive = os.isatty(fd)
+    except (AttributeError, ValueError, OSError):
+        interactive = False
+    if not interactive or os.name == "nt":
+        yield lambda timeout: sleep(timeout)
+        return
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    restore_handlers = _rearm_after_suspend(fd, saved)
+    try:
+        def read_key(timeout: float) -> str | None:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            return os.read(fd, 1).decode(errors="ignore") if ready else None
+
+        yield read_key
+    finally:
+        restore_handlers()
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _rearm_after_suspend(fd: int, saved) -> Callable[[], None]:
+    """Ctrl-Z gives the shell its terminal back as it was; ``fg`` takes single keys up again.
+
+    Returns the function that puts the previous signal handlers back. Handlers can only be
+    set from the main thread; elsewhere (the speaker box's helpers) suspending is left as it is.
+    """
+    import signal
+    import termios
+    import threading
+    import tty
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTSTP"):
+        return lambda: None
+
+    def suspend(signal_number, frame):
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # stop for real; execution goes on here after fg
+
+    def carry_on(signal_number, frame):
+        tty.setcbreak(fd)
+        signal.signal(signal.SIGTSTP, suspend)
+
+    previous = {number: signal.signal(number, handler)
+                for number, handler in ((signal.SIGTSTP, suspend), (signal.SIGCONT, carry_on))}
+
+    def restore() -> None:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+    return restore
+
+
+@contextlib.contextmanager
+def terminal_session(labels: Mapping[str, str], out: TextIO = sys.stderr, stdin: TextIO = sys.stdin):
+    """A ``Session`` on the real terminal, restored however playback ends."""
+    console = Console(out, labels, interactive=out.isatty())
+    with keys(stdin) as read_key:
+        try:
+            yield Session(read_key=read_key, show=console.show, say=console.say)
+        finally:
+            console.finish()

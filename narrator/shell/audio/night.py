@@ -1,0 +1,81 @@
+"""From a night script to the night's audio: voices, background bed and mix; and to a file."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import msg
+from narrator.core.script import NightScript
+from narrator.shell.audio.beds import BUILT_IN, load_bed
+from narrator.shell.audio.cache import ClipCache
+from narrator.shell.audio.clip import Clip, audio_writer
+from narrator.shell.audio.mix import DEFAULT_MIX, MixSettings, NightAudio, build_night
+from narrator.shell.audio.tts import DEFAULT_RATE
+from narrator.shell.audio.voices import VoiceSource
+from narrator.shell.environment import Environment
+from narrator.shell.files import write_atomically
+from narrator.shell.voicepacks import default_pack, resolve_pack
+
+BED_VERSION = 1  # bump when the synthesized beds change, so cached copies are made again
+FILE_FORMATS = {".wav": ("WAV", "PCM_16"), ".flac": ("FLAC", "PCM_16"), ".ogg": ("OGG", "VORBIS")}
+
+
+@dataclass(frozen=True)
+class AudioChoice:
+    voice: str | None = None  # a text-to-speech voice: speak every line with it
+    rate: int | None = None  # text-to-speech words per minute: speak every line at it
+    voice_pack: str | None = None  # a pack folder or name; default: the shipped pack of the language
+    ambience: str | None = "drums"  # a built-in bed, a file, or None for silence
+
+
+def voice_source(env: Environment, lang: str, choice: AudioChoice) -> VoiceSource:
+    """The pack (unless a TTS voice or rate was asked for), with text-to-speech for what it lacks."""
+    if choice.voice_pack:
+        pack = resolve_pack(choice.voice_pack, env.voice_pack_folders())
+        if pack.language != lang:
+            raise NarratorError(msg("voice pack '{pack}' speaks '{language}', the narration is in '{lang}': add "
+                                    "--lang {language} or choose another pack", pack=pack.name,
+                                    language=pack.language, lang=lang))
+    elif choice.voice or choice.rate:
+        pack = None
+    else:
+        pack = default_pack(lang, env.game_id, env.voice_pack_folders())
+    return VoiceSource(lang, pack, env.speech_engine, ClipCache(env.cache_dir / "clips"), choice.voice,
+                       choice.rate or DEFAULT_RATE)
+
+
+def night_audio(env: Environment, script: NightScript, choice: AudioChoice,
+                settings: MixSettings = DEFAULT_MIX) -> NightAudio:
+    clips = voice_source(env, script.settings.lang, choice).clips_for(script, settings.rate)
+    bed = None if choice.ambience is None else cached_bed(env, choice.ambience, settings.rate)
+    return build_night(script, clips, bed, settings)
+
+
+def cached_bed(env: Environment, choice: str, rate: int) -> Clip:
+    """Built-in beds are synthesized once and kept in the cache; a user's file is read each time."""
+    if choice not in BUILT_IN:
+        return load_bed(choice, rate)
+    cache = ClipCache(env.cache_dir / "beds")
+    key = ClipCache.key("bed", choice, rate, BED_VERSION)
+    bed = cache.get(key)
+    if bed is None or bed.rate != rate:
+        bed = load_bed(choice, rate)
+        cache.put(key, bed)
+    return bed
+
+
+def write_night(night: NightAudio, path: Path) -> None:
+    """Write the night block by block, atomically (see ``narrator.shell.files``)."""
+    suffix = path.suffix.lower()
+    if suffix not in FILE_FORMATS:
+        raise NarratorError(msg("{file}: cannot write '{suffix}' files: name the file .wav, .flac or .ogg", file=path,
+                                suffix=path.suffix) if path.suffix else
+                            msg("{file}: no extension: name the file .wav, .flac or .ogg", file=path))
+    file_format, subtype = FILE_FORMATS[suffix]
+
+    def write(temporary: Path) -> None:
+        with audio_writer(temporary, night.rate, file_format, subtype) as out:
+            for block in night.blocks():
+                out.write(block)
+
+    write_atomically(path, write)

@@ -1,0 +1,147 @@
+"""Text-to-speech engines behind one small protocol, chosen by name from a registry.
+
+The pyttsx3 backend drives espeak-ng on Linux, SAPI5 on Windows and NSSpeechSynthesizer on
+macOS. Its traps, seen with pyttsx3 2.99 on Debian 12, and where they are handled:
+``runAndWait()`` can return before the file is written, and only the last ``save_to_file``
+before a ``runAndWait`` is written (the worker says one line per call and waits for
+``finished-utterance`` and a complete file); voice and rate changes after the first utterance
+are applied unreliably and a voice that does not exist is ignored silently (one worker process
+per voice and rate, set before it speaks, and the voice checked after its first line); the
+driver prints to stdout (the worker keeps its replies apart); the format is read from the file
+(22050 Hz mono on espeak, AIFF inside a .wav on macOS).
+"""
+
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import msg
+from narrator.shell.audio.clip import Clip, read_clip
+
+DEFAULT_RATE = 150  # words per minute: calm enough to follow with eyes closed
+
+
+class EngineUnavailable(NarratorError):
+    """The engine cannot run on this machine; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class Voice:
+    id: str
+    name: str
+    languages: tuple[str, ...]
+
+    def speaks(self, lang: str) -> bool:
+        return any(code.replace("_", "-").lower().split("-")[0] == lang for code in self.languages)
+
+
+class SpeechEngine(Protocol):
+    name: str
+
+    def voices(self) -> list[Voice]: ...
+
+    def synthesize(self, text: str, voice: Voice, rate: int) -> Clip: ...
+
+
+def choose_voice(engine: SpeechEngine, lang: str, wanted: str | None = None) -> Voice:
+    """The voice ``wanted`` (id or name, any case), or the engine's first voice for ``lang``."""
+    voices = engine.voices()
+    if wanted:
+        for voice in voices:
+            if wanted.lower() in (voice.id.lower(), voice.name.lower()):
+                return voice
+        raise NarratorError(msg("no voice '{voice}' in {engine}: 'narrate doctor' lists the voices", voice=wanted,
+                                engine=engine.name))
+    speaking = [voice for voice in voices if voice.speaks(lang)]
+    if not speaking:
+        raise EngineUnavailable(msg("{engine} has no voice for '{lang}': install one (espeak-ng-data on "
+                                    "Debian/Ubuntu) or use a voice pack", engine=engine.name, lang=lang))
+
+    def rank(voice: Voice) -> int:
+        """The language's own voice first: exactly 'it', or named for it (espeak's 'gmw/en')."""
+        if any(code.lower() == lang for code in voice.languages):
+            return 0
+        return 1 if voice.id.lower().rsplit("/", 1)[-1] == lang else 2
+
+    return min(speaking, key=rank)  # min keeps the engine's order among equals
+
+
+class Pyttsx3Engine:
+    """pyttsx3, with one worker process per voice and rate (see ``narrator.shell.audio.tts_worker``)."""
+
+    name = "pyttsx3"
+
+    def __init__(self) -> None:
+        self._voices: list[Voice] | None = None
+        self._workers: dict[tuple[str, int], subprocess.Popen] = {}
+        self._lock = threading.Lock()
+        weakref.finalize(self, _stop_workers, self._workers)
+
+    def voices(self) -> list[Voice]:
+        if self._voices is None:
+            try:
+                import pyttsx3
+
+                engine = pyttsx3.init()
+                listed = engine.getProperty("voices")
+            except ImportError:
+                raise EngineUnavailable(msg("pyttsx3 is not installed: pip install pyttsx3")) from None
+            except Exception as error:  # the driver's own start-up failure, whatever its type
+                raise EngineUnavailable(msg("the text-to-speech engine did not start ({error}); on Debian/Ubuntu: "
+                                            "sudo apt-get install libespeak-ng1", error=error)) from None
+            self._voices = [Voice(str(v.id), str(v.name), tuple(str(code) for code in (v.languages or ())))
+                            for v in listed]
+        return self._voices
+
+    def synthesize(self, text: str, voice: Voice, rate: int) -> Clip:
+        with self._lock, tempfile.TemporaryDirectory(prefix="narrator-tts-") as folder:
+            path = Path(folder) / "line.wav"
+            reply = self._ask(voice, rate, {"text": text, "path": str(path)})
+            if "error" in reply:
+                raise NarratorError(msg("{engine}: {error}", engine=self.name, error=reply["error"]))
+            return read_clip(path)
+
+    def close(self) -> None:
+        _stop_workers(self._workers)
+
+    def _ask(self, voice: Voice, rate: int, request: dict) -> dict:
+        worker = self._worker(voice, rate)
+        worker.stdin.write(json.dumps(request) + "\n")
+        worker.stdin.flush()
+        line = worker.stdout.readline()
+        if not line:
+            self._workers.pop((voice.id, rate), None)
+            raise EngineUnavailable(msg("the text-to-speech engine stopped (exit status {status}); on Debian/Ubuntu: "
+                                        "sudo apt-get install libespeak-ng1", status=worker.wait()))
+        return json.loads(line)
+
+    def _worker(self, voice: Voice, rate: int) -> subprocess.Popen:
+        key = (voice.id, rate)
+        if key not in self._workers:
+            self._workers[key] = subprocess.Popen(
+                [sys.executable, "-m", "narrator.shell.audio.tts_worker", voice.id, str(rate)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return self._workers[key]
+
+
+def _stop_workers(workers: dict) -> None:
+    """Close each worker's input; it finishes its line and exits."""
+    for worker in workers.values():
+        worker.stdin.close()
+        try:
+            worker.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+    workers.clear()
+
+
+ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pyttsx3": Pyttsx3Engine}
+DEFAULT_ENGINE = "pyttsx3"

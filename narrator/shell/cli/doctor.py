@@ -1,0 +1,18 @@
+import click
+
+from narrator.shell.cli.interface import Command
+
+
+@click.command(cls=Command)
+@click.pass_obj
+def doctor(env):
+    """Check what this machine offers: text-to-speech voices, voice packs, sound output.
+
+    \b
+    Example:
+      narrate doctor
+    """
+    from narrator.shell.audio.doctor import report
+
+    for line in report(env):
+        click.echo(line)

@@ -1,0 +1,48 @@
+"""``narrate games`` and ``--game``: the games narrate can narrate, found by their folder."""
+
+import click
+
+from narrator.core.views import dump, games_data, games_text
+from narrator.shell.cli.interface import Command
+from narrator.shell.cli.options import format_option
+from narrator.shell.translation import _, active_catalog
+
+
+@click.command(cls=Command)
+@format_option()
+@click.pass_obj
+def games(env, fmt):
+    """List the games narrate can narrate, with their players and languages.
+
+    \b
+    Examples:
+      narrate games
+      narrate --game una-notte-da-lupi --players 6
+    """
+    from narrator.games.loader import available_games, load_game
+
+    found = [load_game(env.games_dir / game_id) for game_id in available_games(env.games_dir)]
+    click.echo(games_text(found, active_catalog()) if fmt == "text" else dump(games_data(found), fmt))
+
+
+def choose_game(ctx, param, value: str | None) -> None:
+    """``--game ID``: narrate that game from here on; an id that is no game is one line and the list."""
+    if value is None:
+        return
+    from narrator.games.loader import available_games
+
+    env = ctx.obj
+    known = available_games(env.games_dir)
+    if value not in known:
+        raise click.BadParameter(_("no game '{game}': choose one of {games}").format(
+            game=value, games=", ".join(known)), ctx, param)
+    env.use_game(value)
+
+
+def add_game_option(command: click.Command) -> None:
+    """Give ``command`` and every command under it the ``--game`` option (first, so it is read first)."""
+    command.params.insert(0, click.Option(
+        ["--game"], metavar="GAME", is_eager=True, expose_value=False, callback=choose_game,
+        help="The game to narrate, by its id ('narrate games' lists them)."))
+    for sub in getattr(command, "commands", {}).values():
+        add_game_option(sub)

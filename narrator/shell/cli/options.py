@@ -1,0 +1,225 @@
+"""Options shared by several commands, and turning them into core arguments."""
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from narrator.core.deck import Deck, build_deck, deck_from_data, parse_deck_list
+from narrator.core.script import COUNT_STYLES, ScriptSettings, settings_for
+from narrator.core.views import FORMATS
+from narrator.shell.environment import Environment
+from narrator.shell.translation import _
+
+DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed")
+SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "tips", "nudge")
+
+
+def option_group(decorators):
+    """Several click options as one decorator, in the order listed."""
+    def decorate(function):
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return decorate
+
+
+deck_options = option_group([
+    click.option("--players", "-p", type=int, metavar="N",
+                 help="How many are playing (3-10). Without --deck, picks the recommended deck."),
+    click.option("--deck", "-d", "deck_spec", metavar="CARDS|FILE",
+                 help="The cards: a comma list such as \"lupo-mannaro x2, veggente, contadino x3, ...\" "
+                      "(ids or names, Italian or English) or a YAML deck file."),
+    click.option("--add", multiple=True, metavar="ROLE", help="Add one card of ROLE to the deck (repeatable)."),
+    click.option("--remove", multiple=True, metavar="ROLE", help="Take one card of ROLE out (repeatable)."),
+    click.option("--random", "random_deck", is_flag=True, help="Draw a random legal deck for --players."),
+    click.option("--seed", type=int, metavar="N", help="With --random: draw the same deck again."),
+])
+
+lang_option = click.option("--lang", "-l", metavar="LANG",
+                           help="Narration language, such as it or en. Default: the system locale's if the game speaks it, else the "
+                                "game's own.")
+
+script_options = option_group([
+    lang_option,
+    click.option("--count-seconds", type=int, metavar="S", help="Seconds each called role gets (default 10)."),
+    click.option("--seconds", "slot_seconds", multiple=True, metavar="TURN=S",
+                 help="Seconds for one turn of the night, such as veggente=15 (repeatable)."),
+    click.option("--count-style", type=click.Choice(COUNT_STYLES), default="edges", show_default=True,
+                 help="Count every second aloud (full), only the first two and last three (edges), or none."),
+    click.option("--tips/--no-tips", default=None, help="Say how to cover noise and eyes at nightfall (on)."),
+    click.option("--nudge/--no-nudge", default=None, help="Have everyone nudge the cards before daybreak (on)."),
+])
+
+
+def format_option(default: str = "text"):
+    return click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default=default, show_default=True,
+                        help="Output for people (text) or programs (json, yaml).")
+
+
+@dataclass(frozen=True)
+class DeckChoice:
+    deck: Deck
+    players: int
+    seed: int | None  # the seed a random deck was drawn with
+
+
+def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed) -> DeckChoice:
+    """The deck the options ask for, validated; a deck file is read here."""
+    game = env.game
+    if seed is not None and not random_deck:
+        raise click.UsageError(_("--seed goes with --random"))
+    base = None
+    if deck_spec is not None:
+        if _is_deck_file(deck_spec):
+            from narrator.games.yamlfile import read_yaml
+
+            base, stated = deck_from_data(game, read_yaml(Path(deck_spec)), deck_spec)
+            players = stated if players is None else players
+        else:
+            base = parse_deck_list(game, deck_spec)
+    if random_deck and seed is None:
+        seed = env.new_seed()
+    rng = random.Random(seed) if random_deck else None
+    deck, players = build_deck(game, players=players, base=base, add=add, remove=remove, rng=rng)
+    return DeckChoice(deck, players, seed if random_deck else None)
+
+
+def _is_deck_file(spec: str) -> bool:
+    if spec.lower().endswith((".yaml", ".yml")):
+        return True
+    try:
+        return Path(spec).is_file()
+    except (OSError, ValueError):  # longer than a file name can be, or a NUL in it: a list of cards
+        return False
+
+
+def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, tips, nudge) -> ScriptSettings:
+    """Narration settings; an option left unsaid keeps the game's default (a game may have none)."""
+    asked = {name: value for name, value in (("tips", tips), ("nudge", nudge)) if value is not None}
+    return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked,
+                        dict(_turn_seconds(text) for text in slot_seconds))
+
+
+def _turn_seconds(text: str) -> tuple[str, int]:
+    """``veggente=15`` → ``("veggente", 15)``."""
+    turn, _equals, seconds = text.partition("=")
+    if not turn.strip() or not seconds.strip().isascii() or not seconds.strip().isdigit() or len(seconds) > 6:
+        raise click.BadParameter(_("'{value}' is not TURN=SECONDS: write it like veggente=15").format(value=text),
+                                 param_hint="'--seconds'")
+    return turn.strip(), int(seconds)
+
+
+def language(env: Environment, lang: str | None) -> str:
+    return settings_for(env.game, _lang(env, lang)).lang
+
+
+def _lang(env: Environment, lang: str | None) -> str:
+    return lang.strip().lower() if lang else env.default_language()
+
+
+def pick(params: dict, names: tuple[str, ...]) -> dict:
+    return {name: params[name] for name in names}
+
+
+def say_seed(choice: DeckChoice) -> None:
+    if choice.seed is not None:
+        click.echo(_("narrate: random deck drawn with --seed {seed}").format(seed=choice.seed), err=True)
+
+
+VOICE_OPTION_NAMES = ("voice", "rate", "voice_pack")
+AUDIO_OPTION_NAMES = (*VOICE_OPTION_NAMES, "ambience", "no_ambience")
+
+voice_options = option_group([
+    click.option("--voice", metavar="NAME",
+                 help="Speak every line with this text-to-speech voice ('narrate doctor' lists them)."),
+    click.option("--rate", type=int, metavar="WPM", help="Text-to-speech pace in words per minute (80-400)."),
+    click.option("--voice-pack", metavar="DIR|NAME", help="Speak with this voice pack ('narrate voices list')."),
+])
+
+audio_options = option_group([
+    voice_options,
+    click.option("--ambience", metavar="NAME|FILE", default="drums", show_default=True,
+                 help="Background under the night: drums, rain, wind, or a WAV/FLAC/OGG file."),
+    click.option("--no-ambience", is_flag=True, help="No background: the voice alone."),
+])
+
+
+def output_option(help: str):
+    """``-o FILE``: a file to write, never empty and never a folder."""
+    return click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), required=True,
+                        callback=_output_file, help=help)
+
+
+def _output_file(ctx, param, value: Path | None) -> Path | None:
+    if value is not None and not value.name:
+        raise click.BadParameter(_("give a file name, such as notte.wav or tessera.pdf"), ctx, param)
+    return value
+
+
+def choose_audio(voice, rate, voice_pack, ambience="drums", no_ambience=False):
+    """Audio options as the audio layer takes them (imported here, so quick commands stay light)."""
+    from narrator.shell.audio.night import AudioChoice
+
+    if rate is not None and not 80 <= rate <= 400:
+        raise click.BadParameter(_("{rate} words per minute is out of reach: choose 80 to 400").format(rate=rate),
+                                 param_hint="'--rate'")
+    if voice_pack and (voice or rate):
+        raise click.UsageError(_("--voice-pack speaks recorded lines; --voice and --rate are for text-to-speech: "
+                                 "choose one"))
+    return AudioChoice(voice=voice, rate=rate, voice_pack=voice_pack, ambience=None if no_ambience else ambience)
+
+
+def phase_labels(env: Environment, lang: str) -> dict[str, str]:
+    """What the terminal calls each part of the night while it plays."""
+    from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
+
+    language = env.game.languages[lang]
+    labels = {slot.id: language.slot_name(slot, env.game.role(slot.roles[0]).copies) for slot in env.game.night.slots}
+    return {**labels, INTRO_PHASE: language.moments["night"], OUTRO_PHASE: language.moments["dawn"]}
+
+
+def night_from_options(env: Environment, params: dict):
+    """The deck, the narration settings and the night script that a command's options ask for."""
+    from narrator.core.script import generate_script
+
+    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
+    say_seed(choice)
+    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
+    return choice, settings, generate_script(env.game, choice.deck, settings)
+
+
+DAY_OPTION_NAMES = ("day_minutes", "day_seconds", "no_day", "names")
+
+countdown_option = click.option("--countdown", type=click.IntRange(1, 30), metavar="S",
+                                help="Count the last S seconds of the day aloud (default: the game's, 3).")
+
+day_options = option_group([
+    click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5)."),
+    click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds."),
+    click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote."),
+    click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".'),
+    countdown_option,
+])
+
+
+def day_rules(env: Environment, countdown: int | None):
+    """The game's day, with the countdown the options ask for."""
+    from dataclasses import replace
+
+    if env.game.day is None:
+        raise click.UsageError(_("{game} has no timed day").format(game=env.game.title))
+    return env.game.day if countdown is None else replace(env.game.day, countdown=countdown)
+
+
+def day_length(env: Environment, day_minutes, day_seconds, no_day, names) -> int | None:
+    """Seconds of discussion the options ask for; None when there is to be no day."""
+    if no_day:
+        return None
+    if env.game.day is None:  # a game with no timed day: the night is the whole of narrate's part
+        if day_minutes or day_seconds:
+            raise click.UsageError(_("{game} has no timed day").format(game=env.game.title))
+        return None
+    return day_seconds or (day_minutes or 0) * 60 or env.game.day.seconds

@@ -1,0 +1,44 @@
+"""``narrate --players N``: the game itself. Shows the deck, then speaks the night."""
+
+import click
+
+from narrator.core.errors import Stopped
+from narrator.core.script import NightScript, ScriptSettings
+from narrator.core.views import minutes
+from narrator.shell.cli.options import phase_labels
+from narrator.shell.environment import Environment
+from narrator.shell.translation import _, say
+
+NIGHT_FILE = "night.wav"
+
+
+def play(env: Environment, settings: ScriptSettings, script: NightScript, audio) -> bool:
+    """Play the night; True if the group heard it, False if it went to a file.
+
+    How the night will be heard is decided, and said, before anyone closes their eyes.
+    """
+    from narrator.shell.audio.console import terminal_session
+    from narrator.shell.audio.night import night_audio, write_night
+    from narrator.shell.audio.player import choose_players, plan, play_night
+
+    night = night_audio(env, script, audio)
+    if env.player:
+        players, reason = [env.player()], None
+    else:
+        players, reason = choose_players(write_night, env.nights_dir() / NIGHT_FILE, problem=env.sound_problem,
+                                         which=env.which)
+    first = players[0]
+    if reason:
+        click.echo(f"narrate: {say(plan(first, reason))}", err=True)
+    if not first.audible:
+        first.play(night, None)
+        click.echo(_("The night ({length}) is in {file}: play it to the group from any media player.").format(
+            length=minutes(night.seconds), file=first.path))
+        return False
+    click.echo(_("The night lasts {length}. Everyone close your eyes. (space: pause, q: stop)").format(
+        length=minutes(night.seconds)))
+    with terminal_session(phase_labels(env, settings.lang)) as session:
+        completed = play_night(players, night, session)
+    if not completed:
+        raise Stopped
+    return True

@@ -1,0 +1,43 @@
+import click
+
+from narrator.core.timeline import script_timeline
+from narrator.core.views import dump, script_data, script_text
+from narrator.shell.cli.interface import Command
+from narrator.shell.cli.options import (
+    deck_options,
+    format_option,
+    night_from_options,
+    script_options,
+)
+from narrator.shell.translation import active_catalog
+from narrator.shell.voicepacks import default_pack, resolve_pack
+
+
+@click.command(cls=Command)
+@deck_options
+@script_options
+@click.option("--voice-pack", metavar="DIR|NAME", help="Time the lines by this voice pack (default: the language's).")
+@format_option()
+@click.pass_obj
+def script(env, fmt, voice_pack, **params):
+    """Print the night, line by line, with the time each line starts.
+
+    Every role of the deck that wakes is called in the rulebook's order, even when its
+    card may lie in the centre. Times are those of the audio, measured from the voice
+    pack; a line the pack lacks is estimated.
+
+    \b
+    Examples:
+      narrate script --players 6
+      narrate script --players 10 --lang en --count-style full
+      narrate script --deck mydeck.yaml --format json
+    """
+    choice, settings, night = night_from_options(env, params)
+    folders = env.voice_pack_folders()
+    pack = resolve_pack(voice_pack, folders) if voice_pack else default_pack(settings.lang, env.game_id, folders)
+    durations = {key: clip.seconds for key, clip in pack.clips.items()} if pack else {}
+    timeline, measured = script_timeline(night, durations)
+    if fmt == "text":
+        click.echo(script_text(env.game, night, timeline, not measured, active_catalog()))
+    else:
+        click.echo(dump(script_data(env.game, night, timeline, estimated=not measured), fmt))

@@ -1,0 +1,108 @@
+"""Running the day at the terminal: the big countdown, the keys, the spoken lines on time."""
+
+from collections.abc import Callable
+from typing import TextIO
+
+from narrator.core.bigdigits import big, clock_face
+from narrator.core.day import DayTimer
+from narrator.core.i18n import N_
+from narrator.shell.terminal import fit, rows_taken, size_of
+from narrator.shell.translation import _
+
+HELP = N_("space: pause   +: 30 more seconds   Enter: vote now   q: stop")
+SHORT_HELP = N_("space:pause +:30s Enter:vote q:stop")  # for terminals too narrow for the whole of it
+
+
+class DayScreen:
+    """A large countdown redrawn in place on a terminal; a line per spoken event in a log.
+
+    Every row is fitted to the terminal's width at each redraw, and at a small terminal the
+    blank rows, then the big digits, give way, so that the screen never scrolls. In a log,
+    pausing and resuming are lines of their own too.
+    """
+
+    def __init__(self, out: TextIO, interactive: bool, size=None):
+        self.out = out
+        self.interactive = interactive
+        self.size = size or size_of(out)
+        self._drawn: list[int] = []  # the lengths of the rows on screen now
+        self._last = None
+        self._paused = False
+        self.caption = ""  # the last line said, shown under the digits
+
+    def show(self, timer: DayTimer) -> None:
+        face = clock_face(timer.left())
+        over = timer.voting or timer.finished
+        state = "" if over else (_("paused: space resumes") if timer.paused else _(HELP))
+        if not self.interactive:
+            if timer.paused != self._paused:
+                self._paused = timer.paused
+                self.out.write(f"{face}  {_('paused (space resumes)') if timer.paused else _('resumed')}\n")
+                self.out.flush()
+            return
+        columns, lines = self.size()
+        if (face, state, self.caption, columns, lines) == self._last:
+            return
+        self._last = (face, state, self.caption, columns, lines)
+        if state == _(HELP) and len(state) > columns - 1:
+            state = _(SHORT_HELP)
+        rows = [fit(row, columns - 1) for row in layout(face, self.caption, state, columns - 1, lines - 1)]
+        up = rows_taken(self._drawn, columns) if self._drawn else 0
+        self.out.write((f"\x1b[{up}A" if up else "") + "\r\x1b[J" + "".join(f"{row}\n" for row in rows))
+        self._drawn = [len(row) for row in rows]
+        self.out.flush()
+
+    def finish(self) -> None:
+        """The screen stays as it is; what is written next starts below it."""
+        self._drawn = []
+
+    def said(self, text: str, left: float) -> None:
+        self.caption = text
+        if not self.interactive:
+            self.out.write(f"{clock_face(left)}  {text}\n")
+            self.out.flush()
+
+
+def layout(face: str, caption: str, state: str, width: int, height: int) -> list[str]:
+    """The day's screen as rows for a terminal ``width`` by ``height``: big digits where they fit."""
+    import textwrap
+
+    digits = big(face)
+    if len(digits[0]) <= width:
+        pad = "   " if len(digits[0]) + 3 <= width else ""
+        big_rows = [pad + row for row in digits]
+        state = pad + state if len(pad + state) <= width else state
+        caption_rows = [pad + row for row in textwrap.wrap(caption, max(10, width - len(pad)))] or [""]
+        for rows in (["", *big_rows, "", *caption_rows, state],
+                     [*big_rows, *caption_rows, state],
+                     [*big_rows, caption_rows[0], state]):
+            if len(rows) <= height:
+                return rows
+    return [f"{face}  {caption}", state][:max(1, height)]
+
+
+def run_day(timer: DayTimer, say: Callable[[str], None], read_key: Callable[[float], str | None],
+            screen: DayScreen, texts: dict[str, str]) -> bool:
+    """Until the call to vote: say each line as its mark comes, show the time, answer the keys.
+
+    Returns True when the day reached the vote, False when q stopped it (as q stops the night).
+    """
+    while True:
+        for event in timer.due():
+            say(event.key)
+            screen.said(texts.get(event.key, event.key), timer.left())
+        screen.show(timer)
+        if timer.finished:
+            screen.finish()
+            return True
+        wait = timer.next_mark()
+        key = read_key(0.1 if timer.paused or wait is None else max(0.01, min(0.1, wait)))
+        if key == " ":
+            timer.toggle_pause()
+        elif key == "+":
+            timer.add_time()
+        elif key in ("\n", "\r"):
+            timer.vote_now()
+        elif key in ("q", "Q"):
+            screen.finish()
+            return False

@@ -1,0 +1,44 @@
+"""The console entry point, kept as light as it can be.
+
+Importing the command line takes a few tens of milliseconds. A Ctrl-C then must end narrate as
+quietly as one pressed later: while importing, SIGINT only sets a flag (raised in the middle of
+an import, a KeyboardInterrupt can land in one of importlib's callbacks, where Python prints it
+as an "ignored exception" and carries on), and the flag is acted on once the imports are done.
+SIGTERM and SIGHUP (a closed terminal, a ``kill``) unwind like Ctrl-C does, so that nothing
+narrate was writing is left behind.
+"""
+
+import signal
+
+
+def main() -> None:
+    pressed = []
+    signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
+    try:
+        # Read at every start, before the command runs (the game's language is in its YAML, the
+        # user's folders come from platformdirs): imported here, a Ctrl-C cannot cut them in half.
+        import platformdirs  # noqa: F401
+        import yaml  # noqa: F401
+
+        from narrator.core.errors import Terminated
+        from narrator.shell.cli.app import main as run
+        from narrator.shell.cli.errors import EXIT_INTERRUPTED, fail
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pressed:
+        import sys
+
+        from narrator.shell.cli.interface import speak_for
+        from narrator.shell.environment import Environment
+        from narrator.shell.translation import _
+
+        speak_for(Environment(), sys.argv[1:])
+        fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
+
+    def terminate(signal_number, frame):
+        raise Terminated(signal_number)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), terminate)
+    run()

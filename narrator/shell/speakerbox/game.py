@@ -1,0 +1,260 @@
+"""A whole game with tablets as the speaker box: the laptop serves, starts and drives; tablets play."""
+
+import io
+import queue
+import sys
+import threading
+from collections.abc import Callable
+
+from narrator.core.day import DayTimer, day_spoken_keys
+from narrator.core.errors import NarratorError, Stopped
+from narrator.core.i18n import Text, msg, os_reason
+from narrator.shell.audio.mix import MixSettings
+from narrator.shell.dayrun import DayScreen, run_day
+from narrator.shell.speakerbox.server import BoxServer, network_addresses
+from narrator.shell.speakerbox.state import Box
+from narrator.shell.translation import _, active_catalog, active_language
+from narrator.shell.translation import say as render
+
+TABLET_RATE = 24000  # plenty for speech and drums, and half the bytes for every tablet to fetch
+
+
+def wav_bytes(samples, rate: int) -> bytes:
+    import soundfile
+
+    out = io.BytesIO()
+    soundfile.write(out, samples, rate, format="WAV", subtype="PCM_16")
+    return out.getvalue()
+
+
+def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
+    """The night for the tablets, the day's lines (none when there is no day: ``rules`` None), and
+    the box state they will share."""
+    from narrator.shell.audio.clip import prepare_voice
+    from narrator.shell.audio.night import night_audio, voice_source
+
+    night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
+    language = env.game.languages[lang]
+    source = voice_source(env, lang, audio)
+    day_lines = {key: source.raw_clip(key, language.line(key)) for key in (day_spoken_keys(rules) if rules else ())}
+    clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE) for key, raw in day_lines.items()}
+    phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
+    box = Box(night.length / night.rate, phases, env.clock)
+    return night, wav_bytes(night.render(), night.rate), day_lines, clips, box
+
+
+class LaptopFollower:
+    """The laptop's own speakers, following the box's playhead (so they stay in step too)."""
+
+    def __init__(self, night, box: Box, clock):
+        import sounddevice
+
+        self.night, self.box, self.clock = night, box, clock
+        self.position = None
+        self.stream = sounddevice.OutputStream(samplerate=night.rate, channels=1, dtype="float32",
+                                               callback=self._fill)
+        self.stream.start()
+
+    def _fill(self, outdata, frames, time_info, status):
+        ahead = max(0.0, time_info.outputBufferDacTime - time_info.currentTime)
+        with self.box.lock:
+            running = self.box.stage == "night" and self.box.playhead.running
+            expected = round(self.box.playhead.position(self.clock() + ahead) * self.night.rate)
+        if not running or expected < 0:
+            outdata[:, 0] = 0
+            self.position = None
+            return
+        if self.position is None or abs(self.position - expected) > self.night.rate // 50:
+            self.position = expected  # (re)join the playhead; otherwise run on smoothly
+        block = self.night.block(self.position, frames)
+        outdata[:, 0] = 0
+        outdata[:len(block), 0] = block
+        self.position += frames
+
+    def close(self):
+        self.stream.close()
+
+
+def serve_error(host: str, port: int, error: OSError) -> Text:
+    """Why the box cannot listen, and which option to change: the address or the port."""
+    import errno
+    import socket
+
+    if isinstance(error, socket.gaierror):
+        reason = (error.strerror or str(error)).rsplit(": ", 1)[-1]  # asyncio repeats the address first
+    else:
+        reason = os_reason(error)
+    if isinstance(error, socket.gaierror) or error.errno == errno.EADDRNOTAVAIL:
+        return msg("cannot serve on '{host}' ({reason}): it is not an address of this machine; give one of its "
+                   "addresses with --host, or leave --host out to serve on all of them", host=host, reason=reason)
+    return msg("cannot serve on {host}:{port} ({reason}): choose another --port", host=host, port=port, reason=reason)
+
+
+class BoxTable:
+    """The tablets of the speaker box as the game's table: they play the night and the day in step.
+
+    ``say`` and ``warn`` print for the people at the laptop (the command line gives click's); the
+    box itself knows nothing of the command line.
+    """
+
+    def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
+                 laptop_audio: bool, say: Callable[[str], None], warn: Callable[[str], None]):
+        self.env, self.lang, self.rules, self.say, self.warn = env, lang, rules, say, warn
+        self.laptop_audio = laptop_audio
+        self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
+                                                                               rules)
+        self.actions: queue.Queue[str] = queue.Queue()
+        self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
+                                language=active_language(), catalog=active_catalog())
+        self.box.on_change = self.server.broadcast
+        self.follower = None
+        try:
+            self.server.start()
+        except OSError as error:
+            raise NarratorError(serve_error(host, port, error)) from None
+        try:
+            _announce(self.server, host, say)
+        except BaseException:
+            self.server.stop()
+            raise
+
+    def night(self) -> bool:
+        """From Start to daybreak; always heard (on the tablets)."""
+        from narrator.shell.audio.console import keys
+
+        with keys(sleep=self.env.sleep) as read_key:
+            _wait_for_start(self.box, self.actions, read_key)
+            if self.laptop_audio:
+                self.follower = _laptop_speakers(self.night_audio, self.box, self.env.clock, self.warn)
+            if not _night(self.box, self.actions, read_key):
+                raise Stopped
+        return True
+
+    def day(self, seconds: int) -> None:
+        from narrator.shell.audio.console import keys
+
+        with keys(sleep=self.env.sleep) as read_key:
+            if not _day(self.env, self.rules, self.box, self.server, self.actions, read_key, self.lang, seconds,
+                        self.day_lines if self.follower else None):
+                raise Stopped
+
+    def show_result(self, lines: list[str]) -> None:
+        self.box.show_result(lines)
+        threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
+
+    def close(self) -> None:
+        if self.follower is not None:
+            self.follower.close()
+        self.server.stop()
+
+
+def tablet_addresses(host: str, port: int, networks: list[tuple[str, str]]) -> list[str]:
+    """Where the tablets can open the box: the address --host names, or each network's address."""
+    if host not in ("0.0.0.0", "::", ""):
+        literal = f"[{host}]" if ":" in host else host
+        return [f"http://{literal}:{port}/"]
+    return [f"http://{address}:{port}/" for _, address in networks]
+
+
+def _announce(server: BoxServer, host: str, say: Callable[[str], None]) -> None:
+    import segno
+
+    addresses = tablet_addresses(host, server.port, network_addresses())
+    if not addresses:
+        say(_("Speaker box: this laptop is on no network the tablets could reach: connect it to the same "
+                     "Wi-Fi as the tablets and start again."))
+    else:
+        say(_("Speaker box: open {addresses} on the tablets and tap to join.").format(
+            addresses=_(" or ").join(addresses)))
+        out = io.StringIO()
+        segno.make(addresses[0], error="m").terminal(out=out, compact=True)
+        say(out.getvalue().rstrip("\n"))
+    say(_("This laptop's controls: {address}").format(
+        address=f"http://127.0.0.1:{server.port}/?token={server.token}"))
+    say(_("Press Enter here (or Start on the controls page) to begin the night. q stops."))
+
+
+def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:
+    while box.stage == "waiting":
+        key = read_key(0.1)
+        if key in ("\n", "\r") or _take(actions) in ("start", "next"):
+            box.start_night()
+        elif key in ("q", "Q"):
+            raise Stopped
+
+
+def _night(box: Box, actions: queue.Queue, read_key) -> bool:
+    """Until daybreak: pause, resume and skip from the keys or the controls page."""
+    while not box.night_over():
+        key = read_key(0.1)
+        action = _take(actions)
+        if key == " " or action == "pause":
+            box.toggle_pause()
+        elif key in ("q", "Q"):
+            return False
+        elif action == "next":
+            box.skip_night()
+    return True
+
+
+def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key, lang: str, seconds: int,
+         laptop_lines) -> bool:
+    """The day on every tablet (and on the laptop's speakers, given their lines, when they play too).
+
+    Returns False when q stopped it.
+    """
+    language = env.game.languages[lang]
+    texts = {key: language.line(key) for key in (day_spoken_keys(rules) if rules else ())}
+    laptop = _laptop_day_speaker(laptop_lines) if laptop_lines is not None else None
+
+    def say(key: str) -> None:
+        lead = 0.3
+        server.say(key, lead)
+        if laptop is not None:
+            threading.Timer(lead, laptop.say, args=(key,)).start()  # at the tablets' moment
+    timer = DayTimer(rules, seconds, env.clock)
+    screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
+
+    def keys_and_controls(timeout: float) -> str | None:
+        action = _take(actions)
+        if action == "pause":
+            return " "
+        if action == "next":
+            return "\n"
+        key = read_key(timeout)
+        box.show_day(None if timer.paused else env.clock() + timer.left(), timer.left() if timer.paused else None,
+                     timer.voting or timer.finished)
+        return key
+
+    box.show_day(env.clock() + seconds, None, False)
+    try:
+        reached_the_vote = run_day(timer, say, keys_and_controls, screen, texts)
+    finally:
+        if laptop is not None:
+            laptop.close()
+    box.show_day(None, 0, True)
+    return reached_the_vote
+
+
+def _laptop_day_speaker(lines):
+    from narrator.shell.audio.clip import prepare_voice
+    from narrator.shell.audio.speaker import SounddeviceSpeaker
+
+    return SounddeviceSpeaker({key: prepare_voice(raw, 48000) for key, raw in lines.items()})
+
+
+def _laptop_speakers(night, box: Box, clock, warn: Callable[[str], None]):
+    from narrator.shell.audio.player import sounddevice_problem
+
+    problem = sounddevice_problem()
+    if problem:
+        warn(_("narrate: {problem}; only the tablets will play").format(problem=render(problem)))
+        return None
+    return LaptopFollower(night, box, clock)
+
+
+def _take(actions: queue.Queue) -> str | None:
+    try:
+        return actions.get_nowait()
+    except queue.Empty:
+        return None

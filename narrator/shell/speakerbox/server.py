@@ -1,0 +1,273 @@
+"""The speaker box's web server (aiohttp), running in a thread of its own beside the game.
+
+It serves exactly its own assets, by exact name (nothing is looked up on disk from a request,
+so no path can climb out), the night's audio and the day's lines, and one WebSocket per tablet:
+tablets ask the time (for their clock offset) and receive the game's state; only a client that
+presents the secret token may start, pause or move the game on. A misbehaving client gets an
+error message or a 4xx, and the server carries on: a request not sent in full within a few
+seconds is closed, a tablet that stops reading is dropped (it reconnects when it can) without
+holding the others up, a WebSocket from another site's page or through a host name that is not
+this machine's is refused, and whatever goes wrong is at most one line on the laptop's terminal.
+"""
+
+import asyncio
+import ipaddress
+import json
+import logging
+import secrets
+import socket
+import sys
+import threading
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from narrator.core.i18n import ENGLISH, Catalog
+from narrator.shell.speakerbox.page import filled_page
+from narrator.shell.speakerbox.state import Box
+from narrator.shell.translation import SOURCE_LANGUAGE, _
+
+STATIC = Path(__file__).parent / "static"
+ASSETS = {"/": ("index.html", "text/html"), "/box.js": ("box.js", "text/javascript"),
+          "/box.css": ("box.css", "text/css")}
+MAX_MESSAGE = 4096
+ACTIONS = ("start", "pause", "next")
+REQUEST_SECONDS = 5  # a request must arrive whole within this (aiohttp's keep-alive timer closes it)
+SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
+
+
+class BoxServer:
+    def __init__(self, box: Box, night_wav: bytes, clips: dict[str, bytes], clock: Callable[[], float],
+                 control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
+                 token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH):
+        self.box = box
+        self.night_wav = night_wav
+        self.clips = clips
+        self.clock = clock
+        self.control = control  # applies a control action (start, pause, next) to the game
+        self.host, self.port = host, port
+        self.token = token or secrets.token_urlsafe(16)
+        self.night_id = secrets.token_hex(8)  # a tablet that holds another night's audio must fetch this one
+        self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
+        page = (STATIC / ASSETS["/"][0]).read_text(encoding="utf-8")
+        self._assets["/"] = (filled_page(page, language, catalog), "text/html")
+        self._sockets: weakref.WeakSet = weakref.WeakSet()
+        self._transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+
+    # --- running ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start serving in a background thread; return once the port is bound (or raise)."""
+        ready: dict = {}
+        started = threading.Event()
+
+        def run():
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            try:
+                loop.run_until_complete(self._serve())
+            except OSError as error:
+                ready["error"] = error
+                started.set()
+                return
+            started.set()
+            loop.run_forever()
+            loop.run_until_complete(self._runner.cleanup())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="speaker-box", daemon=True)
+        self._thread.start()
+        started.wait(10)
+        if "error" in ready:
+            raise ready["error"]
+
+    async def _serve(self) -> None:
+        app = web.Application(client_max_size=MAX_MESSAGE)
+        app.router.add_get("/ws", self._websocket)
+        app.router.add_get("/night.wav", self._night)
+        app.router.add_get("/clips/{key}", self._clip)
+        app.router.add_get("/{path:.*}", self._asset)
+        quiet_logs()
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=REQUEST_SECONDS)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # the real port when 0 was asked for
+
+    def stop(self) -> None:
+        if self._loop is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._thread is not None:
+            self._thread.join(5)
+
+    # --- telling the tablets ------------------------------------------------------------------
+
+    def broadcast(self, message: dict | None = None) -> None:
+        """Send a message (the state, by default) to every tablet; callable from any thread."""
+        if self._loop is None or not self._loop.is_running():
+            return
+        text = json.dumps(message or self.snapshot())
+        self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send_all(text)))
+
+    def snapshot(self) -> dict:
+        """The box's state, with the identity of the night this server plays."""
+        return {**self.box.snapshot(), "night_id": self.night_id}
+
+    async def _send_all(self, text: str) -> None:
+        await asyncio.gather(*(self._send(ws, text) for ws in list(self._sockets) if not ws.closed))
+
+    async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
+        """One tablet's message; one that does not take it in time is cut off, and will reconnect."""
+        try:
+            await asyncio.wait_for(ws.send_str(text), SEND_SECONDS)
+        except (ConnectionError, RuntimeError):
+            pass  # a tablet that went away; it will reconnect and be told again
+        except asyncio.TimeoutError:
+            self._sockets.discard(ws)
+            transport = self._transports.pop(ws, None)
+            if transport is not None:
+                transport.abort()
+
+    def connected(self) -> int:
+        """How many pages hold a live connection now."""
+        return sum(1 for ws in list(self._sockets) if not ws.closed)
+
+    def say(self, key: str, lead: float = 0.3) -> None:
+        """Have every tablet say a day line, all at the same moment a little ahead."""
+        self.broadcast({"type": "say", "key": key, "at": self.clock() + lead})
+
+    # --- requests ------------------------------------------------------------------------------
+
+    async def _asset(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["path"]
+        if path not in self._assets:
+            raise web.HTTPNotFound(text=_("Nothing here: the speaker box is at /") + "\n")
+        body, kind = self._assets[path]
+        return web.Response(body=body, content_type=kind, headers={"Cache-Control": "no-store"})
+
+    async def _night(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.night_wav, content_type="audio/wav",
+                            headers={"Cache-Control": "no-store", "X-Night-Id": self.night_id})
+
+    async def _clip(self, request: web.Request) -> web.Response:
+        key = request.match_info["key"].removesuffix(".wav")
+        if key not in self.clips:
+            raise web.HTTPNotFound(text=_("No such line in this night.") + "\n")
+        return web.Response(body=self.clips[key], content_type="audio/wav", headers={"Cache-Control": "no-store"})
+
+    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10)
+        if not ws.can_prepare(request).ok:
+            raise web.HTTPBadRequest(text=_("This address is for the speaker box page, not for a browser.") + "\n")
+        refusal = foreign_request(request.headers.get("Host", ""), request.headers.get("Origin"))
+        if refusal:
+            raise web.HTTPForbidden(text=refusal + "\n")
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        if request.transport is not None:
+            self._transports[ws] = request.transport
+        await self._send(ws, json.dumps(self.snapshot()))
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            reply = self._answer(message.data)
+            if reply is not None:
+                await ws.send_str(json.dumps(reply))
+        self._sockets.discard(ws)
+        return ws
+
+    def _answer(self, data: str) -> dict | None:
+        try:
+            message = json.loads(data)
+        except (ValueError, RecursionError):
+            message = None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            return {"type": "error", "message": "not a message this server understands"}
+        kind = message["type"][:40]
+        if kind == "ping":
+            return {"type": "pong", "sent": message.get("sent"), "server": self.clock()}
+        if kind == "control":
+            token = message.get("token")
+            if not isinstance(token, str) or not secrets.compare_digest(token.encode(errors="replace"),
+                                                                        self.token.encode()):
+                return {"type": "error", "message": "only the laptop controls the game"}
+            if message.get("action") not in ACTIONS:
+                return {"type": "error", "message": f"no action {str(message.get('action'))[:40]!r}"}
+            self.control(message["action"])
+            return None
+        return {"type": "error", "message": f"no message type {kind!r}"}
+
+
+def foreign_request(host: str, origin: str | None) -> str | None:
+    """Why a WebSocket request does not come from a page this server gave, or None.
+
+    The Host must name this machine by address (or as localhost), which defeats DNS rebinding;
+    an Origin, when the browser sends one, must be that same host, which defeats another site's
+    page opening a socket to the box from the laptop's own browser.
+    """
+    name = urlsplit(f"//{host}").hostname or ""
+    if name != "localhost" and name != socket.gethostname().lower():
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return _("open the speaker box by the address narrate printed")
+    if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
+        return _("only the speaker box's own page may connect here")
+    return None
+
+
+VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg", "zt", "utun", "lo")
+
+
+def network_addresses(interfaces: dict | None = None, stats: dict | None = None) -> list[tuple[str, str]]:
+    """(interface, IPv4 address) of every network this machine is on, the likely Wi-Fi or LAN first.
+
+    Loopback and link-local addresses are left out (no tablet can reach them), and so are
+    interfaces that are down; virtual ones (containers, VPNs) come last.
+    """
+    if interfaces is None:
+        import psutil
+
+        interfaces, stats = psutil.net_if_addrs(), psutil.net_if_stats()
+    found = []
+    for name, addresses in interfaces.items():
+        if stats is not None and name in stats and not stats[name].isup:
+            continue
+        for address in addresses:
+            if address.family != socket.AF_INET:
+                continue
+            ip = ipaddress.ip_address(address.address)
+            if ip.is_loopback or ip.is_link_local or ip.is_unspecified:
+                continue
+            found.append((name.lower().startswith(VIRTUAL), name, address.address))
+    return [(name, address) for _, name, address in sorted(found)]
+
+
+class _OneLine(logging.Handler):
+    """aiohttp's and asyncio's complaints as one line each, never a traceback on the laptop."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        reason = ""
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            reason = f" ({type(error).__name__}: {str(error)[:80]})"
+        try:
+            line = _("narrate: speaker box: {message}").format(message=record.getMessage()[:120] + reason)
+            sys.stderr.write(f"\n{line}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def quiet_logs() -> None:
+    for name in ("aiohttp", "asyncio"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(handler, _OneLine) for handler in logger.handlers):
+            logger.addHandler(_OneLine(logging.WARNING))
+        logger.propagate = False
