@@ -146,8 +146,8 @@ def test_language_option_ignores_case(run):
 
 
 def test_script_options(run):
-    result = run("script", "-p", "5", "--count-seconds", "12", "--count-style", "silent", "--no-tips",
-                 "--no-nudge", "-f", "yaml")
+    result = run("script", "-p", "5", "--count-seconds", "12", "--count-style", "silent", "--option", "tips=off",
+                 "--option", "nudge=no", "-f", "yaml")
     data = yaml.safe_load(result.stdout)
     keys = [cue["key"] for cue in data["cues"]]
     assert not any(key.startswith("count.") for key in keys)

@@ -15,7 +15,7 @@ GAME = "una-notte-da-lupi"
 @pytest.fixture
 def other_game(tmp_path) -> Path:
     """A copy of Una Notte da Lupi changed as another game could be: English only (and saying so),
-    no narration options, no timed day."""
+    no narration options, no timed day, no rules module (so no vote rules and no vote fields)."""
     scripts = tmp_path / "scripts"
     shutil.copytree(GAMES_DIR / GAME, scripts / GAME)
     folder = scripts / "notte-corta"
@@ -24,6 +24,9 @@ def other_game(tmp_path) -> Path:
     game = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
     game.update(id="notte-corta", title="Notte Corta", language="en")
     del game["options"], game["day"]
+    (folder / "rules.py").unlink()
+    game["roles"] = [{key: value for key, value in role.items() if key in ("id", "copies", "side", "in_deck", "excludes")}
+                     for role in game["roles"]]
     game["night"]["before"] = [step for step in game["night"]["before"] if "when" not in step]
     game["night"]["after"] = [step for step in game["night"]["after"] if "when" not in step]
     (folder / "game.yaml").write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
@@ -31,6 +34,10 @@ def other_game(tmp_path) -> Path:
     for key in ("night.tips", "night.nudge", "day.discuss", "day.left-120", "day.left-60", "day.left-30",
                 "day.vote"):
         del english["lines"][key]
+    english["vote"] = {"and": english["vote"]["and"]}
+    english["card"] = {key: text for key, text in english["card"].items()
+                       if key in ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day",
+                                  "day_text", "vote_call")}
     (folder / "en.yaml").write_text(yaml.safe_dump(english, allow_unicode=True), encoding="utf-8")
     return scripts
 
@@ -39,12 +46,38 @@ def test_games_lists_every_game_folder(run, other_game):
     result = run("games", env=make_env(games_dir=other_game))
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        "  id                 title              players  languages  roles",
-        "  notte-corta        Notte Corta        3-10     en         11",
-        "  una-notte-da-lupi  Una Notte da Lupi  3-10     en, it     11",
+        "  id                 title              players  languages  roles  options (--option)",
+        "  notte-corta        Notte Corta        3-10     en         11     -",
+        "  una-notte-da-lupi  Una Notte da Lupi  3-10     en, it     11     tips=on, nudge=on",
     ]
     data = json.loads(run("games", "-f", "json", env=make_env(games_dir=other_game)).stdout)
     assert [game["id"] for game in data] == ["notte-corta", GAME] and data[0]["languages"] == ["en"]
+
+
+def test_a_game_without_vote_rules_says_so_and_still_prints_its_card(run, other_game, tmp_path):
+    env = make_env(games_dir=other_game)
+    votes = tmp_path / "votes.yaml"
+    votes.write_text("players:\n  - {name: A, card: contadino, vote: B}\n", encoding="utf-8")
+    for args in (["votes", "--game", "notte-corta"], ["votes", "--game", "notte-corta", str(votes)]):
+        result = run(*args, env=env)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2, "", "narrate: Notte Corta has no vote rules yet: settle the vote by its rulebook\n")
+    card = run("card", "--game", "notte-corta", "-p", "5", "-o", str(tmp_path / "card.pdf"), env=env)
+    assert card.exit_code == 0, card.stderr
+
+
+def test_a_votes_file_names_its_game(run, other_game, tmp_path):
+    votes = tmp_path / "votes.yaml"
+    votes.write_text("game: notte-corta\nplayers:\n  - {name: A, card: contadino, vote: B}\n", encoding="utf-8")
+    result = run("votes", str(votes), env=make_env(games_dir=other_game))
+    assert result.stderr == "narrate: Notte Corta has no vote rules yet: settle the vote by its rulebook\n"
+    result = run("votes", "--game", GAME, str(votes), env=make_env(games_dir=other_game))
+    assert result.stderr == (f"narrate: {votes}: game: these votes are of 'notte-corta', the game chosen is "
+                             f"'{GAME}': give --game notte-corta\n")
+    votes.write_text("game: scacchi\nplayers: []\n", encoding="utf-8")
+    result = run("votes", str(votes), env=make_env(games_dir=other_game))
+    assert (result.exit_code, result.stderr) == (2, "narrate: no game 'scacchi': choose one of notte-corta, "
+                                                    f"{GAME}\n")
 
 
 def test_every_command_takes_game():

@@ -15,7 +15,7 @@ CASES = [(["script", "--players", str(players), "--lang", lang], f"script-{playe
          for players in range(3, 11) for lang in ("it", "en")]
 CASES += [
     (["script", "--players", "10", "--lang", "en", "--format", "json"], "script-10p-en.json"),
-    (["script", "--players", "8", "--lang", "it", "--count-style", "full", "--no-tips"], "script-8p-it-full.txt"),
+    (["script", "--players", "8", "--lang", "it", "--count-style", "full", "--option", "tips=off"], "script-8p-it-full.txt"),
     (["deck", "--players", "10", "--lang", "en"], "deck-10p-en.txt"),
     (["roles", "--lang", "it"], "roles-it.txt"),
 ]

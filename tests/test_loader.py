@@ -2,6 +2,7 @@
 
 import dataclasses
 import re
+import shutil
 
 import pytest
 
@@ -88,11 +89,33 @@ def _break(path, old, new):
     ("en.yaml", "    name: Seer\n", "", r"en\.yaml: roles\.veggente: missing field 'name'"),
     ("it.yaml", "Ventinove, Trenta]", "Ventinove]", r"it\.yaml: count: expected a list of the words for 1 to 30"),
     ("it.yaml", "sides:\n  lupi: Lupi", "sides:\n  lupi: ''", r"it\.yaml: sides\.lupi: expected some text"),
+    ("game.yaml", "    passes_votes_at: 2", "    passes_votes_at: two", r"roles\[7\]\.passes_votes_at: expected a whole number"),
+    ("game.yaml", "    wins_alone: lynched-alone", "    wins_alone: always", r"roles\[9\]\.wins_alone: expected one of lynched-alone"),
+    ("game.yaml", "    wolf: true", "    wolf: true\n    howls: true", r"roles\[0\]: unknown field 'howls'"),
+    ("en.yaml", "  no_winners:", "  no_winner:", r"en\.yaml: vote: unknown field 'no_winner'"),
+    ("it.yaml", "  vote_sides:", "  vote_side:", r"it\.yaml: card: unknown field 'vote_side'"),
+    ("rules.py", "def resolve(", "def settle(", r"rules\.py: no 'resolve' \(a rules module provides"),
+    ("rules.py", "HUMANS, WOLVES =", "HUMANS, WOLVES = (", r"rules\.py: cannot run it \(SyntaxError: "),
+    ("rules.py", '"passes_votes_at": "count"', '"passes_votes_at": "number"', r"ROLE_FIELDS\['passes_votes_at'\]: 'flag', 'count'"),
 ])
 def test_malformed_catalog_fails_naming_file_and_field(game_copy, file, old, new, message):
     _break(game_copy / file, old, new)
     with pytest.raises(DataError, match=message):
         load_game(game_copy)
+
+
+def test_a_game_without_rules_loads_and_its_roles_take_no_vote_fields(game_copy):
+    (game_copy / "rules.py").unlink()
+    with pytest.raises(DataError, match=r"roles\[0\]: unknown field 'wolf'"):  # only the rules module reads them
+        load_game(game_copy)
+
+
+def test_rules_modules_of_two_folders_do_not_mix(game_copy, tmp_path):
+    other = tmp_path / "altro"
+    shutil.copytree(game_copy, other)
+    _break(other / "rules.py", 'HUMANS, WOLVES = "umani", "lupi"', 'HUMANS, WOLVES = "lupi", "umani"')
+    assert load_game(game_copy).rules is not load_game(other).rules
+    assert load_game(other).rules.HUMANS == "lupi" and load_game(game_copy).rules.HUMANS == "umani"
 
 
 def test_extra_line_in_a_language_is_reported_as_a_typo(game_copy):

@@ -33,10 +33,10 @@ def test_json_has_exactly_the_documented_keys(run, votes_file):
         "votes_cast": {"Anna": 1, "Bruno": 2, "Carla": 0, "Dario": 1},
         "votes": {"Anna": 1, "Bruno": 0, "Carla": 0, "Dario": 3},
         "lynched": ["Dario"],
-        "winning_side": "lupi",
+        "winning_sides": ["lupi"],
         "winners": ["Anna"],
     }
-    assert list(data) == ["votes_cast", "votes", "lynched", "winning_side", "winners", "explanation"]
+    assert list(data) == ["votes_cast", "votes", "lynched", "winning_sides", "winners", "explanation"]
     assert len(data["explanation"]) == 5 and data["explanation"][-1] == "Winners: Anna."
 
 
@@ -57,7 +57,7 @@ def test_names_in_either_language_are_accepted_as_cards(run, tmp_path):
     path.write_text("players:\n  - {name: A, card: Werewolf, vote: B}\n  - {name: B, card: Veggente, vote: A}\n"
                     "  - {name: C, card: villager, vote: A}\nbewitched: Villagers\n", encoding="utf-8")
     data = json.loads(run("votes", str(path), "--json").stdout)
-    assert data["lynched"] == ["A"] and data["winning_side"] == "umani" and data["winners"] == ["B"]
+    assert data["lynched"] == ["A"] and data["winning_sides"] == ["umani"] and data["winners"] == ["B"]
 
 
 @pytest.mark.parametrize("players, message", [
@@ -80,8 +80,7 @@ def test_names_in_either_language_are_accepted_as_cards(run, tmp_path):
      "narrate: 2 players hold 'veggente' (A, B), but the box has 1: check the cards"),
     ("  - {name: A, card: veggente, vote: B}\n  - {name: B, card: contadino, vote: A}\n"
      "  - {name: C, card: lupo-mannaro, vote: A}\nbewitched: lupo-mannaro\n",
-     "narrate: 'apprendista-stregone' cannot turn the token of 'lupo-mannaro': only one of veggente, massone, "
-     "guastafeste, mortovivo, contadino"),
+     "narrate: 'bewitched: lupo-mannaro' cannot be: one of veggente, massone, guastafeste, mortovivo, contadino"),
 ])
 def test_bad_votes_files_are_one_line(run, tmp_path, players, message):
     path = tmp_path / "v.yaml"
@@ -122,7 +121,7 @@ def test_interactive_entry_checks_each_answer_and_remembers_names(tmp_path):
     assert "no role 'veggentee' — did you mean 'veggente'?" in output
     assert "'Anna' is not another player: one of Bruno, Carla, Dario" in output
     assert "'Zoe' is not another player" in output
-    assert "'lupo-mannaro' cannot be turned" in output
+    assert "'lupo-mannaro' cannot be: one of veggente, massone, guastafeste, mortovivo, contadino" in output
     assert "Lynched: Dario\nWinning side: Werewolves\nWinners: Anna" in output
     assert json.loads((tmp_path / "players.json").read_text()) == ["Anna", "Bruno", "Carla", "Dario"]
     again = ask(env, ["y", "contadino", "Bruno", "contadino", "Carla", "lupo-mannaro", "Anna", "veggente", "Carla",
@@ -130,7 +129,7 @@ def test_interactive_entry_checks_each_answer_and_remembers_names(tmp_path):
     assert "Same players as last time (Anna, Bruno, Carla, Dario)?" in again.output
     data = json.loads(again.output.strip().splitlines()[-1])
     assert data["lynched"] == ["Carla"]  # Carla holds the wolf card: a human win
-    assert (data["winning_side"], data["winners"]) == ("umani", ["Anna", "Bruno", "Dario"])
+    assert (data["winning_sides"], data["winners"]) == (["umani"], ["Anna", "Bruno", "Dario"])
 
 
 def test_interactive_names_option_and_bad_names(tmp_path):

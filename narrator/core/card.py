@@ -23,7 +23,7 @@ class Block:
 @dataclass(frozen=True)
 class CardContent:
     front: tuple[Block, ...]  # the deck, the setup, the night
-    back: tuple[Block, ...]  # the day, the lynching, who wins alone
+    back: tuple[Block, ...]  # the day, then the vote as the game's rules module tells it
 
 
 def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_minutes: float) -> CardContent:
@@ -67,18 +67,9 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
         Block("heading", texts["day"]),
         Block("text", texts["day_text"].format(minutes=_minutes(day_minutes))),
         Block("said", parts=((texts["vote_call"], True),)),
-        Block("heading", texts["vote"]),
-        Block("text", texts["vote_most"]),
-        Block("text", texts["vote_one_each"]),
-        *(Block("text", texts["vote_passes"].format(role=language.role_name(role.id)))
-          for role in game.roles if role.passes_votes_at is not None and role.id in deck.role_ids),
-        Block("text", texts["vote_sides"]),
     ]
-    special = [role for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]
-    if special:
-        back.append(Block("heading", texts["wins"]))
-        for role in special:
-            back.append(Block("role", language.role_name(role.id), detail=language.card_wins[role.id]))
+    if game.rules is not None:  # the lynching and who wins: the game's own rules say it
+        back += game.rules.card_back(game, language, deck)
     return CardContent(tuple(front), tuple(back))
 
 

@@ -12,19 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from narrator.core.errors import UnknownRoleError
 from narrator.core.i18n import msg
 
 IN_DECK_RULES = ("any", "all-copies", "all-or-none")
-WINS_ALONE_RULES = ("lynched-alone", "unvoted-when-humans-win")
+# What the card's front and the start of its back say in every game; a game's rules module names
+# the texts its own part of the back needs (the vote).
 CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day", "day_text",
-              "vote_call", "vote", "vote_most", "vote_one_each", "vote_passes", "vote_sides", "wins")
-VOTE_SENTENCES = ("and", "bewitched", "tally", "passes", "passes_not", "nobody_lynched", "lynched_one", "lynched_two",
-                  "lynched_tie",
-                  "alone_lynched_wins", "alone_lynched_tie", "wolf_lynched", "no_wolf_lynched", "no_wolf_side_playing",
-                  "nobody_lynched_no_wolf", "nobody_lynched_wolf", "unvoted_steals", "unvoted_has_votes", "winners",
-                  "no_winners")
+              "vote_call")
+VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules module names the rest
 
 
 @dataclass(frozen=True)
@@ -97,11 +95,11 @@ class Role:
     side: str
     in_deck: str = "any"
     excludes: frozenset[str] = frozenset()
-    wolf: bool = False
-    bewitchable: bool = False  # a role whose token may be turned at night (bewitches)
-    bewitches: bool = False  # the role that turns a token at night
-    passes_votes_at: int | None = None
-    wins_alone: str | None = None
+    traits: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # what the game's rules read
+
+    def trait(self, name: str) -> Any:
+        """A field of the role that the game's rules module declares (``ROLE_FIELDS``); its default when unset."""
+        return self.traits.get(name)
 
 
 @dataclass(frozen=True)
@@ -126,6 +124,7 @@ class Language:
     card: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the speaker card's texts
     card_wins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # role id: how it wins
     euphony: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "a" → "ad" before an a-
+    tokens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # token id: its name
 
     def line(self, key: str) -> str:
         """The text of a line key; ``count.N`` is the N-th second of the count."""
@@ -184,6 +183,8 @@ class Game:
     languages: Mapping[str, Language]
     day: DayRules | None = None
     default_language: str | None = None  # when the locale names none of the game's languages
+    tokens: tuple[str, ...] = ()  # pieces other than cards that the vote may ask about (artifacts)
+    rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
 
     @property
     def extra_cards(self) -> int:
@@ -230,6 +231,20 @@ class Game:
                                         close=index[close[0]][1]))
         raise UnknownRoleError(msg("no role '{name}' (known roles: {roles})", name=name.strip(),
                                     roles=", ".join(self.role_ids)))
+
+    def resolve_token(self, name: str) -> str:
+        """The id of the token called ``name``: an id, or its name in any language."""
+        index = {normalize_name(token): token for token in self.tokens}
+        for language in self.languages.values():
+            for token, spelled in language.tokens.items():
+                index.setdefault(normalize_name(spelled), token)
+        key = normalize_name(name)
+        if key in index:
+            return index[key]
+        if not self.tokens:
+            raise UnknownRoleError(msg("no token '{name}': {game} has none", name=name.strip(), game=self.title))
+        raise UnknownRoleError(msg("no token '{name}' (known tokens: {tokens})", name=name.strip(),
+                                    tokens=", ".join(self.tokens)))
 
     @cached_property
     def _name_index(self) -> dict[str, tuple[str, str]]:

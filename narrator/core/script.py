@@ -98,7 +98,8 @@ def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_
     chosen = dict(game.option_defaults)
     for name, value in (options or {}).items():
         if name not in chosen:
-            raise NarratorError(msg("no narration option '{option}' in {game}", option=name, game=game.title))
+            raise NarratorError(msg("no narration option '{option}' in {game}: {options}", option=name,
+                                    game=game.title, options=", ".join(chosen) or msg("it has none")))
         if value is not None:
             chosen[name] = value
     turns = {slot.id for slot in game.night.slots}

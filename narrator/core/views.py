@@ -80,14 +80,18 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
 
 def games_data(games: list[Game]) -> list[dict[str, Any]]:
     return [{"id": game.id, "title": game.title, "players": [game.min_players, game.max_players],
-             "languages": sorted(game.languages), "roles": len(game.roles)} for game in games]
+             "languages": sorted(game.languages), "roles": len(game.roles),
+             "options": dict(game.option_defaults)} for game in games]
 
 
 def games_text(games: list[Game], catalog: Catalog = ENGLISH) -> str:
     rows = [("id", catalog.gettext("title"), catalog.gettext("players"), catalog.gettext("languages"),
-             catalog.gettext("roles"))]
+             catalog.gettext("roles"), catalog.gettext("options (--option)"))]
+    on, off = catalog.gettext("on"), catalog.gettext("off")
     rows += [(game.id, game.title, f"{game.min_players}-{game.max_players}", ", ".join(sorted(game.languages)),
-              str(len(game.roles))) for game in games]
+              str(len(game.roles)), ", ".join(f"{name}={on if default else off}"
+                                              for name, default in game.option_defaults.items()) or "-")
+             for game in games]
     return "\n".join(table(rows))
 
 

@@ -1,22 +1,28 @@
-"""Settling the vote, exactly by the project's rulings (shared/rules/una-notte-da-lupi.md,
-"Resolving the vote"). Each step below names the ruling it implements.
+"""The vote, the part every game shares: ballots, their checks, the tally, and the contract a
+game's rules module fulfils to settle it (``VoteRules``).
 
-Only the cards in front of the players at the end count: whatever anyone started with, a
-player's role is the card they hold now. What makes a card a wolf, who passes votes on and who
-wins alone come from the role data (``wolf``, ``bewitchable``, ``passes_votes_at``,
-``wins_alone``), not from role names in this module.
+Who is lynched and who wins differ from game to game: each game says it in its own ``rules.py``
+(see ``narrator/games/README.md``). What they share is here: a ballot (the card in front of a
+player at the end and whom they pointed at), the questions a game asks beyond that (the
+Doppelgänger's copy, a turned token), the checks that refuse an impossible table, and the result.
 """
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Protocol
 
-from narrator.core.deck import Deck, excluded, players_for
 from narrator.core.errors import NarratorError, UnknownRoleError
 from narrator.core.game import Game, Language
 from narrator.core.i18n import msg
 from narrator.core.names import player_name, repeated
+
+if TYPE_CHECKING:
+    from narrator.core.card import Block
+    from narrator.core.deck import Deck
+
+NONE_WORDS = ("none", "nothing", "-")  # an answer of "nothing": besides the catalog's own word for it
 
 
 class VoteError(NarratorError):
@@ -28,29 +34,111 @@ class Ballot:
     name: str
     card: str  # role id of the card in front of the player at the end
     vote: str  # the name of the player they pointed at
+    answers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the game's questions
+
+
+@dataclass(frozen=True)
+class Question:
+    """Something the vote needs beyond cards and votes, asked only when it can matter.
+
+    Per player (``per_player``) it is asked of whoever holds one of ``holders`` (any card when
+    empty); for the table it is asked once. Either way only when ``deck_has`` is empty or one of its
+    roles was in the deck played (without a known deck it is asked, and "none" is the default).
+    """
+
+    key: str  # its field in a votes file
+    prompt: str  # English (marked with N_): {name} the player, {card} their card, {roles} deck_has's names
+    answers: str  # "roles" or "tokens": what an answer names
+    allowed: tuple[str, ...]  # the ids accepted
+    per_player: bool = True
+    holders: frozenset[str] = frozenset()
+    deck_has: frozenset[str] = frozenset()
+
+    def asked_of(self, card: str, deck: "Deck | None") -> bool:
+        return self.per_player and (not self.holders or card in self.holders) and self.in_play(deck)
+
+    def in_play(self, deck: "Deck | None") -> bool:
+        return not self.deck_has or deck is None or bool(self.deck_has & deck.role_ids)
 
 
 @dataclass(frozen=True)
 class VoteResult:
-    votes_cast: dict[str, int]  # before the Mortovivo passes votes on
-    votes: dict[str, int]  # after
-    lynched: tuple[str, ...]
-    winning_side: str | None  # "umani", "lupi", the id of a role that wins alone, or None
-    winners: tuple[str, ...]
+    votes_cast: dict[str, int]  # as pointed
+    votes: dict[str, int]  # after any rule that moves votes (Una Notte da Lupi's Mortovivo)
+    lynched: tuple[str, ...]  # every player who dies, in seating order
+    winning_sides: tuple[str, ...]  # side ids, or ids of roles that win alone
+    winners: tuple[str, ...]  # in seating order
     explanation: tuple[str, ...]
 
     def as_dict(self) -> dict[str, Any]:
         return {"votes_cast": self.votes_cast, "votes": self.votes, "lynched": list(self.lynched),
-                "winning_side": self.winning_side, "winners": list(self.winners),
+                "winning_sides": list(self.winning_sides), "winners": list(self.winners),
                 "explanation": list(self.explanation)}
 
 
-def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, deck: Deck | None = None) -> None:
+class Sentences:
+    """A game's explaining sentences in one language (its ``vote:`` section), with its euphony."""
+
+    def __init__(self, language: Language):
+        self.language = language
+
+    def __call__(self, key: str, **values: Any) -> str:
+        return euphonic(self.language.vote[key].format(**values), self.language.euphony)
+
+    def join(self, names: Sequence[str]) -> str:
+        """``Anna``, ``Anna and Bruno``, ``Anna, Bruno and Carla``."""
+        if len(names) <= 1:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {self.language.vote['and']} {names[-1]}"
+
+    def role(self, role_id: str) -> str:
+        return self.language.role_name(role_id)
+
+
+class VoteRules(Protocol):
+    """What a game's ``rules.py`` provides (module-level names; see narrator/games/README.md)."""
+
+    ROLE_FIELDS: Mapping[str, Any]  # role fields of game.yaml the rules read: "flag", "count" or choices
+    SENTENCES: tuple[str, ...]  # keys of each language's vote: section
+    CARD_TEXTS: tuple[str, ...]  # keys of each language's card: section used by card_back
+
+    def questions(self, game: Game) -> tuple[Question, ...]: ...
+
+    def check(self, game: Game, ballots: Sequence[Ballot], table: Mapping[str, str],
+              deck: "Deck | None") -> None: ...
+
+    def resolve(self, game: Game, ballots: Sequence[Ballot], table: Mapping[str, str],
+                say: Sentences) -> VoteResult: ...
+
+    def card_back(self, game: Game, language: Language, deck: "Deck") -> "tuple[Block, ...]": ...
+
+
+def rules_of(game: Game) -> VoteRules:
+    if game.rules is None:
+        raise VoteError(msg("{game} has no vote rules yet: settle the vote by its rulebook", game=game.title))
+    return game.rules
+
+
+def resolve_vote(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], lang: str,
+                 deck: "Deck | None" = None) -> VoteResult:
+    """Check the ballots, then settle the vote by the game's rules, with the reasons.
+
+    ``table`` holds the answers asked once for the table (a turned token); ``deck``, when given,
+    is the deck that was played: the ballots are checked against it too.
+    """
+    rules = rules_of(game)
+    check_ballots(game, ballots, table, deck)
+    return rules.resolve(game, ballots, table, Sentences(game.languages[lang]))
+
+
+def check_ballots(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], deck: "Deck | None" = None) -> None:
     """Refuse what cannot be a real game: the message names the player and the fix.
 
-    With the ``deck`` that was played, the ballots must fit it too: one per player, only its cards,
-    and a turned token only of a role that was on the table.
+    With the ``deck`` that was played, the ballots must fit it too: one per player, only its cards.
     """
+    from narrator.core.deck import players_for
+
+    rules = rules_of(game)
     if not game.min_players <= len(ballots) <= game.max_players:
         raise VoteError(msg("{game} takes {low} to {high} players; these ballots have {count}", game=game.title,
                             low=game.min_players, high=game.max_players, count=len(ballots)))
@@ -64,30 +152,49 @@ def check_ballots(game: Game, ballots: Sequence[Ballot], bewitched: str | None, 
         if ballot.vote.casefold() not in seen:
             raise VoteError(msg("{name} votes for '{vote}', who is not playing (players: {players})",
                                 name=ballot.name, vote=ballot.vote, players=", ".join(seen.values())))
+    if deck is not None and len(ballots) != players_for(game, deck):
+        raise VoteError(msg("the deck played was for {players} players; these ballots have {count}",
+                            players=players_for(game, deck), count=len(ballots)))
     check_cards(game, ballots, deck)
-    if bewitched is not None and not game.role(bewitched).bewitchable:
-        turnable = ", ".join(role.id for role in game.roles if role.bewitchable)
-        who = ", ".join(f"'{role.id}'" for role in game.roles if role.bewitches)
-        if not who:
-            raise VoteError(msg("no role of {game} turns a token, so '{role}' was not turned", game=game.title,
-                                role=bewitched))
-        raise VoteError(msg("{who} cannot turn the token of '{role}': only one of {turnable}", who=who,
-                            role=bewitched, turnable=turnable))
-    if deck is not None:
-        if len(ballots) != players_for(game, deck):
-            raise VoteError(msg("the deck played was for {players} players; these ballots have {count}",
-                                players=players_for(game, deck), count=len(ballots)))
-        if bewitched is not None and not any(game.role(role_id).bewitches for role_id in deck.role_ids):
-            raise VoteError(msg("no token could be turned: no role of the deck played turns one"))
-        if bewitched is not None and bewitched not in deck.role_ids:
-            raise VoteError(msg("the '{role}' token was not on the table: only the deck's roles' tokens are",
-                                role=bewitched))
+    questions = rules.questions(game)
+    for ballot in ballots:
+        for key, answer in ballot.answers.items():
+            check_answer(game, _question(questions, key, True), ballot, answer, deck)
+    for key, answer in table.items():
+        check_answer(game, _question(questions, key, False), None, answer, deck)
+    rules.check(game, ballots, table, deck)
 
 
-def check_cards(game: Game, ballots: Sequence[Ballot], deck: Deck | None = None) -> None:
+def _question(questions: Sequence[Question], key: str, per_player: bool) -> Question:
+    for question in questions:
+        if question.key == key and question.per_player == per_player:
+            return question
+    raise VoteError(msg("'{field}' is not a question of this game's vote", field=key))
+
+
+def check_answer(game: Game, question: Question, ballot: Ballot | None, answer: str, deck: "Deck | None") -> None:
+    """One answer: asked of this card, and one of the ids allowed (of the deck played, for roles)."""
+    if ballot is not None and question.holders and ballot.card not in question.holders:
+        holders = ", ".join(f"'{role}'" for role in sorted(question.holders))
+        raise VoteError(msg("{name} holds '{card}': '{field}' is only for a player holding {holders}",
+                            name=ballot.name, card=ballot.card, field=question.key, holders=holders))
+    if not question.in_play(deck):
+        raise VoteError(msg("'{field}: {answer}' cannot be: no role of the deck played makes it happen",
+                            field=question.key, answer=answer))
+    if answer not in question.allowed:
+        raise VoteError(msg("'{field}: {answer}' cannot be: one of {allowed}", field=question.key, answer=answer,
+                            allowed=", ".join(question.allowed)))
+    if question.answers == "roles" and deck is not None and answer not in deck.role_ids:
+        raise VoteError(msg("'{field}: {answer}' cannot be: '{answer}' was not in the deck played", field=question.key,
+                            answer=answer))
+
+
+def check_cards(game: Game, ballots: Sequence[Ballot], deck: "Deck | None" = None) -> None:
     """The cards held could all be on the table together: no more copies than the box (or the deck
     played, when given) has, and no two roles that never share a deck. The prompt checks each card
     as it is typed with this, the whole ballot sheet is checked with it too."""
+    from narrator.core.deck import excluded
+
     for role in game.roles:
         holders = [ballot.name for ballot in ballots if ballot.card == role.id]
         if len(holders) > role.copies:
@@ -108,114 +215,19 @@ def check_cards(game: Game, ballots: Sequence[Ballot], deck: Deck | None = None)
                             role=clash[0], other=clash[1]))
 
 
-def resolve_vote(game: Game, ballots: Sequence[Ballot], bewitched: str | None, lang: str,
-                 deck: Deck | None = None) -> VoteResult:
-    """Count the votes, pass the Mortovivo's on, lynch, and find the winners, with the reasons.
-
-    ``deck``, when given, is the deck that was played: the ballots are checked against it too.
-    """
-    check_ballots(game, ballots, bewitched, deck)
-    language = game.languages[lang]
-    say = _Sentences(language)
-    names = [ballot.name for ballot in ballots]  # seating order
-    canonical = {name.casefold(): name for name in names}
-    voted = {ballot.name: canonical[ballot.vote.casefold()] for ballot in ballots}
-    card = {ballot.name: game.role(ballot.card) for ballot in ballots}
-
-    def role_name(name: str) -> str:
-        return language.role_name(card[name].id)
-
-    def is_wolf(name: str) -> bool:  # a wolf card, or a card of the bewitched role
-        return card[name].wolf or card[name].id == bewitched
-
-    def is_human(name: str) -> bool:  # a human role, unless bewitched
-        return card[name].side == "umani" and card[name].id != bewitched
-
-    def on_wolves_side(name: str) -> bool:  # the wolves and the Mitomane
-        return is_wolf(name) or card[name].side == "lupi"
-
-    explanation: list[str] = []
-    if bewitched is not None:
-        explanation.append(say("bewitched", role=language.role_name(bewitched)))
-
-    # Step 1, count: every player casts one vote, never for themselves.
-    votes_cast = {name: 0 for name in names}
-    for name in names:
-        votes_cast[voted[name]] += 1
-    explanation.append(say("tally", tally=", ".join(f"{name} {votes_cast[name]}" for name in names)))
-
-    # Step 2, the Mortovivo: with 2 or more votes (passes_votes_at), all of them pass to the player
-    # it voted for, who already has its own vote; it is left with 0. Also when bewitched (ruling).
-    votes = dict(votes_cast)
-    for name in names:
-        threshold = card[name].passes_votes_at
-        if threshold is None:
-            continue
-        if votes[name] >= threshold:
-            explanation.append(say("passes", name=name, role=role_name(name), count=votes[name], target=voted[name]))
-            votes[voted[name]] += votes[name]
-            votes[name] = 0
-        else:
-            explanation.append(say("passes_not", name=name, role=role_name(name), count=votes[name]))
-
-    # Step 3, lynch: nobody when nobody has 2 or more votes (everyone has one); else all tied at the top.
-    top = max(votes.values())
-    lynched = tuple(name for name in names if votes[name] == top) if top >= 2 else ()
-    if not lynched:
-        explanation.append(say("nobody_lynched"))
-    elif len(lynched) == 1:
-        explanation.append(say("lynched_one", names=say.join(lynched), count=top))
-    else:
-        explanation.append(say("lynched_two" if len(lynched) == 2 else "lynched_tie", names=say.join(lynched),
-                               count=top))
-
-    # Step 4, the Pinguino Mannaro: the only one lynched wins alone; lynched in a tie, it is
-    # simply not a wolf and the vote goes on.
-    alone = [name for name in lynched if card[name].wins_alone == "lynched-alone"]
-    if len(lynched) == 1 and alone:
-        explanation.append(say("alone_lynched_wins", name=alone[0], role=role_name(alone[0])))
-        return _result(votes_cast, votes, lynched, card[alone[0]].id, (alone[0],), explanation, say)
-    for name in alone:
-        explanation.append(say("alone_lynched_tie", name=name, role=role_name(name)))
-
-    # Step 5, the sides.
-    wolves_lynched = [name for name in lynched if is_wolf(name)]
-    if wolves_lynched:
-        side: str | None = "umani"
-        explanation.append(say("wolf_lynched", names=say.join(wolves_lynched)))
-    elif lynched:
-        side = "lupi" if any(on_wolves_side(name) for name in names) else None
-        explanation.append(say("no_wolf_lynched" if side else "no_wolf_side_playing"))
-    elif any(is_wolf(name) for name in names):
-        side = "lupi"
-        explanation.append(say("nobody_lynched_wolf"))
-    else:
-        side = "umani"  # ruling: a Mitomane, Pinguino or Criceto among the players does not stop this
-        explanation.append(say("nobody_lynched_no_wolf"))
-
-    # Step 6, the Criceto Mannaro: when the humans would win and it has no votes (after step 2),
-    # it alone wins; with any vote, or when the wolves' side wins, it loses.
-    if side == "umani":
-        for name in names:
-            if card[name].wins_alone == "unvoted-when-humans-win":
-                if votes[name] == 0:
-                    explanation.append(say("unvoted_steals", name=name, role=role_name(name)))
-                    return _result(votes_cast, votes, lynched, card[name].id, (name,), explanation, say)
-                explanation.append(say("unvoted_has_votes", name=name, role=role_name(name)))
-
-    # Step 7, the winners: every human, or every wolf and the Mitomane.
-    if side == "umani":
-        winners = tuple(name for name in names if is_human(name))
-    elif side == "lupi":
-        winners = tuple(name for name in names if on_wolves_side(name))
-    else:
-        winners = ()
-    return _result(votes_cast, votes, lynched, side, winners, explanation, say)
+def tally(ballots: Sequence[Ballot]) -> dict[str, int]:
+    """Votes received by each player, in seating order (names as the ballots spell them)."""
+    canonical = {ballot.name.casefold(): ballot.name for ballot in ballots}
+    votes = {ballot.name: 0 for ballot in ballots}
+    for ballot in ballots:
+        votes[canonical[ballot.vote.casefold()]] += 1
+    return votes
 
 
-def _result(votes_cast, votes, lynched, side, winners, explanation, say) -> VoteResult:
-    explanation.append(say("winners", names=say.join(winners)) if winners else say("no_winners"))
-    return VoteResult(votes_cast, votes, tuple(lynched), side, tuple(winners), tuple(explanation))
+def voted_for(ballots: Sequence[Ballot]) -> dict[str, str]:
+    """Each player's vote, spelled as that player's own name."""
+    canonical = {ballot.name.casefold(): ballot.name for ballot in ballots}
+    return {ballot.name: canonical[ballot.vote.casefold()] for ballot in ballots}
 
 
 def euphonic(text: str, euphony: Mapping[str, str]) -> str:
@@ -230,28 +242,22 @@ def euphonic(text: str, euphony: Mapping[str, str]) -> str:
     return text
 
 
-class _Sentences:
-    def __init__(self, language: Language):
-        self.language = language
-
-    def __call__(self, key: str, **values: Any) -> str:
-        return euphonic(self.language.vote[key].format(**values), self.language.euphony)
-
-    def join(self, names: Sequence[str]) -> str:
-        """``Anna``, ``Anna and Bruno``, ``Anna, Bruno and Carla``."""
-        if len(names) <= 1:
-            return "".join(names)
-        return f"{', '.join(names[:-1])} {self.language.vote['and']} {names[-1]}"
-
-
-def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballot], str | None]:
-    """Ballots from a parsed votes file: ``players`` (name, card, vote each) and ``bewitched``."""
+def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballot], dict[str, str]]:
+    """Ballots and the table's answers from a parsed votes file (see ``narrate votes --help``):
+    ``players`` (name, card, vote and the game's questions for each) and the table's questions."""
+    questions = rules_of(game).questions(game)
+    per_player = {question.key: question for question in questions if question.per_player}
+    for_table = {question.key: question for question in questions if not question.per_player}
+    fields = ", ".join(f"'{key}'" for key in ("players", "game", *for_table))
     if not isinstance(data, Mapping) or "players" not in data:
         raise VoteError(msg("{file}: expected 'players:' with a name, card and vote for each player", file=source))
-    unknown = sorted(set(map(str, data)) - {"players", "bewitched"})
+    unknown = sorted(set(map(str, data)) - {"players", "game", *for_table})
     if unknown:
-        raise VoteError(msg("{file}: unknown field '{field}' (a votes file has 'players' and 'bewitched')",
-                            file=source, field=unknown[0]))
+        raise VoteError(msg("{file}: unknown field '{field}' (a votes file of {game} has {fields})", file=source,
+                            field=unknown[0], game=game.title, fields=fields))
+    if data.get("game") is not None and str(data["game"]) != game.id:
+        raise VoteError(msg("{file}: game: these votes are of '{file_game}', the game chosen is '{game}': give "
+                            "--game {file_game}", file=source, file_game=data["game"], game=game.id))
     if not isinstance(data["players"], list):
         raise VoteError(msg("{file}: players: expected a list, one entry per player in seating order", file=source))
     ballots = []
@@ -259,31 +265,58 @@ def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballo
         where = f"{source}: players[{index}]"
         if not isinstance(entry, Mapping):
             raise VoteError(msg("{where}: expected name, card and vote, got {value!r}", where=where, value=entry))
-        extra = sorted(set(map(str, entry)) - {"name", "card", "vote"})
+        extra = sorted(set(map(str, entry)) - {"name", "card", "vote", *per_player})
         if extra:
-            raise VoteError(msg("{where}: unknown field '{field}' (each player has name, card and vote)", where=where,
-                                field=extra[0]))
-        fields = {}
+            player_fields = ", ".join(("name", "card", "vote", *per_player))
+            raise VoteError(msg("{where}: unknown field '{field}' (each player has {fields})", where=where,
+                                field=extra[0], fields=player_fields))
+        values = {}
         for key in ("name", "card", "vote"):
             value = entry.get(key)
             if value is None or not str(value).strip():
                 who = entry.get("name") or msg("player {number}", number=index + 1)
                 raise VoteError(msg("{where}: {name} has no {field}: add '{field}: ...'", where=where, name=who,
                                     field=key))
-            fields[key] = str(value).strip()
+            values[key] = str(value).strip()
         try:
-            fields["name"] = player_name(fields["name"])
+            values["name"] = player_name(values["name"])
         except NarratorError as error:
             raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
-        try:
-            card = game.resolve_role(fields["card"])
-        except UnknownRoleError as error:
-            raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
-        ballots.append(Ballot(fields["name"], card, fields["vote"]))
-    bewitched = data.get("bewitched")
-    if bewitched is not None:
-        try:
-            bewitched = game.resolve_role(str(bewitched))
-        except UnknownRoleError as error:
-            raise VoteError(msg("{file}: bewitched: {error}", file=source, error=error)) from None
-    return ballots, bewitched
+        card = _resolved(game, "roles", values["card"], where)
+        answers = {}
+        for key, question in per_player.items():
+            answer = _answer(game, question, entry.get(key), f"{where}.{key}")
+            if answer is not None:
+                answers[key] = answer
+        ballots.append(Ballot(values["name"], card, values["vote"], MappingProxyType(answers)))
+    table = {}
+    for key, question in for_table.items():
+        answer = _answer(game, question, data.get(key), f"{source}: {key}")
+        if answer is not None:
+            table[key] = answer
+    return ballots, table
+
+
+def _answer(game: Game, question: Question, value: object, where: str) -> str | None:
+    if value is None or str(value).strip().casefold() in ("", *NONE_WORDS):
+        return None
+    return _resolved(game, question.answers, str(value), where)
+
+
+def _resolved(game: Game, answers: str, text: str, where: str) -> str:
+    try:
+        return game.resolve_role(text) if answers == "roles" else game.resolve_token(text)
+    except UnknownRoleError as error:
+        raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
+
+
+def answer_text(game: Game, question: Question, text: str) -> str | None:
+    """A typed answer as an id (None for "none"); the shell asks again on a ``NarratorError``."""
+    if text.strip().casefold() in ("", *NONE_WORDS):
+        return None
+    answer = game.resolve_role(text) if question.answers == "roles" else game.resolve_token(text)
+    if answer not in question.allowed:
+        raise VoteError(msg("'{answer}' cannot be: one of {allowed}", answer=answer,
+                            allowed=", ".join(question.allowed)))
+    return answer
+

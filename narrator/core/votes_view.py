@@ -26,12 +26,9 @@ def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: s
             row.append(str(result.votes[ballot.name]))
         rows.append(row + [", ".join(marks)])
 
-    if result.winning_side in language.sides:
-        side = language.sides[result.winning_side]
-    elif result.winning_side is not None:
-        side = language.role_name(result.winning_side)
-    else:
-        side = "-"
+    sides = [language.sides[side] if side in language.sides else language.role_name(side)
+             for side in result.winning_sides]  # a side, or a role that wins alone
+    side = ", ".join(sides) or "-"
     nobody = catalog.gettext("nobody")
     return "\n".join([
         *table(rows),

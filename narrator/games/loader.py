@@ -5,7 +5,10 @@ language. Everything is checked here, once: a malformed file fails at load with 
 field, never later in the middle of a night.
 """
 
+import hashlib
+import importlib.util
 import re
+import sys
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -16,7 +19,6 @@ from narrator.core.game import (
     CARD_TEXTS,
     IN_DECK_RULES,
     VOTE_SENTENCES,
-    WINS_ALONE_RULES,
     Condition,
     CountLimits,
     CountStep,
@@ -31,10 +33,14 @@ from narrator.core.game import (
     WakeSlot,
 )
 from narrator.core.i18n import msg
+from narrator.core.vote import VoteRules
 from narrator.games.yamlfile import read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _GAME_FILE = "game.yaml"
+_RULES_FILE = "rules.py"
+_RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
+_TRAIT_KINDS = ("flag", "count")  # or a tuple of the values allowed
 
 
 def available_games(games_dir: Path) -> tuple[str, ...]:
@@ -62,11 +68,16 @@ def load_game(folder: Path) -> Game:
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
-                      "count", "night", "wake", "options", "gaps", "day"})
+                      "count", "night", "wake", "options", "gaps", "day", "tokens"})
     sides = tuple(item.text() for item in root.get("sides").elements())
     if not sides:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
-    roles = _roles(root.get("roles"), sides)
+    rules = load_rules(folder)
+    roles = _roles(root.get("roles"), sides, rules.ROLE_FIELDS if rules else {})
+    tokens = tuple(item.text() for item in root.get("tokens", []).elements())
+    for index, token in enumerate(tokens):
+        if not _ID.match(token) or token in tokens[:index]:
+            raise root.get("tokens").fail(msg("a list of different ids in lower case with hyphens"))
     role_ids = {role.id for role in roles}
     options = {name: spec.keys_within({"default"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
@@ -100,6 +111,8 @@ def load_game(folder: Path) -> Game:
         gap_between_phases=gaps.get("between_phases").number(),
         languages=MappingProxyType({}),
         day=_day(root.get("day", None), count_max),
+        tokens=tokens,
+        rules=rules,
     )
     languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
     if not languages:
@@ -123,30 +136,22 @@ def _day(field: Field, count_max: int) -> DayRules | None:
     return DayRules(field.get("seconds").integer(minimum=1), warnings, countdown)
 
 
-def _roles(field: Field, sides: tuple[str, ...]) -> tuple[Role, ...]:
+def _roles(field: Field, sides: tuple[str, ...], traits: dict) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
-        entry.keys_within({"id", "copies", "side", "in_deck", "excludes", "wolf", "bewitchable",
-                           "bewitches", "passes_votes_at", "wins_alone"})
+        entry.keys_within({"id", "copies", "side", "in_deck", "excludes", *traits})
         role_id = entry.get("id").text()
         if not _ID.match(role_id):
             raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
         if any(role.id == role_id for role in roles):
             raise entry.get("id").fail(msg("an id not used by another role"))
-        side = entry.get("side").choice(sides)
-        passes = entry.get("passes_votes_at", None)
-        alone = entry.get("wins_alone", None)
         roles.append(Role(
             id=role_id,
             copies=entry.get("copies").integer(minimum=1),
-            side=side,
+            side=entry.get("side").choice(sides),
             in_deck=entry.get("in_deck", "any").choice(IN_DECK_RULES),
             excludes=frozenset(item.text() for item in entry.get("excludes", []).elements()),
-            wolf=entry.get("wolf", False).boolean(),
-            bewitchable=entry.get("bewitchable", False).boolean(),
-            bewitches=entry.get("bewitches", False).boolean(),
-            passes_votes_at=None if passes.value is None else passes.integer(minimum=1),
-            wins_alone=None if alone.value is None else alone.choice(WINS_ALONE_RULES),
+            traits=MappingProxyType({name: _trait(entry.get(name, None), kind) for name, kind in traits.items()}),
         ))
     if not roles:
         raise field.fail(msg("a list of roles"))
@@ -157,6 +162,43 @@ def _roles(field: Field, sides: tuple[str, ...]) -> tuple[Role, ...]:
                 raise DataError(msg("{file}: roles[{index}].excludes: no other role '{role}'", file=field.source,
                                      index=index, role=other))
     return tuple(roles)
+
+
+def _trait(field: Field, kind) -> object:
+    """A role field a rules module declares: a flag (false unless set), a count or one of some values (or None)."""
+    if kind == "flag":
+        return False if field.value is None else field.boolean()
+    if field.value is None:
+        return None
+    return field.integer(minimum=1) if kind == "count" else field.choice(tuple(kind))
+
+
+def load_rules(folder: Path) -> VoteRules | None:
+    """The game's ``rules.py``, run once per file (None when the game has none); DataError when it
+    cannot run or lacks a name the contract needs (``narrator.core.vote.VoteRules``)."""
+    path = (folder / _RULES_FILE).resolve()
+    if not path.is_file():
+        return None
+    name = f"narrator.games._rules_{hashlib.sha256(str(path).encode()).hexdigest()[:16]}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as error:  # a plugin's own mistake: named, never a traceback
+            raise DataError(msg("{file}: cannot run it ({error}: {reason})", file=path, error=type(error).__name__,
+                                reason=error)) from None
+        sys.modules[name] = module
+    for needed in _RULES_NAMES:
+        if not hasattr(module, needed):
+            raise DataError(msg("{file}: no '{name}' (a rules module provides {names})", file=path, name=needed,
+                                names=", ".join(_RULES_NAMES)))
+    for trait, kind in module.ROLE_FIELDS.items():
+        if kind not in _TRAIT_KINDS and not isinstance(kind, tuple):
+            raise DataError(msg("{file}: ROLE_FIELDS['{name}']: 'flag', 'count' or a tuple of values", file=path,
+                                 name=trait))
+    return module
 
 
 def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlot, ...]:
@@ -276,7 +318,7 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
 
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
-    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony"})
+    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony", "tokens"})
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
@@ -299,10 +341,15 @@ def _language(path: Path, game: Game) -> Language:
     for key in sorted(set(lines) - needed):
         raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
                              game=game.id))
-    vote_field = root.get("vote").keys_within(set(VOTE_SENTENCES))
-    vote = {key: vote_field.get(key).text() for key in VOTE_SENTENCES}
-    card_field = root.get("card").keys_within(set(CARD_TEXTS) | {"win"})
-    card = {key: card_field.get(key).text() for key in CARD_TEXTS}
+    sentences = (*VOTE_SENTENCES, *(game.rules.SENTENCES if game.rules else ()))
+    vote_field = root.get("vote").keys_within(set(sentences))
+    vote = {key: vote_field.get(key).text() for key in sentences}
+    card_texts = (*CARD_TEXTS, *(game.rules.CARD_TEXTS if game.rules else ()))
+    card_field = root.get("card").keys_within(set(card_texts) | {"win"})
+    card = {key: card_field.get(key).text() for key in card_texts}
+    tokens_field = root.get("tokens", {} if not game.tokens else None)
+    tokens = {token: tokens_field.get(token).text() for token in game.tokens}
+    tokens_field.keys_within(set(game.tokens))
     wins = {}
     for role_id, win in card_field.get("win", {}).items():
         if role_id not in roles:
@@ -316,6 +363,7 @@ def _language(path: Path, game: Game) -> Language:
                                   for key in ("night", "dawn")}),
         card_wins=MappingProxyType(wins),
         euphony=MappingProxyType({word: form.text() for word, form in root.get("euphony", {}).items()}),
+        tokens=MappingProxyType(tokens),
         name=root.get("language").text(),
         roles=MappingProxyType(roles),
         sides=MappingProxyType(sides),

@@ -45,6 +45,7 @@ class Environment:
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     games_dir: Path = GAMES_DIR  # where the games are found (tests use copies)
     game_id: str = DEFAULT_GAME
+    game_given: bool = False  # --game was on the command line (a votes file's game: must then agree)
     new_seed: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
     voices_dir: Path = field(default_factory=lambda: data_dir("voices"))  # the packs narrator ships
     cache_dir: Path = field(default_factory=lambda: _user_dir("cache"))

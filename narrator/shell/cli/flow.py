@@ -74,9 +74,11 @@ def play_game(env, params, speaker_box: bool) -> None:
         if day_seconds is None or (not heard and not wait_for_go()):
             return
         table.day(day_seconds)
-        ballots, bewitched = ask_ballots(env, params["names"], settings.lang, deck=choice.deck,
-                                         players=choice.players)
-        result = resolve_vote(env.game, ballots, bewitched, settings.lang, choice.deck)
+        if env.game.rules is None:  # a game without vote rules: the group settles it by the rulebook
+            return
+        ballots, answers = ask_ballots(env, params["names"], settings.lang, deck=choice.deck,
+                                       players=choice.players)
+        result = resolve_vote(env.game, ballots, answers, settings.lang, choice.deck)
         click.echo(vote_text(env.game, ballots, result, settings.lang, active_catalog()))
         table.show_result(list(result.explanation))
     finally:

@@ -2,10 +2,12 @@
 
 import click
 
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import msg
 from narrator.core.views import dump, games_data, games_text
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import format_option
-from narrator.shell.translation import _, active_catalog
+from narrator.shell.translation import active_catalog, say
 
 
 @click.command(cls=Command)
@@ -29,14 +31,26 @@ def choose_game(ctx, param, value: str | None) -> None:
     """``--game ID``: narrate that game from here on; an id that is no game is one line and the list."""
     if value is None:
         return
+    try:
+        use_game(ctx.obj, value)
+    except NarratorError as error:
+        raise click.BadParameter(say(error), ctx, param) from None
+    ctx.obj.game_given = True
+
+
+def game_asked(env) -> bool:
+    """Whether --game was given on this command line."""
+    return env.game_given
+
+
+def use_game(env, game_id: str) -> None:
+    """Narrate ``game_id`` from now on; a ``NarratorError`` with the list when there is no such game."""
     from narrator.games.loader import available_games
 
-    env = ctx.obj
     known = available_games(env.games_dir)
-    if value not in known:
-        raise click.BadParameter(_("no game '{game}': choose one of {games}").format(
-            game=value, games=", ".join(known)), ctx, param)
-    env.use_game(value)
+    if game_id not in known:
+        raise NarratorError(msg("no game '{game}': choose one of {games}", game=game_id, games=", ".join(known)))
+    env.use_game(game_id)
 
 
 def add_game_option(command: click.Command) -> None:

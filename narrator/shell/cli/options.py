@@ -13,7 +13,7 @@ from narrator.shell.environment import Environment
 from narrator.shell.translation import _
 
 DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed")
-SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "tips", "nudge")
+SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "game_options")
 
 
 def option_group(decorators):
@@ -49,8 +49,9 @@ script_options = option_group([
                  help="Seconds for one turn of the night, such as veggente=15 (repeatable)."),
     click.option("--count-style", type=click.Choice(COUNT_STYLES), default="edges", show_default=True,
                  help="Count every second aloud (full), only the first two and last three (edges), or none."),
-    click.option("--tips/--no-tips", default=None, help="Say how to cover noise and eyes at nightfall (on)."),
-    click.option("--nudge/--no-nudge", default=None, help="Have everyone nudge the cards before daybreak (on)."),
+    click.option("--option", "game_options", multiple=True, metavar="NAME=on|off",
+                 help="Turn one of the game's narration options on or off, such as nudge=off (repeatable; "
+                      "'narrate games' lists each game's options)."),
 ])
 
 
@@ -96,9 +97,9 @@ def _is_deck_file(spec: str) -> bool:
         return False
 
 
-def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, tips, nudge) -> ScriptSettings:
+def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, game_options) -> ScriptSettings:
     """Narration settings; an option left unsaid keeps the game's default (a game may have none)."""
-    asked = {name: value for name, value in (("tips", tips), ("nudge", nudge)) if value is not None}
+    asked = dict(_switch(text) for text in game_options)
     return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked,
                         dict(_turn_seconds(text) for text in slot_seconds))
 
@@ -110,6 +111,19 @@ def _turn_seconds(text: str) -> tuple[str, int]:
         raise click.BadParameter(_("'{value}' is not TURN=SECONDS: write it like veggente=15").format(value=text),
                                  param_hint="'--seconds'")
     return turn.strip(), int(seconds)
+
+
+_ON, _OFF = ("on", "yes", "true", "1", "si", "sì"), ("off", "no", "false", "0")
+
+
+def _switch(text: str) -> tuple[str, bool]:
+    """``nudge=off`` → ``("nudge", False)``; the game checks the name."""
+    name, _equals, value = text.partition("=")
+    value = value.strip().casefold()
+    if not name.strip() or value not in (*_ON, *_OFF):
+        raise click.BadParameter(_("'{value}' is not NAME=on or NAME=off: write it like nudge=off").format(value=text),
+                                 param_hint="'--option'")
+    return name.strip(), value in _ON
 
 
 def language(env: Environment, lang: str | None) -> str:

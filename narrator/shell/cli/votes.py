@@ -9,8 +9,9 @@ import click
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg, os_reason
 from narrator.core.names import player_name, seating
-from narrator.core.vote import Ballot, ballots_from_data, check_cards, resolve_vote
+from narrator.core.vote import Ballot, answer_text, ballots_from_data, check_cards, resolve_vote, rules_of
 from narrator.core.votes_view import vote_text
+from narrator.shell.cli.games import game_asked, use_game
 from narrator.shell.cli.interface import Command, confirm
 from narrator.shell.cli.options import language
 from narrator.shell.files import write_atomically
@@ -36,18 +37,24 @@ def votes(env, file, names, as_json, lang):
       narrate votes --names "Anna,Bruno,Carla,Dario"
       narrate votes partita.yaml --json
     """
-    lang = language(env, lang)
     if file is not None:
         from narrator.games.yamlfile import read_yaml
 
-        ballots, bewitched = ballots_from_data(env.game, read_yaml(file, plain_text_scalars=True), str(file))
+        data = read_yaml(file, plain_text_scalars=True)
+        file_game = data.get("game") if isinstance(data, dict) else None
+        if file_game is not None and not game_asked(env):
+            use_game(env, str(file_game))  # the file says which game; --game, when given, must agree
+        lang = language(env, lang)
+        ballots, table = ballots_from_data(env.game, data, str(file))
     else:
-        ballots, bewitched = ask_ballots(env, names, lang)
-    show_result(env, ballots, bewitched, lang, as_json)
+        lang = language(env, lang)
+        rules_of(env.game)  # a game without vote rules says so before asking anything
+        ballots, table = ask_ballots(env, names, lang)
+    show_result(env, ballots, table, lang, as_json)
 
 
-def show_result(env, ballots, bewitched, lang: str, as_json: bool = False, deck=None) -> None:
-    result = resolve_vote(env.game, ballots, bewitched, lang, deck)
+def show_result(env, ballots, table, lang: str, as_json: bool = False, deck=None) -> None:
+    result = resolve_vote(env.game, ballots, table, lang, deck)
     if as_json:
         click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
@@ -63,29 +70,58 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     """
     game = env.game
     names = _names(env, names_option, players)
+    words = game.languages[lang]
     in_play = [role for role in game.roles if deck is None or role.id in deck.role_ids]
-    role_choices = sorted({name for role in in_play for name in (role.id, game.languages[lang].role_name(role.id))})
+    role_choices = sorted({name for role in in_play for name in (role.id, words.role_name(role.id))})
+    questions = rules_of(game).questions(game)
+    nobody = _("none")
     ballots: list[Ballot] = []
     for name in names:
         with completion(role_choices):
             card = click.prompt(_("{name}'s card now").format(name=name),
                                 value_proc=lambda text, name=name: _as_parameter(_card, game, name, text, deck,
                                                                                  ballots))
+        answers = {}
+        for question in questions:
+            if question.asked_of(card, deck):
+                answer = _ask(game, question, words, deck, nobody, name=name, card=words.role_name(card))
+                if answer is not None:
+                    answers[question.key] = answer
         others = [other for other in names if other != name]
         with completion(others):
             target = click.prompt(_("{name} voted for").format(name=name), value_proc=lambda text, others=others: _player(text, others))
-        ballots.append(Ballot(name, card, target))
-    bewitched = None
-    bewitchers = [role.id for role in in_play if role.bewitches]
-    if bewitchers:
-        bewitchable = [role.id for role in in_play if role.bewitchable]
-        who = _(" or ").join(game.languages[lang].role_name(role) for role in bewitchers)
-        nobody = _("none")
-        with completion([*bewitchable, nobody]):
-            bewitched = click.prompt(_("Token turned by the {role} (or {none})").format(role=who, none=nobody),
-                                     default=nobody,
-                                     value_proc=lambda text: _bewitched(game, text, bewitchable))
-    return ballots, bewitched
+        ballots.append(Ballot(name, card, target, answers))
+    table = {}
+    for question in questions:
+        if not question.per_player and question.deck_has and (
+                deck is None or question.deck_has & deck.role_ids):
+            answer = _ask(game, question, words, deck, nobody)
+            if answer is not None:
+                table[question.key] = answer
+    return ballots, table
+
+
+def _ask(game, question, words, deck, nobody: str, **values) -> str | None:
+    """One of the game's questions, with "none" as the default and the answers it allows completed."""
+    allowed = [answer for answer in question.allowed
+               if question.answers != "roles" or deck is None or answer in deck.role_ids]
+    named = [words.role_name(answer) if question.answers == "roles" else words.tokens.get(answer, answer)
+             for answer in allowed]
+    roles = _(" or ").join(words.role_name(role) for role in sorted(question.deck_has & (
+        deck.role_ids if deck is not None else question.deck_has)))
+    with completion([*allowed, *named, nobody]):
+        return click.prompt(_(question.prompt).format(none=nobody, role=roles, **values), default=nobody,
+                            value_proc=lambda text: _answer(game, question, text, allowed))
+
+
+def _answer(game, question, text: str, allowed: list[str]) -> str | None:
+    if text.strip().casefold() == _("none").casefold():
+        return None
+    answer = _as_parameter(answer_text, game, question, text)
+    if answer is not None and answer not in allowed:
+        raise click.BadParameter(_("'{answer}' cannot be: one of {allowed}, or {none}").format(
+            answer=answer, allowed=", ".join(allowed), none=_("none")))
+    return answer
 
 
 def _card(game, name: str, text: str, deck, so_far: list[Ballot]) -> str:
@@ -131,16 +167,6 @@ def _player(text: str, others: list[str]) -> str:
             return other
     raise click.BadParameter(_("'{name}' is not another player: one of {players}").format(
         name=text.strip(), players=", ".join(others)))
-
-
-def _bewitched(game, text: str, allowed: list[str]) -> str | None:
-    if text.strip().casefold() in ("", "none", _("none").casefold()):
-        return None
-    role = _as_parameter(game.resolve_role, text)
-    if role not in allowed:
-        raise click.BadParameter(_("'{role}' cannot be turned: one of {roles}, or {none}").format(
-            role=role, roles=", ".join(allowed), none=_("none")))
-    return role
 
 
 def _load_names(path: Path) -> list[str] | None:
