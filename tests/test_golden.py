@@ -19,6 +19,23 @@ CASES += [
     (["deck", "--players", "10", "--lang", "en"], "deck-10p-en.txt"),
     (["roles", "--lang", "it"], "roles-it.txt"),
 ]
+ONUW = "one-night-ultimate-werewolf"
+# Every Daybreak turn and the Doppelgänger's every step: her immediate actions, the Minion's
+# thumbs, her three later turns, the centre werewolf, the Dream Wolf's thumb.
+DAYBREAK = ("doppelganger, werewolf, alpha-wolf, mystic-wolf, dream-wolf, minion, sentinel, seer, "
+            "paranormal-investigator, witch, insomniac, revealer, curator")
+CASES += [(["--game", ONUW, "script", "--players", str(players), "--lang", lang], f"{ONUW}/script-{players}p-{lang}.txt")
+          for players in range(3, 11) for lang in ("en", "it")]
+CASES += [
+    (["--game", ONUW, "script", "--deck", DAYBREAK, "--lang", lang], f"{ONUW}/script-daybreak-10p-{lang}.txt")
+    for lang in ("en", "it")
+]
+CASES += [
+    (["--game", ONUW, "deck", "--deck", DAYBREAK, "--lang", "en"], f"{ONUW}/deck-daybreak-en.txt"),
+    (["--game", ONUW, "script", "--players", "10", "--lang", "en", "--format", "json"], f"{ONUW}/script-10p-en.json"),
+    (["--game", ONUW, "roles", "--lang", "en"], f"{ONUW}/roles-en.txt"),
+    (["--game", ONUW, "roles", "--lang", "it"], f"{ONUW}/roles-it.txt"),
+]
 
 
 @pytest.mark.parametrize("args, name", CASES, ids=[name for _, name in CASES])
@@ -27,6 +44,7 @@ def test_output_matches_golden_file(run, request, args, name):
     assert result.exit_code == 0, result.stderr
     path = GOLDEN / name
     if request.config.getoption("--update-golden"):
+        path.parent.mkdir(exist_ok=True)
         temporary = path.with_name(path.name + ".tmp")
         temporary.write_text(result.stdout, encoding="utf-8")
         os.replace(temporary, path)

@@ -36,7 +36,7 @@ ITALIAN_ONLY = {
 }
 OTHER = {"it": ENGLISH_ONLY, "en": ITALIAN_ONLY}
 SAME_IN_BOTH = re.compile(
-    r"Una Notte da Lupi"  # the game's title
+    r"Una Notte da Lupi|One Night Ultimate Werewolf"  # the games' titles
     r"|'[^'\n]*'|\"[^\"\n]*\""  # quoted values: ids, names, commands
     r"|(?<!\w)--?[a-z][\w-]*"  # option names
     r"|\b[A-Z][A-Z|]{1,}\b"  # metavars

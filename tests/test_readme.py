@@ -5,6 +5,7 @@ import shlex
 
 import click
 import pytest
+from conftest import make_env
 
 from narrator.shell.cli import cli
 from tests.conftest import REPO
@@ -53,7 +54,8 @@ def test_every_use_example_is_a_command_line_narrate_accepts(example):
     while True:
         at = next((i for i, word in enumerate(args) if isinstance(command, click.Group) and word in command.commands),
                   len(args))
-        context = command.make_context(name, args[:at + 1], parent=parent)  # with its subcommand, if any
+        # with its subcommand, if any; --game needs the environment, as in a real run
+        context = command.make_context(name, args[:at + 1], parent=parent, **({} if parent else {"obj": make_env()}))
         if at == len(args):
             return
         command, name, args, parent = command.commands[args[at]], args[at], args[at + 1:], context

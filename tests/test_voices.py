@@ -164,10 +164,14 @@ def test_a_line_missing_from_the_pack_falls_back_to_tts(tmp_path):
         broken.clips_for(script, 48000)
 
 
-@pytest.mark.parametrize("lang", ["it", "en"])
-def test_shipped_packs_match_the_script_line_for_line(lang):
-    pack = load_pack(REPO / "voices" / f"{lang}-espeak")
+@pytest.mark.parametrize("folder, game_id, lang", [
+    ("it-espeak", "una-notte-da-lupi", "it"), ("en-espeak", "una-notte-da-lupi", "en"),
+    ("onuw-it-espeak", "one-night-ultimate-werewolf", "it"), ("onuw-en-espeak", "one-night-ultimate-werewolf", "en")])
+def test_shipped_packs_match_the_script_line_for_line(folder, game_id, lang):
+    pack = load_pack(REPO / "voices" / folder)
     env = make_env()
+    env.use_game(game_id)
+    assert pack.game == game_id
     lines = dict(every_line(env.game, lang))
     assert {key: clip.text for key, clip in pack.clips.items()} == lines  # re-render the pack after editing lines
     for key in lines:
@@ -195,6 +199,9 @@ def test_render_writes_each_format_by_extension(run, tmp_path):
      "narrate: no ambience 'thunder': name one of drums, rain, wind or give a WAV, FLAC or OGG file"),
     (["-o", "{tmp}/n.wav", "--voice-pack", "nonna"], "narrate: no voice pack 'nonna' (known: en-espeak, it-espeak); "
                                                      "'narrate voices list' shows them"),
+    (["-o", "{tmp}/n.wav", "--voice-pack", "onuw-en-espeak"],
+     "narrate: voice pack 'English (eSpeak NG)' speaks the lines of 'one-night-ultimate-werewolf', not of "
+     "'una-notte-da-lupi': add --game one-night-ultimate-werewolf or choose another pack"),
     (["-o", "{tmp}/n.wav", "--voice-pack", "it-espeak"],
      "narrate: voice pack 'Italiano (eSpeak NG)' speaks 'it', the narration is in 'en': add --lang it or choose another "
      "pack"),

@@ -30,6 +30,9 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
     language = game.languages[script.settings.lang]
     texts = language.card
     cards = ", ".join(f"{copies}× {language.role_name(role_id)}" for role_id, copies in deck.counts)
+    if deck.apart:
+        cards += " · " + language.apart + ": " + ", ".join(
+            f"{copies}× {language.role_name(role_id)}" for role_id, copies in deck.apart)
     front = [
         Block("title", f"{game.title} · {texts['title']}"),
         Block("subtitle", texts["deck"].format(players=players, cards=deck.size)),
@@ -54,8 +57,8 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
                 front.append(Block("rule", texts["night_start"]))
             elif phase in script.phases:
                 slot = game.slot(phase)
-                front.append(Block("role", language.slot_name(slot, deck.copies(slot.roles[0])),
-                                   slot.number, language.roles[slot.roles[0]].summary))  # the rulebook's number
+                front.append(Block("role", language.slot_name(slot, slot.cards(deck.as_dict())),
+                                   slot.number, language.slot_summary(slot)))  # the rulebook's number
             else:
                 front.append(Block("rule", texts["day_break"] if segment is last_line else texts["nudge"]))
         if isinstance(segment, Count):

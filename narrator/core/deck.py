@@ -19,9 +19,11 @@ class Deck:
     """Cards by role id, in the catalog's order, each with its number of copies (at least 1)."""
 
     counts: tuple[tuple[str, int], ...]
+    apart: tuple[tuple[str, int], ...] = ()  # set apart for a role (see game.SetApart): not dealt, not called
 
     @property
     def size(self) -> int:
+        """The cards dealt: one per player and the undealt ones (never those set apart)."""
         return sum(copies for _, copies in self.counts)
 
     @property
@@ -31,13 +33,34 @@ class Deck:
     def copies(self, role_id: str) -> int:
         return dict(self.counts).get(role_id, 0)
 
+    @property
+    def table_role_ids(self) -> frozenset[str]:
+        """Every role on the table, the cards set apart included."""
+        return self.role_ids | frozenset(role_id for role_id, _ in self.apart)
+
+    def all_copies(self, role_id: str) -> int:
+        """Copies of a role on the table, those set apart included: any of them may end in a hand."""
+        return self.copies(role_id) + dict(self.apart).get(role_id, 0)
+
     def as_dict(self) -> dict[str, int]:
         return dict(self.counts)
 
 
 def make_deck(game: Game, counts: Mapping[str, int]) -> Deck:
-    """A deck from role id → copies, in catalog order; zero counts are dropped."""
-    return Deck(tuple((role_id, counts[role_id]) for role_id in game.role_ids if counts.get(role_id, 0) > 0))
+    """A deck from role id → copies, in catalog order; zero counts are dropped. Cards a role sets
+    apart are taken from what the box has left, in the order its data gives (``check_deck``
+    refuses the deck when the box has too few)."""
+    dealt = tuple((role_id, counts[role_id]) for role_id in game.role_ids if counts.get(role_id, 0) > 0)
+    left = {role.id: role.copies - counts.get(role.id, 0) for role in game.roles}
+    apart: dict[str, int] = {}
+    for role_id, _copies in dealt:
+        rule = game.role(role_id).sets_apart
+        for _ in range(rule.count if rule else 0):
+            chosen = next((other for other in rule.roles if left.get(other, 0) > 0), None)
+            if chosen is not None:
+                left[chosen] -= 1
+                apart[chosen] = apart.get(chosen, 0) + 1
+    return Deck(dealt, tuple((role_id, apart[role_id]) for role_id in game.role_ids if role_id in apart))
 
 
 def players_for(game: Game, deck: Deck) -> int:
@@ -72,6 +95,16 @@ def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
         if clash is not None:
             raise DeckError(msg("'{role}' and '{other}' never play together: remove one of them", role=role.id,
                                  other=clash))
+    needed_apart = sum(role.sets_apart.count for role in game.roles if role.sets_apart and deck.copies(role.id))
+    if sum(copies for _, copies in deck.apart) < needed_apart:
+        role = next(role for role in game.roles if role.sets_apart and deck.copies(role.id))
+        raise DeckError(msg("'{role}' needs a card set apart ({roles}), but the deck takes every one the box has: "
+                            "remove one of them", role=role.id, roles=", ".join(role.sets_apart.roles)))
+    if game.needs_side is not None and not any(game.role(role_id).side == game.needs_side
+                                               for role_id in deck.role_ids):
+        raise DeckError(msg("the deck needs at least one card of the side '{side}' ({roles}), or the night has no "
+                            "enemy: add one", side=game.needs_side,
+                            roles=", ".join(role.id for role in game.roles if role.side == game.needs_side)))
     if players is None:
         players = players_for(game, deck)
         if not game.min_players <= players <= game.max_players:
@@ -223,7 +256,7 @@ def random_deck(game: Game, players: int, rng: random.Random) -> Deck:
 def _fill(game: Game, counts: dict[str, int], units: list[tuple[str, int]], needed: int) -> dict[str, int] | None:
     """Depth-first: take units in their (shuffled) order while they fit, backtrack when stuck."""
     if needed == 0:
-        return counts
+        return counts if _legal(game, counts) else None
     for index, (role_id, size) in enumerate(units):
         if size > needed or any(excluded(game, role_id, other) for other in counts):
             continue
@@ -231,6 +264,14 @@ def _fill(game: Game, counts: dict[str, int], units: list[tuple[str, int]], need
         if found is not None:
             return found
     return None
+
+
+def _legal(game: Game, counts: dict[str, int]) -> bool:
+    try:
+        check_deck(game, make_deck(game, counts))
+    except NarratorError:
+        return False
+    return True
 
 
 def build_deck(game: Game, *, players: int | None = None, base: Deck | None = None,

@@ -64,7 +64,9 @@ class LineStep:
 
 @dataclass(frozen=True)
 class CountStep:
-    """The count window of a phase: the role acts while the narrator counts."""
+    """The count window of a phase: the role acts while the narrator counts (when ``when`` holds)."""
+
+    when: Condition | None = None
 
 
 Step = LineStep | CountStep
@@ -83,9 +85,23 @@ class WakeSlot:
     steps: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
     seconds_factor: int = 1  # its count is this many times the chosen one (a turn with more to do)
 
+    def cards(self, copies: Mapping[str, int]) -> int:
+        """How many cards of a deck (role id → copies) this turn calls: one name or its plural."""
+        return sum(copies.get(role, 0) for role in self.roles)
+
     def called(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
         return any(role in roles_in_deck for role in self.roles) and (
             self.when is None or self.when.holds(roles_in_deck, options))
+
+
+@dataclass(frozen=True)
+class SetApart:
+    """Cards a role needs beside the deck (the Alpha Wolf's centre werewolf): ``count`` of them,
+    taken from the box among ``roles`` in that order. They are not dealt, not counted in the deck's
+    size, and not called at night, but they come out of the box's copies."""
+
+    count: int
+    roles: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,7 @@ class Role:
     side: str
     in_deck: str = "any"
     excludes: frozenset[str] = frozenset()
+    sets_apart: SetApart | None = None
     traits: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # what the game's rules read
 
     def trait(self, name: str) -> Any:
@@ -125,6 +142,8 @@ class Language:
     card_wins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # role id: how it wins
     euphony: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "a" → "ad" before an a-
     tokens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # token id: its name
+    slots: Mapping[str, RoleText] = field(default_factory=lambda: MappingProxyType({}))  # a turn's own name
+    apart: str = ""  # what the deck calls the cards set apart (the centre werewolf)
 
     def line(self, key: str) -> str:
         """The text of a line key; ``count.N`` is the N-th second of the count."""
@@ -137,8 +156,14 @@ class Language:
         return text.name if copies == 1 else text.plural
 
     def slot_name(self, slot: "WakeSlot", copies: int = 1) -> str:
-        """What screens and the card call a turn of the night: the name of the first role it calls."""
+        """What screens and the card call a turn of the night: its own name (the language's
+        ``slots:``), else the name of the first role it calls."""
+        if slot.id in self.slots:
+            return self.slots[slot.id].name if copies == 1 else self.slots[slot.id].plural
         return self.role_name(slot.roles[0], copies)
+
+    def slot_summary(self, slot: "WakeSlot") -> str:
+        return self.slots[slot.id].summary if slot.id in self.slots else self.roles[slot.roles[0]].summary
 
 
 @dataclass(frozen=True)
@@ -184,6 +209,7 @@ class Game:
     day: DayRules | None = None
     default_language: str | None = None  # when the locale names none of the game's languages
     tokens: tuple[str, ...] = ()  # pieces other than cards that the vote may ask about (artifacts)
+    needs_side: str | None = None  # a legal deck holds at least one card of this side (an enemy for the night)
     rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
 
     @property

@@ -140,10 +140,12 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     for phase, steps, role_id in sections:
         section: list[Segment] = []
         for step in steps:
+            if step.when is not None and not step.when.holds(deck.role_ids, settings.options):
+                continue
             if isinstance(step, CountStep):
                 section.append(_count(phase, turn_count(game, settings, phase), settings, game.count,
                                       language.line))
-            elif step.when is None or step.when.holds(deck.role_ids, settings.options):
+            else:
                 key = line_key(step, role_id)
                 section.append(Line(key, language.line(key), phase, _pause(game, step, section_end=False)))
         _end_section(game, section, steps)

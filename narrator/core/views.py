@@ -53,7 +53,7 @@ def deck_data(game: Game, deck: Deck, players: int, lang: str) -> dict[str, Any]
         "night_order": [slot.id for slot in game.called_slots(deck.role_ids, game.option_defaults)],
         "centre": game.centre_cards,
         "box": game.box_cards,
-    }
+    } | ({"apart": dict(deck.apart)} if deck.apart else {})
 
 
 def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog = ENGLISH) -> str:
@@ -62,8 +62,11 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
     for role_id, copies in deck.counts:
         role = game.role(role_id)
         rows.append((str(copies), language.role_name(role_id), role_id, language.sides[role.side],
-                     _wakes(game, role_id)))
-    called = [language.slot_name(slot, deck.copies(slot.roles[0]))
+                     _wakes(game, role_id, deck)))
+    for role_id, copies in deck.apart:  # beside the deck: not dealt, not called
+        rows.append((f"+{copies}", language.role_name(role_id), role_id, language.sides[game.role(role_id).side],
+                     language.apart))
+    called = [language.slot_name(slot, slot.cards(deck.as_dict()))
               for slot in game.called_slots(deck.role_ids, game.option_defaults)]
     return "\n".join([
         catalog.gettext("{game}: deck for {players} players ({cards} cards)").format(
@@ -179,7 +182,7 @@ def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: 
             out.append("")
             if phase in script.phases:
                 out.append(f"{script.phases.index(phase) + 1}. "
-                           f"{language.slot_name(game.slot(phase), script.deck.copies(game.slot(phase).roles[0]))}")
+                           f"{language.slot_name(game.slot(phase), game.slot(phase).cards(script.deck.as_dict()))}")
         if isinstance(segment, Line):
             out.append(_cue_row(next(starts), segment.key, segment.text, width))
         else:
@@ -215,9 +218,11 @@ def _count_rows(count: Count, starts, width: int, catalog: Catalog) -> list[str]
     return rows
 
 
-def _wakes(game: Game, role_id: str) -> str:
-    number = game.wake_number(role_id)
-    return "-" if number is None else str(number)
+def _wakes(game: Game, role_id: str, deck: Deck | None = None) -> str:
+    """The numbers of every turn that calls the role (for a deck: the turns it calls), or "-"."""
+    slots = game.night.slots if deck is None else game.called_slots(deck.role_ids, game.option_defaults)
+    numbers = [str(slot.number) for slot in slots if role_id in slot.roles]
+    return ", ".join(numbers) or "-"
 
 
 def table(rows: list[tuple[str, ...]]) -> list[str]:

@@ -8,7 +8,7 @@ Doppelgänger's copy, a turned token), the checks that refuse an impossible tabl
 """
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -53,9 +53,12 @@ class Question:
     per_player: bool = True
     holders: frozenset[str] = frozenset()
     deck_has: frozenset[str] = frozenset()
+    of_the_deck: bool = True  # a role answered must have been on the table (not so for a kind one became)
+    only_if: Callable[[str, Mapping[str, str]], bool] | None = None  # given the card and the answers so far
 
-    def asked_of(self, card: str, deck: "Deck | None") -> bool:
-        return self.per_player and (not self.holders or card in self.holders) and self.in_play(deck)
+    def asked_of(self, card: str, deck: "Deck | None", answers: Mapping[str, str] | None = None) -> bool:
+        return (self.per_player and (not self.holders or card in self.holders) and self.in_play(deck)
+                and (self.only_if is None or self.only_if(card, answers or {})))
 
     def in_play(self, deck: "Deck | None") -> bool:
         return not self.deck_has or deck is None or bool(self.deck_has & deck.role_ids)
@@ -184,7 +187,7 @@ def check_answer(game: Game, question: Question, ballot: Ballot | None, answer: 
     if answer not in question.allowed:
         raise VoteError(msg("'{field}: {answer}' cannot be: one of {allowed}", field=question.key, answer=answer,
                             allowed=", ".join(question.allowed)))
-    if question.answers == "roles" and deck is not None and answer not in deck.role_ids:
+    if question.answers == "roles" and question.of_the_deck and deck is not None and answer not in deck.table_role_ids:
         raise VoteError(msg("'{field}: {answer}' cannot be: '{answer}' was not in the deck played", field=question.key,
                             answer=answer))
 
@@ -201,13 +204,13 @@ def check_cards(game: Game, ballots: Sequence[Ballot], deck: "Deck | None" = Non
             raise VoteError(msg("{count} players hold '{role}' ({players}), but the box has {copies}: check the "
                                 "cards", count=len(holders), role=role.id, players=", ".join(holders),
                                 copies=role.copies))
-        if deck is not None and len(holders) > deck.copies(role.id):
-            if not deck.copies(role.id):
+        if deck is not None and len(holders) > deck.all_copies(role.id):
+            if not deck.all_copies(role.id):
                 raise VoteError(msg("'{role}' is not in the deck played ({players}): one of {roles}", role=role.id,
-                                    players=", ".join(holders), roles=", ".join(sorted(deck.role_ids))))
+                                    players=", ".join(holders), roles=", ".join(sorted(deck.table_role_ids))))
             raise VoteError(msg("{count} players hold '{role}' ({players}), but the deck played has {copies}: "
                                 "check the cards", count=len(holders), role=role.id, players=", ".join(holders),
-                                copies=deck.copies(role.id)))
+                                copies=deck.all_copies(role.id)))
     held = sorted({ballot.card for ballot in ballots})
     clash = next(((one, other) for one in held for other in held if excluded(game, one, other)), None)
     if clash:

@@ -29,6 +29,7 @@ from narrator.core.game import (
     NightShape,
     Role,
     RoleText,
+    SetApart,
     Step,
     WakeSlot,
 )
@@ -68,7 +69,7 @@ def load_game(folder: Path) -> Game:
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
-                      "count", "night", "wake", "options", "gaps", "day", "tokens"})
+                      "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side"})
     sides = tuple(item.text() for item in root.get("sides").elements())
     if not sides:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
@@ -113,6 +114,7 @@ def load_game(folder: Path) -> Game:
         day=_day(root.get("day", None), count_max),
         tokens=tokens,
         rules=rules,
+        needs_side=None if root.get("needs_side", None).value is None else root.get("needs_side").choice(sides),
     )
     languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
     if not languages:
@@ -139,7 +141,7 @@ def _day(field: Field, count_max: int) -> DayRules | None:
 def _roles(field: Field, sides: tuple[str, ...], traits: dict) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
-        entry.keys_within({"id", "copies", "side", "in_deck", "excludes", *traits})
+        entry.keys_within({"id", "copies", "side", "in_deck", "excludes", "sets_apart", *traits})
         role_id = entry.get("id").text()
         if not _ID.match(role_id):
             raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
@@ -152,16 +154,31 @@ def _roles(field: Field, sides: tuple[str, ...], traits: dict) -> tuple[Role, ..
             in_deck=entry.get("in_deck", "any").choice(IN_DECK_RULES),
             excludes=frozenset(item.text() for item in entry.get("excludes", []).elements()),
             traits=MappingProxyType({name: _trait(entry.get(name, None), kind) for name, kind in traits.items()}),
+            sets_apart=_set_apart(entry.get("sets_apart", None)),
         ))
     if not roles:
         raise field.fail(msg("a list of roles"))
     known = {role.id for role in roles}
     for index, role in enumerate(roles):
+        for other in role.sets_apart.roles if role.sets_apart else ():
+            if other not in known:
+                raise DataError(msg("{file}: roles[{index}].sets_apart.from: no role '{role}'", file=field.source,
+                                     index=index, role=other))
         for other in sorted(role.excludes):
             if other not in known or other == role.id:
                 raise DataError(msg("{file}: roles[{index}].excludes: no other role '{role}'", file=field.source,
                                      index=index, role=other))
     return tuple(roles)
+
+
+def _set_apart(field: Field) -> SetApart | None:
+    if field.value is None:
+        return None
+    field.keys_within({"count", "from"})
+    roles = tuple(item.text() for item in field.get("from").elements())
+    if not roles:
+        raise field.get("from").fail(msg("a list of roles"))
+    return SetApart(field.get("count").integer(minimum=1), roles)
 
 
 def _trait(field: Field, kind) -> object:
@@ -239,6 +256,13 @@ def _steps(field: Field) -> tuple[Step, ...]:
         if item.value == "count":
             steps.append(CountStep())
             continue
+        if isinstance(item.value, dict) and "count" in item.value:  # {count: true, when: CONDITION}
+            item.keys_within({"count", "when"})
+            if item.get("count").boolean() is not True:
+                raise item.get("count").fail(msg("true (a count), or leave the step out"))
+            when = item.get("when", None)
+            steps.append(CountStep(None if when.value is None else _condition(when)))
+            continue
         item.keys_within({"line", "when", "pause_after"})
         when = item.get("when", None)
         pause = item.get("pause_after", None)
@@ -286,7 +310,7 @@ def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
 
 def _check_steps(steps: tuple[Step, ...], role_ids: set[str], options: set[str], field: Field) -> None:
     for index, step in enumerate(steps):
-        if isinstance(step, LineStep) and step.when is not None:
+        if step.when is not None:
             _check_condition(step.when, role_ids, options, f"{field.source}: {field.path}[{index}].when")
 
 
@@ -318,7 +342,8 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
 
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
-    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony", "tokens"})
+    root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony", "tokens", "slots",
+                      "apart"})
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
@@ -364,12 +389,29 @@ def _language(path: Path, game: Game) -> Language:
         card_wins=MappingProxyType(wins),
         euphony=MappingProxyType({word: form.text() for word, form in root.get("euphony", {}).items()}),
         tokens=MappingProxyType(tokens),
+        slots=MappingProxyType(_slot_texts(root.get("slots", {}), game)),
+        apart=root.get("apart").text() if any(role.sets_apart for role in game.roles) else
+        root.get("apart", "").value,
         name=root.get("language").text(),
         roles=MappingProxyType(roles),
         sides=MappingProxyType(sides),
         count=count,
         lines=MappingProxyType(lines),
     )
+
+
+def _slot_texts(field: Field, game: Game) -> dict[str, RoleText]:
+    """Names of their own for turns of the night (a Doppelgänger's later turn), where the first
+    role's name would not say which turn it is."""
+    turns = {slot.id for slot in game.night.slots}
+    texts = {}
+    for slot_id, entry in field.items():
+        if slot_id not in turns:
+            raise DataError(msg("{where}: no turn '{slot}' in the night of {game}", where=entry.where, slot=slot_id,
+                                 game=game.id))
+        entry.keys_within({"name", "plural", "summary"})
+        texts[slot_id] = RoleText(entry.get("name").text(), entry.get("plural").text(), entry.get("summary").text())
+    return texts
 
 
 def _line_keys(game: Game) -> list[str]:

@@ -100,13 +100,18 @@ def find_packs(folders: list[Path]) -> list[VoicePack]:
     return packs
 
 
-def resolve_pack(choice: str, folders: list[Path]) -> VoicePack:
-    """A pack by folder path, or by the name of its folder inside one of ``folders``."""
+def resolve_pack(choice: str, folders: list[Path], game_id: str) -> VoicePack:
+    """A pack of the game ``game_id`` by folder path, or by the name of its folder inside one of ``folders``."""
     path = Path(choice).expanduser()
     for candidate in (path, *(folder / choice for folder in folders)):
         if _has_manifest(candidate):
-            return load_pack(candidate)
-    known = ", ".join(pack.folder.name for pack in find_packs(folders))
+            pack = load_pack(candidate)
+            if pack.game != game_id:
+                raise NarratorError(msg("voice pack '{pack}' speaks the lines of '{pack_game}', not of '{game}': "
+                                        "add --game {pack_game} or choose another pack", pack=pack.name,
+                                        pack_game=pack.game, game=game_id))
+            return pack
+    known = ", ".join(pack.folder.name for pack in find_packs(folders) if pack.game == game_id)
     if not known:
         raise NarratorError(msg("no voice pack '{pack}' (none made yet); 'narrate voices render' or 'narrate voices "
                                 "record' makes one", pack=choice))

@@ -31,7 +31,7 @@ class AudioChoice:
 def voice_source(env: Environment, lang: str, choice: AudioChoice) -> VoiceSource:
     """The pack (unless a TTS voice or rate was asked for), with text-to-speech for what it lacks."""
     if choice.voice_pack:
-        pack = resolve_pack(choice.voice_pack, env.voice_pack_folders())
+        pack = resolve_pack(choice.voice_pack, env.voice_pack_folders(), env.game_id)
         if pack.language != lang:
             raise NarratorError(msg("voice pack '{pack}' speaks '{language}', the narration is in '{lang}': add "
                                     "--lang {language} or choose another pack", pack=pack.name,

@@ -191,7 +191,7 @@ def phase_labels(env: Environment, lang: str) -> dict[str, str]:
     from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 
     language = env.game.languages[lang]
-    labels = {slot.id: language.slot_name(slot, env.game.role(slot.roles[0]).copies) for slot in env.game.night.slots}
+    labels = {slot.id: language.slot_name(slot, slot.cards({role.id: role.copies for role in env.game.roles})) for slot in env.game.night.slots}
     return {**labels, INTRO_PHASE: language.moments["night"], OUTRO_PHASE: language.moments["dawn"]}
 
 

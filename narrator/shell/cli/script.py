@@ -34,7 +34,7 @@ def script(env, fmt, voice_pack, **params):
     """
     choice, settings, night = night_from_options(env, params)
     folders = env.voice_pack_folders()
-    pack = resolve_pack(voice_pack, folders) if voice_pack else default_pack(settings.lang, env.game_id, folders)
+    pack = resolve_pack(voice_pack, folders, env.game_id) if voice_pack else default_pack(settings.lang, env.game_id, folders)
     durations = {key: clip.seconds for key, clip in pack.clips.items()} if pack else {}
     timeline, measured = script_timeline(night, durations)
     if fmt == "text":

@@ -48,7 +48,7 @@ def voices():
 @voices.command("list")
 @click.pass_obj
 def list_packs(env):
-    """List the voice packs narrate ships and those you made.
+    """List the game's voice packs: those narrate ships and those you made.
 
     \b
     Example:
@@ -58,6 +58,8 @@ def list_packs(env):
 
     rows = [(_("pack"), _("lang"), _("lines"), _("source"), _("name"), _("where"))]
     for pack in find_packs(env.voice_pack_folders()):
+        if pack.game != env.game.id:  # another game's lines: 'narrate voices list --game ID' shows them
+            continue
         needed = {key for key, _text in every_line(env.game, pack.language)} if pack.language in env.game.languages else set()
         where = _("shipped") if pack.folder.parent == env.voices_dir else str(pack.folder)
         rows.append((pack.folder.name, pack.language, f"{len(needed & set(pack.clips))}/{len(needed)}", _(SOURCE_NAMES[pack.source]),

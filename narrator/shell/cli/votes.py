@@ -75,6 +75,9 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     role_choices = sorted({name for role in in_play for name in (role.id, words.role_name(role.id))})
     questions = rules_of(game).questions(game)
     nobody = _("none")
+    if deck is None:  # what the deck held is unknown: ask once whether the roles a question needs were in it
+        questions = tuple(question for question in questions if not question.per_player or not question.deck_has
+                          or _was_in_the_deck(words, question))
     ballots: list[Ballot] = []
     for name in names:
         with completion(role_choices):
@@ -83,7 +86,7 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
                                                                                  ballots))
         answers = {}
         for question in questions:
-            if question.asked_of(card, deck):
+            if question.asked_of(card, deck, answers):
                 answer = _ask(game, question, words, deck, nobody, name=name, card=words.role_name(card))
                 if answer is not None:
                     answers[question.key] = answer
@@ -101,10 +104,16 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     return ballots, table
 
 
+def _was_in_the_deck(words, question) -> bool:
+    roles = _(" or ").join(words.role_name(role) for role in sorted(question.deck_has))
+    return confirm(_("Was the {role} in the deck?").format(role=roles), default=False)
+
+
 def _ask(game, question, words, deck, nobody: str, **values) -> str | None:
     """One of the game's questions, with "none" as the default and the answers it allows completed."""
     allowed = [answer for answer in question.allowed
-               if question.answers != "roles" or deck is None or answer in deck.role_ids]
+               if question.answers != "roles" or not question.of_the_deck or deck is None
+               or answer in deck.table_role_ids]
     named = [words.role_name(answer) if question.answers == "roles" else words.tokens.get(answer, answer)
              for answer in allowed]
     roles = _(" or ").join(words.role_name(role) for role in sorted(question.deck_has & (
