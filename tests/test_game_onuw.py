@@ -30,10 +30,10 @@ def invoke(language, args, answers, **env):
 @pytest.mark.parametrize("language, words", [
     ("en", ["Doppelgänger", "Ann holds the Doppelgänger: the role copied at night (or none)",
             "Cy holds the Paranormal Investigator: the role seen and taken at night (or none)",
-            "The artifact on Dee's card (or none)", "Winning side: Tanner", "Winners: Cy"]),
+            "The artifact on Dee's card (or none)", "Dead: Cy", "Winning side: Tanner", "Winners: Cy"]),
     ("it", ["Doppelgänger", "Ann ha la carta Doppelgänger: il ruolo copiato di notte (o nessuno)",
             "Cy ha la carta Investigatore del Paranormale: il ruolo visto e preso di notte (o nessuno)",
-            "Il manufatto sulla carta di Dee (o nessuno)", "Fazione vincente: Conciatore", "Vincitori: Cy"]),
+            "Il manufatto sulla carta di Dee (o nessuno)", "Morti: Cy", "Fazione vincente: Conciatore", "Vincitori: Cy"]),
 ])
 def test_a_whole_game_night_day_vote_and_winners(language, words):
     clock, player = FakeClock(), RecordingPlayer()

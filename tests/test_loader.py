@@ -138,3 +138,29 @@ def test_yaml_syntax_error_names_file_and_line(game_copy):
 def test_missing_game_file(tmp_path):
     with pytest.raises(DataError, match="game.yaml: no such file"):
         load_game(tmp_path)
+
+
+@pytest.mark.parametrize("file, old, new, message", [
+    ("game.yaml", "sets_apart: {count: 1, from: [werewolf, mystic-wolf, dream-wolf]}",
+     "sets_apart: {count: 1, from: [werewolf, grey-wolf]}", r"roles\[13\]\.sets_apart\.from: no role 'grey-wolf'"),
+    ("game.yaml", "sets_apart: {count: 1, from:", "sets_apart: {count: 0, from:",
+     r"roles\[13\]\.sets_apart\.count: expected a whole number from 1"),
+    ("game.yaml", "needs_side: werewolf", "needs_side: vampire", r"game\.yaml: needs_side: expected one of werewolf"),
+    ("game.yaml", "      - {count: true, when: {deck_has: minion}}", "      - {count: yes, when: {deck_has: minyon}}",
+     r"wake\[1\]\.steps\[16\]\.when: no role 'minyon'"),
+    ("game.yaml", "      - {count: true, when: {deck_has: minion}}", "      - {count: false}",
+     r"steps\[16\]\.count: expected true \(a count\)"),
+    ("game.yaml", "    roles: [werewolf, alpha-wolf", "    roles: [were-wolf, alpha-wolf", r"wake\[2\]\.roles: no role 'were-wolf'"),
+    ("en.yaml", "  mask-of-muting: Mask of Muting\n", "", r"en\.yaml: tokens: missing field 'mask-of-muting'"),
+    ("it.yaml", "  doppelganger-curator:\n    name:", "  doppelganger-curatore:\n    name:",
+     r"it\.yaml: slots\.doppelganger-curatore: no turn 'doppelganger-curatore'"),
+    ("en.yaml", "apart: centre werewolf", "# apart: centre werewolf", r"en\.yaml: missing field 'apart'"),
+    ("game.yaml", "side: village, copies_a_role: true", "side: village, copies_a_role: maybe",
+     r"roles\[0\]\.copies_a_role: expected true or false"),
+])
+def test_a_malformed_second_game_fails_naming_file_and_field(tmp_path, file, old, new, message):
+    folder = tmp_path / "one-night-ultimate-werewolf"
+    shutil.copytree(GAMES_DIR / "one-night-ultimate-werewolf", folder)
+    _break(folder / file, old, new)
+    with pytest.raises(DataError, match=message):
+        load_game(folder)

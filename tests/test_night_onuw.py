@@ -180,3 +180,11 @@ def test_the_italian_night_says_every_line_in_italian():
     italian = {segment.key: segment.text for segment in night(deck, "it").segments if isinstance(segment, Line)}
     assert english.keys() == italian.keys() and len(italian) > 40
     assert not {key for key in italian if italian[key] == english[key]}
+
+
+def test_messages_give_examples_in_the_game_own_ids(run):
+    result = run("--game", ONUW, "deck", "--deck", " , ", "--lang", "en")
+    assert result.stderr == ("narrate: the deck ' , ' names no role: list roles with commas, like "
+                             "'werewolf x2, seer, robber'\n")
+    result = run("--game", ONUW, "script", "-p", "5", "--seconds", "seer", "--lang", "en")
+    assert "write it like sentinel=15" in result.stderr and result.exit_code == 2

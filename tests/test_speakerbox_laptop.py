@@ -80,7 +80,7 @@ def test_a_pause_silences_it_and_the_resume_rejoins_the_playhead(follower):
     (True, "una-notte-da-lupi", "contadino\nB\nlupo-mannaro\nA\nveggente\nB\n",
      "Lynched: B\nWinning side: Humans\nWinners: A, C"),
     (True, "one-night-ultimate-werewolf", "villager\nB\nwerewolf\nA\nseer\nB\n",
-     "Lynched: B\nWinning side: Village\nWinners: A, C"),
+     "Dead: B\nWinning side: Village\nWinners: A, C"),
 ])
 def test_a_box_game_with_the_laptop_playing_too_on_a_null_device(tmp_path, day, game, votes, verdict):
     config = tmp_path / "asound.conf"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from narrator.core.errors import DeckError, NarratorError
 from narrator.core.game import Game
-from narrator.core.i18n import Text, msg, plural
+from narrator.core.i18n import msg, plural
 
 
 @dataclass(frozen=True)
@@ -140,9 +140,15 @@ def parse_deck_list(game: Game, text: str) -> Deck:
             role_id, copies = _parse_entry(game, entry.strip())
             counts[role_id] = counts.get(role_id, 0) + copies
     if not counts:
-        raise DeckError(Text("the deck {deck!r} names no role: list roles with commas, like "
-                             "'lupo-mannaro x2, veggente, contadino x3'", {"deck": text}))
+        raise DeckError(msg("the deck {deck!r} names no role: list roles with commas, like '{example}'", deck=text,
+                            example=deck_example(game)))
     return make_deck(game, counts)
+
+
+def deck_example(game: Game) -> str:
+    """A deck list in this game's own ids, for messages: its smallest recommended deck's first roles."""
+    counts = game.recommended_decks.get(game.min_players) or {role.id: 1 for role in game.roles}
+    return ", ".join(role_id if copies == 1 else f"{role_id} x{copies}" for role_id, copies in list(counts.items())[:3])
 
 
 # Counts are written in ASCII digits, at most three of them, and x in either case ("X2" too).

@@ -23,6 +23,9 @@ IN_DECK_RULES = ("any", "all-copies", "all-or-none")
 CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day", "day_text",
               "vote_call")
 VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules module names the rest
+# ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
+# each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.
+VOTE_WORDS = ("lynched_mark", "lynched_list")
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: s
     for ballot in ballots:
         marks = []
         if ballot.name in result.lynched:
-            marks.append(catalog.gettext("lynched"))
+            marks.append(language.vote.get("lynched_mark") or catalog.gettext("lynched"))
         if ballot.name in result.winners:
             marks.append(catalog.gettext("wins"))
         row = [ballot.name, language.role_name(ballot.card), ballot.vote, str(result.votes_cast[ballot.name])]
@@ -33,8 +33,9 @@ def vote_text(game: Game, ballots: Sequence[Ballot], result: VoteResult, lang: s
     return "\n".join([
         *table(rows),
         "",
-        catalog.gettext("Lynched: {names}").format(names=", ".join(result.lynched) or nobody),
-        catalog.gettext("Winning side: {side}").format(side=side),
+        (language.vote.get("lynched_list") or catalog.gettext("Lynched: {names}")).format(
+            names=", ".join(result.lynched) or nobody),
+        catalog.ngettext("Winning side: {side}", "Winning sides: {side}", max(len(sides), 1)).format(side=side),
         catalog.gettext("Winners: {names}").format(names=", ".join(result.winners) or nobody),
         "",
         *result.explanation,

@@ -19,6 +19,7 @@ from narrator.core.game import (
     CARD_TEXTS,
     IN_DECK_RULES,
     VOTE_SENTENCES,
+    VOTE_WORDS,
     Condition,
     CountLimits,
     CountStep,
@@ -367,8 +368,9 @@ def _language(path: Path, game: Game) -> Language:
         raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
                              game=game.id))
     sentences = (*VOTE_SENTENCES, *(game.rules.SENTENCES if game.rules else ()))
-    vote_field = root.get("vote").keys_within(set(sentences))
+    vote_field = root.get("vote").keys_within(set(sentences) | set(VOTE_WORDS))
     vote = {key: vote_field.get(key).text() for key in sentences}
+    vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}
     card_texts = (*CARD_TEXTS, *(game.rules.CARD_TEXTS if game.rules else ()))
     card_field = root.get("card").keys_within(set(card_texts) | {"win"})
     card = {key: card_field.get(key).text() for key in card_texts}

@@ -20,7 +20,7 @@ ROLE_FIELDS = {
     "places_artifacts": "flag",  # the Curator: the vote asks which artifact lies on each card
 }
 SENTENCES = ("tally", "copied", "copied_nothing", "became", "artifact_role", "artifact_nothing", "protects",
-             "spared", "dies_one", "dies_tie", "nobody_dies", "hunter_shoots", "hunter_target_protected",
+             "spared", "dies_one", "dies_two", "dies_tie", "nobody_dies", "hunter_shoots", "hunter_target_protected",
              "village_werewolf_died", "village_no_werewolf", "werewolves_win", "minion_wins", "werewolves_lose",
              "tanner_wins", "no_team_wins", "winners", "no_winners")
 CARD_TEXTS = ("vote", "vote_most", "vote_protect", "vote_hunter", "vote_village", "vote_werewolves", "vote_tanner",
@@ -137,7 +137,8 @@ def resolve(game, ballots, table, say):
     if not dead:
         explanation.append(say("nobody_dies"))
     else:
-        explanation.append(say("dies_one" if len(dead) == 1 else "dies_tie", names=say.join(dead), count=top))
+        kind = {1: "dies_one", 2: "dies_two"}.get(len(dead), "dies_tie")
+        explanation.append(say(kind, names=say.join(dead), count=top))
 
     # Step 4, the Hunter: a Hunter who dies takes the player they point at, unless protected; a
     # Hunter taken this way shoots too.

@@ -40,8 +40,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @box_options
 @click.pass_context
 def cli(ctx, **params):
-    """Be the speaker of a One Night werewolf game (Una Notte da Lupi), so that everyone plays.
+    """Be the speaker of a One Night werewolf game, so that everyone plays.
 
+    The game is Una Notte da Lupi unless --game names another ('narrate games' lists them).
     Give the number of players: narrate picks the deck and speaks the night over soft
     drumming, each role in turn with its count, until daybreak. Then it runs the five-minute
     day with spoken warnings, asks who holds which card and who voted whom, and says who
@@ -53,6 +54,7 @@ def cli(ctx, **params):
       narrate --players 8 --lang en
       narrate --players 6 --speaker-box
       narrate --deck "lupo-mannaro x2, veggente, truffatore, guastafeste, contadino x2"
+      narrate --game one-night-ultimate-werewolf --players 7
       narrate script --players 10 --format json
     """
     env = ctx.ensure_object(Environment)

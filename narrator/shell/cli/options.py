@@ -100,16 +100,17 @@ def _is_deck_file(spec: str) -> bool:
 def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, game_options) -> ScriptSettings:
     """Narration settings; an option left unsaid keeps the game's default (a game may have none)."""
     asked = dict(_switch(text) for text in game_options)
+    example = f"{env.game.night.slots[0].id}=15" if env.game.night.slots else "TURN=15"
     return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked,
-                        dict(_turn_seconds(text) for text in slot_seconds))
+                        dict(_turn_seconds(text, example) for text in slot_seconds))
 
 
-def _turn_seconds(text: str) -> tuple[str, int]:
-    """``veggente=15`` → ``("veggente", 15)``."""
+def _turn_seconds(text: str, example: str) -> tuple[str, int]:
+    """``veggente=15`` → ``("veggente", 15)``; ``example`` is one in the game's own turn ids."""
     turn, _equals, seconds = text.partition("=")
     if not turn.strip() or not seconds.strip().isascii() or not seconds.strip().isdigit() or len(seconds) > 6:
-        raise click.BadParameter(_("'{value}' is not TURN=SECONDS: write it like veggente=15").format(value=text),
-                                 param_hint="'--seconds'")
+        raise click.BadParameter(_("'{value}' is not TURN=SECONDS: write it like {example}").format(
+            value=text, example=example), param_hint="'--seconds'")
     return turn.strip(), int(seconds)
 
 
