@@ -111,5 +111,5 @@ def test_seconds_on_the_command_line(run):
         "lupo-mannaro": 10, "veggente": 15, "massone": 5, "guastafeste": 10, "truffatore": 10}
     result = run("script", "-p", "6", "--seconds", "veggente")
     assert (result.exit_code, result.stderr) == (2, "narrate script: Invalid value for '--seconds': 'veggente' is "
-                                                    "not TURN=SECONDS: write it like veggente=15 (see 'narrate "
+                                                    "not TURN=SECONDS: write it like lupo-mannaro=15 (see 'narrate "
                                                     "script --help')\n")
