@@ -88,7 +88,9 @@ def test_the_speaker_card(run, tmp_path, language, expected):
                                    check=True).stdout.split())
     for words in expected:
         assert words in text, words
-    assert "Hunter" not in text and "Cacciatore" not in text  # only the deck's powers
+    assert "Hunter" not in text and "Cacciatore" not in text  # only the deck's powers...
+    assert ("The centre werewolf card lies apart" in text) == (language == "en")  # ...and setup
+    assert "shield" not in text and "scudo" not in text and "artifacts lie" not in text
 
 
 @pytest.mark.parametrize("language", ["en", "it"])

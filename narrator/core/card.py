@@ -37,7 +37,7 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
         Block("title", f"{game.title} · {texts['title']}"),
         Block("subtitle", texts["deck"].format(players=players, cards=deck.size)),
         Block("text", cards),
-        Block("note", texts["setup"]),
+        Block("note", language.setup(deck.role_ids)),
         Block("heading", texts["night"]),
     ]
     last_line = [seg for seg in script.segments if isinstance(seg, Line)][-1]

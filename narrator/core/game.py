@@ -143,6 +143,7 @@ class Language:
     moments: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # night, dawn: screen labels
     card: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # the speaker card's texts
     card_wins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # role id: how it wins
+    setup_with: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # role id: its setup
     euphony: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # "a" → "ad" before an a-
     tokens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # token id: its name
     slots: Mapping[str, RoleText] = field(default_factory=lambda: MappingProxyType({}))  # a turn's own name
@@ -164,6 +165,10 @@ class Language:
         if slot.id in self.slots:
             return self.slots[slot.id].name if copies == 1 else self.slots[slot.id].plural
         return self.role_name(slot.roles[0], copies)
+
+    def setup(self, role_ids: frozenset[str]) -> str:
+        """How to lay out the table for a deck: the game's setup, then each of the deck's roles' own."""
+        return " ".join([self.card["setup"], *(text for role, text in self.setup_with.items() if role in role_ids)])
 
     def slot_summary(self, slot: "WakeSlot") -> str:
         return self.slots[slot.id].summary if slot.id in self.slots else self.roles[slot.roles[0]].summary

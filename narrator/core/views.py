@@ -74,7 +74,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
         *table(rows),
         catalog.gettext("Night order: {roles}").format(roles=", ".join(called)) if called
         else catalog.gettext("Night order: nobody wakes"),
-        language.card["setup"],
+        language.setup(deck.role_ids),
     ])
 
 

@@ -372,16 +372,13 @@ def _language(path: Path, game: Game) -> Language:
     vote = {key: vote_field.get(key).text() for key in sentences}
     vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}
     card_texts = (*CARD_TEXTS, *(game.rules.CARD_TEXTS if game.rules else ()))
-    card_field = root.get("card").keys_within(set(card_texts) | {"win"})
+    card_field = root.get("card").keys_within(set(card_texts) | {"win", "setup_with"})
     card = {key: card_field.get(key).text() for key in card_texts}
     tokens_field = root.get("tokens", {} if not game.tokens else None)
     tokens = {token: tokens_field.get(token).text() for token in game.tokens}
     tokens_field.keys_within(set(game.tokens))
-    wins = {}
-    for role_id, win in card_field.get("win", {}).items():
-        if role_id not in roles:
-            raise DataError(msg("{where}: no role '{role}' in {game}", where=win.where, role=role_id, game=game.id))
-        wins[role_id] = win.text()
+    wins, setup_with = _texts_by_role(card_field.get("win", {}), roles, game), _texts_by_role(
+        card_field.get("setup_with", {}), roles, game)
     return Language(
         code=path.stem,
         vote=MappingProxyType(vote),
@@ -389,6 +386,7 @@ def _language(path: Path, game: Game) -> Language:
         moments=MappingProxyType({key: root.get("moments").keys_within({"night", "dawn"}).get(key).text()
                                   for key in ("night", "dawn")}),
         card_wins=MappingProxyType(wins),
+        setup_with=MappingProxyType(setup_with),
         euphony=MappingProxyType({word: form.text() for word, form in root.get("euphony", {}).items()}),
         tokens=MappingProxyType(tokens),
         slots=MappingProxyType(_slot_texts(root.get("slots", {}), game)),
@@ -400,6 +398,15 @@ def _language(path: Path, game: Game) -> Language:
         count=count,
         lines=MappingProxyType(lines),
     )
+
+
+def _texts_by_role(field: Field, roles: dict, game: Game) -> dict[str, str]:
+    texts = {}
+    for role_id, text in field.items():
+        if role_id not in roles:
+            raise DataError(msg("{where}: no role '{role}' in {game}", where=text.where, role=role_id, game=game.id))
+        texts[role_id] = text.text()
+    return texts
 
 
 def _slot_texts(field: Field, game: Game) -> dict[str, RoleText]:
