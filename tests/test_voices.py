@@ -147,7 +147,7 @@ def test_shipped_pack_speaks_the_whole_night_with_no_engine_at_all(tmp_path):
 
 def test_a_line_missing_from_the_pack_falls_back_to_tts(tmp_path):
     pack_dir = tmp_path / "partial"
-    shutil.copytree(REPO / "voices" / "it-espeak", pack_dir)
+    shutil.copytree(REPO / "voices" / "it-pico", pack_dir)
     manifest = pack_dir / "pack.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("  veggente.open:\n", "  veggente.gone:\n", 1),
                         encoding="utf-8")
@@ -159,14 +159,14 @@ def test_a_line_missing_from_the_pack_falls_back_to_tts(tmp_path):
     source.clips_for(script, 48000)
     assert engine.spoken == [game.languages["it"].line("veggente.open")]
     broken = VoiceSource("it", load_pack(pack_dir), no_engine, ClipCache(tmp_path / "cache2"), None, 150)
-    with pytest.raises(EngineUnavailable, match="line 'veggente.open' is not in voice pack 'Italiano \\(eSpeak NG\\)' "
+    with pytest.raises(EngineUnavailable, match="line 'veggente.open' is not in voice pack 'Italiano \\(SVOX Pico\\)' "
                                                 "and text-to-speech is unavailable: .*apt-get install libespeak-ng1"):
         broken.clips_for(script, 48000)
 
 
 @pytest.mark.parametrize("folder, game_id, lang", [
-    ("it-espeak", "una-notte-da-lupi", "it"), ("en-espeak", "una-notte-da-lupi", "en"),
-    ("onuw-it-espeak", "one-night-ultimate-werewolf", "it"), ("onuw-en-espeak", "one-night-ultimate-werewolf", "en")])
+    ("it-pico", "una-notte-da-lupi", "it"), ("en-pico", "una-notte-da-lupi", "en"),
+    ("onuw-it-pico", "one-night-ultimate-werewolf", "it"), ("onuw-en-pico", "one-night-ultimate-werewolf", "en")])
 def test_shipped_packs_match_the_script_line_for_line(folder, game_id, lang):
     pack = load_pack(REPO / "voices" / folder)
     env = make_env()
@@ -186,7 +186,7 @@ def test_render_writes_each_format_by_extension(run, tmp_path):
         path = tmp_path / f"notte{suffix}"
         result = run("render", "--players", "3", "--no-ambience", "--lang", "it", "-o", str(path))
         assert result.exit_code == 0, result.stderr
-        assert result.stdout == f"narrate: scritto {path} (1:51, 48000 Hz mono)\n"
+        assert result.stdout == f"narrate: scritto {path} (1:59, 48000 Hz mono)\n"
         info = soundfile.info(str(path))
         assert (info.format, info.samplerate, info.channels) == (expected, 48000, 1)
 
@@ -197,18 +197,18 @@ def test_render_writes_each_format_by_extension(run, tmp_path):
     (["-o", "{tmp}/missing/notte.wav"], "narrate: {tmp}/missing/notte.wav: the folder {tmp}/missing does not exist"),
     (["-o", "{tmp}/n.wav", "--ambience", "thunder"],
      "narrate: no ambience 'thunder': name one of drums, rain, wind or give a WAV, FLAC or OGG file"),
-    (["-o", "{tmp}/n.wav", "--voice-pack", "nonna"], "narrate: no voice pack 'nonna' (known: en-espeak, it-espeak); "
+    (["-o", "{tmp}/n.wav", "--voice-pack", "nonna"], "narrate: no voice pack 'nonna' (known: en-pico, it-pico); "
                                                      "'narrate voices list' shows them"),
-    (["-o", "{tmp}/n.wav", "--voice-pack", "onuw-en-espeak"],
-     "narrate: voice pack 'English (eSpeak NG)' speaks the lines of 'one-night-ultimate-werewolf', not of "
+    (["-o", "{tmp}/n.wav", "--voice-pack", "onuw-en-pico"],
+     "narrate: voice pack 'English (SVOX Pico)' speaks the lines of 'one-night-ultimate-werewolf', not of "
      "'una-notte-da-lupi': add --game one-night-ultimate-werewolf or choose another pack"),
-    (["-o", "{tmp}/n.wav", "--voice-pack", "it-espeak"],
-     "narrate: voice pack 'Italiano (eSpeak NG)' speaks 'it', the narration is in 'en': add --lang it or choose another "
+    (["-o", "{tmp}/n.wav", "--voice-pack", "it-pico"],
+     "narrate: voice pack 'Italiano (SVOX Pico)' speaks 'it', the narration is in 'en': add --lang it or choose another "
      "pack"),
     (["-o", "{tmp}/n.wav", "--rate", "1000"],
      "narrate render: Invalid value for '--rate': 1000 words per minute is out of reach: choose 80 to 400"),
-    (["-o", "{tmp}/n.wav", "--voice-pack", "it-espeak", "--voice", "roa/it"],
-     "narrate render: --voice-pack speaks recorded lines; --voice and --rate are for text-to-speech: choose one"),
+    (["-o", "{tmp}/n.wav", "--voice-pack", "it-pico", "--voice", "roa/it"],
+     "narrate render: --voice-pack speaks recorded lines; --engine, --voice and --rate are for text-to-speech: choose one"),
 ])
 def test_render_bad_input_is_one_line(run, tmp_path, args, message):
     args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
@@ -237,11 +237,11 @@ def test_tts_voice_with_no_engine_is_one_line(run, tmp_path):
 
 def test_voices_list_shows_shipped_and_own_packs(run, tmp_path):
     own = tmp_path / "data" / "voices" / "nonna"
-    shutil.copytree(REPO / "voices" / "it-espeak", own)
+    shutil.copytree(REPO / "voices" / "it-pico", own)
     result = run("voices", "list", env=make_env(data_home=tmp_path / "data"))
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["pack", "lang", "lines", "source", "name", "where"]
-    assert lines[1].split()[:4] == ["en-espeak", "en", f"{LINES}/{LINES}", "text-to-speech"] and lines[1].endswith("shipped")
+    assert lines[1].split()[:4] == ["en-pico", "en", f"{LINES}/{LINES}", "text-to-speech"] and lines[1].endswith("shipped")
     assert lines[3].split()[:3] == ["nonna", "it", f"{LINES}/{LINES}"] and lines[3].endswith(str(own))
     assert lines[-1] == f"Your packs live in {tmp_path / 'data' / 'voices'}"
 
@@ -344,7 +344,7 @@ def test_doctor_reports_each_part_in_a_line(run, tmp_path):
     assert lines[0].startswith("narrate 0.1.0, Python 3.")
     assert lines[1] == "Text-to-speech (counting): 2 voices"
     assert lines[2:4] == ["  en: v-en (Tone)", "  it: v-it (Tono)"]
-    assert f"  it-espeak: it, {LINES} lines, text-to-speech, shipped" in lines
+    assert f"  it-pico: it, {LINES} lines, text-to-speech, shipped" in lines
     assert any(line.startswith("Sound output: ") for line in lines)
     assert any(line.startswith("Playback would use: ") for line in lines)
     assert lines[-1] == f"Cache: {tmp_path} (0 spoken lines)"

@@ -35,9 +35,15 @@ def _sound_problem() -> str | None:
 
 
 def _speech_engine():
-    from narrator.shell.audio.tts import DEFAULT_ENGINE, ENGINES
+    from narrator.shell.audio.tts import default_engine
 
-    return ENGINES[DEFAULT_ENGINE]()
+    return default_engine()
+
+
+def _speech_engines():
+    from narrator.shell.audio.tts import ENGINES
+
+    return ENGINES
 
 
 @dataclass
@@ -52,6 +58,7 @@ class Environment:
     data_home: Path = field(default_factory=lambda: _user_dir("data"))  # the user's own packs live here
     config_dir: Path = field(default_factory=lambda: _user_dir("config"))  # remembered player names
     speech_engine: Callable[[], Any] | None = _speech_engine  # a factory; None means no text-to-speech
+    speech_engines: Callable[[], Mapping[str, Callable[[], Any]]] = _speech_engines  # every engine, by name
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one
     sound_problem: Callable[[], str | None] = _sound_problem  # why PortAudio cannot play here, or None
     which: Callable[[str], str | None] = shutil.which  # finds the command-line players

@@ -54,6 +54,17 @@ def _speech(env: Environment) -> list[str]:
             lines.append(f"  {lang}: {voice.id} ({voice.name}){more}")
         except NarratorError as error:
             lines.append(f"  {lang}: {say(error)}")
+    for name, factory in env.speech_engines().items():  # what --engine NAME would speak with
+        if name == engine.name:
+            continue
+        try:
+            others = factory().voices()
+        except NarratorError as error:
+            lines.append("  " + _("--engine {engine}: unavailable: {reason}").format(engine=name, reason=say(error)))
+            continue
+        speaking = [lang for lang in sorted(env.game.languages) if any(voice.speaks(lang) for voice in others)]
+        lines.append("  " + _("--engine {engine}: {count} voices ({languages})").format(
+            engine=name, count=len(others), languages=", ".join(speaking) or "-"))
     return lines
 
 

@@ -10,7 +10,7 @@ from narrator.shell.audio.beds import BUILT_IN, load_bed
 from narrator.shell.audio.cache import ClipCache
 from narrator.shell.audio.clip import Clip, audio_writer
 from narrator.shell.audio.mix import DEFAULT_MIX, MixSettings, NightAudio, build_night
-from narrator.shell.audio.tts import DEFAULT_RATE
+from narrator.shell.audio.tts import DEFAULT_RATE, engine_factory
 from narrator.shell.audio.voices import VoiceSource
 from narrator.shell.environment import Environment
 from narrator.shell.files import write_atomically
@@ -22,6 +22,7 @@ FILE_FORMATS = {".wav": ("WAV", "PCM_16"), ".flac": ("FLAC", "PCM_16"), ".ogg": 
 
 @dataclass(frozen=True)
 class AudioChoice:
+    engine: str | None = None  # a text-to-speech engine by name: speak every line with it
     voice: str | None = None  # a text-to-speech voice: speak every line with it
     rate: int | None = None  # text-to-speech words per minute: speak every line at it
     voice_pack: str | None = None  # a pack folder or name; default: the shipped pack of the language
@@ -36,11 +37,12 @@ def voice_source(env: Environment, lang: str, choice: AudioChoice) -> VoiceSourc
             raise NarratorError(msg("voice pack '{pack}' speaks '{language}', the narration is in '{lang}': add "
                                     "--lang {language} or choose another pack", pack=pack.name,
                                     language=pack.language, lang=lang))
-    elif choice.voice or choice.rate:
+    elif choice.engine or choice.voice or choice.rate:
         pack = None
     else:
         pack = default_pack(lang, env.game_id, env.voice_pack_folders())
-    return VoiceSource(lang, pack, env.speech_engine, ClipCache(env.cache_dir / "clips"), choice.voice,
+    engine = engine_factory(choice.engine) if choice.engine else env.speech_engine
+    return VoiceSource(lang, pack, engine, ClipCache(env.cache_dir / "clips"), choice.voice,
                        choice.rate or DEFAULT_RATE)
 
 

@@ -1,6 +1,6 @@
 """Text-to-speech engines behind one small protocol, chosen by name from a registry.
 
-The pyttsx3 backend drives espeak-ng on Linux, SAPI5 on Windows and NSSpeechSynthesizer on
+SVOX Pico (``narrator.shell.audio.pico``) is the default where its wheel is installed. The pyttsx3 backend drives espeak-ng on Linux, SAPI5 on Windows and NSSpeechSynthesizer on
 macOS. Its traps, seen with pyttsx3 2.99 on Debian 12, and where they are handled:
 ``runAndWait()`` can return before the file is written, and only the last ``save_to_file``
 before a ``runAndWait`` is written (the worker says one line per call and waits for
@@ -143,5 +143,27 @@ def _stop_workers(workers: dict) -> None:
     workers.clear()
 
 
-ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pyttsx3": Pyttsx3Engine}
-DEFAULT_ENGINE = "pyttsx3"
+def _pico() -> SpeechEngine:
+    from narrator.shell.audio.pico import PicoEngine
+
+    return PicoEngine()
+
+
+# By name, for --engine. Pico is the default where its wheel is installed; pyttsx3 speaks with
+# the system's own voices (espeak-ng on Linux, SAPI5 on Windows, NSSpeechSynthesizer on macOS).
+ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pico": _pico, "pyttsx3": Pyttsx3Engine}
+
+
+def default_engine() -> SpeechEngine:
+    """SVOX Pico where its wheel is installed, else the system's voices through pyttsx3."""
+    import importlib.util
+
+    return ENGINES["pico" if importlib.util.find_spec("py_nanotts") is not None else "pyttsx3"]()
+
+
+def engine_factory(name: str) -> Callable[[], SpeechEngine]:
+    """The engine called ``name`` (``--engine``); a ``NarratorError`` with the list for any other."""
+    if name not in ENGINES:
+        raise NarratorError(msg("no text-to-speech engine '{engine}': choose one of {engines}", engine=name,
+                                engines=", ".join(ENGINES)))
+    return ENGINES[name]

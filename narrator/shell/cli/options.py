@@ -144,10 +144,15 @@ def say_seed(choice: DeckChoice) -> None:
         click.echo(_("narrate: random deck drawn with --seed {seed}").format(seed=choice.seed), err=True)
 
 
-VOICE_OPTION_NAMES = ("voice", "rate", "voice_pack")
+VOICE_OPTION_NAMES = ("engine", "voice", "rate", "voice_pack")
 AUDIO_OPTION_NAMES = (*VOICE_OPTION_NAMES, "ambience", "no_ambience")
 
+engine_option = click.option(
+    "--engine", metavar="NAME", help="The text-to-speech engine: pico (SVOX Pico, the default where installed) or "
+                                     "pyttsx3 (the system's voices: eSpeak NG, SAPI5, macOS).")
+
 voice_options = option_group([
+    engine_option,
     click.option("--voice", metavar="NAME",
                  help="Speak every line with this text-to-speech voice ('narrate doctor' lists them)."),
     click.option("--rate", type=int, metavar="WPM", help="Text-to-speech pace in words per minute (80-400)."),
@@ -174,17 +179,22 @@ def _output_file(ctx, param, value: Path | None) -> Path | None:
     return value
 
 
-def choose_audio(voice, rate, voice_pack, ambience="drums", no_ambience=False):
+def choose_audio(engine, voice, rate, voice_pack, ambience="drums", no_ambience=False):
     """Audio options as the audio layer takes them (imported here, so quick commands stay light)."""
     from narrator.shell.audio.night import AudioChoice
+    from narrator.shell.audio.tts import ENGINES
 
     if rate is not None and not 80 <= rate <= 400:
         raise click.BadParameter(_("{rate} words per minute is out of reach: choose 80 to 400").format(rate=rate),
                                  param_hint="'--rate'")
-    if voice_pack and (voice or rate):
-        raise click.UsageError(_("--voice-pack speaks recorded lines; --voice and --rate are for text-to-speech: "
-                                 "choose one"))
-    return AudioChoice(voice=voice, rate=rate, voice_pack=voice_pack, ambience=None if no_ambience else ambience)
+    if engine is not None and engine not in ENGINES:
+        raise click.BadParameter(_("no text-to-speech engine '{engine}': choose one of {engines}").format(
+            engine=engine, engines=", ".join(ENGINES)), param_hint="'--engine'")
+    if voice_pack and (voice or rate or engine):
+        raise click.UsageError(_("--voice-pack speaks recorded lines; --engine, --voice and --rate are for "
+                                 "text-to-speech: choose one"))
+    return AudioChoice(engine=engine, voice=voice, rate=rate, voice_pack=voice_pack,
+                       ambience=None if no_ambience else ambience)
 
 
 def phase_labels(env: Environment, lang: str) -> dict[str, str]:

@@ -10,7 +10,7 @@ from narrator.core.i18n import msg
 from narrator.core.names import player_name
 from narrator.core.views import table
 from narrator.shell.cli.interface import Group
-from narrator.shell.cli.options import language
+from narrator.shell.cli.options import engine_option, language
 from narrator.shell.translation import _, say
 from narrator.shell.voicepacks import SOURCE_NAMES, find_packs
 
@@ -70,6 +70,7 @@ def list_packs(env):
 
 @voices.command("render")
 @click.option("--lang", "-l", metavar="LANG", help="The language to speak: it or en.")
+@engine_option
 @click.option("--voice", metavar="NAME", help="The text-to-speech voice ('narrate doctor' lists them).")
 @click.option("--rate", type=click.IntRange(80, 400), metavar="WPM", default=150, show_default=True,
               help="Words per minute.")
@@ -77,22 +78,25 @@ def list_packs(env):
 @click.option("--overwrite", is_flag=True, help="Render again into a pack that text-to-speech made before.")
 @click.argument("folder", metavar="FOLDER")
 @click.pass_obj
-def render_voices(env, lang, voice, rate, name, overwrite, folder):
+def render_voices(env, lang, engine, voice, rate, name, overwrite, folder):
     """Speak every line with text-to-speech into a voice pack FOLDER.
 
     A bare name puts the pack among your packs; a path puts it there.
 
     \b
-    Example:
-      narrate voices render --lang en --voice gmw/en-us --rate 140 american
+    Examples:
+      narrate voices render --lang en --voice pico/en-us american
+      narrate voices render --lang it --engine pyttsx3 --rate 140 espeak
     """
     from narrator.shell.audio.packs import render_pack
+    from narrator.shell.audio.tts import engine_factory
 
     lang = language(env, lang)
-    if env.speech_engine is None:
+    factory = engine_factory(engine) if engine else env.speech_engine
+    if factory is None:
         raise NarratorError(msg("no text-to-speech engine is configured"))
     target = pack_folder(env, folder)
-    pack = render_pack(env.game, lang, target, env.speech_engine(), voice, rate, name,
+    pack = render_pack(env.game, lang, target, factory(), voice, rate, name,
                        _("made with text-to-speech from narrator's lines (MIT)"), overwrite,
                        progress=lambda done, total, key: click.echo(f"\r{done}/{total} {key:<28}", nl=False, err=True))
     click.echo("", err=True)
