@@ -50,4 +50,5 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
                               capture_output=True, text=True)
     assert rendered.returncode == 0, rendered.stderr
     assert rendered.stdout.startswith("narrate: scritto notte.wav (2:")  # the C locale: Italian
-    assert not (tmp_path / "cache" / "narrator" / "clips").exists()
+    assert not list((tmp_path / "cache" / "narrator" / "clips").rglob("*.wav"))  # nothing spoken by an engine
+    assert list((tmp_path / "cache" / "narrator" / "clips" / "gains").rglob("*.json"))  # each line measured once

@@ -1,7 +1,8 @@
 """Background beds under the night: synthesized here (so their licence is ours) or the user's file.
 
-Every bed is a seamless loop levelled to ``BED_PEAK``: with speech capped at ``VOICE_PEAK`` the
-mix stays below full scale without a limiter. Synthesis is seeded, so a bed is the same every night.
+Every bed is a seamless loop levelled to ``BED_PEAK``: with speech under its true-peak ceiling
+(``narrator.shell.audio.loudness``) and the bed ducked beneath it, the mix stays below full scale
+without a limiter. Synthesis is seeded, so a bed is the same every night.
 """
 
 from collections.abc import Callable

@@ -1,6 +1,8 @@
 """Rendered speech kept on disk, so that the second game starts at once.
 
-Keyed by engine, voice, rate and text; written to a temporary file and renamed, so a crash
+Clips are keyed by engine, voice, rate and text; the loudness gain of a prepared line by its
+samples (measuring loudness means importing scipy, a second's work this keeps out of every game
+after the first). Everything is written to a temporary file and renamed, so a crash
 half-way never leaves a broken clip behind. A clip that cannot be read is dropped and rendered again.
 """
 
@@ -32,6 +34,28 @@ class ClipCache:
         except NarratorError:
             path.unlink(missing_ok=True)
             return None
+
+    def gain(self, key: str) -> float | None:
+        """A number kept under ``key`` (a line's loudness gain), or None."""
+        try:
+            value = json.loads(self._number_path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    def put_gain(self, key: str, value: float) -> None:
+        """Keep a number; like ``put``, a cache that cannot be written costs time, never the game."""
+        from narrator.shell.files import write_atomically
+
+        path = self._number_path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, lambda temporary: temporary.write_text(json.dumps(value), encoding="utf-8"))
+        except (NarratorError, OSError):
+            pass
+
+    def _number_path(self, key: str) -> Path:
+        return self.folder / "gains" / key[:2] / f"{key}.json"
 
     def put(self, key: str, clip: Clip) -> None:
         """Keep ``clip``; if the disk is full or the folder unwritable, go on without keeping it.

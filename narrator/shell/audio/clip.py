@@ -1,4 +1,4 @@
-"""Audio clips: mono float32 samples at a known rate, read, trimmed, resampled and levelled."""
+"""Audio clips: mono float32 samples at a known rate, read, written, trimmed and resampled."""
 
 import errno
 import signal
@@ -15,8 +15,6 @@ from narrator.core.i18n import msg
 from narrator.shell.files import write_atomically
 
 SILENCE_THRESHOLD = 10 ** (-45 / 20)  # -45 dBFS: quieter than this at a clip's edges is silence
-VOICE_PEAK = 0.7  # speech never peaks above this; with the bed's ceiling the mix cannot clip
-VOICE_RMS = 10 ** (-18 / 20)  # spoken lines are levelled to this loudness
 
 
 @dataclass(frozen=True)
@@ -207,18 +205,25 @@ def resample(clip: Clip, rate: int) -> Clip:
     return Clip(soxr.resample(clip.samples, clip.rate, rate, quality="HQ").astype(np.float32), rate)
 
 
-def level(clip: Clip, rms: float = VOICE_RMS, peak: float = VOICE_PEAK) -> Clip:
-    """Bring a clip to the target loudness, but never above the peak ceiling."""
-    if len(clip.samples) == 0:
-        return clip
-    current_rms = float(np.sqrt(np.mean(np.square(clip.samples, dtype=np.float64))))
-    current_peak = float(np.max(np.abs(clip.samples)))
-    if current_peak == 0:
-        return clip
-    gain = min(rms / current_rms, peak / current_peak)
-    return Clip((clip.samples * gain).astype(np.float32), clip.rate)
+def prepare_voice(clip: Clip, rate: int, gains=None) -> Clip:
+    """A spoken line ready to mix: trimmed, at the output rate, faded at its edges and brought to
+    the lines' loudness under the true-peak ceiling (see ``narrator.shell.audio.loudness``).
 
+    ``gains`` (a ``ClipCache``) keeps each line's gain, so that a line measured once is never
+    measured again.
+    """
+    import hashlib
 
-def prepare_voice(clip: Clip, rate: int) -> Clip:
-    """A spoken line ready to mix: trimmed, levelled, at the output rate."""
-    return level(resample(trim_silence(clip), rate))
+    from narrator.shell.audio import loudness
+
+    shaped = loudness.fade_edges(resample(trim_silence(clip), rate))
+    key = None
+    if gains is not None:
+        digest = hashlib.sha256(shaped.samples.tobytes()).hexdigest()
+        key = gains.key("gain", loudness.PREPARATION, rate, digest)
+        if (gain := gains.gain(key)) is not None:
+            return loudness.amplified(shaped, gain)
+    gain = loudness.normalising_gain_db(shaped)
+    if key is not None:
+        gains.put_gain(key, gain)
+    return loudness.amplified(shaped, gain)

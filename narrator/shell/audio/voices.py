@@ -44,7 +44,7 @@ class VoiceSource:
         clips: dict[str, Clip] = {}
         for cue in script.cues():
             if cue.key not in clips:
-                clips[cue.key] = prepare_voice(self.raw_clip(cue.key, cue.text), rate)
+                clips[cue.key] = prepare_voice(self.raw_clip(cue.key, cue.text), rate, self.cache)
         return clips
 
     def _speaker(self, key: str) -> tuple[SpeechEngine, Voice]:

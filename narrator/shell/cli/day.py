@@ -68,7 +68,7 @@ def run_the_day(env, lang: str, seconds: int, audio, rules) -> None:
         speaker, reason = env.speaker(), None
     else:
         source = voice_source(env, lang, audio)
-        clips = {key: prepare_voice(source.raw_clip(key, text), 48000) for key, text in texts.items()}
+        clips = {key: prepare_voice(source.raw_clip(key, text), 48000, source.cache) for key, text in texts.items()}
         speaker, reason = choose_speaker(clips)
     if reason:
         click.echo(f"narrate: {say(reason)}", err=True)

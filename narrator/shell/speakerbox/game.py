@@ -37,7 +37,8 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
     language = env.game.languages[lang]
     source = voice_source(env, lang, audio)
     day_lines = {key: source.raw_clip(key, language.line(key)) for key in (day_spoken_keys(rules) if rules else ())}
-    clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE) for key, raw in day_lines.items()}
+    clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE, source.cache).samples, TABLET_RATE)
+             for key, raw in day_lines.items()}
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     box = Box(night.length / night.rate, phases, env.clock)
     return night, wav_bytes(night.render(), night.rate), day_lines, clips, box
@@ -205,7 +206,7 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
     """
     language = env.game.languages[lang]
     texts = {key: language.line(key) for key in (day_spoken_keys(rules) if rules else ())}
-    laptop = _laptop_day_speaker(laptop_lines) if laptop_lines is not None else None
+    laptop = _laptop_day_speaker(laptop_lines, env) if laptop_lines is not None else None
 
     def say(key: str) -> None:
         lead = 0.3
@@ -236,11 +237,13 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
     return reached_the_vote
 
 
-def _laptop_day_speaker(lines):
+def _laptop_day_speaker(lines, env):
+    from narrator.shell.audio.cache import ClipCache
     from narrator.shell.audio.clip import prepare_voice
     from narrator.shell.audio.speaker import SounddeviceSpeaker
 
-    return SounddeviceSpeaker({key: prepare_voice(raw, 48000) for key, raw in lines.items()})
+    gains = ClipCache(env.cache_dir / "clips")
+    return SounddeviceSpeaker({key: prepare_voice(raw, 48000, gains) for key, raw in lines.items()})
 
 
 def _laptop_speakers(night, box: Box, clock, warn: Callable[[str], None]):

@@ -1,0 +1,101 @@
+"""Loudness, not peak: every spoken line at one loudness (BS.1770, measured by pyloudnorm) under a
+true-peak ceiling, count words level with instructions, faded edges, and a night that never clips."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from narrator.shell.audio.clip import Clip, prepare_voice, read_clip
+from narrator.shell.audio.loudness import (
+    LINE_LUFS,
+    TRUE_PEAK_DBTP,
+    fade_edges,
+    loudness,
+    normalise,
+    true_peak_dbtp,
+)
+from tests.conftest import REPO
+
+RATE = 48000
+PACKS = sorted(path.name for path in (REPO / "voices").iterdir() if (path / "pack.yaml").exists())
+
+
+def tone(frequency, seconds, amplitude, rate=RATE):
+    t = np.arange(int(seconds * rate)) / rate
+    return Clip((amplitude * np.sin(2 * np.pi * frequency * t)).astype(np.float32), rate)
+
+
+def prepared(pack):
+    return {path.stem: prepare_voice(read_clip(path), RATE) for path in sorted((REPO / "voices" / pack).glob("*.ogg"))}
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_every_shipped_line_is_at_the_line_loudness_under_the_ceiling(pack):
+    lines = prepared(pack)
+    assert len(lines) >= 55
+    levels = {key: loudness(clip.samples, RATE) for key, clip in lines.items()}
+    off = {key: round(level - LINE_LUFS, 2) for key, level in levels.items() if abs(level - LINE_LUFS) > 1.0}
+    assert off == {}
+    peaks = {key: round(true_peak_dbtp(clip.samples, RATE), 2) for key, clip in lines.items()}
+    assert max(peaks.values()) <= TRUE_PEAK_DBTP + 0.1
+    counts = [level for key, level in levels.items() if key.startswith("count.")]
+    others = [level for key, level in levels.items() if not key.startswith("count.")]
+    assert abs(np.median(counts) - np.median(others)) < 0.5  # count words as loud as instructions
+
+
+@pytest.mark.parametrize("pack", PACKS[:1])
+def test_every_line_starts_and_ends_without_a_click(pack):
+    for key, clip in prepared(pack).items():
+        edge = int(0.003 * RATE)
+        peak = np.abs(clip.samples).max()
+        assert abs(clip.samples[0]) < 0.01 * peak and abs(clip.samples[-1]) < 0.01 * peak, key
+        assert np.abs(clip.samples[:edge // 3]).max() < np.abs(clip.samples[:edge * 10]).max(), key
+
+
+def test_normalise_brings_quiet_and_loud_to_the_target_and_respects_the_ceiling():
+    quiet = normalise(tone(440, 2.0, 0.005))
+    assert loudness(quiet.samples, RATE) == pytest.approx(LINE_LUFS, abs=0.2)
+    square = Clip(np.sign(tone(220, 2.0, 1.0).samples).astype(np.float32) * 0.9, RATE)  # no headroom at all
+    limited = normalise(square, target_lufs=-3.0)
+    assert true_peak_dbtp(limited.samples, RATE) <= TRUE_PEAK_DBTP + 0.05
+    assert loudness(limited.samples, RATE) < -3.0  # the ceiling won over the target
+    silence = Clip(np.zeros(RATE, dtype=np.float32), RATE)
+    assert np.array_equal(normalise(silence).samples, silence.samples)
+
+
+def test_a_short_count_word_is_measured_and_levelled_like_a_long_line():
+    short, long = tone(300, 0.3, 0.1), tone(300, 3.0, 0.1)
+    assert loudness(short.samples, RATE) == pytest.approx(loudness(long.samples, RATE), abs=0.3)
+    assert loudness(normalise(short).samples, RATE) == pytest.approx(LINE_LUFS, abs=0.3)
+
+
+def test_fades_are_raised_cosines_of_three_milliseconds():
+    faded = fade_edges(Clip(np.ones(RATE, dtype=np.float32), RATE))
+    frames = int(0.003 * RATE)
+    assert faded.samples[0] == 0 and faded.samples[-1] == 0
+    assert np.all(np.diff(faded.samples[:frames]) >= 0) and faded.samples[frames] == 1
+    assert faded.samples[frames // 2] == pytest.approx(0.5, abs=0.02)
+
+
+@pytest.mark.parametrize("ambience", ["--no-ambience", "drums", "rain"])
+def test_a_rendered_night_never_clips(run, tmp_path, ambience):
+    path = tmp_path / "night.wav"
+    args = ["--no-ambience"] if ambience == "--no-ambience" else ["--ambience", ambience]
+    result = run("render", "-p", "10", "--lang", "it", *args, "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    samples = read_clip(Path(path)).samples
+    assert np.abs(samples).max() < 0.99
+
+
+def test_a_line_is_measured_once_then_its_gain_comes_from_the_cache(tmp_path, monkeypatch):
+    from narrator.shell.audio import loudness as module
+    from narrator.shell.audio.cache import ClipCache
+
+    cache = ClipCache(tmp_path)
+    raw = tone(330, 1.0, 0.02, rate=16000)
+    first = prepare_voice(raw, RATE, cache)
+    monkeypatch.setattr(module, "normalising_gain_db", lambda clip: pytest.fail("measured again"))
+    again = prepare_voice(raw, RATE, cache)
+    assert np.array_equal(first.samples, again.samples)
+    assert loudness(again.samples, RATE) == pytest.approx(LINE_LUFS, abs=0.3)
