@@ -58,22 +58,31 @@ def second_runs(points, tolerance=0.01):
     return [run for run in runs if len(run) >= 8]
 
 
-def test_count_ticks_sit_on_the_one_second_grid_within_a_millisecond(render):
+def test_count_ticks_are_heard_on_the_one_second_grid_within_a_millisecond(render):
+    """Each number's perceived onset (not its first sample: a word starts with a breath) is on the grid."""
+    from narrator.shell.audio.onset import perceived_onset
+
     night = render("--players", "10", "--count-style", "full", "--no-ambience", "--lang", "it")  # its onsets are sharp
-    runs = second_runs(onsets(night))
+    islands = onsets(night)
+    heard = [start + perceived_onset(night[start:end], RATE)
+             for start, end in zip(islands, list(islands[1:]) + [len(night)], strict=True)]
+    runs = second_runs(heard)
     assert len(runs) == 7  # one count per waking role of the 10-player deck
     for run in runs:
         deviation_ms = np.abs(np.diff(run) - RATE) / RATE * 1000
         assert deviation_ms.max() < 1.0
+    first_samples = second_runs(list(islands), tolerance=0.001)
+    assert len(first_samples) < 7  # placed by first sample, the words would not be on the beat
 
 
-def test_a_count_lasts_exactly_its_seconds_from_the_end_of_the_opening_line(render):
+def test_a_count_lasts_exactly_its_seconds_a_breath_after_the_opening_line(render):
     night = render("--players", "5", "--count-style", "silent", "--count-seconds", "7", "--no-ambience")
+    breath = make_env().game.gap_before_count
     loud = np.flatnonzero(np.abs(night) > SILENCE)
     gaps = np.diff(loud) / RATE
-    windows = gaps[np.abs(gaps - 7) < 0.01]  # the silent counts: from the line's last sound to the next line
+    windows = gaps[np.abs(gaps - 7 - breath) < 0.01]  # from the line's last sound, a breath, the silent count
     assert len(windows) == 4  # lupi, veggente, guastafeste, truffatore
-    assert np.abs(windows - 7).max() * 1000 < 1.0
+    assert np.abs(windows - 7 - breath).max() * 1000 < 1.0
 
 
 def test_bed_is_ducked_about_12_db_under_speech(render):
@@ -110,7 +119,7 @@ def test_counted_seconds_do_not_pump_the_bed():
             for tick, following in zip(ticks, ticks[1:], strict=False):
                 if following.cue.key == f"count.{int(tick.cue.key.split('.')[1]) + 1}":  # consecutive seconds
                     between = night.bed_gain(np.arange(tick.end, following.start))
-                    assert 20 * np.log10(between.max()) < -11  # stays ducked: no pumping
+                    assert 20 * np.log10(between.max()) < MixSettings().count_duck_db + 1  # stays ducked: no pumping
         if style == "edges":  # seconds 3-7 are silent: there the bed rises to full
             window = night.counts[0]
             middle = np.arange(window.start + int(4.5 * RATE), window.start + int(5.5 * RATE))
@@ -171,8 +180,9 @@ def test_length_and_times_agree_with_the_script(render, run):
     starts = onsets(mixed, quiet=0.5) / RATE
     assert starts[0] == pytest.approx(data["cues"][0]["start"], abs=0.01)
     cue_starts = [cue["start"] for cue in data["cues"]]
-    for start in starts:  # every onset after a pause is the start of a line or tick the script lists
-        assert min(abs(start - cue) for cue in cue_starts) < 0.05
+    for start in starts:  # every onset after a pause is the start of a line or tick the script lists (a tick's
+        # first sound comes up to a quarter second before the second it is heard on)
+        assert any(-0.05 < cue - start < 0.25 for cue in cue_starts)
 
 
 def test_rendering_does_not_depend_on_block_size():

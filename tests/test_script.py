@@ -67,8 +67,8 @@ def test_cue_times_never_go_backwards_and_counts_last_exactly(game, case, speed)
         window = next(c for c in timeline.counts if c.phase == segment.phase)
         opening, closing = segments[index - 1], segments[index + 1]
         assert isinstance(opening, Line) and isinstance(closing, Line)
-        # the window starts when the opening line ends, and the closing line when it ends
-        assert window.start == pytest.approx(by_cue[id(opening)].start + by_cue[id(opening)].duration)
+        # the window starts a breath after the opening line ends, and the closing line when it ends
+        assert window.start == pytest.approx(by_cue[id(opening)].start + by_cue[id(opening)].duration + game.gap_before_count)
         assert by_cue[id(closing)].start == pytest.approx(window.start + case["count_seconds"])
         assert window.seconds == case["count_seconds"]
         for tick in segment.ticks:
@@ -168,7 +168,7 @@ def test_pauses_come_from_the_data(game):
     lines = {seg.key: seg for seg in script.segments if isinstance(seg, Line)}
     assert lines["night.start"].pause_after == game.gap_after_line
     assert lines["night.tips"].pause_after == game.gap_between_phases
-    assert lines["veggente.open"].pause_after == 0  # the count starts as the line ends
+    assert lines["veggente.open"].pause_after == game.gap_before_count == 0.4  # a breath, then the count
     assert lines["veggente.close"].pause_after == game.gap_between_phases
     assert lines["night.nudge"].pause_after == 5.0
     assert lines["day.start"].pause_after == 0

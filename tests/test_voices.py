@@ -186,7 +186,7 @@ def test_render_writes_each_format_by_extension(run, tmp_path):
         path = tmp_path / f"notte{suffix}"
         result = run("render", "--players", "3", "--no-ambience", "--lang", "it", "-o", str(path))
         assert result.exit_code == 0, result.stderr
-        assert result.stdout == f"narrate: scritto {path} (1:59, 48000 Hz mono)\n"
+        assert result.stdout == f"narrate: scritto {path} (2:01, 48000 Hz mono)\n"
         info = soundfile.info(str(path))
         assert (info.format, info.samplerate, info.channels) == (expected, 48000, 1)
 

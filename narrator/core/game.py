@@ -219,6 +219,7 @@ class Game:
     tokens: tuple[str, ...] = ()  # pieces other than cards that the vote may ask about (artifacts)
     needs_side: str | None = None  # a legal deck holds at least one card of this side (an enemy for the night)
     rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
+    gap_before_count: float = 0.0  # a breath between a turn's opening line and its first number
 
     @property
     def extra_cards(self) -> int:

@@ -150,7 +150,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
                 section.append(Line(key, language.line(key), phase, _pause(game, step, section_end=False)))
         _end_section(game, section, steps)
         segments.extend(section)
-    segments = _no_pause_before_counts(segments)
+    segments = _breath_before_counts(segments, game.gap_before_count)
     if segments and isinstance(segments[-1], Line):
         segments[-1] = replace(segments[-1], pause_after=0.0)
     return NightScript(game.id, players_for(game, deck), deck, settings,
@@ -195,9 +195,10 @@ def line_key(step: LineStep, slot_id: str | None) -> str:
     return step.key.format(slot=slot_id) if slot_id else step.key
 
 
-def _no_pause_before_counts(segments: list[Segment]) -> list[Segment]:
-    """A count starts the moment the line before it ends."""
-    return [replace(seg, pause_after=0.0) if isinstance(seg, Line) and isinstance(nxt, Count) else seg
+def _breath_before_counts(segments: list[Segment], breath: float) -> list[Segment]:
+    """A count starts ``breath`` seconds after the line before it ends (the game's gap before a
+    count), so that its first number is not run into the instruction."""
+    return [replace(seg, pause_after=breath) if isinstance(seg, Line) and isinstance(nxt, Count) else seg
             for seg, nxt in zip(segments, segments[1:] + [None], strict=True)]
 
 

@@ -36,8 +36,12 @@ class Timeline:
 
 
 def layout(script: NightScript, duration_of: Callable[[Cue], float], units_per_second: float = 1.0,
-           start: float = 0) -> Timeline:
-    """Place every cue from ``start``: lines one after another with their pauses, ticks on the count's grid."""
+           start: float = 0, onset_of: Callable[[Cue], float] | None = None) -> Timeline:
+    """Place every cue from ``start``: lines one after another with their pauses, ticks on the count's grid.
+
+    ``onset_of`` gives, in the same units, how far into a tick's sound it is heard to start: the
+    tick is placed that much earlier, so that what is heard falls on its second.
+    """
     whole = isinstance(units_per_second, int)
 
     def units(seconds: float) -> float:
@@ -54,8 +58,8 @@ def layout(script: NightScript, duration_of: Callable[[Cue], float], units_per_s
             cursor += duration + units(segment.pause_after)
         else:
             counts.append(PlacedCount(segment.phase, cursor, segment.seconds))
-            placed += [Placed(tick, cursor + (tick.second - 1) * units_per_second, duration_of(tick))
-                       for tick in segment.ticks]
+            placed += [Placed(tick, cursor + (tick.second - 1) * units_per_second - (onset_of(tick) if onset_of else 0),
+                              duration_of(tick)) for tick in segment.ticks]
             cursor += segment.seconds * units_per_second
     return Timeline(tuple(placed), tuple(counts), cursor)
 

@@ -95,7 +95,7 @@ def load_game(folder: Path) -> Game:
     if count_default > count_max:
         raise count.get("default").fail(msg("a whole number from {low} to {high}", low=count_min, high=count_max))
     undealt = root.get("undealt").keys_within({"centre", "box"})
-    gaps = root.get("gaps").keys_within({"after_line", "between_phases"})
+    gaps = root.get("gaps").keys_within({"after_line", "between_phases", "before_count"})
     game = Game(
         id=root.get("id").text(),
         title=root.get("title").text(),
@@ -111,6 +111,7 @@ def load_game(folder: Path) -> Game:
         option_defaults=MappingProxyType(options),
         gap_after_line=gaps.get("after_line").number(),
         gap_between_phases=gaps.get("between_phases").number(),
+        gap_before_count=gaps.get("before_count", 0.0).number(),
         languages=MappingProxyType({}),
         day=_day(root.get("day", None), count_max),
         tokens=tokens,

@@ -16,12 +16,14 @@ import numpy as np
 from narrator.core.script import Cue, NightScript
 from narrator.core.timeline import PRE_ROLL_SECONDS, layout
 from narrator.shell.audio.clip import Clip
+from narrator.shell.audio.onset import perceived_onset
 
 
 @dataclass(frozen=True)
 class MixSettings:
     rate: int = 48000
     duck_db: float = -12.0  # the bed under speech
+    count_duck_db: float = -6.0  # ...and under the count's words alone: the pulse carries on beneath them
     attack: float = 0.15  # seconds the bed takes to dip before a line
     release: float = 0.4  # ...and to come back after it
     hold: float = 1.3  # speech closer than this stays one region: counted seconds do not pump the bed
@@ -62,7 +64,13 @@ class NightAudio:
         self._starts = [clip.start for clip in self.clips]
         self._longest = max((len(clip.samples) for clip in self.clips), default=0)
         self._bed = None if bed is None else bed.samples
-        self.regions = speech_regions([(c.start, c.end) for c in self.clips], round(settings.hold * self.rate))
+        hold = round(settings.hold * self.rate)
+        counted = [clip.cue.key.startswith("count.") for clip in self.clips]
+        depth = (1 - 10 ** (settings.count_duck_db / 20)) / (1 - 10 ** (settings.duck_db / 20))
+        self.regions = ([(start, end, 1.0) for start, end in speech_regions(
+            [(c.start, c.end) for c, tick in zip(self.clips, counted, strict=True) if not tick], hold)]
+            + [(start, end, depth) for start, end in speech_regions(
+                [(c.start, c.end) for c, tick in zip(self.clips, counted, strict=True) if tick], hold)])
         last = self.clips[-1].start if self.clips else 0
         self.fade_out_start = last
 
@@ -141,7 +149,9 @@ def build_night(script: NightScript, clips: Mapping[str, Clip], bed: Clip | None
     for key, clip in clips.items():
         if clip.rate != rate:
             raise ValueError(f"clip '{key}' is at {clip.rate} Hz, the mix at {rate} Hz")
-    timeline = layout(script, lambda cue: len(clips[cue.key].samples), units_per_second=rate)
+    onsets = {key: perceived_onset(clip.samples, rate) for key, clip in clips.items() if key.startswith("count.")}
+    timeline = layout(script, lambda cue: len(clips[cue.key].samples), units_per_second=rate,
+                      onset_of=lambda cue: onsets.get(cue.key, 0))
     offset = round(settings.pre_roll * rate)
     placed = [PlacedClip(offset + p.start, clips[p.cue.key].samples, p.cue) for p in timeline.cues]
     counts = [CountWindow(c.phase, offset + c.start, c.seconds) for c in timeline.counts]
@@ -162,18 +172,19 @@ def speech_regions(spans: list[tuple[int, int]], hold: int) -> list[tuple[int, i
     return [(start, end) for start, end in regions]
 
 
-def duck_amount(positions: np.ndarray, regions: list[tuple[int, int]], attack: int, release: int) -> np.ndarray:
-    """0 where the bed plays full, 1 inside speech, smooth ramps before (attack) and after (release)."""
+def duck_amount(positions: np.ndarray, regions: list[tuple[int, int, float]], attack: int, release: int) -> np.ndarray:
+    """0 where the bed plays full, a region's depth inside it (1 under lines, less under count
+    words), smooth ramps before (attack) and after (release); overlapping regions take the deeper."""
     amount = np.zeros(len(positions))
     if not len(positions):
         return amount
     lo, hi = positions[0], positions[-1]
-    for start, end in regions:
+    for start, end, depth in regions:
         if end + release < lo or start - attack > hi:
             continue
         rise = np.clip((positions - (start - attack)) / max(attack, 1), 0, 1)
         fall = np.clip(1 - (positions - end) / max(release, 1), 0, 1)
-        amount = np.maximum(amount, _smooth(np.minimum(rise, fall)))
+        amount = np.maximum(amount, depth * _smooth(np.minimum(rise, fall)))
     return amount
 
 
