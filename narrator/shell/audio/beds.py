@@ -16,18 +16,20 @@ from narrator.shell.audio.clip import Clip, read_clip, resample
 
 BED_PEAK = 0.25
 BED_MAX_SECONDS = 60  # of a user's file: a longer one is looped from its first minute (memory stays small)
-BED_RMS = 10 ** (-26 / 20)
+BED_LUFS = -27.0  # ten LU under the spoken lines (narrator.shell.audio.loudness.LINE_LUFS), before ducking
 
 
 def drums(rate: int, seed: int = 7) -> Clip:
-    """A frame drum and a low tom at a steady 84 bpm, two bars of 4/4 with a small human wobble.
+    """A frame drum and a tom at 60 bpm, the count's own pulse, two bars of 4/4 with a small human wobble.
 
-    Each hit is a pitched membrane (a sine gliding down) plus a short filtered slap of noise;
-    timing moves by a few milliseconds and loudness by a few per cent, drawn from ``seed``. Tails
-    that run past the end of the loop are folded back onto its start, so the loop is seamless.
+    Each hit is a pitched membrane (a tone gliding down, with the overtones of a drum skin) plus a
+    short slap of band-limited noise, tuned high enough for a laptop's small speakers to play
+    (little of it below 200 Hz); timing moves by a few milliseconds and loudness by a few per cent,
+    drawn from ``seed``. Tails that run past the end of the loop are folded back onto its start, so
+    the loop is seamless.
     """
     rng = np.random.default_rng(seed)
-    beat = 60 / 84
+    beat = 60 / 60
     length = int(round(8 * beat * rate))
     loop = np.zeros(length, dtype=np.float64)
     #          (beat, drum, loudness): frame drum on the beats, low tom answering on the offbeats
@@ -41,15 +43,18 @@ def drums(rate: int, seed: int = 7) -> Clip:
     return _as_bed(loop, rate)
 
 
-_FRAME = (95.0, 62.0, 0.45, 0.25)  # start pitch Hz, end pitch Hz, decay seconds, slap level
-_TOM = (150.0, 105.0, 0.3, 0.15)
+_FRAME = (260.0, 190.0, 0.3, 0.6)  # start pitch Hz, end pitch Hz, decay seconds, slap level
+_TOM = (330.0, 250.0, 0.22, 0.45)
+_SKIN = ((1.0, 1.0), (1.59, 0.55), (2.14, 0.35), (2.65, 0.2))  # a membrane's overtones: ratio, level
 
 
 def _hit(rate: int, pitch_start: float, pitch_end: float, decay: float, slap: float, rng) -> np.ndarray:
     t = np.arange(int(rate * decay * 5)) / rate
     pitch = pitch_end + (pitch_start - pitch_end) * np.exp(-t / 0.04)
-    body = np.sin(2 * np.pi * np.cumsum(pitch) / rate) * np.exp(-t / decay)
-    noise = _lowpass(rng.standard_normal(len(t)), 1800, rate) * np.exp(-t / 0.015) * slap * 4
+    phase = 2 * np.pi * np.cumsum(pitch) / rate
+    body = sum(level * np.sin(ratio * phase) * np.exp(-t * ratio / decay) for ratio, level in _SKIN)
+    noise = rng.standard_normal(len(t))
+    noise = (_lowpass(noise, 5000, rate) - _lowpass(noise, 900, rate)) * np.exp(-t / 0.012) * slap * 4
     attack = np.minimum(1.0, t / 0.002)  # 2 ms, so the hit does not click
     return (body + noise) * attack
 
@@ -93,23 +98,30 @@ def load_bed(choice: str, rate: int) -> Clip:
 
 
 def _as_bed(samples: np.ndarray, rate: int) -> Clip:
+    """The loop at the beds' loudness (``BED_LUFS``), never peaking above ``BED_PEAK``."""
+    from narrator.shell.audio.loudness import loudness
+
     samples = samples - samples.mean()
     peak = float(np.max(np.abs(samples)))
-    rms = float(np.sqrt(np.mean(samples ** 2)))
     if peak == 0:
         return Clip(samples.astype(np.float32), rate)
-    gain = min(BED_PEAK / peak, BED_RMS / rms)
+    measured = loudness(samples, rate)
+    gain = BED_PEAK / peak if not np.isfinite(measured) else min(BED_PEAK / peak, 10 ** ((BED_LUFS - measured) / 20))
     return Clip((samples * gain).astype(np.float32), rate)
 
 
 def _seamless(samples: np.ndarray, rate: int, fade_seconds: float = 0.5) -> np.ndarray:
-    """Crossfade the loop's tail into its head, so that it repeats without a seam."""
+    """Crossfade the loop's tail into its head, so that it repeats without a seam.
+
+    Equal-power: noise-like beds (rain, wind, most recordings) are uncorrelated across the seam,
+    so the two gains' squares sum to one and the level does not dip while they cross.
+    """
     fade = min(int(fade_seconds * rate), len(samples) // 4)
     if fade == 0:
         return samples
-    ramp = np.sin(np.linspace(0, np.pi / 2, fade)) ** 2
+    angle = np.linspace(0, np.pi / 2, fade)
     body = samples[: len(samples) - fade].copy()
-    body[:fade] = body[:fade] * ramp + samples[len(samples) - fade:] * (1 - ramp)
+    body[:fade] = body[:fade] * np.sin(angle) + samples[len(samples) - fade:] * np.cos(angle)
     return body
 
 
