@@ -251,3 +251,23 @@ def test_noise_beds_loop_without_a_dip(bed):
     at_the_seam = levels[RATE // 4 - window // 2]  # the middle of the 0.5 s crossfade at the loop's head
     around = np.median(levels[: 2 * RATE])
     assert abs(20 * np.log10(at_the_seam / around)) < 1.0
+
+
+def test_a_user_bed_file_is_measured_once_until_it_changes(tmp_path, monkeypatch):
+    from narrator.shell.audio import loudness as module
+    from narrator.shell.audio.night import cached_bed
+
+    path = tmp_path / "mine.wav"
+    t = np.arange(2 * 44100) / 44100
+    soundfile.write(path, 0.3 * np.sin(2 * np.pi * 330 * t), 44100)
+    env = make_env(cache_dir=tmp_path / "cache")
+    first = cached_bed(env, str(path), RATE)
+    measured = []
+    original = module.loudness
+    monkeypatch.setattr(module, "loudness", lambda *args: measured.append(1) or original(*args))
+    assert np.array_equal(cached_bed(env, str(path), RATE).samples, first.samples) and measured == []
+    soundfile.write(path, 0.1 * np.sin(2 * np.pi * 220 * t[: 44100]), 44100)  # the user changed the file
+    import os
+
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert len(cached_bed(env, str(path), RATE).samples) != len(first.samples) and measured

@@ -54,11 +54,18 @@ def night_audio(env: Environment, script: NightScript, choice: AudioChoice,
 
 
 def cached_bed(env: Environment, choice: str, rate: int) -> Clip:
-    """Built-in beds are synthesized once and kept in the cache; a user's file is read each time."""
-    if choice not in BUILT_IN:
-        return load_bed(choice, rate)
+    """Beds are made once and kept in the cache: a built-in one synthesized, a user's file read,
+    looped and set by loudness (measuring imports scipy: once per file and change, not every game)."""
     cache = ClipCache(env.cache_dir / "beds")
-    key = ClipCache.key("bed", choice, rate, BED_VERSION)
+    if choice in BUILT_IN:
+        key = ClipCache.key("bed", choice, rate, BED_VERSION)
+    else:
+        path = Path(choice).expanduser()
+        try:
+            stat = path.resolve().stat()
+        except (OSError, ValueError, RuntimeError):
+            return load_bed(choice, rate)  # which says what is wrong with it
+        key = ClipCache.key("bed-file", str(path.resolve()), stat.st_size, stat.st_mtime_ns, rate, BED_VERSION)
     bed = cache.get(key)
     if bed is None or bed.rate != rate:
         bed = load_bed(choice, rate)
