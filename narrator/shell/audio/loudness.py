@@ -22,13 +22,23 @@ PREPARATION = f"bs1770 {LINE_LUFS} {TRUE_PEAK_DBTP} {EDGE_FADE_SECONDS}"
 def loudness(samples: np.ndarray, rate: int) -> float:
     """Integrated loudness in LUFS. A clip shorter than BS.1770's 400 ms block (a count word) is
     measured with blocks as long as it allows, so that short and long lines compare."""
-    import pyloudnorm
-
+    pyloudnorm = _pyloudnorm()
     seconds = len(samples) / rate
     if seconds < 0.02:
         return float("-inf")
     meter = pyloudnorm.Meter(rate, block_size=min(0.4, seconds * 0.9))
     return float(meter.integrated_loudness(np.asarray(samples, dtype=np.float64)))
+
+
+def _pyloudnorm():
+    """pyloudnorm, imported with Ctrl-C held: it brings scipy, a second or more of importing (far
+    more without compiled bytecode), and a KeyboardInterrupt raised inside an import can be
+    printed as "ignored" and lost, leaving narrate running. Held, it stops narrate right after."""
+    from narrator.shell.audio.clip import signals_held
+
+    with signals_held():
+        import pyloudnorm
+    return pyloudnorm
 
 
 def true_peak_dbtp(samples: np.ndarray, rate: int) -> float:
