@@ -59,49 +59,77 @@ def _break(path, old, new):
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-@pytest.mark.parametrize("file, old, new, message", [
-    ("game.yaml", "copies: 3", "copies: three", r"game\.yaml: roles\[8\]\.copies: expected a whole number from 1, got 'three'"),
-    ("game.yaml", "side: solo", "side: nobody", r"game\.yaml: roles\[9\]\.side: expected one of lupi, umani, solo"),
-    ("game.yaml", "{id: truffatore, number: 7}", "{id: veggente, number: 7}",
+ONUW = "one-night-ultimate-werewolf"
+MALFORMED = (
+    (GAME, "game.yaml", "copies: 3", "copies: three", r"game\.yaml: roles\[8\]\.copies: expected a whole number from 1, got 'three'"),
+    (GAME, "game.yaml", "side: solo", "side: nobody", r"game\.yaml: roles\[9\]\.side: expected one of lupi, umani, solo"),
+    (GAME, "game.yaml", "{id: truffatore, number: 7}", "{id: veggente, number: 7}",
      r"wake\[6\]\.id: expected an id not used by another turn of the night"),
-    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, roles: [ladro], number: 7}",
+    (GAME, "game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, roles: [ladro], number: 7}",
      r"wake\[6\]\.roles: no role 'ladro'"),
-    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: [7]}",
+    (GAME, "game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: [7]}",
      r"wake\[6\]\.number: expected a number or a short label"),
-    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: 7, when: {all: [{deck_has: x}]}}",
+    (GAME, "game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: 7, when: {all: [{deck_has: x}]}}",
      r"wake\[6\]\.when: no role 'x'"),
-    ("game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: 7, when: {nor: []}}",
+    (GAME, "game.yaml", "{id: truffatore, number: 7}", "{id: truffatore, number: 7, when: {nor: []}}",
      r"wake\[6\]\.when: unknown field 'nor'"),
-    ("game.yaml", "sides: [lupi, umani, solo]", "sides: [lupi, umani]",
+    (GAME, "game.yaml", "sides: [lupi, umani, solo]", "sides: [lupi, umani]",
      r"roles\[9\]\.side: expected one of lupi, umani, got 'solo'"),
-    ("game.yaml", "sides: [lupi, umani, solo]", "sides: []", r"game\.yaml: sides: expected a list of the sides"),
-    ("game.yaml", "excludes: [criceto-mannaro]", "excludes: [criceto]", r"roles\[9\]\.excludes: no other role 'criceto'"),
-    ("game.yaml", "  - id: veggente\n", "  - id: Veggente!\n", r"roles\[1\]\.id: expected an id in lower case"),
-    ("game.yaml", "in_deck: all-or-none", "in_deck: pairs", r"roles\[2\]\.in_deck: expected one of any, all-copies"),
-    ("game.yaml", "when: {deck_has: lupo-mannaro}", "when: {deck_has: lupo}", r"game\.yaml: wake\[3\]\.steps\[1\]\.when: no role 'lupo'"),
-    ("game.yaml", "when: {option: nudge}", "when: {option: nudgee}", r"no option 'nudgee'"),
-    ("game.yaml", "6: {lupo-mannaro: 2,", "6: {lupo-mannaro: 1,", r"recommended_decks\.6: the deck must hold all 2 'lupo-mannaro' cards"),
-    ("game.yaml", "3: {lupo-mannaro: 2, veggente: 1,", "3: {lupo-mannaro: 2, veggent: 1,", r"recommended_decks\.3: no role 'veggent'"),
-    ("game.yaml", "count: {default: 10,", "count: {default: 99,", r"count\.default: expected a whole number from 3 to 30"),
-    ("game.yaml", "title: Una Notte da Lupi", "title: Una Notte da Lupi\nflavour: x", r"game\.yaml: unknown field 'flavour'"),
-    ("it.yaml", "  veggente.close: Veggente, chiudi gli occhi.\n", "", r"it\.yaml: lines: missing line 'veggente\.close'"),
-    ("en.yaml", "  day.start:", "  day.strat:", r"en\.yaml: lines: missing line 'day\.start'"),
-    ("en.yaml", "    name: Seer\n", "", r"en\.yaml: roles\.veggente: missing field 'name'"),
-    ("it.yaml", "Ventinove, Trenta]", "Ventinove]", r"it\.yaml: count: expected a list of the words for 1 to 30"),
-    ("it.yaml", "sides:\n  lupi: Lupi", "sides:\n  lupi: ''", r"it\.yaml: sides\.lupi: expected some text"),
-    ("game.yaml", "    passes_votes_at: 2", "    passes_votes_at: two", r"roles\[7\]\.passes_votes_at: expected a whole number"),
-    ("game.yaml", "    wins_alone: lynched-alone", "    wins_alone: always", r"roles\[9\]\.wins_alone: expected one of lynched-alone"),
-    ("game.yaml", "    wolf: true", "    wolf: true\n    howls: true", r"roles\[0\]: unknown field 'howls'"),
-    ("en.yaml", "  no_winners:", "  no_winner:", r"en\.yaml: vote: unknown field 'no_winner'"),
-    ("it.yaml", "  vote_sides:", "  vote_side:", r"it\.yaml: card: unknown field 'vote_side'"),
-    ("rules.py", "def resolve(", "def settle(", r"rules\.py: no 'resolve' \(a rules module provides"),
-    ("rules.py", "HUMANS, WOLVES =", "HUMANS, WOLVES = (", r"rules\.py: cannot run it \(SyntaxError: "),
-    ("rules.py", '"passes_votes_at": "count"', '"passes_votes_at": "number"', r"ROLE_FIELDS\['passes_votes_at'\]: 'flag', 'count'"),
-])
-def test_malformed_catalog_fails_naming_file_and_field(game_copy, file, old, new, message):
-    _break(game_copy / file, old, new)
+    (GAME, "game.yaml", "sides: [lupi, umani, solo]", "sides: []", r"game\.yaml: sides: expected a list of the sides"),
+    (GAME, "game.yaml", "excludes: [criceto-mannaro]", "excludes: [criceto]", r"roles\[9\]\.excludes: no other role 'criceto'"),
+    (GAME, "game.yaml", "  - id: veggente\n", "  - id: Veggente!\n", r"roles\[1\]\.id: expected an id in lower case"),
+    (GAME, "game.yaml", "in_deck: all-or-none", "in_deck: pairs", r"roles\[2\]\.in_deck: expected one of any, all-copies"),
+    (GAME, "game.yaml", "when: {deck_has: lupo-mannaro}", "when: {deck_has: lupo}", r"game\.yaml: wake\[3\]\.steps\[1\]\.when: no role 'lupo'"),
+    (GAME, "game.yaml", "when: {option: nudge}", "when: {option: nudgee}", r"no option 'nudgee'"),
+    (GAME, "game.yaml", "6: {lupo-mannaro: 2,", "6: {lupo-mannaro: 1,", r"recommended_decks\.6: the deck must hold all 2 'lupo-mannaro' cards"),
+    (GAME, "game.yaml", "3: {lupo-mannaro: 2, veggente: 1,", "3: {lupo-mannaro: 2, veggent: 1,", r"recommended_decks\.3: no role 'veggent'"),
+    (GAME, "game.yaml", "count: {default: 10,", "count: {default: 99,", r"count\.default: expected a whole number from 3 to 30"),
+    (GAME, "game.yaml", "title: Una Notte da Lupi", "title: Una Notte da Lupi\nflavour: x", r"game\.yaml: unknown field 'flavour'"),
+    (GAME, "it.yaml", "  veggente.close: Veggente, chiudi gli occhi.\n", "", r"it\.yaml: lines: missing line 'veggente\.close'"),
+    (GAME, "en.yaml", "  day.start:", "  day.strat:", r"en\.yaml: lines: missing line 'day\.start'"),
+    (GAME, "en.yaml", "    name: Seer\n", "", r"en\.yaml: roles\.veggente: missing field 'name'"),
+    (GAME, "it.yaml", "Ventinove, Trenta]", "Ventinove]", r"it\.yaml: count: expected a list of the words for 1 to 30"),
+    (GAME, "it.yaml", "sides:\n  lupi: Lupi", "sides:\n  lupi: ''", r"it\.yaml: sides\.lupi: expected some text"),
+    (GAME, "game.yaml", "    passes_votes_at: 2", "    passes_votes_at: two", r"roles\[7\]\.passes_votes_at: expected a whole number"),
+    (GAME, "game.yaml", "    wins_alone: lynched-alone", "    wins_alone: always", r"roles\[9\]\.wins_alone: expected one of lynched-alone"),
+    (GAME, "game.yaml", "    wolf: true", "    wolf: true\n    howls: true", r"roles\[0\]: unknown field 'howls'"),
+    (GAME, "en.yaml", "  no_winners:", "  no_winner:", r"en\.yaml: vote: unknown field 'no_winner'"),
+    (GAME, "it.yaml", "  vote_sides:", "  vote_side:", r"it\.yaml: card: unknown field 'vote_side'"),
+    (GAME, "rules.py", "def resolve(", "def settle(", r"rules\.py: no 'resolve' \(a rules module provides"),
+    (GAME, "rules.py", "HUMANS, WOLVES =", "HUMANS, WOLVES = (", r"rules\.py: cannot run it \(SyntaxError: "),
+    (GAME, "rules.py", '"passes_votes_at": "count"', '"passes_votes_at": "number"', r"ROLE_FIELDS\['passes_votes_at'\]: 'flag', 'count'"),
+    (ONUW, "game.yaml", "sets_apart: {count: 1, from: [werewolf, mystic-wolf, dream-wolf]}",
+     "sets_apart: {count: 1, from: [werewolf, grey-wolf]}", r"roles\[13\]\.sets_apart\.from: no role 'grey-wolf'"),
+    (ONUW, "game.yaml", "sets_apart: {count: 1, from:", "sets_apart: {count: 0, from:",
+     r"roles\[13\]\.sets_apart\.count: expected a whole number from 1"),
+    (ONUW, "game.yaml", "needs_side: werewolf", "needs_side: vampire", r"game\.yaml: needs_side: expected one of werewolf"),
+    (ONUW, "game.yaml", "      - {count: true, when: {deck_has: minion}}", "      - {count: yes, when: {deck_has: minyon}}",
+     r"wake\[1\]\.steps\[16\]\.when: no role 'minyon'"),
+    (ONUW, "game.yaml", "      - {count: true, when: {deck_has: minion}}", "      - {count: false}",
+     r"steps\[16\]\.count: expected true \(a count\)"),
+    (ONUW, "game.yaml", "    roles: [werewolf, alpha-wolf", "    roles: [were-wolf, alpha-wolf", r"wake\[2\]\.roles: no role 'were-wolf'"),
+    (ONUW, "en.yaml", "  mask-of-muting: Mask of Muting\n", "", r"en\.yaml: tokens: missing field 'mask-of-muting'"),
+    (ONUW, "it.yaml", "  doppelganger-curator:\n    name:", "  doppelganger-curatore:\n    name:",
+     r"it\.yaml: slots\.doppelganger-curatore: no turn 'doppelganger-curatore'"),
+    (ONUW, "en.yaml", "apart: centre werewolf", "# apart: centre werewolf", r"en\.yaml: missing field 'apart'"),
+    (ONUW, "game.yaml", "side: village, copies_a_role: true", "side: village, copies_a_role: maybe",
+     r"roles\[0\]\.copies_a_role: expected true or false"),
+    (ONUW, "game.yaml", "true, plays_if_nothing_copied: villager", "true, plays_if_nothing_copied: peasant",
+     r"game\.yaml: roles\[0\]\.plays_if_nothing_copied: no role 'peasant'"),
+    (ONUW, "game.yaml", "{id: cudgel-of-the-tanner, makes: tanner}", "{id: cudgel-of-the-tanner, makes: tannr}",
+     r"game\.yaml: tokens\[2\]\.makes: no role 'tannr'"),
+    (ONUW, "game.yaml", "{id: cudgel-of-the-tanner, makes: tanner}", "{id: cudgel-of-the-tanner, breaks: tanner}",
+     r"tokens\[2\]: unknown field 'breaks'"),
+)
+
+
+@pytest.mark.parametrize("game_id, file, old, new, message", MALFORMED)
+def test_malformed_game_fails_naming_file_and_field(tmp_path, game_id, file, old, new, message):
+    folder = tmp_path / game_id
+    shutil.copytree(GAMES_DIR / game_id, folder)
+    _break(folder / file, old, new)
     with pytest.raises(DataError, match=message):
-        load_game(game_copy)
+        load_game(folder)
 
 
 def test_a_game_without_rules_loads_and_its_roles_take_no_vote_fields(game_copy):
@@ -138,29 +166,3 @@ def test_yaml_syntax_error_names_file_and_line(game_copy):
 def test_missing_game_file(tmp_path):
     with pytest.raises(DataError, match="game.yaml: no such file"):
         load_game(tmp_path)
-
-
-@pytest.mark.parametrize("file, old, new, message", [
-    ("game.yaml", "sets_apart: {count: 1, from: [werewolf, mystic-wolf, dream-wolf]}",
-     "sets_apart: {count: 1, from: [werewolf, grey-wolf]}", r"roles\[13\]\.sets_apart\.from: no role 'grey-wolf'"),
-    ("game.yaml", "sets_apart: {count: 1, from:", "sets_apart: {count: 0, from:",
-     r"roles\[13\]\.sets_apart\.count: expected a whole number from 1"),
-    ("game.yaml", "needs_side: werewolf", "needs_side: vampire", r"game\.yaml: needs_side: expected one of werewolf"),
-    ("game.yaml", "      - {count: true, when: {deck_has: minion}}", "      - {count: yes, when: {deck_has: minyon}}",
-     r"wake\[1\]\.steps\[16\]\.when: no role 'minyon'"),
-    ("game.yaml", "      - {count: true, when: {deck_has: minion}}", "      - {count: false}",
-     r"steps\[16\]\.count: expected true \(a count\)"),
-    ("game.yaml", "    roles: [werewolf, alpha-wolf", "    roles: [were-wolf, alpha-wolf", r"wake\[2\]\.roles: no role 'were-wolf'"),
-    ("en.yaml", "  mask-of-muting: Mask of Muting\n", "", r"en\.yaml: tokens: missing field 'mask-of-muting'"),
-    ("it.yaml", "  doppelganger-curator:\n    name:", "  doppelganger-curatore:\n    name:",
-     r"it\.yaml: slots\.doppelganger-curatore: no turn 'doppelganger-curatore'"),
-    ("en.yaml", "apart: centre werewolf", "# apart: centre werewolf", r"en\.yaml: missing field 'apart'"),
-    ("game.yaml", "side: village, copies_a_role: true", "side: village, copies_a_role: maybe",
-     r"roles\[0\]\.copies_a_role: expected true or false"),
-])
-def test_a_malformed_second_game_fails_naming_file_and_field(tmp_path, file, old, new, message):
-    folder = tmp_path / "one-night-ultimate-werewolf"
-    shutil.copytree(GAMES_DIR / "one-night-ultimate-werewolf", folder)
-    _break(folder / file, old, new)
-    with pytest.raises(DataError, match=message):
-        load_game(folder)

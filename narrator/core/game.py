@@ -217,6 +217,7 @@ class Game:
     day: DayRules | None = None
     default_language: str | None = None  # when the locale names none of the game's languages
     tokens: tuple[str, ...] = ()  # pieces other than cards that the vote may ask about (artifacts)
+    token_traits: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     needs_side: str | None = None  # a legal deck holds at least one card of this side (an enemy for the night)
     rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
     gap_before_count: float = 0.0  # a breath between a turn's opening line and its first number
@@ -266,6 +267,10 @@ class Game:
                                         close=index[close[0]][1]))
         raise UnknownRoleError(msg("no role '{name}' (known roles: {roles})", name=name.strip(),
                                     roles=", ".join(self.role_ids)))
+
+    def token_trait(self, token: str, name: str) -> Any:
+        """A field of a token that the game's rules module declares (``TOKEN_FIELDS``), or None."""
+        return self.token_traits.get(token, {}).get(name)
 
     def resolve_token(self, name: str) -> str:
         """The id of the token called ``name``: an id, or its name in any language."""

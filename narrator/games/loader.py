@@ -42,7 +42,7 @@ _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _GAME_FILE = "game.yaml"
 _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
-_TRAIT_KINDS = ("flag", "count")  # or a tuple of the values allowed
+_TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
 
 
 def available_games(games_dir: Path) -> tuple[str, ...]:
@@ -76,10 +76,7 @@ def load_game(folder: Path) -> Game:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
     rules = load_rules(folder)
     roles = _roles(root.get("roles"), sides, rules.ROLE_FIELDS if rules else {})
-    tokens = tuple(item.text() for item in root.get("tokens", []).elements())
-    for index, token in enumerate(tokens):
-        if not _ID.match(token) or token in tokens[:index]:
-            raise root.get("tokens").fail(msg("a list of different ids in lower case with hyphens"))
+    token_traits = _tokens(root.get("tokens", []), getattr(rules, "TOKEN_FIELDS", {}), {role.id for role in roles})
     role_ids = {role.id for role in roles}
     options = {name: spec.keys_within({"default"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
@@ -114,7 +111,8 @@ def load_game(folder: Path) -> Game:
         gap_before_count=gaps.get("before_count", 0.0).number(),
         languages=MappingProxyType({}),
         day=_day(root.get("day", None), count_max),
-        tokens=tokens,
+        tokens=tuple(token_traits),
+        token_traits=MappingProxyType(token_traits),
         rules=rules,
         needs_side=None if root.get("needs_side", None).value is None else root.get("needs_side").choice(sides),
     )
@@ -161,6 +159,7 @@ def _roles(field: Field, sides: tuple[str, ...], traits: dict) -> tuple[Role, ..
     if not roles:
         raise field.fail(msg("a list of roles"))
     known = {role.id for role in roles}
+    _check_role_traits(field, [role.traits for role in roles], traits, known)
     for index, role in enumerate(roles):
         for other in role.sets_apart.roles if role.sets_apart else ():
             if other not in known:
@@ -184,12 +183,43 @@ def _set_apart(field: Field) -> SetApart | None:
 
 
 def _trait(field: Field, kind) -> object:
-    """A role field a rules module declares: a flag (false unless set), a count or one of some values (or None)."""
+    """A field a rules module declares for roles or tokens: a flag (false unless set), a count, a
+    role's id (checked once every role is known) or one of some values; None when unset."""
     if kind == "flag":
         return False if field.value is None else field.boolean()
     if field.value is None:
         return None
-    return field.integer(minimum=1) if kind == "count" else field.choice(tuple(kind))
+    if kind == "count":
+        return field.integer(minimum=1)
+    return field.text() if kind == "role" else field.choice(tuple(kind))
+
+
+def _check_role_traits(field: Field, entries: list, kinds: dict, role_ids: set[str]) -> None:
+    """Every field of kind "role" names a role of the game."""
+    for index, traits in enumerate(entries):
+        for name, kind in kinds.items():
+            if kind == "role" and traits.get(name) is not None and traits[name] not in role_ids:
+                raise DataError(msg("{where}[{index}].{field}: no role '{role}'", where=field.where, index=index,
+                                     field=name, role=traits[name]))
+
+
+def _tokens(field: Field, kinds: dict, role_ids: set[str]) -> dict[str, MappingProxyType]:
+    """Tokens, in order: an id, or ``{id: ..., FIELD: ...}`` with the fields the rules module declares
+    (``TOKEN_FIELDS``, kinds as for roles)."""
+    tokens: dict[str, MappingProxyType] = {}
+    for item in field.elements():
+        if isinstance(item.value, dict):
+            item.keys_within({"id", *kinds})
+            token = item.get("id").text()
+            traits = {name: _trait(item.get(name, None), kind) for name, kind in kinds.items()}
+        else:  # a bare id: every field unset
+            token = item.text()
+            traits = {name: _trait(Field(item.source, item.path, None), kind) for name, kind in kinds.items()}
+        if not _ID.match(token) or token in tokens:
+            raise field.fail(msg("a list of different ids in lower case with hyphens"))
+        tokens[token] = MappingProxyType(traits)
+    _check_role_traits(field, list(tokens.values()), kinds, role_ids)
+    return tokens
 
 
 def load_rules(folder: Path) -> VoteRules | None:
@@ -213,10 +243,11 @@ def load_rules(folder: Path) -> VoteRules | None:
         if not hasattr(module, needed):
             raise DataError(msg("{file}: no '{name}' (a rules module provides {names})", file=path, name=needed,
                                 names=", ".join(_RULES_NAMES)))
-    for trait, kind in module.ROLE_FIELDS.items():
-        if kind not in _TRAIT_KINDS and not isinstance(kind, tuple):
-            raise DataError(msg("{file}: ROLE_FIELDS['{name}']: 'flag', 'count' or a tuple of values", file=path,
-                                 name=trait))
+    for declared in ("ROLE_FIELDS", "TOKEN_FIELDS"):
+        for trait, kind in getattr(module, declared, {}).items():
+            if kind not in _TRAIT_KINDS and not isinstance(kind, tuple):
+                raise DataError(msg("{file}: {declared}['{name}']: 'flag', 'count', 'role' or a tuple of values",
+                                     file=path, declared=declared, name=trait))
     return module
 
 

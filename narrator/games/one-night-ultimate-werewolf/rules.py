@@ -15,7 +15,8 @@ ROLE_FIELDS = {
     "werewolf": "flag",  # a werewolf card
     "vote_power": ("hunter", "bodyguard"),  # hunter: dying, takes its target; bodyguard: its target cannot die
     "wins_if_dies": "flag",  # the Tanner
-    "copies_a_role": "flag",  # the Doppelgänger: the vote asks what she copied
+    "copies_a_role": "flag",  # the Doppelgänger: the vote asks what she copied...
+    "plays_if_nothing_copied": "role",  # ...and she is this role when she copied none (her card in the centre)
     "may_become": "flag",  # the Paranormal Investigator: the vote asks what she became
     "places_artifacts": "flag",  # the Curator: the vote asks which artifact lies on each card
 }
@@ -26,11 +27,11 @@ SENTENCES = ("tally", "copied", "copied_nothing", "became", "artifact_role", "ar
 CARD_TEXTS = ("vote", "vote_most", "vote_protect", "vote_hunter", "vote_village", "vote_werewolves", "vote_tanner",
               "vote_artifacts", "vote_final_card")
 
+TOKEN_FIELDS = {
+    "makes": "role",  # an artifact that makes the card it lies on this role (without its vote power)
+}
+
 WEREWOLF_TEAM, VILLAGE, TANNER = "werewolf", "village", "tanner"  # game.yaml's sides
-# What an artifact makes of the card it lies on (the others change nothing in the vote).
-ARTIFACT_ROLES = {"clay-of-the-werewolf": "werewolf", "brand-of-the-villager": "villager",
-                  "cudgel-of-the-tanner": "tanner"}
-NO_ROLE = "villager"  # a Doppelgänger who copied nothing plays as a villager with no power
 
 
 def questions(game):
@@ -73,10 +74,10 @@ def final_role(game, ballot):
     """The role a player plays at the vote, and whether it keeps its vote power."""
     role = ballot.card
     if game.role(role).trait("copies_a_role"):
-        role = ballot.answers.get("copied", NO_ROLE)
+        role = ballot.answers.get("copied", game.role(role).trait("plays_if_nothing_copied"))
     if "became" in ballot.answers:
         role = ballot.answers["became"]
-    changed_to = ARTIFACT_ROLES.get(ballot.answers.get("artifact"))
+    changed_to = game.token_trait(ballot.answers.get("artifact"), "makes")
     return (changed_to, False) if changed_to else (role, True)
 
 
@@ -95,15 +96,16 @@ def resolve(game, ballots, table, say):
         if game.role(ballot.card).trait("copies_a_role"):
             copied = ballot.answers.get("copied")
             explanation.append(say("copied", name=ballot.name, card=card_name, role=say.role(copied)) if copied
-                               else say("copied_nothing", name=ballot.name, card=card_name, role=say.role(NO_ROLE)))
+                               else say("copied_nothing", name=ballot.name, card=card_name,
+                                       role=say.role(game.role(ballot.card).trait("plays_if_nothing_copied"))))
         if "became" in ballot.answers:
             explanation.append(say("became", name=ballot.name, card=card_name, role=say.role(ballot.answers["became"])))
         artifact = ballot.answers.get("artifact")
         if artifact is not None:
             artifact_name = say.language.tokens[artifact]
-            if artifact in ARTIFACT_ROLES:
+            if game.token_trait(artifact, "makes"):
                 explanation.append(say("artifact_role", name=ballot.name, artifact=artifact_name,
-                                       role=say.role(ARTIFACT_ROLES[artifact])))
+                                       role=say.role(role[ballot.name])))
             else:
                 explanation.append(say("artifact_nothing", name=ballot.name, artifact=artifact_name))
 
