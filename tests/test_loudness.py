@@ -10,9 +10,10 @@ from narrator.shell.audio.clip import Clip, prepare_voice, read_clip
 from narrator.shell.audio.loudness import (
     LINE_LUFS,
     TRUE_PEAK_DBTP,
+    amplified,
     fade_edges,
     loudness,
-    normalise,
+    normalising_gain_db,
     true_peak_dbtp,
 )
 from tests.conftest import REPO
@@ -51,6 +52,10 @@ def test_every_line_starts_and_ends_without_a_click(pack):
         peak = np.abs(clip.samples).max()
         assert abs(clip.samples[0]) < 0.01 * peak and abs(clip.samples[-1]) < 0.01 * peak, key
         assert np.abs(clip.samples[:edge // 3]).max() < np.abs(clip.samples[:edge * 10]).max(), key
+
+
+def normalise(clip, **targets):
+    return amplified(clip, normalising_gain_db(clip, **targets))
 
 
 def test_normalise_brings_quiet_and_loud_to_the_target_and_respects_the_ceiling():

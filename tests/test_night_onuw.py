@@ -99,6 +99,12 @@ def test_without_a_role_that_acts_at_once_or_the_minion_she_only_looks():
         "doppelganger.open", "count", "doppelganger.close"]
 
 
+def test_the_investigator_and_the_witch_get_twice_the_count():
+    deck = parse_deck_list(onuw(), "werewolf x2, seer, paranormal-investigator, witch, villager")
+    counts = {segment.phase: segment.seconds for segment in night(deck).segments if isinstance(segment, Count)}
+    assert counts == {"werewolf": 10, "seer": 10, "paranormal-investigator": 20, "witch": 20}
+
+
 def test_the_dream_wolf_raises_a_thumb_and_the_lone_wolf_option():
     deck = parse_deck_list(onuw(), "dream-wolf, werewolf, seer, robber, villager x2")
     said = keys(night(deck))

@@ -285,7 +285,10 @@ def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballo
             values["name"] = player_name(values["name"])
         except NarratorError as error:
             raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
-        card = _resolved(game, "roles", values["card"], where)
+        try:
+            card = game.resolve_role(values["card"])
+        except UnknownRoleError as error:
+            raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
         answers = {}
         for key, question in per_player.items():
             answer = _answer(game, question, entry.get(key), f"{where}.{key}")
@@ -301,25 +304,16 @@ def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballo
 
 
 def _answer(game: Game, question: Question, value: object, where: str) -> str | None:
-    if value is None or str(value).strip().casefold() in ("", *NONE_WORDS):
-        return None
-    return _resolved(game, question.answers, str(value), where)
-
-
-def _resolved(game: Game, answers: str, text: str, where: str) -> str:
     try:
-        return game.resolve_role(text) if answers == "roles" else game.resolve_token(text)
+        return read_answer(game, question, "" if value is None else str(value))
     except UnknownRoleError as error:
         raise VoteError(msg("{where}: {error}", where=where, error=error)) from None
 
 
-def answer_text(game: Game, question: Question, text: str) -> str | None:
-    """A typed answer as an id (None for "none"); the shell asks again on a ``NarratorError``."""
+def read_answer(game: Game, question: Question, text: str) -> str | None:
+    """An answer as written (an id or a name in any language) as the id of a role or a token, or
+    None for "none"; ``UnknownRoleError`` names what it could not find. Whether the answer is
+    allowed is ``check_answer``'s (and the prompt's) business."""
     if text.strip().casefold() in ("", *NONE_WORDS):
         return None
-    answer = game.resolve_role(text) if question.answers == "roles" else game.resolve_token(text)
-    if answer not in question.allowed:
-        raise VoteError(msg("'{answer}' cannot be: one of {allowed}", answer=answer,
-                            allowed=", ".join(question.allowed)))
-    return answer
-
+    return game.resolve_role(text) if question.answers == "roles" else game.resolve_token(text)

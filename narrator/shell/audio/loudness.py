@@ -52,13 +52,9 @@ def true_peak_dbtp(samples: np.ndarray, rate: int) -> float:
     return 20 * np.log10(peak) if peak > 0 else float("-inf")
 
 
-def normalise(clip: Clip, target_lufs: float = LINE_LUFS, ceiling_dbtp: float = TRUE_PEAK_DBTP) -> Clip:
-    """The clip at ``target_lufs``, or lower where its true peak would cross the ceiling."""
-    return amplified(clip, normalising_gain_db(clip, target_lufs, ceiling_dbtp))
-
-
 def normalising_gain_db(clip: Clip, target_lufs: float = LINE_LUFS, ceiling_dbtp: float = TRUE_PEAK_DBTP) -> float:
-    """The gain that ``normalise`` applies; 0 for a clip too quiet to measure (silence stays silence)."""
+    """The gain that brings the clip to ``target_lufs``, or less where its true peak would cross
+    the ceiling; 0 for a clip too quiet to measure (silence stays silence)."""
     measured = loudness(clip.samples, clip.rate)
     if not np.isfinite(measured) or measured < SILENT_LUFS:
         return 0.0

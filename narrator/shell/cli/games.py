@@ -38,11 +38,6 @@ def choose_game(ctx, param, value: str | None) -> None:
     ctx.obj.game_given = True
 
 
-def game_asked(env) -> bool:
-    """Whether --game was given on this command line."""
-    return env.game_given
-
-
 def use_game(env, game_id: str) -> None:
     """Narrate ``game_id`` from now on; a ``NarratorError`` with the list when there is no such game."""
     from narrator.games.loader import available_games

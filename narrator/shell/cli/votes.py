@@ -9,9 +9,9 @@ import click
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg, os_reason
 from narrator.core.names import player_name, seating
-from narrator.core.vote import Ballot, answer_text, ballots_from_data, check_cards, resolve_vote, rules_of
+from narrator.core.vote import Ballot, ballots_from_data, check_cards, read_answer, resolve_vote, rules_of
 from narrator.core.votes_view import vote_text
-from narrator.shell.cli.games import game_asked, use_game
+from narrator.shell.cli.games import use_game
 from narrator.shell.cli.interface import Command, confirm
 from narrator.shell.cli.options import language
 from narrator.shell.files import write_atomically
@@ -42,7 +42,7 @@ def votes(env, file, names, as_json, lang):
 
         data = read_yaml(file, plain_text_scalars=True)
         file_game = data.get("game") if isinstance(data, dict) else None
-        if file_game is not None and not game_asked(env):
+        if file_game is not None and not env.game_given:
             use_game(env, str(file_game))  # the file says which game; --game, when given, must agree
         lang = language(env, lang)
         ballots, table = ballots_from_data(env.game, data, str(file))
@@ -126,7 +126,7 @@ def _ask(game, question, words, deck, nobody: str, **values) -> str | None:
 def _answer(game, question, text: str, allowed: list[str]) -> str | None:
     if text.strip().casefold() == _("none").casefold():
         return None
-    answer = _as_parameter(answer_text, game, question, text)
+    answer = _as_parameter(read_answer, game, question, text)
     if answer is not None and answer not in allowed:
         raise click.BadParameter(_("'{answer}' cannot be: one of {allowed}, or {none}").format(
             answer=answer, allowed=", ".join(allowed), none=_("none")))
