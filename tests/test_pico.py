@@ -67,3 +67,14 @@ def test_engine_on_the_command_line_speaks_without_the_pack(run, tmp_path):
                  str(tmp_path / "n.wav"), env=env)
     assert result.exit_code == 0, result.stderr
     assert any((env_dir / "clips").rglob("*.wav"))  # spoken by the engine, kept in the cache (gains are .json)
+
+
+def test_a_pack_rendered_with_pico_says_whose_voice_it_is(run, tmp_path):
+    from narrator.shell.voicepacks import load_pack
+    from tests.conftest import make_env
+
+    folder = tmp_path / "mine"
+    result = run("voices", "render", "--engine", "pico", "--lang", "it", str(folder), env=make_env(cache_dir=tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert load_pack(folder).licence == ("MIT, like narrator: text by the narrator developers; "
+                                         "spoken by SVOX Pico (Apache-2.0)")

@@ -23,6 +23,7 @@ PICO_VOICES = (("it-IT", "Italiano (SVOX Pico)"), ("en-GB", "English, British (S
 
 class PicoEngine:
     name = "pico"
+    voice_licence = "spoken by SVOX Pico (Apache-2.0)"
 
     def __init__(self) -> None:
         self._tts = None

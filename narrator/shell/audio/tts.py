@@ -45,6 +45,7 @@ class Voice:
 
 class SpeechEngine(Protocol):
     name: str
+    voice_licence: str  # what a pack it renders says of the voice, in its manifest's licence
 
     def voices(self) -> list[Voice]: ...
 
@@ -78,6 +79,7 @@ class Pyttsx3Engine:
     """pyttsx3, with one worker process per voice and rate (see ``narrator.shell.audio.tts_worker``)."""
 
     name = "pyttsx3"
+    voice_licence = "spoken by the system's own text-to-speech voice, under its licence"
 
     def __init__(self) -> None:
         self._voices: list[Voice] | None = None

@@ -68,6 +68,11 @@ def list_packs(env):
     click.echo(_("Your packs live in {folder}").format(folder=env.user_packs_dir()))
 
 
+def pack_licence(engine) -> str:
+    """A rendered pack's licence, in its manifest (data, so in English): the words' and the voice's."""
+    return f"MIT, like narrator: text by the narrator developers; {engine.voice_licence}"
+
+
 @voices.command("render")
 @click.option("--lang", "-l", metavar="LANG", help="The language to speak: it or en.")
 @engine_option
@@ -96,8 +101,8 @@ def render_voices(env, lang, engine, voice, rate, name, overwrite, folder):
     if factory is None:
         raise NarratorError(msg("no text-to-speech engine is configured"))
     target = pack_folder(env, folder)
-    pack = render_pack(env.game, lang, target, factory(), voice, rate, name,
-                       _("made with text-to-speech from narrator's lines (MIT)"), overwrite,
+    engine = factory()
+    pack = render_pack(env.game, lang, target, engine, voice, rate, name, pack_licence(engine), overwrite,
                        progress=lambda done, total, key: click.echo(f"\r{done}/{total} {key:<28}", nl=False, err=True))
     click.echo("", err=True)
     click.echo(_("narrate: {count} lines in {folder}; play with --voice-pack {name}").format(
