@@ -105,3 +105,16 @@ def test_the_shipped_voices_speak_every_night_with_no_engine(run, tmp_path, lang
     assert path.stat().st_size > 48000 * 2 * 60  # minutes of sound, every line from the pack
 
 
+
+
+@pytest.mark.parametrize("curator, answers, expected", [
+    ("n", ["werewolf", "Ben", "seer", "Ann", "villager", "Ann"], "Dead: Ann\nWinning side: Village\nWinners: Ben, Cy"),
+    ("y", ["werewolf", "", "Ben", "seer", "", "Ann", "villager", "clay of the werewolf", "Ann"],
+     "Dead: Ann\nWinning side: Village\nWinners: Ben"),
+])
+def test_without_a_deck_the_artifacts_are_asked_only_when_the_curator_was_in_it(curator, answers, expected):
+    result = invoke("en", ["votes", "--game", ONUW, "--names", "Ann,Ben,Cy"], [curator, *answers])
+    assert result.exit_code == 0, result.output
+    assert "Was the Curator in the deck? [y/N]" in result.output
+    assert ("The artifact on Ann's card" in result.output) == (curator == "y")
+    assert expected in result.output

@@ -246,7 +246,7 @@ def test_the_issue_votes_file_reads_copied_became_and_artifact():
     ([("Ann", "paranormal-investigator", "Ben", {"became": "seer"}), ("Ben", "seer", "Ann"),
       ("Cy", "werewolf", "Ann")], "'became: seer' cannot be: one of werewolf, tanner, alpha-wolf"),
     ([("Ann", "doppelganger", "Ben", {"copied": "seer", "became": "werewolf"}), ("Ben", "seer", "Ann"),
-      ("Cy", "werewolf", "Ann")], "Ann holds 'doppelganger' and copied 'seer': only a copy of a role that may change"),
+      ("Cy", "werewolf", "Ann")], "Ann holds 'doppelganger' (copied: seer): 'became' does not apply to that card"),
     ([("Ann", "villager", "Ben", {"artifact": "mask-of-muting"}), ("Ben", "seer", "Ann", {"artifact": "mask-of-muting"}),
       ("Cy", "werewolf", "Ann")], "'mask-of-muting' lies on two cards (Ann, Ben), but there is one of each"),
 ])

@@ -162,7 +162,12 @@ def check_ballots(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str
     questions = rules.questions(game)
     for ballot in ballots:
         for key, answer in ballot.answers.items():
-            check_answer(game, _question(questions, key, True), ballot, answer, deck)
+            question = _question(questions, key, True)
+            check_answer(game, question, ballot, answer, deck)
+            if question.only_if is not None and not question.only_if(ballot.card, ballot.answers):
+                given = ", ".join(f"{other}: {value}" for other, value in ballot.answers.items() if other != key)
+                raise VoteError(msg("{name} holds '{card}' ({given}): '{field}' does not apply to that card",
+                                    name=ballot.name, card=ballot.card, given=given or "-", field=key))
     for key, answer in table.items():
         check_answer(game, _question(questions, key, False), None, answer, deck)
     rules.check(game, ballots, table, deck)

@@ -55,13 +55,7 @@ def questions(game):
 
 
 def check(game, ballots, table, deck):
-    """A Doppelgänger changes only as the role she copied could; each artifact lies on one card."""
-    for ballot in ballots:
-        copied = ballot.answers.get("copied")
-        if "became" in ballot.answers and game.role(ballot.card).trait("copies_a_role") and not (
-                copied and game.role(copied).trait("may_become")):
-            raise VoteError(msg("{name} holds '{card}' and copied '{copied}': only a copy of a role that may change "
-                                "takes 'became'", name=ballot.name, card=ballot.card, copied=copied or "-"))
+    """Each artifact lies on one card (what the copy allows is the questions' ``only_if``)."""
     placed = [ballot.answers["artifact"] for ballot in ballots if "artifact" in ballot.answers]
     twice = next((artifact for artifact in placed if placed.count(artifact) > 1), None)
     if twice is not None:

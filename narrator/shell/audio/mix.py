@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from narrator.core.script import Cue, NightScript
+from narrator.core.script import Cue, NightScript, Tick
 from narrator.core.timeline import PRE_ROLL_SECONDS, layout
 from narrator.shell.audio.clip import Clip
 from narrator.shell.audio.onset import perceived_onset
@@ -65,7 +65,7 @@ class NightAudio:
         self._longest = max((len(clip.samples) for clip in self.clips), default=0)
         self._bed = None if bed is None else bed.samples
         hold = round(settings.hold * self.rate)
-        counted = [clip.cue.key.startswith("count.") for clip in self.clips]
+        counted = [isinstance(clip.cue, Tick) for clip in self.clips]
         depth = (1 - 10 ** (settings.count_duck_db / 20)) / (1 - 10 ** (settings.duck_db / 20))
         self.regions = ([(start, end, 1.0) for start, end in speech_regions(
             [(c.start, c.end) for c, tick in zip(self.clips, counted, strict=True) if not tick], hold)]
@@ -149,9 +149,9 @@ def build_night(script: NightScript, clips: Mapping[str, Clip], bed: Clip | None
     for key, clip in clips.items():
         if clip.rate != rate:
             raise ValueError(f"clip '{key}' is at {clip.rate} Hz, the mix at {rate} Hz")
-    onsets = {key: perceived_onset(clip.samples, rate) for key, clip in clips.items() if key.startswith("count.")}
+    onsets = {cue.key: perceived_onset(clips[cue.key].samples, rate) for cue in script.cues() if isinstance(cue, Tick)}
     timeline = layout(script, lambda cue: len(clips[cue.key].samples), units_per_second=rate,
-                      onset_of=lambda cue: onsets.get(cue.key, 0))
+                      onset_of=lambda cue: onsets[cue.key])
     offset = round(settings.pre_roll * rate)
     placed = [PlacedClip(offset + p.start, clips[p.cue.key].samples, p.cue) for p in timeline.cues]
     counts = [CountWindow(c.phase, offset + c.start, c.seconds) for c in timeline.counts]
