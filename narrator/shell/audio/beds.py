@@ -13,10 +13,11 @@ import numpy as np
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.audio.clip import Clip, read_clip, resample
+from narrator.shell.audio.loudness import LINE_LUFS
 
 BED_PEAK = 0.25
 BED_MAX_SECONDS = 60  # of a user's file: a longer one is looped from its first minute (memory stays small)
-BED_LUFS = -27.0  # ten LU under the spoken lines (narrator.shell.audio.loudness.LINE_LUFS), before ducking
+BED_LUFS = LINE_LUFS - 10  # ten LU under the spoken lines, before ducking
 
 
 def drums(rate: int, seed: int = 7) -> Clip:

@@ -207,7 +207,7 @@ def resample(clip: Clip, rate: int) -> Clip:
 
 def prepare_voice(clip: Clip, rate: int, gains=None) -> Clip:
     """A spoken line ready to mix: trimmed, at the output rate, faded at its edges and brought to
-    the lines' loudness under the true-peak ceiling (see ``narrator.shell.audio.loudness``).
+    the lines' loudness under the true-peak ceiling, its sharpest peaks limited (see ``narrator.shell.audio.loudness``).
 
     ``gains`` (a ``ClipCache``) keeps each line's gain, so that a line measured once is never
     measured again.
@@ -222,8 +222,8 @@ def prepare_voice(clip: Clip, rate: int, gains=None) -> Clip:
         digest = hashlib.sha256(shaped.samples.tobytes()).hexdigest()
         key = gains.key("gain", loudness.PREPARATION, rate, digest)
         if (gain := gains.gain(key)) is not None:
-            return loudness.amplified(shaped, gain)
+            return loudness.levelled(shaped, gain)
     gain = loudness.normalising_gain_db(shaped)
     if key is not None:
         gains.put_gain(key, gain)
-    return loudness.amplified(shaped, gain)
+    return loudness.levelled(shaped, gain)

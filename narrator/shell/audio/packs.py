@@ -64,9 +64,9 @@ def _swap_in(staging: Path, folder: Path) -> None:
 
 
 def add_recording(pack: VoicePack, key: str, text: str, clip: Clip) -> VoicePack:
-    """Keep one recorded line: the audio first, then the manifest, each written atomically."""
-    clip = trim_silence(clip)
-    if len(clip.samples) == 0:
+    """Keep one recorded line, as processed (``studio.process_take``): the audio first, then the
+    manifest, each written atomically."""
+    if len(trim_silence(clip).samples) == 0:
         raise NarratorError(msg("the recording of '{key}' is silent: check the microphone and record it again",
                                 key=key))
     write_clip(clip, pack.folder / f"{key}{PACK_FORMAT}")

@@ -1,6 +1,7 @@
 """Recording the group's own narrator: the microphone through sounddevice."""
 
 import threading
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -12,21 +13,30 @@ from narrator.shell.audio.clip import Clip
 RECORD_RATE = 48000
 
 
+Levels = Callable[[float], None]  # told each block's peak (0 to 1) as it is recorded, for the meter
+
+
 class Recorder(Protocol):
-    def record(self, stop: threading.Event) -> Clip:
-        """Record from now until ``stop`` is set."""
+    def record(self, stop: threading.Event, levels: Levels | None = None) -> Clip:
+        """Record from now until ``stop`` is set; ``levels`` hears each block's peak as it comes."""
 
     def play(self, clip: Clip) -> None:
         """Play a recording back, to hear whether to keep it."""
 
 
 class MicrophoneRecorder:
-    def record(self, stop: threading.Event) -> Clip:
+    def record(self, stop: threading.Event, levels: Levels | None = None) -> Clip:
         sounddevice = _sounddevice()
         blocks: list[np.ndarray] = []
+
+        def keep(data, frames, time, status) -> None:
+            block = data[:, 0].copy()
+            blocks.append(block)  # a list of blocks: a take of any length, joined once at the end
+            if levels is not None and len(block):
+                levels(min(1.0, float(np.max(np.abs(np.nan_to_num(block))))))  # a broken input's garbage too
+
         try:
-            with sounddevice.InputStream(samplerate=RECORD_RATE, channels=1, dtype="float32",
-                                         callback=lambda data, frames, time, status: blocks.append(data[:, 0].copy())):
+            with sounddevice.InputStream(samplerate=RECORD_RATE, channels=1, dtype="float32", callback=keep):
                 stop.wait()
         except sounddevice.PortAudioError as error:
             raise NarratorError(msg("cannot record: no microphone ({error}); connect one or pick an input in the "

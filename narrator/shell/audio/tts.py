@@ -11,6 +11,7 @@ driver prints to stdout (the worker keeps its replies apart); the format is read
 (22050 Hz mono on espeak, AIFF inside a .wav on macOS).
 """
 
+import functools
 import json
 import subprocess
 import sys
@@ -151,9 +152,20 @@ def _pico() -> SpeechEngine:
     return PicoEngine()
 
 
+def _piper(model: Path | None = None) -> SpeechEngine:
+    from narrator.shell.audio.piper import PiperEngine
+
+    if model is None:
+        raise EngineUnavailable(msg("Piper speaks with a voice model you have: render a pack with 'narrate voices "
+                                    "render --engine piper --model FILE.onnx', then play it with --voice-pack"))
+    return PiperEngine(model)
+
+
 # By name, for --engine. Pico is the default where its wheel is installed; pyttsx3 speaks with
-# the system's own voices (espeak-ng on Linux, SAPI5 on Windows, NSSpeechSynthesizer on macOS).
-ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pico": _pico, "pyttsx3": Pyttsx3Engine}
+# the system's own voices (espeak-ng on Linux, SAPI5 on Windows, NSSpeechSynthesizer on macOS);
+# Piper, optional, with a neural voice model the user has (--model).
+ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pico": _pico, "pyttsx3": Pyttsx3Engine, "piper": _piper}
+MODEL_ENGINES = ("piper",)  # the engines that speak with a voice model file (--model)
 
 
 def default_engine() -> SpeechEngine:
@@ -163,9 +175,15 @@ def default_engine() -> SpeechEngine:
     return ENGINES["pico" if importlib.util.find_spec("py_nanotts") is not None else "pyttsx3"]()
 
 
-def engine_factory(name: str) -> Callable[[], SpeechEngine]:
-    """The engine called ``name`` (``--engine``); a ``NarratorError`` with the list for any other."""
+def engine_factory(name: str, model: Path | None = None) -> Callable[[], SpeechEngine]:
+    """The engine called ``name`` (``--engine``), speaking with ``model`` where it takes one (``--model``);
+    a ``NarratorError`` with the list for any other."""
     if name not in ENGINES:
         raise NarratorError(msg("no text-to-speech engine '{engine}': choose one of {engines}", engine=name,
                                 engines=", ".join(ENGINES)))
-    return ENGINES[name]
+    if model is None:
+        return ENGINES[name]
+    if name not in MODEL_ENGINES:
+        raise NarratorError(msg("--model is for an engine that speaks with a voice model file: --engine {engines}",
+                                engines=" or ".join(MODEL_ENGINES)))
+    return functools.partial(ENGINES[name], model)

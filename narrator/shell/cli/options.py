@@ -148,8 +148,9 @@ VOICE_OPTION_NAMES = ("engine", "voice", "rate", "voice_pack")
 AUDIO_OPTION_NAMES = (*VOICE_OPTION_NAMES, "ambience", "no_ambience")
 
 engine_option = click.option(
-    "--engine", metavar="NAME", help="The text-to-speech engine: pico (SVOX Pico, the default where installed) or "
-                                     "pyttsx3 (the system's voices: eSpeak NG, SAPI5, macOS).")
+    "--engine", metavar="NAME", help="The text-to-speech engine: pico (SVOX Pico, the default where installed), "
+                                     "pyttsx3 (the system's voices: eSpeak NG, SAPI5, macOS) or piper (a neural voice "
+                                     "model: 'narrate voices render --model').")
 
 voice_options = option_group([
     engine_option,

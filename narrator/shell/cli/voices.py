@@ -1,6 +1,5 @@
 """``narrate voices``: list, render and record voice packs."""
 
-import threading
 from pathlib import Path
 
 import click
@@ -79,25 +78,31 @@ def pack_licence(engine) -> str:
 @click.option("--voice", metavar="NAME", help="The text-to-speech voice ('narrate doctor' lists them).")
 @click.option("--rate", type=click.IntRange(80, 400), metavar="WPM", default=150, show_default=True,
               help="Words per minute.")
+@click.option("--model", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="A Piper voice model (FILE.onnx, with FILE.onnx.json beside it): speak with --engine piper.")
 @click.option("--name", metavar="NAME", help="What 'narrate voices list' calls the pack.")
 @click.option("--overwrite", is_flag=True, help="Render again into a pack that text-to-speech made before.")
 @click.argument("folder", metavar="FOLDER")
 @click.pass_obj
-def render_voices(env, lang, engine, voice, rate, name, overwrite, folder):
+def render_voices(env, lang, engine, voice, rate, model, name, overwrite, folder):
     """Speak every line with text-to-speech into a voice pack FOLDER.
 
-    A bare name puts the pack among your packs; a path puts it there.
+    A bare name puts the pack among your packs; a path puts it there. With a Piper voice model
+    (pip install 'narrator[piper]'), the pack speaks with a neural voice.
 
     \b
     Examples:
       narrate voices render --lang en --voice pico/en-us american
       narrate voices render --lang it --engine pyttsx3 --rate 140 espeak
+      narrate voices render --lang it --engine piper --model it_IT-paola-medium.onnx paola
     """
     from narrator.shell.audio.packs import render_pack
-    from narrator.shell.audio.tts import engine_factory
+    from narrator.shell.audio.tts import MODEL_ENGINES, engine_factory
 
     lang = language(env, lang)
-    factory = engine_factory(engine) if engine else env.speech_engine
+    if model is not None and engine is None:
+        engine = MODEL_ENGINES[0]  # the one engine that speaks with a model file
+    factory = engine_factory(engine, model) if engine else env.speech_engine
     if factory is None:
         raise NarratorError(msg("no text-to-speech engine is configured"))
     target = pack_folder(env, folder)
@@ -117,17 +122,22 @@ def render_voices(env, lang, engine, voice, rate, name, overwrite, folder):
 def record_voices(env, lang, name, folder):
     """Record your own narrator, line by line, into a voice pack FOLDER.
 
-    Each line is shown; Enter starts recording and Enter stops it; you hear it back, then keep
-    it or record it again. Stop whenever you like: running the same command again carries on
-    from the first line not yet recorded. Lines you skip are spoken by text-to-speech.
+    Each line is shown; Enter starts recording and Enter stops it, with a level meter running
+    meanwhile. The take is cleaned as the game will play it (rumble filtered out, the key clicks
+    and the room's noise before and after the voice cut, its loudness set like every other
+    line) and you hear it back, then keep it or record it again. Stop whenever you like:
+    running the same command again carries on from the first line not yet recorded. Lines you
+    skip are spoken by text-to-speech.
 
     \b
     Example:
       narrate voices record --lang it nonna
       narrate --players 6 --voice-pack nonna
     """
-    from narrator.core.script import every_line
+    from narrator.core.script import count_line_keys, every_line
     from narrator.shell.audio.packs import add_recording, open_or_start_pack
+    from narrator.shell.audio.studio import process_take
+    from narrator.shell.cli.recording import record_take, take_report
 
     lang = language(env, lang)
     target = pack_folder(env, folder)
@@ -139,6 +149,7 @@ def record_voices(env, lang, name, folder):
         name=pack.name, folder=target, done=len(lines) - len(todo), total=len(lines)))
     click.echo(_("Enter starts and stops a recording; s skips a line; q stops (run the command again to go on)."))
     position = {key: number for number, (key, _text) in enumerate(lines, start=1)}
+    counts = set(count_line_keys(env.game))
     for key, line in todo:
         click.echo(f"\n[{position[key]}/{len(lines)}] {key}\n  {line}")
         answer = click.prompt("  " + _("Enter: record, s: skip, q: quit"), default="",
@@ -148,40 +159,27 @@ def record_voices(env, lang, name, folder):
         if answer == "s":
             continue
         while True:
-            clip = _record_until_enter(recorder)
-            recorder.play(clip)
+            raw = record_take(recorder)
+            take = process_take(raw)
+            if take.silent:
+                click.echo("  " + _("nothing above the room's noise was recorded: check the microphone"))
+                choice = click.prompt("  " + _("Enter: record again, s: skip"), default="",
+                                      show_default=False).strip().lower()
+                if choice == "s":
+                    break
+                continue
+            recorder.play(take.clip)  # the take as the game will play it
+            for report in take_report(raw, take, key in counts):
+                click.echo("  " + report)
             choice = click.prompt("  " + _("Enter: keep, r: record again"), default="",
                                   show_default=False).strip().lower()
             if choice != "r":
-                pack = add_recording(pack, key, line, clip)
+                pack = add_recording(pack, key, line, take.clip)
                 click.echo("  " + _("kept ({seconds} s)").format(seconds=f"{pack.clips[key].seconds:.1f}"))
                 break
     done = sum(1 for key, _text in lines if key in pack.clips)
     click.echo("\n" + _("narrate: {done} of {total} lines recorded in {folder}; play with --voice-pack {name}").format(
         done=done, total=len(lines), folder=target, name=folder))
-
-
-def _record_until_enter(recorder):
-    """Record in the background while the prompt waits for Enter; errors come back to this thread."""
-    stop = threading.Event()
-    result: dict = {}
-
-    def record():
-        try:
-            result["clip"] = recorder.record(stop)
-        except Exception as error:  # handed back to the main thread below
-            result["error"] = error
-
-    worker = threading.Thread(target=record, daemon=True)
-    worker.start()
-    try:
-        click.prompt("  " + _("recording... Enter: stop"), default="", show_default=False)
-    finally:
-        stop.set()
-        worker.join()
-    if "error" in result:
-        raise result["error"]
-    return result["clip"]
 
 
 def _microphone():
