@@ -445,3 +445,41 @@ def test_the_real_microphone_path_on_a_null_alsa_device(tmp_path):
                              env={**__import__("os").environ, "ALSA_CONFIG_PATH": str(config)})
     assert process.returncode == 0, process.stderr
     assert process.stdout.split() == ["48000", "True", "True", "True", "True"]  # and the meter heard every block
+
+
+class PacedEngine(CountingEngine):
+    """Says a line in a time that follows its length and the pace: 0.08 s a letter at 150 words a minute."""
+
+    def synthesize(self, text, voice, rate):
+        self.spoken.append((text, rate))
+        samples = 0.3 * np.sin(np.arange(int(22050 * len(text) * 0.08 * 150 / rate)) * 0.05)
+        return Clip(samples.astype(np.float32), 22050)
+
+
+def test_a_long_count_word_is_said_faster_until_it_fits_its_second(tmp_path):
+    from narrator.shell.audio.packs import COUNT_WORD_SECONDS, render_pack
+
+    engine = PacedEngine()
+    game = make_env().game
+    pack = render_pack(game, "it", tmp_path / "paced", engine, None, 150, None, "test", False)
+    seconds = {key: clip.seconds for key, clip in pack.clips.items()}
+    assert seconds["count.24"] <= COUNT_WORD_SECONDS  # 'Ventiquattro', 0.96 s at the pace asked
+    assert [rate for text, rate in engine.spoken if text == "Ventiquattro"][0] == 150
+    assert max(rate for text, rate in engine.spoken if text == "Ventiquattro") > 150
+    assert seconds["count.3"] == pytest.approx(0.24, abs=0.01)  # 'Tre' fits: its pace is kept
+    assert seconds["night.start"] > 1  # the lines are not counts: said at their pace however long
+    # Text-to-speech during a game fits the count's words in the same way.
+    source = VoiceSource("it", None, lambda: PacedEngine(), ClipCache(tmp_path / "clips"), None, 150)
+    script = generate_script(game, recommended_deck(game, 3), settings_for(game, "it", count_style="full",
+                                                                            count_seconds=30))
+    clips = source.clips_for(script, 48000)
+    assert clips["count.24"].seconds <= COUNT_WORD_SECONDS
+    assert clips["night.start"].seconds > 1
+
+
+@pytest.mark.parametrize("pack", sorted(path.name for path in (REPO / "voices").iterdir() if (path / "pack.yaml").exists()))
+def test_every_shipped_count_word_fits_its_second(pack):
+    from narrator.shell.audio.packs import COUNT_WORD_SECONDS
+
+    counts = {key: clip.seconds for key, clip in load_pack(REPO / "voices" / pack).clips.items() if key.startswith("count.")}
+    assert len(counts) == 30 and max(counts.values()) <= COUNT_WORD_SECONDS

@@ -18,6 +18,7 @@ from narrator.shell.audio.loudness import LINE_LUFS
 BED_PEAK = 0.25
 BED_MAX_SECONDS = 60  # of a user's file: a longer one is looped from its first minute (memory stays small)
 BED_LUFS = LINE_LUFS - 10  # ten LU under the spoken lines, before ducking
+BED_LIMIT_DB = 6.0  # a bed's hits are held down by at most this: the drums keep their attack
 
 
 def drums(rate: int, seed: int = 7) -> Clip:
@@ -99,16 +100,21 @@ def load_bed(choice: str, rate: int) -> Clip:
 
 
 def _as_bed(samples: np.ndarray, rate: int) -> Clip:
-    """The loop at the beds' loudness (``BED_LUFS``), never peaking above ``BED_PEAK``."""
-    from narrator.shell.audio.loudness import loudness
+    """The loop at the beds' loudness (``BED_LUFS``), never peaking above ``BED_PEAK``: a bed
+    with sharp hits (the drums) has them limited, by at most ``BED_LIMIT_DB``, to get there."""
+    from narrator.shell.audio.loudness import limited, loudness
 
     samples = samples - samples.mean()
     peak = float(np.max(np.abs(samples)))
     if peak == 0:
         return Clip(samples.astype(np.float32), rate)
     measured = loudness(samples, rate)
-    gain = BED_PEAK / peak if not np.isfinite(measured) else min(BED_PEAK / peak, 10 ** ((BED_LUFS - measured) / 20))
-    return Clip((samples * gain).astype(np.float32), rate)
+    most = BED_PEAK / peak * 10 ** (BED_LIMIT_DB / 20)
+    gain = BED_PEAK / peak if not np.isfinite(measured) else min(most, 10 ** ((BED_LUFS - measured) / 20))
+    louder = (samples * gain).astype(np.float32)
+    # Limited as it repeats (three times over, the middle kept), so the gain crosses the seam smoothly.
+    looped = limited(np.tile(louder, 3), rate, BED_PEAK)[len(louder):2 * len(louder)]
+    return Clip(np.ascontiguousarray(looped, dtype=np.float32), rate)
 
 
 def _seamless(samples: np.ndarray, rate: int, fade_seconds: float = 0.5) -> np.ndarray:

@@ -17,7 +17,7 @@ LINE_LUFS = -15.5  # every spoken line: with the pauses and counts between them,
 TRUE_PEAK_DBTP = -1.0  # the ceiling no line crosses, inter-sample peaks included
 EDGE_FADE_SECONDS = 0.003  # 3 ms raised-cosine fades at every clip edge
 SILENT_LUFS = -70.0  # BS.1770's absolute gate: quieter than this is no sound to level
-LIMIT_MOST_DB = 6.0  # a line's peaks are held down by at most this; a peakier line stays under its target
+LIMIT_MOST_DB = 10.0  # a line's peaks are held down by at most this (Piper's sharpest lines need it); a peakier line stays under its target
 LIMIT_MARGIN_DB = 0.5  # the limiter works on samples: this much under the ceiling leaves room between them
 LIMIT_BLOCK_SECONDS = 0.005  # the limiter's gain eases down and back over this
 # Names the targets above: a kept gain is used only while they stay the same.

@@ -16,7 +16,7 @@ from narrator.shell.environment import Environment
 from narrator.shell.files import write_atomically
 from narrator.shell.voicepacks import default_pack, resolve_pack
 
-BED_VERSION = 2  # bump when the synthesized beds change, so cached copies are made again
+BED_VERSION = 3  # bump when the beds are made or levelled differently, so cached copies are made again
 FILE_FORMATS = {".wav": ("WAV", "PCM_16"), ".flac": ("FLAC", "PCM_16"), ".ogg": ("OGG", "VORBIS")}
 
 

@@ -29,6 +29,9 @@ class PiperEngine:
 
     def __init__(self, model: Path) -> None:
         self.model = Path(model)
+        if not self.model.is_file():  # before anything is made of its name ('.', '' or a folder)
+            raise NarratorError(msg("{file}: no such voice model: give the .onnx file of a Piper voice",
+                                    file=self.model))
         self.config_file = self.model.with_name(self.model.name + ".json")
         self.config = _read_config(self.model, self.config_file)
         self.voice_licence = f"spoken by the Piper voice '{self.model.stem}', under the licence of its model card"
@@ -72,8 +75,6 @@ class PiperEngine:
 
 def _read_config(model: Path, config_file: Path) -> dict:
     """The voice's configuration, read before anything is loaded, so that a wrong path is one line."""
-    if not model.is_file():
-        raise NarratorError(msg("{file}: no such voice model: give the .onnx file of a Piper voice", file=model))
     try:
         config = json.loads(config_file.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -5,9 +5,9 @@ from dataclasses import dataclass, field
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
-from narrator.core.script import NightScript
+from narrator.core.script import NightScript, Tick
 from narrator.shell.audio.cache import ClipCache
-from narrator.shell.audio.clip import Clip, prepare_voice, read_clip
+from narrator.shell.audio.clip import Clip, prepare_voice, read_clip, trim_silence
 from narrator.shell.audio.tts import EngineUnavailable, SpeechEngine, Voice, choose_voice
 from narrator.shell.voicepacks import VoicePack
 
@@ -24,17 +24,23 @@ class VoiceSource:
     _voice: Voice | None = None
     _engine: SpeechEngine | None = None
 
-    def raw_clip(self, key: str, text: str) -> Clip:
-        """The recorded or synthesized line, as it was made (any rate, silence untrimmed)."""
+    def raw_clip(self, key: str, text: str, count_word: bool = False) -> Clip:
+        """The recorded or synthesized line, as it was made (any rate, silence untrimmed); a
+        synthesized count word said quickly enough to fit its second."""
         if self.pack is not None and (path := self.pack.file(key)) is not None:
             self.used["pack"] += 1
             return read_clip(path)
         engine, voice = self._speaker(key)
-        cache_key = ClipCache.key(engine.name, voice.id, self.rate, text)
+        fitted = ("fits its second",) if count_word else ()  # said faster than the pace where it must be
+        cache_key = ClipCache.key(engine.name, voice.id, self.rate, text, *fitted)
         if (cached := self.cache.get(cache_key)) is not None:
             self.used["cache"] += 1
             return cached
         clip = engine.synthesize(text, voice, self.rate)
+        if count_word:
+            from narrator.shell.audio.packs import quick_enough
+
+            clip = quick_enough(engine, text, voice, self.rate, trim_silence(clip))
         self.cache.put(cache_key, clip)
         self.used["tts"] += 1
         return clip
@@ -44,7 +50,8 @@ class VoiceSource:
         clips: dict[str, Clip] = {}
         for cue in script.cues():
             if cue.key not in clips:
-                clips[cue.key] = prepare_voice(self.raw_clip(cue.key, cue.text), rate, self.cache)
+                raw = self.raw_clip(cue.key, cue.text, count_word=isinstance(cue, Tick))
+                clips[cue.key] = prepare_voice(raw, rate, self.cache)
         return clips
 
     def _speaker(self, key: str) -> tuple[SpeechEngine, Voice]:
