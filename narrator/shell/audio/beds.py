@@ -112,9 +112,11 @@ def _as_bed(samples: np.ndarray, rate: int) -> Clip:
     most = BED_PEAK / peak * 10 ** (BED_LIMIT_DB / 20)
     gain = BED_PEAK / peak if not np.isfinite(measured) else min(most, 10 ** ((BED_LUFS - measured) / 20))
     louder = (samples * gain).astype(np.float32)
-    # Limited as it repeats (three times over, the middle kept), so the gain crosses the seam smoothly.
-    looped = limited(np.tile(louder, 3), rate, BED_PEAK)[len(louder):2 * len(louder)]
-    return Clip(np.ascontiguousarray(looped, dtype=np.float32), rate)
+    # Limited as it repeats (with a little of its tail before it and of its head after it, then
+    # cut back), so that the limiter's gain crosses the seam as smoothly as anywhere else.
+    edge = min(len(louder), int(rate * 0.05))
+    around = limited(np.concatenate([louder[-edge:], louder, louder[:edge]]), rate, BED_PEAK)
+    return Clip(np.ascontiguousarray(around[edge:edge + len(louder)], dtype=np.float32), rate)
 
 
 def _seamless(samples: np.ndarray, rate: int, fade_seconds: float = 0.5) -> np.ndarray:

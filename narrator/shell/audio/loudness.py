@@ -20,6 +20,7 @@ SILENT_LUFS = -70.0  # BS.1770's absolute gate: quieter than this is no sound to
 LIMIT_MOST_DB = 10.0  # a line's peaks are held down by at most this (Piper's sharpest lines need it); a peakier line stays under its target
 LIMIT_MARGIN_DB = 0.5  # the limiter works on samples: this much under the ceiling leaves room between them
 LIMIT_BLOCK_SECONDS = 0.005  # the limiter's gain eases down and back over this
+LIMIT_CHUNK = 65536  # samples the limiter works on at once
 # Names the targets above: a kept gain is used only while they stay the same.
 PREPARATION = f"bs1770 {LINE_LUFS} {TRUE_PEAK_DBTP} {EDGE_FADE_SECONDS} limit {LIMIT_MOST_DB} {LIMIT_MARGIN_DB}"
 
@@ -93,9 +94,15 @@ def limited(samples: np.ndarray, rate: int, ceiling: float) -> np.ndarray:
     padded = np.zeros(count * block, dtype=np.float32)
     padded[:len(samples)] = np.abs(samples)
     need = np.minimum(1.0, ceiling / np.maximum(padded.reshape(count, block).max(axis=1), 1e-12))
+    del padded
     around = np.minimum(need, np.minimum(np.append(need[1:], 1.0), np.insert(need[:-1], 0, 1.0)))
-    gain = np.interp(np.arange(len(samples)), (np.arange(count) + 0.5) * block, around)
-    return np.minimum(np.maximum(samples * gain, -ceiling), ceiling).astype(np.float32)
+    centres = (np.arange(count) + 0.5) * block
+    out = np.empty(len(samples), dtype=np.float32)
+    for start in range(0, len(samples), LIMIT_CHUNK):  # a piece at a time: a long bed stays small in memory
+        piece = samples[start:start + LIMIT_CHUNK]
+        gain = np.interp(np.arange(start, start + len(piece)), centres, around).astype(np.float32)
+        out[start:start + len(piece)] = np.clip(piece * gain, -ceiling, ceiling)
+    return out
 
 
 def amplified(clip: Clip, gain_db: float) -> Clip:
