@@ -53,7 +53,7 @@ class Take:
 
 def process_take(raw: Clip, target_lufs: float = loudness.LINE_LUFS) -> Take:
     """The take as the game will play it: high-passed, trimmed to the voice, levelled."""
-    samples = np.nan_to_num(np.asarray(raw.samples, dtype=np.float32))
+    samples = np.asarray(raw.samples, dtype=np.float32)  # finite: the recorder hands on nothing else
     clipped = int(np.count_nonzero(np.abs(samples) >= CLIPPED_LEVEL))
     filtered = high_pass(samples, raw.rate)
     levels = window_levels_db(filtered, raw.rate)
@@ -66,23 +66,34 @@ def process_take(raw: Clip, target_lufs: float = loudness.LINE_LUFS) -> Take:
     return Take(loudness.levelled(voice, gain), clipped, floor)
 
 
+CHUNK = 1 << 20  # samples filtered and measured at once: a take of any length costs two copies of itself
+
+
 def high_pass(samples: np.ndarray, rate: int, cutoff: float = HIGH_PASS_HZ) -> np.ndarray:
     """Fourth-order Butterworth high-pass at ``cutoff`` Hz (24 dB per octave below it)."""
+    out = np.empty(len(samples), dtype=np.float32)
     if len(samples) == 0:
-        return samples.astype(np.float32)
+        return out
     from scipy import signal  # already loaded with pyloudnorm, which every take needs
 
     sections = signal.butter(4, cutoff, btype="highpass", fs=rate, output="sos")
-    return signal.sosfilt(sections, samples.astype(np.float64)).astype(np.float32)
+    state = np.zeros((sections.shape[0], 2))
+    for start in range(0, len(samples), CHUNK):
+        filtered, state = signal.sosfilt(sections, samples[start:start + CHUNK].astype(np.float64), zi=state)
+        out[start:start + len(filtered)] = filtered
+    return out
 
 
 def window_levels_db(samples: np.ndarray, rate: int) -> np.ndarray:
-    """The RMS level of each 10 ms window, in dBFS (a take of any length: one pass, no copies kept)."""
+    """The RMS level of each 10 ms window, in dBFS."""
     size = max(1, int(rate * WINDOW_SECONDS))
     count = len(samples) // size
-    if count == 0:
-        return np.zeros(0)
-    power = np.mean(np.square(samples[:count * size].astype(np.float64)).reshape(count, size), axis=1)
+    power = np.empty(count)
+    step = max(1, CHUNK // size)  # whole windows at a time
+    for first in range(0, count, step):
+        last = min(count, first + step)
+        piece = samples[first * size:last * size].astype(np.float64).reshape(last - first, size)
+        power[first:last] = np.mean(np.square(piece), axis=1)
     return 10 * np.log10(np.maximum(power, 1e-12))
 
 
