@@ -104,8 +104,18 @@ def test_bad_models_are_one_line(run, tmp_path):
     assert not (tmp_path / "p").exists()  # nothing half-made
 
 
-def test_without_piper_installed_the_engine_says_how_to_install_it(monkeypatch, tmp_path):
+def test_without_piper_installed_the_engine_says_how_to_install_it(monkeypatch, run, tmp_path):
     monkeypatch.setitem(sys.modules, "piper", None)
     engine = engine_factory("piper", joe.model_path())()
     with pytest.raises(EngineUnavailable, match=r"Piper is not installed here: pip install 'narrator\[piper\]'"):
         engine.synthesize("One.", engine.voices()[0], 150)
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *args: None if name == "piper" else object())
+    doctor = run("doctor", env=make_env(cache_dir=tmp_path)).stdout.splitlines()
+    assert ("  --engine piper: unavailable: Piper is not installed here: pip install 'narrator[piper]' (piper-tts, "
+            "GPL-3.0)") in doctor
+
+
+def test_doctor_says_piper_needs_a_model(run, tmp_path):
+    doctor = run("doctor", env=make_env(cache_dir=tmp_path)).stdout.splitlines()
+    assert ("  --engine piper: unavailable: Piper speaks with a voice model you have: render a pack with 'narrate "
+            "voices render --engine piper --model FILE.onnx', then play it with --voice-pack") in doctor

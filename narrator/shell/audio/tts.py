@@ -156,6 +156,11 @@ def _piper(model: Path | None = None) -> SpeechEngine:
     from narrator.shell.audio.piper import PiperEngine
 
     if model is None:
+        import importlib.util
+
+        if importlib.util.find_spec("piper") is None:
+            raise EngineUnavailable(msg("Piper is not installed here: pip install 'narrator[piper]' (piper-tts, "
+                                        "GPL-3.0)"))
         raise EngineUnavailable(msg("Piper speaks with a voice model you have: render a pack with 'narrate voices "
                                     "render --engine piper --model FILE.onnx', then play it with --voice-pack"))
     return PiperEngine(model)
