@@ -42,7 +42,7 @@ class PiperEngine:
         language = self.config.get("language")
         code = language.get("code") if isinstance(language, dict) else None
         dataset = self.config.get("dataset") or self.model.stem
-        return [Voice(f"piper/{self.model.stem}", f"{dataset} (Piper)", (str(code),) if code else ())]
+        return [Voice(f"piper/{self.model.stem}", str(dataset), (str(code),) if code else ())]
 
     def synthesize(self, text: str, voice: Voice, rate: int) -> Clip:
         piper_voice = self._load()
