@@ -108,7 +108,7 @@ def test_limited_never_passes_the_ceiling_and_leaves_quiet_samples_alone():
     out = limited(samples, RATE, 0.5)
     assert np.abs(out).max() <= 0.5
     quiet = samples * 0.1
-    assert limited(quiet, RATE, 0.5) is quiet
+    assert np.array_equal(limited(quiet, RATE, 0.5), quiet)
 
 
 def test_normalise_brings_quiet_and_loud_to_the_target_and_respects_the_ceiling():
@@ -157,3 +157,26 @@ def test_a_line_is_measured_once_then_its_gain_comes_from_the_cache(tmp_path, mo
     again = prepare_voice(raw, RATE, cache)
     assert np.array_equal(first.samples, again.samples)
     assert loudness(again.samples, RATE) == pytest.approx(LINE_LUFS, abs=0.3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_limited_works_only_near_the_peaks_and_matches_the_whole_curve(seed):
+    """The limiter works out its gain only around the blocks that need it: the result is the gain
+    curve drawn over every sample, exactly."""
+    from narrator.shell.audio.loudness import LIMIT_BLOCK_SECONDS
+
+    rng = np.random.default_rng(seed)
+    samples = (rng.normal(0, 0.05, RATE * 2) * (rng.random(RATE * 2) < 0.999)).astype(np.float32)
+    for at in rng.integers(0, len(samples), 5 + seed):
+        samples[at] = rng.choice([-1, 1]) * rng.uniform(0.5, 1.0)  # sharp, scattered peaks, some at the edges
+    samples[0], samples[-1] = 0.9, -0.9
+    ceiling = 0.4
+    block = int(RATE * LIMIT_BLOCK_SECONDS)
+    count = -(-len(samples) // block)
+    padded = np.zeros(count * block, dtype=np.float32)
+    padded[:len(samples)] = np.abs(samples)
+    need = np.minimum(1.0, ceiling / np.maximum(padded.reshape(count, block).max(axis=1), 1e-12))
+    around = np.minimum(need, np.minimum(np.append(need[1:], 1.0), np.insert(need[:-1], 0, 1.0)))
+    whole = np.interp(np.arange(len(samples)), (np.arange(count) + 0.5) * block, around).astype(np.float32)
+    expected = np.clip(samples * whole, -ceiling, ceiling)
+    assert np.array_equal(limited(samples, RATE, ceiling), expected)

@@ -2,6 +2,7 @@
 what the reader should know about the processed take (length, room noise, clipping, a count
 word too long)."""
 
+import math
 import sys
 import threading
 from typing import TextIO
@@ -20,8 +21,6 @@ METER_REDRAW_SECONDS = 0.1
 def meter_text(peak: float, clipped: bool, width: int) -> str:
     """A level meter ``width`` characters wide: a bar for the loudest sample since the last
     redraw, its level in dBFS, and a warning once the take has clipped."""
-    import math
-
     level = 20 * math.log10(peak) if peak > 0 else float("-inf")
     shown = f"{level:5.0f} dBFS" if level > -100 else " -inf dBFS"
     warning = "  " + _("CLIPPING: too loud") if clipped else ""
