@@ -31,24 +31,31 @@ VOTE_WORDS = ("lynched_mark", "lynched_list")
 @dataclass(frozen=True)
 class Condition:
     """When a step or a wake slot applies. Every part given must hold: a role is in the deck, a
-    narration option is on, all of some conditions, any of others, or not another one."""
+    narration option is on, this is a given night or a night from a given one on (games of many
+    nights), all of some conditions, any of others, or not another one."""
 
     deck_has: str | None = None
     option: str | None = None
+    night: int | None = None
+    from_night: int | None = None
     all_of: tuple["Condition", ...] = ()
     any_of: tuple["Condition", ...] = ()
     negated: "Condition | None" = None
 
-    def holds(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
+    def holds(self, roles_in_deck: frozenset[str], options: Mapping[str, bool], night: int = 1) -> bool:
         if self.deck_has is not None and self.deck_has not in roles_in_deck:
             return False
         if self.option is not None and not options.get(self.option, False):
             return False
-        if not all(part.holds(roles_in_deck, options) for part in self.all_of):
+        if self.night is not None and night != self.night:
             return False
-        if self.any_of and not any(part.holds(roles_in_deck, options) for part in self.any_of):
+        if self.from_night is not None and night < self.from_night:
             return False
-        return self.negated is None or not self.negated.holds(roles_in_deck, options)
+        if not all(part.holds(roles_in_deck, options, night) for part in self.all_of):
+            return False
+        if self.any_of and not any(part.holds(roles_in_deck, options, night) for part in self.any_of):
+            return False
+        return self.negated is None or not self.negated.holds(roles_in_deck, options, night)
 
     def parts(self) -> tuple["Condition", ...]:
         """This condition and every one inside it (to check the roles and options they name)."""
@@ -92,9 +99,9 @@ class WakeSlot:
         """How many cards of a deck (role id → copies) this turn calls: one name or its plural."""
         return sum(copies.get(role, 0) for role in self.roles)
 
-    def called(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
+    def called(self, roles_in_deck: frozenset[str], options: Mapping[str, bool], night: int = 1) -> bool:
         return any(role in roles_in_deck for role in self.roles) and (
-            self.when is None or self.when.holds(roles_in_deck, options))
+            self.when is None or self.when.holds(roles_in_deck, options, night))
 
 
 @dataclass(frozen=True)
@@ -221,6 +228,7 @@ class Game:
     needs_side: str | None = None  # a legal deck holds at least one card of this side (an enemy for the night)
     rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
     gap_before_count: float = 0.0  # a breath between a turn's opening line and its first number
+    many_nights: bool = False  # nights follow one another until a side wins (turns may depend on the night)
 
     @property
     def extra_cards(self) -> int:
@@ -237,10 +245,11 @@ class Game:
     def role_ids(self) -> tuple[str, ...]:
         return tuple(role.id for role in self.roles)
 
-    def called_slots(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> tuple[WakeSlot, ...]:
-        """The turns of the night for a deck, in order: every one whose roles are in the deck,
-        dealt or not (a card in the centre is called too, so that silence tells nothing)."""
-        return tuple(slot for slot in self.night.slots if slot.called(roles_in_deck, options))
+    def called_slots(self, roles_in_deck: frozenset[str], options: Mapping[str, bool],
+                     night: int = 1) -> tuple[WakeSlot, ...]:
+        """The turns of night number ``night`` for a deck, in order: every one whose roles are in
+        the deck, dealt or not, alive or dead (silence must never tell what is in play)."""
+        return tuple(slot for slot in self.night.slots if slot.called(roles_in_deck, options, night))
 
     def slot(self, slot_id: str) -> WakeSlot:
         return next(slot for slot in self.night.slots if slot.id == slot_id)

@@ -62,6 +62,7 @@ class ScriptSettings:
     count_style: str = "edges"
     options: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
     slot_seconds: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # --seconds SLOT=S
+    night: int = 1  # which night of a game of many nights (turns may depend on it)
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,9 @@ class NightScript:
 
 def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_style: str = "edges",
                  options: Mapping[str, bool | None] | None = None,
-                 slot_seconds: Mapping[str, int] | None = None) -> ScriptSettings:
-    """Checked settings: unknown language, style or option, or a count out of range, is refused."""
+                 slot_seconds: Mapping[str, int] | None = None, night: int = 1) -> ScriptSettings:
+    """Checked settings: unknown language, style or option, a count out of range, or a night past
+    the first of a one-night game, is refused."""
     if lang not in game.languages:
         raise NarratorError(msg("no narration in language '{lang}': choose one of {languages}", lang=lang,
                                  languages=", ".join(sorted(game.languages))))
@@ -111,8 +113,12 @@ def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_
             raise NarratorError(msg("the count lasts {low} to {high} seconds, not {seconds}: choose --seconds "
                                     "{slot}=S in that range", low=game.count.minimum, high=game.count.maximum,
                                     seconds=value, slot=slot_id))
+    if night < 1:
+        raise NarratorError(msg("night {night}: nights are numbered from 1", night=night))
+    if night > 1 and not game.many_nights:
+        raise NarratorError(msg("{game} plays a single night: leave out the night's number", game=game.title))
     return ScriptSettings(lang, seconds, count_style, MappingProxyType(chosen),
-                          MappingProxyType(dict(slot_seconds or {})))
+                          MappingProxyType(dict(slot_seconds or {})), night)
 
 
 def turn_count(game: Game, settings: ScriptSettings, slot_id: str) -> int:
@@ -131,7 +137,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     box), so that silence never tells anyone what is in play.
     """
     language = game.languages[settings.lang]
-    called = game.called_slots(deck.role_ids, settings.options)
+    called = game.called_slots(deck.role_ids, settings.options, settings.night)
     sections: list[tuple[str, tuple[Step, ...], str | None]] = [(INTRO_PHASE, game.night.before, None)]
     sections += [(slot.id, game.slot_steps(slot), slot.id) for slot in called]
     sections.append((OUTRO_PHASE, game.night.after, None))
@@ -140,7 +146,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     for phase, steps, role_id in sections:
         section: list[Segment] = []
         for step in steps:
-            if step.when is not None and not step.when.holds(deck.role_ids, settings.options):
+            if step.when is not None and not step.when.holds(deck.role_ids, settings.options, settings.night):
                 continue
             if isinstance(step, CountStep):
                 section.append(_count(phase, turn_count(game, settings, phase), settings, game.count,

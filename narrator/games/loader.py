@@ -70,7 +70,7 @@ def load_game(folder: Path) -> Game:
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
-                      "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side"})
+                      "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side", "nights"})
     sides = tuple(item.text() for item in root.get("sides").elements())
     if not sides:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
@@ -115,6 +115,7 @@ def load_game(folder: Path) -> Game:
         token_traits=MappingProxyType(token_traits),
         rules=rules,
         needs_side=None if root.get("needs_side", None).value is None else root.get("needs_side").choice(sides),
+        many_nights=root.get("nights", "one").choice(("one", "many")) == "many",
     )
     languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
     if not languages:
@@ -308,14 +309,18 @@ def _steps(field: Field) -> tuple[Step, ...]:
 
 
 def _condition(field: Field) -> Condition:
-    field.keys_within({"deck_has", "option", "all", "any", "not"})
+    field.keys_within({"deck_has", "option", "night", "from_night", "all", "any", "not"})
     deck_has, option = field.get("deck_has", None), field.get("option", None)
+    night, from_night = field.get("night", None), field.get("from_night", None)
     all_of, any_of, negated = field.get("all", []), field.get("any", []), field.get("not", None)
-    if all(part.value in (None, []) for part in (deck_has, option, all_of, any_of, negated)):
-        raise field.fail(msg("'deck_has: ROLE', 'option: NAME', 'all: [...]', 'any: [...]' or 'not: {...}'"))
+    if all(part.value in (None, []) for part in (deck_has, option, night, from_night, all_of, any_of, negated)):
+        raise field.fail(msg("'deck_has: ROLE', 'option: NAME', 'night: N', 'from_night: N', 'all: [...]', "
+                             "'any: [...]' or 'not: {...}'"))
     return Condition(
         deck_has=None if deck_has.value is None else deck_has.text(),
         option=None if option.value is None else option.text(),
+        night=None if night.value is None else night.integer(minimum=1),
+        from_night=None if from_night.value is None else from_night.integer(minimum=1),
         all_of=tuple(_condition(part) for part in all_of.elements()),
         any_of=tuple(_condition(part) for part in any_of.elements()),
         negated=None if negated.value is None else _condition(negated),

@@ -97,12 +97,13 @@ def _is_deck_file(spec: str) -> bool:
         return False
 
 
-def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, game_options) -> ScriptSettings:
+def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, game_options,
+                    night: int = 1) -> ScriptSettings:
     """Narration settings; an option left unsaid keeps the game's default (a game may have none)."""
     asked = dict(_switch(text) for text in game_options)
     example = f"{env.game.night.slots[0].id}=15" if env.game.night.slots else "TURN=15"
     return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked,
-                        dict(_turn_seconds(text, example) for text in slot_seconds))
+                        dict(_turn_seconds(text, example) for text in slot_seconds), night)
 
 
 def _turn_seconds(text: str, example: str) -> tuple[str, int]:
@@ -207,13 +208,13 @@ def phase_labels(env: Environment, lang: str) -> dict[str, str]:
     return {**labels, INTRO_PHASE: language.moments["night"], OUTRO_PHASE: language.moments["dawn"]}
 
 
-def night_from_options(env: Environment, params: dict):
-    """The deck, the narration settings and the night script that a command's options ask for."""
+def night_from_options(env: Environment, params: dict, night: int = 1):
+    """The deck, the narration settings and the script of night ``night`` that a command's options ask for."""
     from narrator.core.script import generate_script
 
     choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
     say_seed(choice)
-    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
+    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES), night=night)
     return choice, settings, generate_script(env.game, choice.deck, settings)
 
 

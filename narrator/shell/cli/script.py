@@ -17,9 +17,11 @@ from narrator.shell.voicepacks import default_pack, resolve_pack
 @deck_options
 @script_options
 @click.option("--voice-pack", metavar="DIR|NAME", help="Time the lines by this voice pack (default: the language's).")
+@click.option("--night", "night_number", type=click.IntRange(1, 99), metavar="N", default=1, show_default=True,
+              help="Which night, in a game of many nights (some turns come only on some nights).")
 @format_option()
 @click.pass_obj
-def script(env, fmt, voice_pack, **params):
+def script(env, fmt, voice_pack, night_number, **params):
     """Print the night, line by line, with the time each line starts.
 
     Every role of the deck that wakes is called in the rulebook's order, even when its
@@ -32,7 +34,7 @@ def script(env, fmt, voice_pack, **params):
       narrate script --players 10 --lang en --count-style full
       narrate script --deck mydeck.yaml --format json
     """
-    choice, settings, night = night_from_options(env, params)
+    choice, settings, night = night_from_options(env, params, night_number)
     folders = env.voice_pack_folders()
     pack = resolve_pack(voice_pack, folders, env.game_id) if voice_pack else default_pack(settings.lang, env.game_id, folders)
     durations = {key: clip.seconds for key, clip in pack.clips.items()} if pack else {}
