@@ -37,6 +37,20 @@ CASES += [
     (["--game", ONUW, "roles", "--lang", "it"], f"{ONUW}/roles-it.txt"),
 ]
 
+LUPUS = "lupus-in-tabula"
+# The first three nights of decks that, between them, hold every character: the first night
+# (Massoni, the lupi only meeting), the second (Medium, Guardia, Mitomane) and any later one.
+CASES += [(["--game", LUPUS, "script", "--players", str(players), "--lang", lang, "--night", str(night)],
+           f"{LUPUS}/script-{players}p-night{night}-{lang}.txt")
+          for players in (8, 16) for night in (1, 2, 3) for lang in ("it", "en")]
+CASES += [
+    (["--game", LUPUS, "script", "--players", "8", "--lang", "it", "--option", "vecchio-saggio=on"],
+     f"{LUPUS}/script-8p-vecchio-saggio-it.txt"),
+    (["--game", LUPUS, "deck", "--players", "24", "--lang", "it"], f"{LUPUS}/deck-24p-it.txt"),
+    (["--game", LUPUS, "roles", "--lang", "it"], f"{LUPUS}/roles-it.txt"),
+    (["--game", LUPUS, "roles", "--lang", "en"], f"{LUPUS}/roles-en.txt"),
+]
+
 
 @pytest.mark.parametrize("args, name", CASES, ids=[name for _, name in CASES])
 def test_output_matches_golden_file(run, request, args, name):

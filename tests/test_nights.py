@@ -27,6 +27,10 @@ def many_nights(tmp_path):
         if slot["id"] == "veggente":
             slot["when"] = {"from_night": 2}
     (folder / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    for lang in ("it", "en"):  # a game of many nights heads each night on its card
+        texts = yaml.safe_load((folder / f"{lang}.yaml").read_text(encoding="utf-8"))
+        texts["card"] |= {"night_number": "N{night}", "night_onwards": "N{night}+"}
+        (folder / f"{lang}.yaml").write_text(yaml.safe_dump(texts, allow_unicode=True), encoding="utf-8")
     return folder
 
 
@@ -71,3 +75,55 @@ def test_bad_night_conditions_name_the_field(many_nights, when, error):
     with pytest.raises(NarratorError, match=error) as caught:
         load_game(many_nights)
     assert "game.yaml" in str(caught.value)
+
+
+LUPUS = GAMES_DIR / "lupus-in-tabula"
+
+
+def digest_night(deck_roles, night):
+    """Lupus in Tabula's night by the digest's table, written out independently of the game's data:
+    Medium (from the 2nd), Massoni (1st only), Veggente, Gufo, Guardia del corpo (from the 2nd),
+    Lupi Mannari, Mitomane (end of the 2nd only), each when its character is in the deck."""
+    table = [("medium", night >= 2), ("massone", night == 1), ("veggente", True), ("gufo", True),
+             ("guardia-del-corpo", night >= 2), ("lupo-mannaro", True), ("mitomane", night == 2)]
+    return tuple(role for role, tonight in table if tonight and role in deck_roles)
+
+
+@pytest.mark.parametrize("players", range(8, 25))
+def test_lupus_every_night_of_every_deck_follows_the_digest(players):
+    game = load_game(LUPUS)
+    deck = recommended_deck(game, players)
+    for night in range(1, 6):
+        script = generate_script(game, deck, settings_for(game, "it", night=night))
+        assert script.phases == digest_night(deck.role_ids, night), (players, night)
+        keys = [cue.key for cue in script.cues() if not cue.key.startswith("count.")]
+        # The customary first night: the lupi only meet; from the second they choose a victim.
+        assert ("lupo-mannaro.open-first" in keys) == (night == 1)
+        assert ("lupo-mannaro.open" in keys) == (night > 1)
+        assert keys[0] == "night.start" and keys[-1] == "day.start"
+
+
+def test_lupus_recommended_decks_follow_the_digest():
+    game = load_game(LUPUS)
+    minimum = {"medium": 9, "indemoniato": 10, "guardia-del-corpo": 11, "gufo": 12, "massone": 13,
+               "criceto-mannaro": 15, "mitomane": 16}
+    for players in range(8, 25):
+        cards = recommended_deck(game, players).as_dict()
+        assert sum(cards.values()) == players
+        assert cards["lupo-mannaro"] == (3 if players >= 16 else 2) and cards["veggente"] == 1
+        assert all(players >= minimum[role] for role in cards if role in minimum)
+        assert cards.get("massone", 0) in (0, 2)
+    assert recommended_deck(game, 8).as_dict() == {"lupo-mannaro": 2, "veggente": 1, "villico": 5}
+
+
+def test_lupus_without_a_moderator_calls_the_veggente_and_the_lupi_with_ten_second_counts():
+    game = load_game(LUPUS)
+    settings = settings_for(game, "it", options={"vecchio-saggio": True}, night=1)
+    script = generate_script(game, recommended_deck(game, 8), settings)
+    assert script.phases == ("veggente", "lupo-mannaro")
+    keys = [cue.key for cue in script.cues() if not cue.key.startswith("count.")]
+    assert keys == ["night.start", "veggente.open-alone", "veggente.close", "lupo-mannaro.open-alone",
+                    "lupo-mannaro.close", "day.start-alone"]
+    from narrator.core.script import Count
+
+    assert [segment.seconds for segment in script.segments if isinstance(segment, Count)] == [10, 10]

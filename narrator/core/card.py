@@ -4,6 +4,7 @@ The night side is read from the same script the narrator speaks, so the card and
 cannot disagree. Layout and fonts are ``narrator.shell.cardpdf``'s business.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from narrator.core.deck import Deck
@@ -26,8 +27,12 @@ class CardContent:
     back: tuple[Block, ...]  # the day, then the vote as the game's rules module tells it
 
 
-def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_minutes: float) -> CardContent:
-    language = game.languages[script.settings.lang]
+def card_content(game: Game, deck: Deck, players: int, scripts: Sequence[NightScript],
+                 day_minutes: float) -> CardContent:
+    """The card for ``deck``. ``scripts`` holds the night, or for a game of many nights each night
+    that differs (1, 2, ... and the last for every night from it on), each printed under its own
+    heading: the moderator reads the night of the night."""
+    language = game.languages[scripts[0].settings.lang]
     texts = language.card
     cards = ", ".join(f"{copies}× {language.role_name(role_id)}" for role_id, copies in deck.counts)
     if deck.apart:
@@ -38,34 +43,9 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
         Block("subtitle", texts["deck"].format(players=players, cards=deck.size)),
         Block("text", cards),
         Block("note", language.setup(deck.role_ids)),
-        Block("heading", texts["night"]),
     ]
-    last_line = [seg for seg in script.segments if isinstance(seg, Line)][-1]
-    said: list[tuple[str, bool]] = []
-
-    def close_paragraph():
-        if said:
-            front.append(Block("said", parts=tuple(said)))
-            said.clear()
-
-    phase = None
-    for segment in script.segments:
-        if segment.phase != phase or (phase == OUTRO_PHASE and isinstance(segment, Line)):
-            close_paragraph()
-            phase = segment.phase
-            if phase == INTRO_PHASE:
-                front.append(Block("rule", texts["night_start"]))
-            elif phase in script.phases:
-                slot = game.slot(phase)
-                front.append(Block("role", language.slot_name(slot, slot.cards(deck.as_dict())),
-                                   slot.number, language.slot_summary(slot)))  # the rulebook's number
-            else:
-                front.append(Block("rule", texts["day_break"] if segment is last_line else texts["nudge"]))
-        if isinstance(segment, Count):
-            said.append((f"▸ {texts['count'].format(seconds=segment.seconds)} ▸", True))
-        else:
-            said.append((segment.text, False))
-    close_paragraph()
+    front.append(Block("heading", texts["night"]))
+    front += _night(game, language, deck, scripts[0]) if len(scripts) == 1 else _nights(game, language, deck, scripts)
     back = [
         Block("heading", texts["day"]),
         Block("text", texts["day_text"].format(minutes=_minutes(day_minutes))),
@@ -74,6 +54,80 @@ def card_content(game: Game, deck: Deck, players: int, script: NightScript, day_
     if game.rules is not None:  # the lynching and who wins: the game's own rules say it
         back += game.rules.card_back(game, language, deck)
     return CardContent(tuple(front), tuple(back))
+
+
+def _night(game: Game, language, deck: Deck, script: NightScript) -> list[Block]:
+    """One night's blocks: each turn with its number and what the role does, then the words said,
+    counts marked."""
+    texts = language.card
+    blocks: list[Block] = []
+    last_line = [seg for seg in script.segments if isinstance(seg, Line)][-1]
+    for phase, parts, segment in _paragraphs(script, texts):
+        if phase == INTRO_PHASE:
+            blocks.append(Block("rule", texts["night_start"]))
+        elif phase in script.phases:
+            blocks.append(_turn(game, language, deck, phase))
+        else:
+            blocks.append(Block("rule", texts["day_break"] if segment is last_line else texts["nudge"]))
+        blocks.append(Block("said", parts=parts))
+    return blocks
+
+
+def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) -> list[Block]:
+    """Every night of a game of many nights at once: each turn once, in order, and what is said
+    in it, marked with the nights it is said on where that is not every night."""
+    texts = language.card
+    last = len(scripts)  # the last script stands for that night and every one after
+    said: dict[str, dict[tuple, list[int]]] = {}  # phase -> words -> the nights they are said on
+    for number, script in enumerate(scripts, start=1):
+        for phase, parts, _segment in _paragraphs(script, texts):
+            said.setdefault(phase, {}).setdefault(parts, []).append(number)
+    order = [INTRO_PHASE, *(slot.id for slot in game.night.slots if slot.id in said), OUTRO_PHASE]
+
+    def when(nights: list[int]) -> str:
+        if len(nights) == last:
+            return ""
+        if nights[-1] == last and nights == list(range(nights[0], last + 1)):
+            return texts["night_onwards"].format(night=nights[0])
+        return ", ".join(texts["night_number"].format(night=night) for night in nights)
+
+    blocks: list[Block] = []
+    for phase in order:
+        if phase == INTRO_PHASE:
+            blocks.append(Block("rule", texts["night_start"]))
+        elif phase == OUTRO_PHASE:
+            blocks.append(Block("rule", texts["day_break"]))
+        else:
+            blocks.append(_turn(game, language, deck, phase))
+        for parts, nights in said.get(phase, {}).items():
+            label = when(nights)
+            blocks.append(Block("said", parts=(((label + ":", True),) if label else ()) + parts))
+    return blocks
+
+
+def _turn(game: Game, language, deck: Deck, phase: str) -> Block:
+    slot = game.slot(phase)
+    return Block("role", language.slot_name(slot, slot.cards(deck.as_dict())), slot.number,
+                 language.slot_summary(slot))  # the rulebook's number
+
+
+def _paragraphs(script: NightScript, texts) -> list[tuple[str, tuple[tuple[str, bool], ...], object]]:
+    """The night as paragraphs: (phase, words said with counts marked in bold, the paragraph's
+    first segment). The lines after the turns are a paragraph each."""
+    out: list[tuple[str, tuple[tuple[str, bool], ...], object]] = []
+    phase, first, said = None, None, []
+    for segment in script.segments:
+        if segment.phase != phase or (phase == OUTRO_PHASE and isinstance(segment, Line)):
+            if said:
+                out.append((phase, tuple(said), first))
+            phase, first, said = segment.phase, segment, []
+        if isinstance(segment, Count):
+            said.append((f"▸ {texts['count'].format(seconds=segment.seconds)} ▸", True))
+        else:
+            said.append((segment.text, False))
+    if said:
+        out.append((phase, tuple(said), first))
+    return out
 
 
 def _minutes(minutes: float) -> str:

@@ -251,6 +251,23 @@ class Game:
         the deck, dealt or not, alive or dead (silence must never tell what is in play)."""
         return tuple(slot for slot in self.night.slots if slot.called(roles_in_deck, options, night))
 
+    def slots_of_any_night(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> tuple[WakeSlot, ...]:
+        """The turns a deck calls on one night or another (for a single-night game, its night's)."""
+        nights = range(1, self.night_horizon + 1)
+        return tuple(slot for slot in self.night.slots
+                     if any(slot.called(roles_in_deck, options, night) for night in nights))
+
+    @property
+    def night_horizon(self) -> int:
+        """The first night from which every night is called alike: one past the highest night a
+        condition names (1 for a single-night game)."""
+        conditions = [slot.when for slot in self.night.slots if slot.when is not None]
+        conditions += [step.when for slot in self.night.slots for step in self.slot_steps(slot) if step.when is not None]
+        conditions += [step.when for step in (*self.night.before, *self.night.after) if step.when is not None]
+        named = [number for condition in conditions for part in condition.parts()
+                 for number in (part.night, part.from_night) if number is not None]
+        return max(named, default=0) + 1 if self.many_nights else 1
+
     def slot(self, slot_id: str) -> WakeSlot:
         return next(slot for slot in self.night.slots if slot.id == slot_id)
 

@@ -50,7 +50,7 @@ def deck_data(game: Game, deck: Deck, players: int, lang: str) -> dict[str, Any]
         "cards": deck.size,
         "deck": deck.as_dict(),
         "names": {role_id: language.role_name(role_id) for role_id, _ in deck.counts},
-        "night_order": [slot.id for slot in game.called_slots(deck.role_ids, game.option_defaults)],
+        "night_order": [slot.id for slot in game.slots_of_any_night(deck.role_ids, game.option_defaults)],
         "centre": game.centre_cards,
         "box": game.box_cards,
     } | ({"apart": dict(deck.apart)} if deck.apart else {})
@@ -67,13 +67,19 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
         rows.append((f"+{copies}", language.role_name(role_id), role_id, language.sides[game.role(role_id).side],
                      language.apart))
     called = [language.slot_name(slot, slot.cards(deck.as_dict()))
-              for slot in game.called_slots(deck.role_ids, game.option_defaults)]
+              for slot in game.slots_of_any_night(deck.role_ids, game.option_defaults)]
+    if not called:
+        order = catalog.gettext("Night order: nobody wakes")
+    elif game.many_nights:
+        order = catalog.gettext("Night order, over the nights ('narrate script --night N' for each): {roles}").format(
+            roles=", ".join(called))
+    else:
+        order = catalog.gettext("Night order: {roles}").format(roles=", ".join(called))
     return "\n".join([
         catalog.gettext("{game}: deck for {players} players ({cards} cards)").format(
             game=game.title, players=players, cards=deck.size),
         *table(rows),
-        catalog.gettext("Night order: {roles}").format(roles=", ".join(called)) if called
-        else catalog.gettext("Night order: nobody wakes"),
+        order,
         language.setup(deck.role_ids),
     ])
 
@@ -168,9 +174,15 @@ def script_text(game: Game, script: NightScript, timeline: Timeline, estimated: 
                 catalog: Catalog = ENGLISH) -> str:
     settings = script.settings
     language = game.languages[settings.lang]
-    out = [catalog.gettext("{game}: the night for {players} players, in {language}, count {seconds} s ({style})").format(
-        game=game.title, players=script.players, language=language.name, seconds=settings.count_seconds,
-        style=settings.count_style)]
+    values = {"game": game.title, "night": settings.night, "players": script.players, "language": language.name,
+              "seconds": settings.count_seconds, "style": settings.count_style}
+    if game.many_nights:
+        heading = catalog.gettext("{game}: night {night} for {players} players, in {language}, count {seconds} s "
+                                  "({style})").format(**values)
+    else:
+        heading = catalog.gettext("{game}: the night for {players} players, in {language}, count {seconds} s "
+                                  "({style})").format(**values)
+    out = [heading]
     if estimated:
         out.append(catalog.gettext("Times are estimates until the lines are recorded."))
     width = max((len(cue.key) for cue in script.cues()), default=0)
@@ -220,7 +232,7 @@ def _count_rows(count: Count, starts, width: int, catalog: Catalog) -> list[str]
 
 def _wakes(game: Game, role_id: str, deck: Deck | None = None) -> str:
     """The numbers of every turn that calls the role (for a deck: the turns it calls), or "-"."""
-    slots = game.night.slots if deck is None else game.called_slots(deck.role_ids, game.option_defaults)
+    slots = game.night.slots if deck is None else game.slots_of_any_night(deck.role_ids, game.option_defaults)
     numbers = [str(slot.number) for slot in slots if role_id in slot.roles]
     return ", ".join(numbers) or "-"
 

@@ -378,6 +378,9 @@ def _check_recommended_decks(game: Game, field: Field) -> None:
                                  error=error)) from None
 
 
+NIGHTS_CARD_TEXTS = ("night_number", "night_onwards")  # a game of many nights heads each night on its card
+
+
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
     root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony", "tokens", "slots",
@@ -408,7 +411,8 @@ def _language(path: Path, game: Game) -> Language:
     vote_field = root.get("vote").keys_within(set(sentences) | set(VOTE_WORDS))
     vote = {key: vote_field.get(key).text() for key in sentences}
     vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}
-    card_texts = (*CARD_TEXTS, *(game.rules.CARD_TEXTS if game.rules else ()))
+    card_texts = (*CARD_TEXTS, *(NIGHTS_CARD_TEXTS if game.many_nights else ()),
+                  *(game.rules.CARD_TEXTS if game.rules else ()))
     card_field = root.get("card").keys_within(set(card_texts) | {"win", "setup_with"})
     card = {key: card_field.get(key).text() for key in card_texts}
     tokens_field = root.get("tokens", {} if not game.tokens else None)

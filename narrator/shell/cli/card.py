@@ -24,11 +24,16 @@ def card(env, size, day_minutes, output, **params):
       narrate card --players 8 -o tessera.pdf
       narrate card --players 8 --lang en --size a5 -o card.pdf
     """
+    from dataclasses import replace
+
     from narrator.core.card import card_content
+    from narrator.core.script import generate_script
     from narrator.shell.cardpdf import write_card
 
-    choice, _, script = night_from_options(env, params)
-    content = card_content(env.game, choice.deck, choice.players, script, day_minutes)
+    choice, settings, script = night_from_options(env, params)
+    scripts = [script] + [generate_script(env.game, choice.deck, replace(settings, night=night))
+                          for night in range(2, env.game.night_horizon + 1)]  # a game of many nights: each
+    content = card_content(env.game, choice.deck, choice.players, scripts, day_minutes)
     pages, body = write_card(content, size, output)
     click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, text at {points} pt)",
                         "narrate: wrote {file} ({size}, {count} pages, text at {points} pt)", pages).format(
