@@ -175,3 +175,22 @@ def test_a_failed_write_keeps_the_old_card(run, tmp_path, monkeypatch):
                                                     "nothing was changed\n")
     assert path.read_bytes() == b"%PDF the group's old card"
     assert [p.name for p in tmp_path.iterdir()] == ["tessera.pdf"]
+
+
+@pytest.mark.parametrize("lang, first, later", [("it", "Notte 1:", "Dalla notte 2 in poi:"),
+                                                ("en", "Night 1:", "Night 2 and after:")])
+def test_the_moderators_card_of_a_game_of_many_nights_shows_every_night(run, tmp_path, lang, first, later):
+    """Lupus in Tabula, 16 players: every turn of any night, once, in order; what is said on some
+    nights only is marked with them."""
+    path, _output = make_card(run, tmp_path, "--game", "lupus-in-tabula", "--players", "16", "--lang", lang)
+    text = flat(pdf_text(path))
+    text = text[text.index({"it": "A occhi chiusi", "en": "Eyes closed"}[lang]):]  # the night, after the deck's list
+    words = {"it": ["Medium", "Massoni", "Veggente", "Gufo", "Guardia del corpo", "Lupi Mannari", "Mitomane"],
+             "en": ["Medium", "Masons", "Seer", "Owl", "Bodyguard", "Werewolves", "Mythomaniac"]}[lang]
+    positions = [text.index(word) for word in words]
+    assert positions == sorted(positions)
+    assert f"{first} " in text and f"{later} " in text
+    quiet, hunt = {"it": ("Per stanotte non sbranate nessuno", "scegliete insieme, con un cenno"),
+                   "en": ("Tonight you spare everyone", "on your victim")}[lang]
+    wolves = text[positions[5]:]  # the lupi's turn: the first night's words, then every later night's
+    assert wolves.index(first) < wolves.index(quiet) < wolves.index(later) < wolves.index(hunt)

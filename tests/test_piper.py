@@ -55,11 +55,14 @@ def test_voices_render_makes_a_whole_pack_with_the_test_voice(run, tmp_path):
     assert pack.licence == ("MIT, like narrator: text by the narrator developers; spoken by the Piper voice "
                             "'en_US-joe-medium', under the licence of its model card")
     assert pack.source == "tts" and pack.name == "English (piper: joe)"
-    for key in ("night.start", "count.1", "count.27"):
+    # Levelled as the game plays them. Piper's lines have sharper peaks than Pico's and vary from
+    # one synthesis to the next: within 1.5 LU of the target here (benchmarks/README.md has the range).
+    levels = {}
+    for key in pack.clips:
         clip = read_clip(folder / f"{key}.ogg")
-        assert clip.rate == 22050 and clip.seconds > 0.2
-        levelled = prepare_voice(clip, 48000)
-        assert loudness.loudness(levelled.samples, 48000) == pytest.approx(loudness.LINE_LUFS, abs=1)
+        assert clip.rate == 22050 and clip.seconds > 0.1
+        levels[key] = loudness.loudness(prepare_voice(clip, 48000).samples, 48000)
+    assert {key: round(level, 2) for key, level in levels.items() if abs(level - loudness.LINE_LUFS) > 1.5} == {}
     played = run("--players", "3", "--lang", "en", "--voice-pack", "joe", "--no-day", "--no-ambience", env=env)
     assert played.exit_code == 0, played.stderr
 
