@@ -127,3 +127,14 @@ def test_lupus_without_a_moderator_calls_the_veggente_and_the_lupi_with_ten_seco
     from narrator.core.script import Count
 
     assert [segment.seconds for segment in script.segments if isinstance(segment, Count)] == [10, 10]
+
+
+def test_the_night_horizon_is_one_past_the_highest_night_named(many_nights):
+    """From the horizon on every night is called alike: the card prints nights up to it."""
+    assert load_game(LUPUS).night_horizon == 3  # {night: 2} (the Mitomane) is the highest named
+    assert load_game(GAMES_DIR / "una-notte-da-lupi").night_horizon == 1
+    assert load_game(many_nights).night_horizon == 3  # {from_night: 2}: nights 1, 2 and every one after
+    lupus = load_game(LUPUS)
+    deck = recommended_deck(lupus, 24)
+    assert [slot.id for slot in lupus.slots_of_any_night(deck.role_ids, lupus.option_defaults)] == [
+        "medium", "massone", "veggente", "gufo", "guardia-del-corpo", "lupo-mannaro", "mitomane"]
