@@ -21,8 +21,13 @@ from narrator.core.runoff import (
 SEATING = ("Andrea", "Bruno", "Carla", "Daniela", "Elena", "Francesco", "Gianni", "Roberta", "Sara")
 
 
+# What Lupus in Tabula's votes file calls each part: the errors name the file's fields.
+LUPUS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "sword": "sword",
+         "shield": "shield", "nomination": "nomination", "runoff": "ballot"}
+
+
 def day(nomination, runoff, dead=("Sara",), anchor="Francesco", seating=SEATING, **marks):
-    return DayVote(tuple(seating), frozenset(dead), anchor, dict(nomination), dict(runoff), **marks)
+    return DayVote(tuple(seating), frozenset(dead), anchor, dict(nomination), dict(runoff), labels=LUPUS, **marks)
 
 
 # The rulebook's example: 8 living players and a ghost, 9 votes: Andrea 3, Daniela 2, Roberta 2,

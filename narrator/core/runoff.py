@@ -18,6 +18,11 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
 
+# The parts of a day's vote, by the names errors give them; a game passes its own (Lupus in
+# Tabula's votes file calls the dead "ghosts" and the runoff "ballot").
+LABELS = MappingProxyType({part: part for part in ("seating", "dead", "anchor", "forced", "sword", "shield",
+                                                   "nomination", "runoff")})
+
 
 class DayVoteError(NarratorError):
     """The day's votes cannot be counted as given; the message says what to fix."""
@@ -33,6 +38,7 @@ class DayVote:
     forced: str | None = None  # a player who is a suspect whatever the votes (if alive)
     sword: str | None = None  # one more nomination vote, once a living player votes for them; wins ties
     shield: str | None = None  # one nomination vote fewer, likewise; loses ties
+    labels: Mapping[str, str] = field(default_factory=lambda: LABELS)  # what the game calls each part, for errors
 
     @property
     def living(self) -> tuple[str, ...]:
@@ -117,59 +123,108 @@ def seats_before(seating: Sequence[str], name: str, anchor: str) -> int:
 
 def check_day(vote: DayVote) -> None:
     """Refuse a table that cannot be: unknown names, the dead voted for, someone voting twice or not at all."""
+    label = vote.labels
     if (twice := repeated(list(vote.seating))) is not None:
-        raise DayVoteError(msg("seating: '{name}' sits twice: list each player once", name=twice))
+        raise DayVoteError(msg("{field}: '{name}' sits twice: list each player once", field=label["seating"],
+                               name=twice))
     if len(vote.seating) < 3:
-        raise DayVoteError(msg("seating: a day's vote needs three players at least"))
-    seated = set(vote.seating)
+        raise DayVoteError(msg("{field}: a day's vote needs three players at least", field=label["seating"]))
     for name in sorted(vote.dead):
-        _seated(name, seated, "ghosts")
-    _seated(vote.anchor, seated, "benvenuto")
-    for what, name in (("gufato", vote.forced), ("sword", vote.sword), ("shield", vote.shield)):
+        _seated(vote, name, "dead")
+    _seated(vote, vote.anchor, "anchor")
+    for part, name in (("forced", vote.forced), ("sword", vote.sword), ("shield", vote.shield)):
         if name is not None:
-            _seated(name, seated, what)
-            if what != "gufato" and name in vote.dead:
+            _seated(vote, name, part)
+            if part != "forced" and name in vote.dead:
                 raise DayVoteError(msg("{field}: {name} is dead; the mark lies before a living player",
-                                       field=what, name=name))
+                                       field=label[part], name=name))
     if vote.sword is not None and vote.sword == vote.shield:
-        raise DayVoteError(msg("sword and shield lie before {name}: they mark two different players", name=vote.sword))
+        raise DayVoteError(msg("{sword} and {shield} lie before {name}: they mark two different players",
+                               sword=label["sword"], shield=label["shield"], name=vote.sword))
     living = set(vote.living)
     if len(living) < 3:
         raise DayVoteError(msg("only {count} players are alive: the game is over before any vote", count=len(living)))
     for voter, voted in vote.nomination.items():
-        _seated(voter, seated, "nomination")
-        _seated(voted, seated, "nomination")
+        _seated(vote, voter, "nomination")
+        _seated(vote, voted, "nomination")
         if voted not in living:
-            raise DayVoteError(msg("nomination: {voter} votes for {voted}, who is dead: votes go to living players",
-                                   voter=voter, voted=voted))
+            raise DayVoteError(msg("{field}: {voter} votes for {voted}, who is dead: votes go to living players",
+                                   field=label["nomination"], voter=voter, voted=voted))
     missing = [name for name in vote.seating if name not in vote.nomination]
     if missing:
-        raise DayVoteError(msg("nomination: {names} did not vote: every player, living or dead, votes once",
-                               names=", ".join(missing)))
+        raise DayVoteError(msg("{field}: {names} did not vote: every player, living or dead, votes once",
+                               field=label["nomination"], names=", ".join(missing)))
 
 
 def check_runoff(vote: DayVote, suspects: Sequence[str]) -> None:
     """Only the living who are not suspects vote in the runoff, each once, for a suspect."""
-    seated = set(vote.seating)
+    label = vote.labels["runoff"]
     voters = [name for name in vote.living if name not in suspects]
     for voter, voted in vote.runoff.items():
-        _seated(voter, seated, "ballot")
-        _seated(voted, seated, "ballot")
+        _seated(vote, voter, "runoff")
+        _seated(vote, voted, "runoff")
         if voter in vote.dead:
-            raise DayVoteError(msg("ballot: {voter} is dead: the dead vote in the nomination only", voter=voter))
+            raise DayVoteError(msg("{field}: {voter} is dead: the dead vote in the {nomination} only", field=label,
+                                   voter=voter, nomination=vote.labels["nomination"]))
         if voter in suspects:
-            raise DayVoteError(msg("ballot: {voter} is a suspect ({suspects}): suspects do not vote in the ballot",
-                                   voter=voter, suspects=" / ".join(suspects)))
+            raise DayVoteError(msg("{field}: {voter} is a suspect ({suspects}): suspects do not vote here",
+                                   field=label, voter=voter, suspects=" / ".join(suspects)))
         if voted not in suspects:
-            raise DayVoteError(msg("ballot: {voter} votes for {voted}, who is not a suspect: choose {suspects}",
-                                   voter=voter, voted=voted, suspects=" / ".join(suspects)))
+            raise DayVoteError(msg("{field}: {voter} votes for {voted}, who is not a suspect: choose {suspects}",
+                                   field=label, voter=voter, voted=voted, suspects=" / ".join(suspects)))
     missing = [name for name in voters if name not in vote.runoff]
     if missing:
-        raise DayVoteError(msg("ballot: {names} did not vote: every living player who is not a suspect votes",
-                               names=", ".join(missing)))
+        raise DayVoteError(msg("{field}: {names} did not vote: every living player who is not a suspect votes",
+                               field=label, names=", ".join(missing)))
 
 
-def _seated(name: str, seated: set[str], where: str) -> None:
-    if name not in seated:
-        raise DayVoteError(msg("{field}: nobody called '{name}' sits at the table: use the names of seating",
-                               field=where, name=name))
+def _seated(vote: DayVote, name: str, part: str) -> None:
+    if name not in vote.seating:
+        raise DayVoteError(msg("{field}: nobody called '{name}' sits at the table: use the names of {seating}",
+                               field=vote.labels[part], name=name, seating=vote.labels["seating"]))
+
+
+def day_from_data(data: object, labels: Mapping[str, str], source: str) -> DayVote:
+    """A day's votes from a file's data: ``labels`` names the file's field for each part
+    (``LABELS``' keys). A field of the wrong shape is one error naming the file and the field."""
+    if not isinstance(data, dict):
+        raise DayVoteError(msg("{file}: not a day's votes: a mapping with {fields}", file=source,
+                               fields=", ".join(labels[part] for part in ("seating", "nomination", "runoff"))))
+
+    def name(part: str, value: object, optional: bool = False) -> str | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+            raise DayVoteError(msg("{file}: {field}: '{value}' is not a player's name", file=source,
+                                   field=labels[part], value=value))
+        return str(value).strip()
+
+    def names(part: str) -> tuple[str, ...]:
+        value = data.get(labels[part], [])
+        if not isinstance(value, list):
+            raise DayVoteError(msg("{file}: {field}: a list of names", file=source, field=labels[part]))
+        return tuple(name(part, item) for item in value)
+
+    def votes(part: str) -> dict[str, str]:
+        value = data.get(labels[part], {})
+        if not isinstance(value, dict):
+            raise DayVoteError(msg("{file}: {field}: voter: voted, one a line", file=source, field=labels[part]))
+        return {name(part, voter): name(part, voted) for voter, voted in value.items()}
+
+    unknown = sorted(str(key) for key in data if key not in set(labels.values()) | {"game"})
+    if unknown:
+        raise DayVoteError(msg("{file}: '{field}' is not a field of a day's votes: {fields}", file=source,
+                               field=unknown[0], fields=", ".join(labels.values())))
+    if labels["anchor"] not in data:
+        raise DayVoteError(msg("{file}: {field}: missing", file=source, field=labels["anchor"]))
+    return DayVote(
+        seating=names("seating"),
+        dead=frozenset(names("dead")),
+        anchor=name("anchor", data[labels["anchor"]]),
+        nomination=MappingProxyType(votes("nomination")),
+        runoff=MappingProxyType(votes("runoff")),
+        forced=name("forced", data.get(labels["forced"]), optional=True),
+        sword=name("sword", data.get(labels["sword"]), optional=True),
+        shield=name("shield", data.get(labels["shield"]), optional=True),
+        labels=labels,
+    )

@@ -119,7 +119,15 @@ class VoteRules(Protocol):
 def rules_of(game: Game) -> VoteRules:
     if game.rules is None:
         raise VoteError(msg("{game} has no vote rules yet: settle the vote by its rulebook", game=game.title))
+    if is_day_vote(game):
+        raise VoteError(msg("{game} votes in two rounds each day: give the day's votes in a file, narrate votes "
+                            "FILE (the README shows one)", game=game.title))
     return game.rules
+
+
+def is_day_vote(game: Game) -> bool:
+    """The game's vote is a day's two rounds (``narrator.core.runoff``), not the cards held at the end."""
+    return getattr(game.rules, "VOTE", None) == "day"
 
 
 def resolve_vote(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], lang: str,

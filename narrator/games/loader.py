@@ -42,6 +42,8 @@ _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _GAME_FILE = "game.yaml"
 _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
+# A game whose vote is a day's two rounds (VOTE = "day": narrator.core.runoff) provides these instead.
+_DAY_RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "read_day", "explain_day", "day_as_dict", "card_back")
 _TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
 
 
@@ -240,7 +242,7 @@ def load_rules(folder: Path) -> VoteRules | None:
             raise DataError(msg("{file}: cannot run it ({error}: {reason})", file=path, error=type(error).__name__,
                                 reason=error)) from None
         sys.modules[name] = module
-    for needed in _RULES_NAMES:
+    for needed in _DAY_RULES_NAMES if getattr(module, "VOTE", None) == "day" else _RULES_NAMES:
         if not hasattr(module, needed):
             raise DataError(msg("{file}: no '{name}' (a rules module provides {names})", file=path, name=needed,
                                 names=", ".join(_RULES_NAMES)))

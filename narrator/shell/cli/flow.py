@@ -7,6 +7,7 @@ sound, or the tablets), and the vote is always asked and settled here, at the la
 import click
 
 from narrator.core.views import deck_text
+from narrator.core.vote import is_day_vote
 from narrator.shell.cli.day import run_the_day, wait_for_go
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -74,8 +75,8 @@ def play_game(env, params, speaker_box: bool) -> None:
         if day_seconds is None or (not heard and not wait_for_go()):
             return
         table.day(day_seconds)
-        if env.game.rules is None:  # a game without vote rules: the group settles it by the rulebook
-            return
+        if env.game.rules is None or is_day_vote(env.game):
+            return  # no vote rules, or a day's two rounds (given by file for now): the group settles it
         ballots, answers = ask_ballots(env, params["names"], settings.lang, deck=choice.deck,
                                        players=choice.players)
         result = resolve_vote(env.game, ballots, answers, settings.lang, choice.deck)

@@ -9,7 +9,15 @@ import click
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg, os_reason
 from narrator.core.names import player_name, seating
-from narrator.core.vote import Ballot, ballots_from_data, check_cards, read_answer, resolve_vote, rules_of
+from narrator.core.vote import (
+    Ballot,
+    ballots_from_data,
+    check_cards,
+    is_day_vote,
+    read_answer,
+    resolve_vote,
+    rules_of,
+)
 from narrator.core.votes_view import vote_text
 from narrator.shell.cli.games import use_game
 from narrator.shell.cli.interface import Command, confirm
@@ -45,12 +53,30 @@ def votes(env, file, names, as_json, lang):
         if file_game is not None and not env.game_given:
             use_game(env, str(file_game))  # the file says which game; --game, when given, must agree
         lang = language(env, lang)
+        if is_day_vote(env.game):
+            show_day(env, data, str(file), lang, as_json)
+            return
         ballots, table = ballots_from_data(env.game, data, str(file))
     else:
         lang = language(env, lang)
         rules_of(env.game)  # a game without vote rules says so before asking anything
         ballots, table = ask_ballots(env, names, lang)
     show_result(env, ballots, table, lang, as_json)
+
+
+def show_day(env, data, source: str, lang: str, as_json: bool) -> None:
+    """A day's two rounds from a votes file: the indiziati, the ballottaggio, who is lynched."""
+    from narrator.core.runoff import settle_day
+    from narrator.core.vote import Sentences
+
+    rules = env.game.rules
+    vote = rules.read_day(env.game, data, source)
+    outcome = settle_day(vote)
+    explanation = rules.explain_day(env.game, vote, outcome, Sentences(env.game.languages[lang]))
+    if as_json:
+        click.echo(json.dumps(rules.day_as_dict(outcome, explanation), ensure_ascii=False))
+    else:
+        click.echo("\n".join(explanation))
 
 
 def show_result(env, ballots, table, lang: str, as_json: bool = False, deck=None) -> None:

@@ -1,0 +1,53 @@
+"""Lupus in Tabula's vote: a day's two rounds (shared/rules/lupus-in-tabula.md, "The day"),
+settled by the generic ``narrator.core.runoff``; this module names the parts as the game does
+(the ghosts, the Benvenuto, the gufato, the ballottaggio) and explains the result in the game's
+words. Its votes file and its JSON use those names (see the README)."""
+
+from narrator.core.card import Block
+from narrator.core.runoff import DayOutcome, DayVote, day_from_data
+
+VOTE = "day"  # the vote is a day's two rounds, not the cards in front of the players at the end
+ROLE_FIELDS: dict = {}
+SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched")
+CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties")
+# The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
+FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "sword": "sword",
+          "shield": "shield", "nomination": "nomination", "runoff": "ballot"}
+
+
+def read_day(game, data, source: str) -> DayVote:
+    return day_from_data(data, FIELDS, source)
+
+
+def explain_day(game, vote: DayVote, outcome: DayOutcome, say) -> list[str]:
+    """The result, a sentence per step: the nomination's votes, how the two indiziati were
+    found, the ballottaggio's votes, who is lynched."""
+    def tally(votes):
+        return ", ".join(f"{name} {count}" for name, count in votes.items() if count) or "-"
+
+    def tie(reason):
+        return {"sword": say("tie_sword", name=vote.sword), "shield": say("tie_shield", name=vote.shield),
+                "anchor": say("tie_anchor", anchor=vote.anchor)}[reason]
+
+    lines = [say("nomination", tally=tally(outcome.nomination))]
+    for stage, reason in outcome.steps:
+        if stage == "nomination":
+            lines.append(say("forced", name=vote.forced) if reason == "forced" else tie(reason))
+    lines.append(say("suspects", names=say.join(list(outcome.suspects))))
+    lines.append(say("ballot", tally=tally(outcome.runoff)))
+    lines += [tie(reason) for stage, reason in outcome.steps if stage == "runoff"]
+    lines.append(say("lynched", name=outcome.lynched))
+    return lines
+
+
+def day_as_dict(outcome: DayOutcome, explanation: list[str]) -> dict:
+    """The result for programs, in the votes file's words."""
+    return {"nomination": dict(outcome.nomination), "indiziati": list(outcome.suspects),
+            "ballot": dict(outcome.runoff), "lynched": outcome.lynched, "explanation": explanation}
+
+
+def card_back(game, language, deck):
+    texts = language.card
+    return (Block("heading", texts["vote"]), Block("text", texts["vote_nomination"]),
+            Block("text", texts["vote_forced"]), Block("text", texts["vote_ballot"]),
+            Block("text", texts["vote_ties"]))
