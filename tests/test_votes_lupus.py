@@ -106,7 +106,17 @@ def test_the_moderators_card_explains_the_vote(run, tmp_path):
 
     if not shutil.which("pdftotext"):
         pytest.skip("needs poppler-utils (pdftotext)")
-    path = tmp_path / "card.pdf"
-    assert run("--game", "lupus-in-tabula", "card", "--players", "12", "--lang", "en", "-o", str(path)).exit_code == 0
-    text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True).stdout.split())
+    def card(players):
+        path = tmp_path / f"card-{players}.pdf"
+        assert run("--game", "lupus-in-tabula", "card", "--players", str(players), "--lang", "en", "-o",
+                   str(path)).exit_code == 0
+        return " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True).stdout.split())
+
+    text = card(16)
     assert "The vote" in text and "Every tie goes to the player closer, clockwise" in text
+    assert "At most 3 minutes of talk" in text  # the game's own day
+    assert "The Humans win when every werewolf is dead" in text
+    assert "Characters that change the ending" in text and "it alone wins" in text  # the Werehamster
+    assert "The Owl's mark" in text
+    small = card(8)  # no Owl, nobody who changes the ending
+    assert "The Owl's mark" not in small and "Characters that change the ending" not in small

@@ -9,7 +9,7 @@ from narrator.core.runoff import DayOutcome, DayVote, day_from_data
 VOTE = "day"  # the vote is a day's two rounds, not the cards in front of the players at the end
 ROLE_FIELDS: dict = {}
 SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched")
-CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties")
+CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
 FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "sword": "sword",
           "shield": "shield", "nomination": "nomination", "runoff": "ballot"}
@@ -47,7 +47,15 @@ def day_as_dict(outcome: DayOutcome, explanation: list[str]) -> dict:
 
 
 def card_back(game, language, deck):
+    """The day's vote, how the game ends, and the characters of the deck that change the ending."""
     texts = language.card
-    return (Block("heading", texts["vote"]), Block("text", texts["vote_nomination"]),
-            Block("text", texts["vote_forced"]), Block("text", texts["vote_ballot"]),
-            Block("text", texts["vote_ties"]))
+    back = [Block("heading", texts["vote"]), Block("text", texts["vote_nomination"])]
+    if "gufo" in deck.role_ids:
+        back.append(Block("text", texts["vote_forced"]))
+    back += [Block("text", texts["vote_ballot"]), Block("text", texts["vote_ties"]),
+             Block("heading", texts["end"]), Block("text", texts["end_sides"])]
+    special = [role for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]
+    if special:
+        back.append(Block("heading", texts["wins"]))
+        back += [Block("role", language.role_name(role.id), detail=language.card_wins[role.id]) for role in special]
+    return tuple(back)

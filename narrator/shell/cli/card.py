@@ -12,8 +12,8 @@ from narrator.shell.translation import ngettext
 @script_options
 @click.option("--size", "-s", type=click.Choice(sorted(SIZES)), default="a5", show_default=True,
               help="Sheet size: A6 and A5 print front and back, A4 holds both on one page.")
-@click.option("--day-minutes", type=click.IntRange(1, 60), default=5, show_default=True, metavar="M",
-              help="The day's length, as printed on the back.")
+@click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M",
+              help="The day's length, as printed on the back (default: the game's).")
 @output_option("The PDF file to write.")
 @click.pass_obj
 def card(env, size, day_minutes, output, **params):
@@ -33,6 +33,8 @@ def card(env, size, day_minutes, output, **params):
     choice, settings, script = night_from_options(env, params)
     scripts = [script] + [generate_script(env.game, choice.deck, replace(settings, night=night))
                           for night in range(2, env.game.night_horizon + 1)]  # a game of many nights: each
+    if day_minutes is None:  # the game's own day (five minutes for one that has no timed day)
+        day_minutes = env.game.day.seconds / 60 if env.game.day is not None else 5
     content = card_content(env.game, choice.deck, choice.players, scripts, day_minutes)
     pages, body = write_card(content, size, output)
     click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, text at {points} pt)",
