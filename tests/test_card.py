@@ -194,3 +194,12 @@ def test_the_moderators_card_of_a_game_of_many_nights_shows_every_night(run, tmp
                    "en": ("Tonight you spare everyone", "on your victim")}[lang]
     wolves = text[positions[5]:]  # the lupi's turn: the first night's words, then every later night's
     assert wolves.index(first) < wolves.index(quiet) < wolves.index(later) < wolves.index(hunt)
+
+
+def test_the_ghosts_phase_of_the_minaccia_fantasma_comes_before_daybreak_on_the_card(run, tmp_path):
+    path, _output = make_card(run, tmp_path, "--game", "lupus-in-tabula", "--players", "12", "--lang", "en",
+                              "--option", "minaccia-fantasma=on")
+    text = flat(pdf_text(path))
+    ghosts = text.index("Night 2 and after: Ghosts, open your eyes.")
+    assert ghosts < text.index("Ghosts, close your eyes.") < text.index("Day breaks over Tabula.")
+    assert text.count("Night 2 and after: Ghosts") == 1  # the ghosts' words are one paragraph

@@ -46,6 +46,8 @@ CASES += [(["--game", LUPUS, "script", "--players", str(players), "--lang", lang
 CASES += [
     (["--game", LUPUS, "script", "--players", "8", "--lang", "it", "--option", "vecchio-saggio=on"],
      f"{LUPUS}/script-8p-vecchio-saggio-it.txt"),
+    (["--game", LUPUS, "script", "--players", "16", "--lang", "it", "--night", "2", "--option",
+      "minaccia-fantasma=on"], f"{LUPUS}/script-16p-night2-minaccia-fantasma-it.txt"),
     (["--game", LUPUS, "deck", "--players", "24", "--lang", "it"], f"{LUPUS}/deck-24p-it.txt"),
     (["--game", LUPUS, "roles", "--lang", "it"], f"{LUPUS}/roles-it.txt"),
     (["--game", LUPUS, "roles", "--lang", "en"], f"{LUPUS}/roles-en.txt"),

@@ -138,3 +138,15 @@ def test_the_night_horizon_is_one_past_the_highest_night_named(many_nights):
     deck = recommended_deck(lupus, 24)
     assert [slot.id for slot in lupus.slots_of_any_night(deck.role_ids, lupus.option_defaults)] == [
         "medium", "massone", "veggente", "gufo", "guardia-del-corpo", "lupo-mannaro", "mitomane"]
+
+
+@pytest.mark.parametrize("night, woken", [(1, False), (2, True), (5, True)])
+def test_the_ghosts_wake_at_the_end_of_each_night_from_the_second_in_the_minaccia_fantasma(night, woken):
+    game = load_game(LUPUS)
+    deck = recommended_deck(game, 12)
+    keys = [cue.key for cue in generate_script(game, deck, settings_for(
+        game, "en", options={"minaccia-fantasma": True}, night=night)).cues() if not cue.key.startswith("count.")]
+    ghosts = ["fantasmi.open", "fantasmi.close"]
+    assert (keys[-3:-1] == ghosts) == woken and ("fantasmi.open" in keys) == woken
+    plain = [cue.key for cue in generate_script(game, deck, settings_for(game, "en", night=night)).cues()]
+    assert "fantasmi.open" not in plain

@@ -79,9 +79,14 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
     texts = language.card
     last = len(scripts)  # the last script stands for that night and every one after
     said: dict[str, dict[tuple, list[int]]] = {}  # phase -> words -> the nights they are said on
+    place: dict[tuple, int] = {}  # words -> where they stand in their phase (the last night's place first)
     for number, script in enumerate(scripts, start=1):
+        positions: dict[str, int] = {}
         for phase, parts, _segment in _paragraphs(script, texts):
             said.setdefault(phase, {}).setdefault(parts, []).append(number)
+            position = positions[phase] = positions.get(phase, -1) + 1
+            if number == last or parts not in place:
+                place[parts] = position
     order = [INTRO_PHASE, *(slot.id for slot in game.night.slots if slot.id in said), OUTRO_PHASE]
 
     def when(nights: list[int]) -> str:
@@ -99,7 +104,15 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
             blocks.append(Block("rule", texts["day_break"]))
         else:
             blocks.append(_turn(game, language, deck, phase))
-        for parts, nights in said.get(phase, {}).items():
+        # In the order they are said (sorted is stable: words of equal place keep the first night's first),
+        # and words said on the same nights one after the other as one paragraph.
+        paragraphs: list[tuple[list[int], tuple]] = []
+        for parts, nights in sorted(said.get(phase, {}).items(), key=lambda item: place[item[0]]):
+            if paragraphs and paragraphs[-1][0] == nights:
+                paragraphs[-1] = (nights, paragraphs[-1][1] + parts)
+            else:
+                paragraphs.append((nights, parts))
+        for nights, parts in paragraphs:
             label = when(nights)
             blocks.append(Block("said", parts=(((label + ":", True),) if label else ()) + parts))
     return blocks
