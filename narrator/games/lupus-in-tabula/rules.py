@@ -7,7 +7,9 @@ from narrator.core.card import Block
 from narrator.core.runoff import DayOutcome, DayVote, day_from_data
 
 VOTE = "day"  # the vote is a day's two rounds, not the cards in front of the players at the end
-ROLE_FIELDS: dict = {}
+ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
+               "wins_alone_alive": "flag"}
+LETHAL_OWL_PLAYERS = 20  # from this many players the Gufo is the Gufo Letale
 SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched")
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
@@ -59,3 +61,55 @@ def card_back(game, language, deck):
         back.append(Block("heading", texts["wins"]))
         back += [Block("role", language.role_name(role.id), detail=language.card_wins[role.id]) for role in special]
     return tuple(back)
+
+
+# --- the dawn and the end (for the game across nights; pure: cards and choices in, deaths out) ---
+
+HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
+
+
+def dawn(game, cards, victim=None, protected=None, seen=None, gufato=None, players=0):
+    """Who dies at dawn, in the order they join the ghosts (the night's victim last, so that it
+    takes the Benvenuto when two die at once), and why: (reason, name) pairs.
+
+    ``cards`` maps each living player to their card; ``victim`` is the lupi's choice, ``protected``
+    the Guardia's, ``seen`` the Veggente's, ``gufato`` the Gufo's; ``players`` is how many the game
+    began with (from ``LETHAL_OWL_PLAYERS`` the Gufo kills)."""
+    def role(name):
+        return game.role(cards[name])
+
+    dead, reasons = [], []
+    if seen is not None and role(seen).trait("dies_if_seen"):
+        dead.append(seen)
+        reasons.append(("seen", seen))
+    if victim is not None:
+        if victim == protected:
+            reasons.append(("protected", victim))
+        elif role(victim).trait("survives_wolves"):
+            reasons.append(("survived", victim))
+        elif victim not in dead:
+            dead.append(victim)
+            reasons.append(("eaten", victim))
+    if (gufato is not None and players >= LETHAL_OWL_PLAYERS and not role(gufato).trait("mannaro")
+            and gufato not in dead):
+        dead.insert(0, gufato)  # at the start of the day, after the night's own deaths are known
+        reasons.append(("owl", gufato))
+    if victim in dead:  # the night's victim joins the ghosts last: it takes the Benvenuto
+        dead.remove(victim)
+        dead.append(victim)
+    return tuple(dead), tuple(reasons)
+
+
+def game_over(game, cards, alive):
+    """None while the game goes on; else the winning sides (or the role that wins alone) and the
+    winners, in the order of ``cards`` (every player, dead ones too: the whole side wins)."""
+    living = [name for name in cards if name in alive]
+    wolves = [name for name in living if game.role(cards[name]).trait("wolf")]
+    humans = [name for name in living if not game.role(cards[name]).trait("wolf")]
+    if wolves and len(wolves) < len(humans):
+        return None
+    side = HUMANS if not wolves else WOLVES
+    alone = [name for name in living if game.role(cards[name]).trait("wins_alone_alive")]
+    if alone:
+        return (cards[alone[0]],), tuple(alone)
+    return (side,), tuple(name for name in cards if game.role(cards[name]).side == side)
