@@ -5,10 +5,10 @@ import io
 import numpy as np
 import pytest
 
+from narrator.core.script import COUNT_WORD_SECONDS
 from narrator.shell.audio import loudness
 from narrator.shell.audio.clip import Clip, trim_silence
 from narrator.shell.audio.studio import (
-    COUNT_WORD_SECONDS,
     LEAD_SECONDS,
     TAIL_SECONDS,
     high_pass,

@@ -457,7 +457,8 @@ class PacedEngine(CountingEngine):
 
 
 def test_a_long_count_word_is_said_faster_until_it_fits_its_second(tmp_path):
-    from narrator.shell.audio.packs import COUNT_WORD_SECONDS, render_pack
+    from narrator.core.script import COUNT_WORD_SECONDS
+    from narrator.shell.audio.packs import render_pack
 
     engine = PacedEngine()
     game = make_env().game
@@ -479,7 +480,7 @@ def test_a_long_count_word_is_said_faster_until_it_fits_its_second(tmp_path):
 
 @pytest.mark.parametrize("pack", sorted(path.name for path in (REPO / "voices").iterdir() if (path / "pack.yaml").exists()))
 def test_every_shipped_count_word_fits_its_second(pack):
-    from narrator.shell.audio.packs import COUNT_WORD_SECONDS
+    from narrator.core.script import COUNT_WORD_SECONDS
 
     counts = {key: clip.seconds for key, clip in load_pack(REPO / "voices" / pack).clips.items() if key.startswith("count.")}
     assert len(counts) == 30 and max(counts.values()) <= COUNT_WORD_SECONDS

@@ -222,6 +222,11 @@ def every_line_key(game: Game) -> list[str]:
     return keys + list(count_line_keys(game))
 
 
+# A count's word longer than this runs into the next second's when every second is spoken: text-to-
+# speech says it faster to fit, and a recorded one is named so that the reader says it again quicker.
+COUNT_WORD_SECONDS = 0.8
+
+
 def count_line_keys(game: Game) -> tuple[str, ...]:
     """The keys of the count's words: a number each, from one to the longest count."""
     return tuple(f"count.{n}" for n in range(1, game.count.maximum + 1))

@@ -11,10 +11,9 @@ from types import MappingProxyType
 from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
-from narrator.core.script import count_line_keys, every_line
+from narrator.core.script import COUNT_WORD_SECONDS, count_line_keys, every_line
 from narrator.shell.audio.clip import Clip, trim_silence, write_clip
-from narrator.shell.audio.studio import COUNT_WORD_SECONDS
-from narrator.shell.audio.tts import SpeechEngine, choose_voice
+from narrator.shell.audio.tts import SpeechEngine, choose_voice, said_within
 from narrator.shell.files import folder_mode
 from narrator.shell.translation import _
 from narrator.shell.voicepacks import MANIFEST, PackClip, VoicePack, load_pack, save_pack
@@ -44,7 +43,7 @@ def render_pack(game: Game, lang: str, folder: Path, engine: SpeechEngine, voice
         for index, (key, text) in enumerate(lines):
             clip = trim_silence(engine.synthesize(text, voice, rate))
             if key in counts:
-                clip = quick_enough(engine, text, voice, rate, clip)
+                clip = said_within(COUNT_WORD_SECONDS, engine, text, voice, rate, clip)
             write_clip(clip, staging / f"{key}{PACK_FORMAT}")
             clips[key] = PackClip(text, clip.seconds)
             progress(index + 1, len(lines), key)
@@ -54,20 +53,6 @@ def render_pack(game: Game, lang: str, folder: Path, engine: SpeechEngine, voice
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return replace(pack, folder=folder, clips=MappingProxyType(clips))
-
-
-FASTEST_RATE = 400  # words per minute: as fast as a count word is ever said
-
-
-def quick_enough(engine: SpeechEngine, text: str, voice, rate: int, clip: Clip) -> Clip:
-    """A count word said again, a little faster, until it fits ``COUNT_WORD_SECONDS`` (the long
-    numbers, 'ventiquattro', take a second at a calm pace); the rest of the count keeps its pace."""
-    for _attempt in range(4):
-        if clip.seconds <= COUNT_WORD_SECONDS or rate >= FASTEST_RATE:
-            break
-        rate = min(FASTEST_RATE, int(rate * clip.seconds / COUNT_WORD_SECONDS * 1.03) + 1)
-        clip = trim_silence(engine.synthesize(text, voice, rate))
-    return clip
 
 
 def _swap_in(staging: Path, folder: Path) -> None:

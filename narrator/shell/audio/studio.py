@@ -35,7 +35,6 @@ APART_SECONDS = 0.150  # how far from the voice a burst must stand to be taken f
 LEAD_SECONDS = 0.030  # room kept before the first word (its soft onset)...
 TAIL_SECONDS = 0.080  # ...and after the last (its decay)
 CLIPPED_LEVEL = 0.999  # a sample this close to full scale was clipped by the input
-COUNT_WORD_SECONDS = 0.8  # longer, a number runs into the next one when every second is spoken
 
 
 @dataclass(frozen=True)

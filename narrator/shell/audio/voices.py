@@ -5,10 +5,10 @@ from dataclasses import dataclass, field
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
-from narrator.core.script import NightScript, Tick
+from narrator.core.script import COUNT_WORD_SECONDS, NightScript, Tick
 from narrator.shell.audio.cache import ClipCache
 from narrator.shell.audio.clip import Clip, prepare_voice, read_clip, trim_silence
-from narrator.shell.audio.tts import EngineUnavailable, SpeechEngine, Voice, choose_voice
+from narrator.shell.audio.tts import EngineUnavailable, SpeechEngine, Voice, choose_voice, said_within
 from narrator.shell.voicepacks import VoicePack
 
 
@@ -38,9 +38,7 @@ class VoiceSource:
             return cached
         clip = engine.synthesize(text, voice, self.rate)
         if count_word:
-            from narrator.shell.audio.packs import quick_enough
-
-            clip = quick_enough(engine, text, voice, self.rate, trim_silence(clip))
+            clip = said_within(COUNT_WORD_SECONDS, engine, text, voice, self.rate, trim_silence(clip))
         self.cache.put(cache_key, clip)
         self.used["tts"] += 1
         return clip

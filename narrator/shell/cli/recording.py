@@ -9,8 +9,9 @@ from typing import TextIO
 
 import click
 
+from narrator.core.script import COUNT_WORD_SECONDS
 from narrator.shell.audio.clip import Clip
-from narrator.shell.audio.studio import CLIPPED_LEVEL, COUNT_WORD_SECONDS, Take
+from narrator.shell.audio.studio import CLIPPED_LEVEL, Take
 from narrator.shell.terminal import fit, size_of
 from narrator.shell.translation import _
 
