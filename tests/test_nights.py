@@ -150,3 +150,12 @@ def test_the_ghosts_wake_at_the_end_of_each_night_from_the_second_in_the_minacci
     assert (keys[-3:-1] == ghosts) == woken and ("fantasmi.open" in keys) == woken
     plain = [cue.key for cue in generate_script(game, deck, settings_for(game, "en", night=night)).cues()]
     assert "fantasmi.open" not in plain
+
+
+def test_night_scripts_are_every_night_that_differs():
+    from narrator.core.script import night_scripts
+
+    for folder, nights in ((LUPUS, [1, 2, 3]), (GAMES_DIR / "una-notte-da-lupi", [1])):
+        game = load_game(folder)
+        scripts = night_scripts(game, recommended_deck(game, 8), settings_for(game, "it"))
+        assert [script.settings.night for script in scripts] == nights

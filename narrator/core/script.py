@@ -163,6 +163,13 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
                        tuple(role.id for role in called), tuple(segments))
 
 
+def night_scripts(game: Game, deck: Deck, settings: ScriptSettings) -> tuple[NightScript, ...]:
+    """Every night that differs, from the first: for a game of many nights nights 1 to its horizon
+    (the last standing for every night after it); for a single-night game, its night."""
+    return tuple(generate_script(game, deck, replace(settings, night=night))
+                 for night in range(1, game.night_horizon + 1))
+
+
 def spoken_seconds(seconds: int, style: str, first: int, last: int) -> tuple[int, ...]:
     """Which seconds of a count are said aloud in ``style``; ``edges`` says ``first`` and ``last``."""
     if style == "silent":

@@ -24,15 +24,12 @@ def card(env, size, day_minutes, output, **params):
       narrate card --players 8 -o tessera.pdf
       narrate card --players 8 --lang en --size a5 -o card.pdf
     """
-    from dataclasses import replace
-
     from narrator.core.card import card_content
-    from narrator.core.script import generate_script
+    from narrator.core.script import night_scripts
     from narrator.shell.cardpdf import write_card
 
-    choice, settings, script = night_from_options(env, params)
-    scripts = [script] + [generate_script(env.game, choice.deck, replace(settings, night=night))
-                          for night in range(2, env.game.night_horizon + 1)]  # a game of many nights: each
+    choice, settings, _script = night_from_options(env, params)
+    scripts = night_scripts(env.game, choice.deck, settings)
     if day_minutes is None:  # the game's own day (five minutes for one that has no timed day)
         day_minutes = env.game.day.seconds / 60 if env.game.day is not None else 5
     content = card_content(env.game, choice.deck, choice.players, scripts, day_minutes)
