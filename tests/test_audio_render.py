@@ -276,3 +276,20 @@ def test_a_user_bed_file_is_measured_once_until_it_changes(tmp_path, monkeypatch
 
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
     assert len(cached_bed(env, str(path), RATE).samples) != len(first.samples) and measured
+
+
+def test_a_cached_bed_is_made_again_when_the_levelling_changes(tmp_path, monkeypatch):
+    from narrator.shell.audio import loudness as module
+    from narrator.shell.audio import night
+    from narrator.shell.audio.night import cached_bed
+
+    env = make_env(cache_dir=tmp_path / "cache")
+    cached_bed(env, "rain", RATE)
+    measured = []
+    original = module.loudness
+    monkeypatch.setattr(module, "loudness", lambda *args: measured.append(1) or original(*args))
+    cached_bed(env, "rain", RATE)
+    assert measured == []  # kept
+    monkeypatch.setattr(night, "LEVELLING", "lufs -20.0 peak 0.25 limit 6.0")  # say, a louder bed
+    cached_bed(env, "rain", RATE)
+    assert measured  # made and measured again, not the copy levelled for another target

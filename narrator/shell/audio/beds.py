@@ -19,6 +19,8 @@ BED_PEAK = 0.25
 BED_MAX_SECONDS = 60  # of a user's file: a longer one is looped from its first minute (memory stays small)
 BED_LUFS = LINE_LUFS - 10  # ten LU under the spoken lines, before ducking
 BED_LIMIT_DB = 6.0  # a bed's hits are held down by at most this: the drums keep their attack
+# Names how a bed is levelled: a cached bed is used only while these stay the same.
+LEVELLING = f"lufs {BED_LUFS} peak {BED_PEAK} limit {BED_LIMIT_DB}"
 
 
 def drums(rate: int, seed: int = 7) -> Clip:

@@ -6,7 +6,7 @@ from pathlib import Path
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.core.script import NightScript
-from narrator.shell.audio.beds import BUILT_IN, load_bed
+from narrator.shell.audio.beds import BUILT_IN, LEVELLING, load_bed
 from narrator.shell.audio.cache import ClipCache
 from narrator.shell.audio.clip import Clip, audio_writer
 from narrator.shell.audio.mix import DEFAULT_MIX, MixSettings, NightAudio, build_night
@@ -16,7 +16,7 @@ from narrator.shell.environment import Environment
 from narrator.shell.files import write_atomically
 from narrator.shell.voicepacks import default_pack, resolve_pack
 
-BED_VERSION = 3  # bump when the beds are made or levelled differently, so cached copies are made again
+BED_VERSION = 3  # bump when the built-in beds are synthesized differently (their levelling is in the key)
 FILE_FORMATS = {".wav": ("WAV", "PCM_16"), ".flac": ("FLAC", "PCM_16"), ".ogg": ("OGG", "VORBIS")}
 
 
@@ -58,14 +58,14 @@ def cached_bed(env: Environment, choice: str, rate: int) -> Clip:
     looped and set by loudness (measuring imports scipy: once per file and change, not every game)."""
     cache = ClipCache(env.cache_dir / "beds")
     if choice in BUILT_IN:
-        key = ClipCache.key("bed", choice, rate, BED_VERSION)
+        key = ClipCache.key("bed", choice, rate, BED_VERSION, LEVELLING)
     else:
         path = Path(choice).expanduser()
         try:
             stat = path.resolve().stat()
         except (OSError, ValueError, RuntimeError):
             return load_bed(choice, rate)  # which says what is wrong with it
-        key = ClipCache.key("bed-file", str(path.resolve()), stat.st_size, stat.st_mtime_ns, rate, BED_VERSION)
+        key = ClipCache.key("bed-file", str(path.resolve()), stat.st_size, stat.st_mtime_ns, rate, LEVELLING)
     bed = cache.get(key)
     if bed is None or bed.rate != rate:
         bed = load_bed(choice, rate)
