@@ -8,8 +8,7 @@ from narrator.core.runoff import DayOutcome, DayVote, day_from_data
 
 VOTE = "day"  # the vote is a day's two rounds, not the cards in front of the players at the end
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
-               "wins_alone_alive": "flag"}
-LETHAL_OWL_PLAYERS = 20  # from this many players the Gufo is the Gufo Letale
+               "wins_alone_alive": "flag", "names_suspect": "flag", "kills_from": "count"}
 SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched")
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
@@ -52,7 +51,7 @@ def card_back(game, language, deck):
     """The day's vote, how the game ends, and the characters of the deck that change the ending."""
     texts = language.card
     back = [Block("heading", texts["vote"]), Block("text", texts["vote_nomination"])]
-    if "gufo" in deck.role_ids:
+    if any(game.role(role_id).trait("names_suspect") for role_id in deck.role_ids):
         back.append(Block("text", texts["vote_forced"]))
     back += [Block("text", texts["vote_ballot"]), Block("text", texts["vote_ties"]),
              Block("heading", texts["end"]), Block("text", texts["end_sides"])]
@@ -74,7 +73,7 @@ def dawn(game, cards, victim=None, protected=None, seen=None, gufato=None, playe
 
     ``cards`` maps each living player to their card; ``victim`` is the lupi's choice, ``protected``
     the Guardia's, ``seen`` the Veggente's, ``gufato`` the Gufo's; ``players`` is how many the game
-    began with (from ``LETHAL_OWL_PLAYERS`` the Gufo kills)."""
+    began with (from the Gufo's ``kills_from`` its choice dies)."""
     def role(name):
         return game.role(cards[name])
 
@@ -90,7 +89,8 @@ def dawn(game, cards, victim=None, protected=None, seen=None, gufato=None, playe
         elif victim not in dead:
             dead.append(victim)
             reasons.append(("eaten", victim))
-    if (gufato is not None and players >= LETHAL_OWL_PLAYERS and not role(gufato).trait("mannaro")
+    lethal = [role.trait("kills_from") for role in game.roles if role.trait("kills_from") is not None]
+    if (gufato is not None and lethal and players >= min(lethal) and not role(gufato).trait("mannaro")
             and gufato not in dead):
         dead.insert(0, gufato)  # at the start of the day, after the night's own deaths are known
         reasons.append(("owl", gufato))
