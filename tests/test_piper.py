@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+from narrator.core.errors import NarratorError
 from narrator.core.script import every_line
 from narrator.shell.audio import loudness
 from narrator.shell.audio.clip import prepare_voice, read_clip
@@ -33,7 +34,7 @@ def test_piper_speaks_a_line_in_its_voice_language(piper):
     levels = np.array([np.abs(clip.samples[i:i + 441]).max() for i in range(0, len(clip.samples) - 441, 441)])
     quiet_run = max(len(run) for run in "".join("q" if level < 1e-4 else "s" for level in levels).split("s"))
     assert quiet_run >= 15  # 0.3 s of silence at least (20 ms windows), between the sentences
-    with pytest.raises(Exception, match="no voice 'it'"):
+    with pytest.raises(NarratorError, match="no voice 'it' in piper"):
         choose_voice(piper, "it", "it")
 
 
