@@ -151,9 +151,3 @@ def _merge(runs: list[tuple[int, int]], gap: int) -> list[tuple[int, int]]:
         else:
             merged.append((first, last))
     return merged
-
-
-def peak_dbfs(block: np.ndarray) -> float:
-    """A block's sample peak in dBFS, for the live meter."""
-    peak = float(np.max(np.abs(block))) if len(block) else 0.0
-    return 20 * np.log10(peak) if peak > 0 else float("-inf")
