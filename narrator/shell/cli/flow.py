@@ -20,7 +20,7 @@ from narrator.shell.cli.options import (
     pick,
 )
 from narrator.shell.cli.votes import ask_ballots, check_names
-from narrator.shell.translation import active_catalog
+from narrator.shell.translation import _, active_catalog
 
 BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
 
@@ -75,8 +75,12 @@ def play_game(env, params, speaker_box: bool) -> None:
         if day_seconds is None or (not heard and not wait_for_go()):
             return
         table.day(day_seconds)
-        if env.game.rules is None or is_day_vote(env.game):
-            return  # no vote rules, or a day's two rounds (given by file for now): the group settles it
+        if env.game.rules is None:  # a game without vote rules: the group settles it by the rulebook
+            return
+        if is_day_vote(env.game):  # the day's two rounds are settled from a file until the game runs its rounds
+            click.echo(_("To settle the day's vote, write it in a file and run 'narrate votes FILE' (the README "
+                         "shows one)."))
+            return
         ballots, answers = ask_ballots(env, params["names"], settings.lang, deck=choice.deck,
                                        players=choice.players)
         result = resolve_vote(env.game, ballots, answers, settings.lang, choice.deck)
