@@ -22,7 +22,8 @@ LIMIT_MARGIN_DB = 0.5  # the limiter works on samples: this much under the ceili
 LIMIT_BLOCK_SECONDS = 0.005  # the limiter's gain eases down and back over this
 LIMIT_CHUNK = 65536  # samples the limiter works on at once
 # Names the targets above: a kept gain is used only while they stay the same.
-PREPARATION = f"bs1770 {LINE_LUFS} {TRUE_PEAK_DBTP} {EDGE_FADE_SECONDS} limit {LIMIT_MOST_DB} {LIMIT_MARGIN_DB}"
+PREPARATION = (f"bs1770 {LINE_LUFS} {TRUE_PEAK_DBTP} {EDGE_FADE_SECONDS} "
+               f"limit {LIMIT_MOST_DB} {LIMIT_MARGIN_DB} {LIMIT_BLOCK_SECONDS}")
 
 
 def loudness(samples: np.ndarray, rate: int) -> float:
