@@ -205,6 +205,13 @@ def resample(clip: Clip, rate: int) -> Clip:
     return Clip(soxr.resample(clip.samples, clip.rate, rate, quality="HQ").astype(np.float32), rate)
 
 
+def shape_voice(clip: Clip, rate: int) -> Clip:
+    """A spoken line trimmed, at the output rate and faded at its edges: what is then levelled."""
+    from narrator.shell.audio import loudness
+
+    return loudness.fade_edges(resample(trim_silence(clip), rate))
+
+
 def prepare_voice(clip: Clip, rate: int, gains=None) -> Clip:
     """A spoken line ready to mix: trimmed, at the output rate, faded at its edges and brought to
     the lines' loudness under the true-peak ceiling, its sharpest peaks limited (see ``narrator.shell.audio.loudness``).
@@ -216,7 +223,7 @@ def prepare_voice(clip: Clip, rate: int, gains=None) -> Clip:
 
     from narrator.shell.audio import loudness
 
-    shaped = loudness.fade_edges(resample(trim_silence(clip), rate))
+    shaped = shape_voice(clip, rate)
     key = None
     if gains is not None:
         digest = hashlib.sha256(shaped.samples.tobytes()).hexdigest()

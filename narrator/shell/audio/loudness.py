@@ -66,17 +66,26 @@ def normalising_gain_db(clip: Clip, target_lufs: float = LINE_LUFS, ceiling_dbtp
     measured = loudness(clip.samples, clip.rate)
     if not np.isfinite(measured) or measured < SILENT_LUFS:
         return 0.0
-    peak = float(np.max(np.abs(clip.samples)))
-    most = (ceiling_dbtp - LIMIT_MARGIN_DB) - 20 * np.log10(peak) + LIMIT_MOST_DB
+    most = most_gain_db(clip, ceiling_dbtp)
     gain = min(target_lufs - measured, most)
-    for _ in range(2):  # limiting takes a little loudness away: give it back
-        gain = min(gain + target_lufs - loudness(levelled(clip, gain, ceiling_dbtp).samples, clip.rate), most)
+    for _ in range(8):  # limiting takes some loudness away, the more the louder: give it back until level
+        missing = target_lufs - loudness(levelled(clip, gain, ceiling_dbtp).samples, clip.rate)
+        if abs(missing) < 0.05 or (missing > 0 and gain >= most):
+            break
+        gain = min(gain + missing, most)
     for _ in range(24):  # a peak between samples the limiter could not see: less gain until none is over
         over = true_peak_dbtp(levelled(clip, gain, ceiling_dbtp).samples, clip.rate) - ceiling_dbtp
         if over <= 0:
             break
         gain -= max(over, 0.25)
     return float(gain)
+
+
+def most_gain_db(clip: Clip, ceiling_dbtp: float = TRUE_PEAK_DBTP) -> float:
+    """The most gain a line is given: its sample peak brought to the limiter's threshold, then
+    ``LIMIT_MOST_DB`` of limiting. A line that needs more to reach its target stays under it."""
+    peak = float(np.max(np.abs(clip.samples)))
+    return (ceiling_dbtp - LIMIT_MARGIN_DB) - 20 * np.log10(peak) + LIMIT_MOST_DB
 
 
 def levelled(clip: Clip, gain_db: float, ceiling_dbtp: float = TRUE_PEAK_DBTP) -> Clip:
