@@ -147,11 +147,12 @@ def test_the_shield_cancels_a_vote_and_saves_its_player_in_a_tie():
     assert saved.steps[-1] == ("runoff", "shield")
 
 
-def test_marks_lie_before_two_different_living_players():
+def test_marks_lie_before_living_players_both_before_one_if_the_ghosts_wish():
     with pytest.raises(DayVoteError, match="sword: Sara is dead"):
         check_day(day(EXAMPLE_NOMINATION, EXAMPLE_RUNOFF, sword="Sara"))
-    with pytest.raises(DayVoteError, match="sword and shield lie before Bruno"):
-        check_day(day(EXAMPLE_NOMINATION, EXAMPLE_RUNOFF, sword="Bruno", shield="Bruno"))
+    both = settle_day(day(EXAMPLE_NOMINATION, EXAMPLE_RUNOFF, sword="Andrea", shield="Andrea"))
+    assert both.nomination["Andrea"] == 3  # the rulebook lets the ghosts choose one player: the marks cancel
+    assert both.suspects == ("Andrea", "Daniela")
 
 
 @st.composite

@@ -37,7 +37,8 @@ class DayVote:
     runoff: Mapping[str, str]  # voter: voted, for every living player who is not a suspect
     forced: str | None = None  # a player who is a suspect whatever the votes (if alive)
     sword: str | None = None  # one more nomination vote, once a living player votes for them; wins ties
-    shield: str | None = None  # one nomination vote fewer, likewise; loses ties
+    shield: str | None = None  # one nomination vote fewer, likewise; loses ties (both before one player:
+    # the votes cancel, and in a tie the sword is looked at first)
     labels: Mapping[str, str] = field(default_factory=lambda: LABELS)  # what the game calls each part, for errors
 
     @property
@@ -138,9 +139,6 @@ def check_day(vote: DayVote) -> None:
             if part != "forced" and name in vote.dead:
                 raise DayVoteError(msg("{field}: {name} is dead; the mark lies before a living player",
                                        field=label[part], name=name))
-    if vote.sword is not None and vote.sword == vote.shield:
-        raise DayVoteError(msg("{sword} and {shield} lie before {name}: they mark two different players",
-                               sword=label["sword"], shield=label["shield"], name=vote.sword))
     living = set(vote.living)
     if len(living) < 3:
         raise DayVoteError(msg("only {count} players are alive: the game is over before any vote", count=len(living)))

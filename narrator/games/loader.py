@@ -16,10 +16,13 @@ from types import MappingProxyType
 from narrator.core.errors import DataError, NarratorError
 from narrator.core.fields import Field
 from narrator.core.game import (
+    ABOUT,
     CARD_TEXTS,
     IN_DECK_RULES,
+    ROUND_SENTENCES,
     VOTE_SENTENCES,
     VOTE_WORDS,
+    Ask,
     Condition,
     CountLimits,
     CountStep,
@@ -27,6 +30,7 @@ from narrator.core.game import (
     Game,
     Language,
     LineStep,
+    Marks,
     NightShape,
     Role,
     RoleText,
@@ -43,7 +47,8 @@ _GAME_FILE = "game.yaml"
 _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
 # A game whose vote is a day's two rounds (VOTE = "day": narrator.core.runoff) provides these instead.
-_DAY_RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "read_day", "explain_day", "day_as_dict", "card_back")
+_DAY_RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "read_day", "explain_day", "day_as_dict", "card_back",
+                    "dawn", "game_over")  # the last two: who dies at dawn, and the end (narrator.core.rounds)
 _TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
 
 
@@ -72,7 +77,8 @@ def load_game(folder: Path) -> Game:
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
-                      "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side", "nights"})
+                      "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side", "nights", "marks",
+                      "without_moderator"})
     sides = tuple(item.text() for item in root.get("sides").elements())
     if not sides:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
@@ -118,7 +124,12 @@ def load_game(folder: Path) -> Game:
         rules=rules,
         needs_side=None if root.get("needs_side", None).value is None else root.get("needs_side").choice(sides),
         many_nights=root.get("nights", "one").choice(("one", "many")) == "many",
+        marks=_marks(root.get("marks", None), role_ids, set(options)),
+        without_moderator=_optional_condition(root.get("without_moderator", None), role_ids, set(options)),
     )
+    _check_asks(game, root.get("wake"))
+    if getattr(rules, "VOTE", None) == "day" and not game.many_nights:
+        raise root.get("nights", "one").fail(msg("'many': a vote in two rounds each day is for a game of many nights"))
     languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
     if not languages:
         raise DataError(msg("{folder}: no language file (it.yaml, en.yaml, ...) beside {file}", folder=folder,
@@ -225,6 +236,11 @@ def _tokens(field: Field, kinds: dict, role_ids: set[str]) -> dict[str, MappingP
     return tokens
 
 
+def plays_rounds(game: Game) -> bool:
+    """A game of many nights whose rules settle its days and dawns: narrate plays it to the end."""
+    return game.many_nights and getattr(game.rules, "VOTE", None) == "day"
+
+
 def load_rules(folder: Path) -> VoteRules | None:
     """The game's ``rules.py``, run once per file (None when the game has none); DataError when it
     cannot run or lacks a name the contract needs (``narrator.core.vote.VoteRules``)."""
@@ -258,7 +274,7 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
     """The turns of the night, in order (see narrator/games/README.md, "wake")."""
     slots: list[WakeSlot] = []
     for entry in field.elements():
-        entry.keys_within({"id", "roles", "number", "when", "steps", "seconds_factor"})
+        entry.keys_within({"id", "roles", "number", "when", "steps", "seconds_factor", "ask"})
         slot_id = entry.get("id").text()
         if not _ID.match(slot_id):
             raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
@@ -277,13 +293,77 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
         when, steps = entry.get("when", None), entry.get("steps", None)
         slot = WakeSlot(slot_id, roles, number.value, None if when.value is None else _condition(when),
                         None if steps.value is None else _steps(steps),
-                        entry.get("seconds_factor", 1).integer(minimum=1))
+                        entry.get("seconds_factor", 1).integer(minimum=1),
+                        _ask(entry.get("ask", None), role_ids, options))
         if slot.when is not None:
             _check_condition(slot.when, role_ids, options, when.where)
         if slot.steps is not None:
             _check_steps(slot.steps, role_ids, options, steps)
         slots.append(slot)
     return tuple(slots)
+
+
+def _ask(field: Field, role_ids: set[str], options: set[str]) -> Ask | None:
+    """What a moderator enters in a turn (see narrator/games/README.md, "ask")."""
+    if field.value is None:
+        return None
+    field.keys_within({"choose", "answer", "about", "not_self", "suspect", "takes_role_if", "when"})
+
+    def name(key: str) -> str | None:
+        value = field.get(key, None)
+        if value.value is None:
+            return None
+        text = value.text()
+        if not _ID.match(text.replace("_", "-")):
+            raise value.fail(msg("a name in lower case, like 'victim'"))
+        return text
+
+    when = field.get("when", None)
+    ask = Ask(choose=name("choose"), answer=name("answer"),
+              about=None if field.get("about", None).value is None else field.get("about").choice(ABOUT),
+              not_self=field.get("not_self", False).boolean(), suspect=field.get("suspect", False).boolean(),
+              takes_role_if=name("takes_role_if"), when=None if when.value is None else _condition(when))
+    if ask.choose is None and ask.about is None:
+        raise field.fail(msg("'choose: NAME' (who the character points at) or 'about: lynched'"))
+    if ask.choose is not None and ask.about is not None:
+        raise field.fail(msg("either 'choose' or 'about': the answer is about one player"))
+    if ask.when is not None:
+        _check_condition(ask.when, role_ids, options, when.where)
+    return ask
+
+
+def _check_asks(game: Game, field: Field) -> None:
+    """An ask's traits are the role fields the game's rules declare as flags."""
+    flags = {name for name, kind in (game.rules.ROLE_FIELDS if game.rules else {}).items() if kind == "flag"}
+    for index, slot in enumerate(game.night.slots):
+        for key in ("answer", "takes_role_if"):
+            trait = getattr(slot.ask, key, None) if slot.ask else None
+            if trait is not None and trait not in flags:
+                raise DataError(msg("{where}: '{trait}' is not a role field of this game: {fields}",
+                                    where=f"{field.source}: {field.path}[{index}].ask.{key}", trait=trait,
+                                    fields=", ".join(sorted(flags)) or msg("it has none")))
+
+
+def _optional_condition(field: Field, role_ids: set[str], options: set[str]):
+    if field.value is None:
+        return None
+    condition = _condition(field)
+    _check_condition(condition, role_ids, options, field.where)
+    return condition
+
+
+def _marks(field: Field, role_ids: set[str], options: set[str]) -> Marks | None:
+    if field.value is None:
+        return None
+    field.keys_within({"names", "when"})
+    names = tuple(item.choice(("sword", "shield")) for item in field.get("names").elements())
+    if not names or len(set(names)) != len(names):
+        raise field.get("names").fail(msg("a list of marks, each once: sword, shield"))
+    when = field.get("when", None)
+    marks = Marks(names, None if when.value is None else _condition(when))
+    if marks.when is not None:
+        _check_condition(marks.when, role_ids, options, when.where)
+    return marks
 
 
 def _steps(field: Field) -> tuple[Step, ...]:
@@ -409,7 +489,8 @@ def _language(path: Path, game: Game) -> Language:
     for key in sorted(set(lines) - needed):
         raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
                              game=game.id))
-    sentences = (*VOTE_SENTENCES, *(game.rules.SENTENCES if game.rules else ()))
+    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *(ROUND_SENTENCES if plays_rounds(game) else ()),
+                                     *(game.rules.SENTENCES if game.rules else ()))))
     vote_field = root.get("vote").keys_within(set(sentences) | set(VOTE_WORDS))
     vote = {key: vote_field.get(key).text() for key in sentences}
     vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}

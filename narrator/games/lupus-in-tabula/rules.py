@@ -8,8 +8,11 @@ from narrator.core.runoff import DayOutcome, DayVote, day_from_data
 
 VOTE = "day"  # the vote is a day's two rounds, not the cards in front of the players at the end
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
-               "wins_alone_alive": "flag", "names_suspect": "flag", "kills_from": "count"}
-SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched")
+               "wins_alone_alive": "flag", "names_suspect": "flag", "kills_from": "count",
+               "copyable": "flag"}
+SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched",
+             "dawn_dead", "dawn_nobody", "anchor", "winners_side", "winners_alone",  # said aloud in a game
+             "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl")  # shown to the moderator
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
 FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "sword": "sword",
@@ -67,12 +70,13 @@ def card_back(game, language, deck):
 HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
 
 
-def dawn(game, cards, victim=None, protected=None, seen=None, gufato=None, players=0):
+def dawn(game, cards, victim=None, protected=None, seen=None, gufato=None, players=0, **_other_choices):
     """Who dies at dawn, in the order they join the ghosts (the night's victim last, so that it
     takes the Benvenuto when two die at once), and why: (reason, name) pairs.
 
     ``cards`` maps each living player to their card; ``victim`` is the lupi's choice, ``protected``
-    the Guardia's, ``seen`` the Veggente's, ``gufato`` the Gufo's; ``players`` is how many the game
+    the Guardia's, ``seen`` the Veggente's, ``gufato`` the Gufo's (the ``choose`` names of game.yaml's
+    asks; the others, such as the Mitomane's, change no life); ``players`` is how many the game
     began with (from the Gufo's ``kills_from`` its choice dies)."""
     def role(name):
         return game.role(cards[name])

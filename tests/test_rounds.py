@@ -1,0 +1,348 @@
+"""A game of many nights in the core (narrator.core.rounds): the course of Lupus in Tabula night
+after night, one test per ruling the game loop applies, and whole games played to the end with
+random choices, resumed from every entry and undone."""
+
+import random
+from types import MappingProxyType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from narrator.core.rounds import (
+    DawnStep,
+    DayStep,
+    EndQuestion,
+    LynchStep,
+    NightStep,
+    Over,
+    PhaseStep,
+    Rounds,
+    RoundsError,
+    Setup,
+    VoteStep,
+    answer_for,
+    entry_for,
+    setup_as_dict,
+    setup_from_dict,
+)
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+
+NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino", "Ugo", "Vera", "Zeno", "Luca", "Nina",
+         "Olga", "Piero", "Rita", "Sara", "Teo", "Ivo", "Maria", "Jole", "Kai", "Ada", "Bea", "Ciro")
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAMES_DIR / "lupus-in-tabula")
+
+
+def setup_of(game, cards: dict | None, players: int | None = None, **options) -> Setup:
+    """A table: ``cards`` (name: role) with a moderator, or ``players`` and no moderator."""
+    chosen = {**game.option_defaults, **{name.replace("_", "-"): value for name, value in options.items()}}
+    if cards is None:
+        deck = game.recommended_decks[players]
+        return Setup(NAMES[:players], MappingProxyType(dict(deck)), MappingProxyType(chosen), None)
+    deck: dict[str, int] = {}
+    for role_id in cards.values():
+        deck[role_id] = deck.get(role_id, 0) + 1
+    return Setup(tuple(cards), MappingProxyType(deck), MappingProxyType(chosen), MappingProxyType(dict(cards)))
+
+
+def dealt(game, players: int, rng: random.Random) -> dict:
+    deck = game.recommended_decks[players]
+    cards = [role_id for role_id, copies in deck.items() for _copy in range(copies)]
+    rng.shuffle(cards)
+    return dict(zip(NAMES[:players], cards, strict=True))
+
+
+def random_entry(step, rng: random.Random) -> dict:
+    """What a table might enter at ``step``: any allowed name, sometimes nobody."""
+    given = {}
+    if isinstance(step, PhaseStep):
+        if step.ask is not None and step.ask.choose is not None:
+            given["choice"] = rng.choice(step.candidates) if rng.random() > 0.1 else None
+        if step.marks:
+            given["marks"] = {mark: rng.choice((*step.table.living, None)) for mark, _holder in step.marks}
+    elif isinstance(step, DawnStep) and step.dead is None:
+        given["dead"] = rng.sample(step.table.living, rng.choice((0, 1, 1, 1)))
+    elif isinstance(step, EndQuestion):
+        given["winner"] = rng.choice(("lupi", "umani")) if step.must_end or rng.random() < 0.1 else None
+    elif isinstance(step, VoteStep):
+        given["voted"] = rng.choice(step.candidates)
+    return entry_for(step, **given)
+
+
+def play_to_the_end(game, setup, rng, most=5000) -> Rounds:
+    rounds = Rounds(game, setup)
+    for _entry in range(most):
+        if isinstance(rounds.step, Over):
+            return rounds
+        rounds.enter(random_entry(rounds.step, rng))
+    raise AssertionError("the game did not end")
+
+
+def advance(rounds: Rounds, until, choices: dict | None = None, votes=None) -> None:
+    """Enter what each step needs until a step ``until(step)`` is true: ``choices`` by phase id,
+    votes by ``votes(step)``; everything else nobody."""
+    for _entry in range(1000):
+        step = rounds.step
+        if until(step):
+            return
+        given = {}
+        if isinstance(step, PhaseStep) and step.ask is not None and step.ask.choose is not None:
+            given["choice"] = (choices or {}).get((step.table.night, step.phase))
+        if isinstance(step, VoteStep):
+            given["voted"] = votes(step)
+        rounds.enter(entry_for(step, **given))
+    raise AssertionError("never reached")
+
+
+def votes_for(*names):
+    """Votes for the first of ``names`` still a candidate (else the first candidate)."""
+    return lambda step: next((name for name in names if name in step.candidates), step.candidates[0])
+
+
+CARDS = {"Anna": "lupo-mannaro", "Bruno": "villico", "Carla": "veggente", "Dario": "guardia-del-corpo",
+         "Elena": "criceto-mannaro", "Fabio": "lupo-mannaro", "Gino": "medium", "Ugo": "villico",
+         "Vera": "gufo", "Zeno": "mitomane", "Luca": "indemoniato", "Nina": "villico"}
+
+
+def phases_of(rounds: Rounds, night: int) -> list[str]:
+    seen = []
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == night)
+    while isinstance(rounds.step, PhaseStep):
+        seen.append((rounds.step.phase, rounds.step.ask is not None))
+        rounds.enter(entry_for(rounds.step, choice=None))
+    return seen
+
+
+def test_the_first_night_calls_its_turns_and_the_quiet_lupi_choose_no_victim(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    assert phases_of(rounds, 1) == [("night", False), ("veggente", True), ("gufo", True), ("lupo-mannaro", False),
+                                    ("dawn", False)]
+    rounds = Rounds(game, setup_of(game, CARDS, quiet_first_night=False))
+    assert ("lupo-mannaro", True) in phases_of(rounds, 1)
+
+
+def test_the_second_night_adds_the_medium_the_guardia_and_the_mitomane(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    first_vote = lambda step: "Bruno"  # noqa: E731
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == 2, votes=first_vote)
+    assert [phase for phase, _asked in phases_of(rounds, 2)] == [
+        "night", "medium", "veggente", "gufo", "guardia-del-corpo", "lupo-mannaro", "mitomane", "dawn"]
+
+
+def test_a_dead_characters_turn_is_called_and_asks_nothing(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == 2,
+            votes=lambda step: "Carla")  # the Veggente is lynched on the first day
+    assert rounds.step.table.dead == ("Carla",)
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "veggente")
+    assert rounds.step.ask is None and rounds.step.nobody_alive
+
+
+def test_the_medium_learns_whether_yesterdays_lynched_was_a_lupo(game):
+    for lynched, answer in (("Anna", True), ("Elena", False), ("Bruno", False)):  # the Criceto counts as human
+        rounds = Rounds(game, setup_of(game, CARDS))
+        advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "medium",
+                votes=lambda step, name=lynched: name)
+        assert (rounds.step.about, answer_for(game, rounds.step, None)) == (lynched, answer)
+
+
+def test_the_veggente_is_answered_about_the_player_it_points_at(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "veggente")
+    assert answer_for(game, rounds.step, "Fabio") is True
+    assert answer_for(game, rounds.step, "Elena") is False
+
+
+def test_the_guardia_cannot_protect_itself_and_saves_the_victim(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    choices = {(2, "guardia-del-corpo"): "Bruno", (2, "lupo-mannaro"): "Bruno"}
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "guardia-del-corpo",
+            votes=lambda step: "Ugo")
+    assert "Dario" not in rounds.step.candidates
+    advance(rounds, lambda step: isinstance(step, DawnStep), choices)
+    assert rounds.step.dead == () and rounds.step.reasons == (("protected", "Bruno"),)
+
+
+def test_the_night_victim_dies_at_dawn_and_takes_the_benvenuto(game):
+    rounds = Rounds(game, setup_of(game, CARDS, quiet_first_night=False))
+    advance(rounds, lambda step: isinstance(step, DayStep), {(1, "lupo-mannaro"): "Bruno"})
+    assert rounds.step.table.dead == ("Bruno",) and rounds.step.table.anchor == "Bruno"
+    advance(rounds, lambda step: isinstance(step, VoteStep))
+    assert rounds.step.voter == "Carla"  # the nomination starts at the left of the Benvenuto holder...
+    assert rounds.step.table.voting_order()[-1] == "Bruno"  # ...who votes last, a ghost voting too
+
+
+def test_before_anyone_dies_the_last_seat_holds_the_benvenuto(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    advance(rounds, lambda step: isinstance(step, VoteStep))
+    assert rounds.step.table.anchor == "Nina" and rounds.step.voter == "Anna"
+
+
+def test_the_gufato_is_a_suspect_at_the_next_vote(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    advance(rounds, lambda step: isinstance(step, VoteStep), {(1, "gufo"): "Ugo"})
+    assert rounds.step.table.suspect == "Ugo"
+    advance(rounds, lambda step: isinstance(step, VoteStep) and step.round == "runoff", votes=lambda step: "Anna")
+    assert rounds.step.suspects == ("Anna", "Ugo")  # every vote for Anna, and the gufato
+
+
+def test_the_mitomane_who_points_at_a_lupo_becomes_one_and_wakes_with_them(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == 3,
+            {(2, "mitomane"): "Fabio"}, votes=votes_for("Ugo", "Nina"))
+    assert rounds.step.table.cards["Zeno"] == "lupo-mannaro"
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "lupo-mannaro")
+    assert rounds.step.choosers == ("Anna", "Fabio", "Zeno")
+    other = Rounds(game, setup_of(game, CARDS))
+    advance(other, lambda step: isinstance(step, PhaseStep) and step.table.night == 3,
+            {(2, "mitomane"): "Bruno"}, votes=votes_for("Ugo", "Nina"))
+    assert other.step.table.cards["Zeno"] == "mitomane"  # a villico: the Mitomane stays as it was
+
+
+def test_the_humans_win_when_the_last_lupo_is_lynched(game):
+    cards = {"Anna": "lupo-mannaro", "Bruno": "villico", "Carla": "veggente", "Dario": "villico", "Elena": "villico",
+             "Fabio": "lupo-mannaro", "Gino": "villico", "Ugo": "villico"}
+    rounds = Rounds(game, setup_of(game, cards))
+    advance(rounds, lambda step: isinstance(step, Over),
+            votes=lambda step: "Anna" if "Anna" in step.candidates else "Fabio")
+    assert rounds.step.sides == ("umani",) and rounds.step.table.dead == ("Anna", "Fabio")
+    assert rounds.step.winners == ("Bruno", "Carla", "Dario", "Elena", "Gino", "Ugo")
+
+
+def test_the_lupi_win_as_soon_as_they_are_as_many_as_the_humans(game):
+    cards = {"Anna": "lupo-mannaro", "Bruno": "villico", "Carla": "veggente", "Dario": "villico", "Elena": "villico",
+             "Fabio": "lupo-mannaro", "Gino": "villico", "Ugo": "villico"}
+    rounds = Rounds(game, setup_of(game, cards))
+    humans = iter(["Bruno", "Carla", "Dario", "Elena", "Gino", "Ugo"])
+    victims = {(night, "lupo-mannaro"): next(humans) for night in (2, 3)}
+    lynched = iter(["Gino", "Ugo", "Carla"])
+    day_choice = {}
+
+    def vote(step):
+        if step.table.night not in day_choice:
+            day_choice[step.table.night] = next(lynched)
+        target = day_choice[step.table.night]
+        return target if target in step.candidates else step.candidates[0]
+
+    advance(rounds, lambda step: isinstance(step, Over), victims, votes=vote)
+    assert rounds.step.sides == ("lupi",)
+    living = rounds.step.table.living
+    assert sum(cards[name] == "lupo-mannaro" for name in living) * 2 >= len(living)
+    assert rounds.step.winners == ("Anna", "Fabio")
+
+
+def test_without_a_moderator_the_group_says_who_died_and_when_a_side_won(game):
+    rounds = Rounds(game, setup_of(game, None, players=8, vecchio_saggio=True))
+    assert isinstance(rounds.step, NightStep)
+    rounds.enter(entry_for(rounds.step))
+    assert isinstance(rounds.step, DawnStep) and rounds.step.dead is None
+    rounds.enter(entry_for(rounds.step, dead=["Bruno"]))
+    assert isinstance(rounds.step, EndQuestion)
+    rounds.enter(entry_for(rounds.step, winner=None))
+    assert isinstance(rounds.step, DayStep) and rounds.step.table.anchor == "Bruno"
+    advance(rounds, lambda step: isinstance(step, EndQuestion), votes=lambda step: step.candidates[0])
+    rounds.enter(entry_for(rounds.step, winner="lupi"))
+    assert isinstance(rounds.step, Over) and rounds.step.sides == ("lupi",) and rounds.step.winners is None
+
+
+def test_the_ghosts_lay_the_sword_and_the_shield_first_and_second_to_die(game):
+    rounds = Rounds(game, setup_of(game, CARDS, minaccia_fantasma=True, quiet_first_night=False))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "dawn",
+            {(1, "lupo-mannaro"): "Bruno"})
+    assert rounds.step.marks == ()  # the ghosts wake from the second night
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "dawn" and step.table.night == 2,
+            {(1, "lupo-mannaro"): "Bruno"}, votes=votes_for("Ugo"))
+    assert rounds.step.marks == (("sword", "Bruno"), ("shield", "Ugo"))
+    rounds.enter(entry_for(rounds.step, marks={"sword": "Anna", "shield": "Nina"}))
+    advance(rounds, lambda step: isinstance(step, DayStep))
+    assert dict(rounds.step.table.marks) == {"sword": "Anna", "shield": "Nina"}
+
+
+def test_an_entry_that_does_not_fit_is_refused_and_changes_nothing(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "veggente")
+    before = (rounds.step, list(rounds.entries))
+    for entry in (entry_for(rounds.step, choice="Nobody"), {"kind": "day", "night": 1},
+                  {**entry_for(rounds.step, choice="Anna"), "extra": 1}, "veggente", {**entry_for(rounds.step), "night": 2},
+                  {**entry_for(rounds.step, choice="Anna"), "marks": "x"}):
+        with pytest.raises(RoundsError):
+            rounds.enter(entry)
+    assert (rounds.step, rounds.entries) == before
+
+
+def test_undo_takes_back_the_last_thing_typed(game):
+    rounds = Rounds(game, setup_of(game, CARDS))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "gufo")
+    veggente_entry = rounds.entries[-1]
+    assert rounds.undo().phase == "veggente"
+    rounds.enter(veggente_entry)
+    assert rounds.step.phase == "gufo"
+    with pytest.raises(RoundsError):
+        Rounds(game, setup_of(game, CARDS)).undo()
+
+
+def test_a_saved_setup_reads_back_and_a_broken_one_is_refused(game):
+    setup = setup_of(game, CARDS, minaccia_fantasma=True)
+    assert setup_from_dict(setup_as_dict(setup)) == setup
+    for broken in (None, {}, {**setup_as_dict(setup), "deck": ["veggente"]}, {**setup_as_dict(setup), "extra": 1},
+                   {**setup_as_dict(setup), "options": {"x": "on"}}):
+        with pytest.raises(RoundsError):
+            setup_from_dict(broken)
+    with pytest.raises(RoundsError):  # a moderator's game needs the cards, and the cards must be the deck's
+        Rounds(game, Setup(setup.seating, setup.deck, setup.options, None))
+    with pytest.raises(RoundsError):
+        Rounds(game, Setup(setup.seating, setup.deck, setup.options, {**CARDS, "Anna": "veggente"}))
+
+
+@pytest.mark.parametrize("players", [8, 12, 16, 20, 24])
+@pytest.mark.parametrize("moderator", [True, False])
+def test_whole_games_with_random_choices_end_as_the_rules_say_and_resume_from_any_entry(game, players, moderator):
+    for seed in range(6):
+        rng = random.Random(players * 100 + seed)
+        options = {"minaccia_fantasma": seed % 2 == 0, "quiet_first_night": seed % 3 != 0}
+        setup = (setup_of(game, dealt(game, players, rng), **options) if moderator
+                 else setup_of(game, None, players=players, vecchio_saggio=True, **options))
+        rounds = play_to_the_end(game, setup, rng)
+        over = rounds.step
+        if moderator:  # the end is the rules' own: checked again from the cards as they are at the end
+            alive = set(over.table.living)
+            assert game.rules.game_over(game, over.table.cards, alive) == (over.sides, over.winners)
+        keys = []
+        replayed = Rounds(game, setup)
+        for entry in rounds.entries:
+            keys.append(replayed.step.key)
+            replayed.enter(entry)
+        assert replayed.step == over
+        cut = rng.randrange(len(rounds.entries))
+        resumed = Rounds(game, setup, rounds.entries[:cut])  # a game killed at any entry resumes where it was
+        assert resumed.step.key == keys[cut]
+        for entry in rounds.entries[cut:]:
+            resumed.enter(entry)
+        assert resumed.step == over
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(8, 24))
+def test_every_lynching_and_death_keeps_the_table_consistent(seed, players):
+    game = load_game(GAMES_DIR / "lupus-in-tabula")
+    rng = random.Random(seed)
+    rounds = Rounds(game, setup_of(game, dealt(game, players, rng)))
+    while not isinstance(rounds.step, Over):
+        step = rounds.step
+        table = step.table
+        assert len(set(table.dead)) == len(table.dead) and set(table.dead) <= set(table.seating)
+        assert table.anchor == (table.dead[-1] if table.dead else table.seating[-1])
+        if isinstance(step, VoteStep):
+            assert step.voter in table.seating and set(step.candidates) <= set(table.living)
+            if step.round == "runoff":
+                assert step.voter in table.living and step.voter not in step.suspects
+        if isinstance(step, LynchStep):
+            assert step.outcome.lynched in step.outcome.suspects
+        if isinstance(step, PhaseStep) and step.ask is not None and step.ask.not_self:
+            assert not set(step.choosers) & set(step.candidates)
+        rounds.enter(random_entry(step, rng))
