@@ -120,24 +120,3 @@ def test_the_moderators_card_explains_the_vote(run, tmp_path):
     assert "The Owl's mark" in text
     small = card(8)  # no Owl, nobody who changes the ending
     assert "The Owl's mark" not in small and "Characters that change the ending" not in small
-
-
-@pytest.mark.parametrize("lang, hint", [
-    ("en", "To settle the day's vote, write it in a file and run 'narrate votes FILE' (the README shows one)."),
-    ("it", "Per risolvere il voto del giorno, scrivetelo in un file e lanciate 'narrate votes FILE' (il README ne "
-           "mostra uno).")])
-def test_after_a_played_day_the_game_says_how_to_settle_its_vote(lang, hint):
-    from click.testing import CliRunner
-
-    from narrator.shell.cli import cli
-    from tests.conftest import RecordingPlayer
-    from tests.test_day import FakeClock, RecordingSpeaker
-
-    clock, player = FakeClock(), RecordingPlayer()
-    env = make_env({"LANG": {"en": "en_GB.UTF-8", "it": "it_IT.UTF-8"}[lang]}, clock=clock, sleep=clock.sleep,
-                   speaker=lambda: RecordingSpeaker(clock), player=lambda: player)
-    result = CliRunner().invoke(cli, ["--game", "lupus-in-tabula", "--players", "8", "--day-seconds", "20",
-                                      "--no-ambience"], obj=env, prog_name="narrate")
-    assert result.exit_code == 0, result.output
-    assert len(player.nights) == 1
-    assert result.output.rstrip().endswith(hint)

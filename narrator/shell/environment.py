@@ -65,6 +65,7 @@ class Environment:
     recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
     speaker: Callable[..., Any] | None = None  # a factory for tests; None means the best one here
     clock: Callable[[], float] = time.monotonic  # the day timer's clock: never the wall clock
+    now: Callable[[], float] = time.time  # the wall clock: when a saved game was started, for its file's name
     sleep: Callable[[float], None] = time.sleep
 
     @cached_property

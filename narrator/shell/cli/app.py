@@ -18,6 +18,7 @@ from narrator.shell.cli.options import (
     script_options,
 )
 from narrator.shell.cli.render import render
+from narrator.shell.cli.resume import resume
 from narrator.shell.cli.roles import roles
 from narrator.shell.cli.script import script
 from narrator.shell.cli.serve import box_options, serve
@@ -36,6 +37,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @script_options
 @audio_options
 @day_options
+@click.option("--dealt", is_flag=True,
+              help="A game with a moderator: the cards are dealt already; type who holds which (else narrate deals).")
 @click.option("--speaker-box", is_flag=True, help="Tablets on the local network play the night (see 'narrate serve').")
 @box_options
 @click.pass_context
@@ -71,7 +74,7 @@ def cli(ctx, **params):
     play_game(env, params, speaker_box=params["speaker_box"])
 
 
-for command in (games, script, deck, roles, render, card, timer, votes, serve, voices, doctor):
+for command in (games, script, deck, roles, render, card, timer, votes, resume, serve, voices, doctor):
     cli.add_command(command)
 add_game_option(cli)
 

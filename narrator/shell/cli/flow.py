@@ -7,7 +7,7 @@ sound, or the tablets), and the vote is always asked and settled here, at the la
 import click
 
 from narrator.core.views import deck_text
-from narrator.core.vote import is_day_vote
+from narrator.games.loader import plays_rounds
 from narrator.shell.cli.day import run_the_day, wait_for_go
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -58,6 +58,16 @@ def play_game(env, params, speaker_box: bool) -> None:
     from narrator.core.vote import resolve_vote
     from narrator.core.votes_view import vote_text
 
+    if plays_rounds(env.game) and not params.get("no_day"):
+        if speaker_box:
+            raise click.UsageError(_("the speaker box does not follow a game of many nights yet: play it on this "
+                                     "laptop (leave out --speaker-box)"))
+        from narrator.shell.cli.rounds import start_rounds
+
+        start_rounds(env, params)
+        return
+    if params.get("dealt"):
+        raise click.UsageError(_("--dealt is for a game of many nights with a moderator"))
     day_seconds = day_length(env, **pick(params, DAY_OPTION_NAMES))
     choice, settings, script = night_from_options(env, params)
     if params["names"] is not None and day_seconds is not None:
@@ -76,10 +86,6 @@ def play_game(env, params, speaker_box: bool) -> None:
             return
         table.day(day_seconds)
         if env.game.rules is None:  # a game without vote rules: the group settles it by the rulebook
-            return
-        if is_day_vote(env.game):  # the day's two rounds are settled from a file until the game runs its rounds
-            click.echo(_("To settle the day's vote, write it in a file and run 'narrate votes FILE' (the README "
-                         "shows one)."))
             return
         ballots, answers = ask_ballots(env, params["names"], settings.lang, deck=choice.deck,
                                        players=choice.players)

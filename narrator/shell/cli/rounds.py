@@ -1,0 +1,499 @@
+"""A game of many nights at the terminal: night after night, the day and its vote, to a winner.
+
+With a moderator the laptop's screen is the moderator's secret table: each part of the night is
+spoken as it comes and the moderator types what each character pointed at. Without one (a
+narrator-only variant) each night is spoken whole and the group types who died. Every entry is
+saved at once (``narrator.shell.savedgames``); ``undo`` at any prompt takes back the last thing
+typed, and ``narrate resume`` continues a game that was stopped.
+"""
+
+import random
+from dataclasses import replace
+from types import MappingProxyType
+
+import click
+
+from narrator.core.deck import Deck
+from narrator.core.errors import NarratorError, Stopped
+from narrator.core.i18n import N_
+from narrator.core.rounds import (
+    DawnStep,
+    DayStep,
+    EndQuestion,
+    LynchStep,
+    NightStep,
+    Over,
+    PhaseStep,
+    Rounds,
+    Setup,
+    VoteStep,
+    answer_for,
+    entry_for,
+)
+from narrator.core.script import Count, NightScript, generate_script, settings_for
+from narrator.core.vote import Sentences
+from narrator.shell.cli.options import (
+    AUDIO_OPTION_NAMES,
+    choose_audio,
+    choose_deck,
+    choose_settings,
+    day_length,
+    day_rules,
+    pick,
+    say_seed,
+)
+from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
+from narrator.shell.translation import _, ngettext, say
+
+# What a saved game keeps of the command line, to sound the same when resumed.
+KEPT_OPTIONS = ("count_seconds", "count_style", "slot_seconds", "countdown", *AUDIO_OPTION_NAMES)
+UNDO_WORDS = ("undo",)
+MARK_NAMES = {"sword": N_("sword"), "shield": N_("shield")}  # the marks of narrator.core.runoff
+
+
+class Undo(Exception):
+    """``undo`` was typed at a prompt."""
+
+
+def start_rounds(env, params: dict) -> None:
+    """A new game of many nights from the command line's options, saved from its first moment."""
+    game = env.game
+    choice = choose_deck(env, **pick(params, ("players", "deck_spec", "add", "remove", "random_deck", "seed")))
+    say_seed(choice)
+    settings = choose_settings(env, params["lang"], params["count_seconds"], params["count_style"],
+                               params["slot_seconds"], params["game_options"])
+    day_seconds = day_length(env, params["day_minutes"], params["day_seconds"], False, params["names"])
+    choose_audio(**pick(params, AUDIO_OPTION_NAMES))  # refused now, not at the first line
+    from narrator.shell.cli.votes import _names
+
+    seating = tuple(_names(env, params["names"], choice.players))
+    cards = None
+    if game.moderated(choice.deck.role_ids, settings.options):
+        cards = typed_cards(env, seating, choice.deck) if params["dealt"] else dealt_cards(env, seating, choice.deck)
+    elif params["dealt"]:
+        raise click.UsageError(_("--dealt is for a game with a moderator: without one, nobody at the laptop sees "
+                                 "the cards"))
+    setup = Setup(seating, MappingProxyType(choice.deck.as_dict()), settings.options, cards)
+    options = {**pick(params, KEPT_OPTIONS), "slot_seconds": list(params["slot_seconds"]), "day_seconds": day_seconds}
+    saved = SavedGame(new_game_path(env.data_home / FOLDER, game.id, env.now()), game.id, settings.lang, options,
+                      setup)
+    Rounds(game, setup)  # the setup is checked before it is kept
+    saved.save()
+    run_rounds(env, saved)
+
+
+def dealt_cards(env, seating, deck) -> dict:
+    """The narrator deals: the deck shuffled with a fresh seed, a card to each seat."""
+    cards = _cards_of(deck)
+    random.Random(env.new_seed()).shuffle(cards)
+    return dict(zip(seating, cards, strict=True))
+
+
+def typed_cards(env, seating, deck) -> dict:
+    """The moderator dealt the cards: who holds which, asked player by player and checked against the deck."""
+    game = env.game
+    left = _cards_of(deck)
+    language = game.languages[_language(env)]
+    cards = {}
+    for name in seating:
+        def card(text: str, name=name) -> str:
+            try:
+                role_id = game.resolve_role(text)
+            except NarratorError as error:
+                raise click.BadParameter(say(error)) from None
+            if role_id not in left:
+                raise click.BadParameter(_("no {role} card is left in the deck: {left}").format(
+                    role=language.role_name(role_id), left=", ".join(language.role_name(r) for r in sorted(set(left)))))
+            return role_id
+
+        role_id = click.prompt(_("{name}'s card").format(name=name), value_proc=card)
+        left.remove(role_id)
+        cards[name] = role_id
+    return cards
+
+
+def _cards_of(deck) -> list[str]:
+    return [role_id for role_id, copies in deck.counts for _copy in range(copies)]
+
+
+def _language(env) -> str:
+    from narrator.shell.translation import active_language
+
+    return active_language() if active_language() in env.game.languages else env.default_language()
+
+
+def run_rounds(env, saved: SavedGame) -> None:
+    """Play the game from where its entries leave it, saving after each one, to its end."""
+    game = env.game
+    rounds = Rounds(game, saved.setup, saved.entries)
+    table = GameTable(env, saved)
+    click.echo(_("The game is kept in {file}: if it stops, 'narrate resume' continues it.").format(file=saved.path))
+    if rounds.entries and not isinstance(rounds.step, Over):
+        click.echo(_("Resumed at {step}.").format(step=table.describe(rounds.step)))
+        if rounds.step.table.cards is not None:
+            table.secret_table(rounds.step.table)
+    try:
+        while not isinstance(rounds.step, Over):
+            step = rounds.step
+            try:
+                entry = table.handle(step)
+            except Undo:
+                try:
+                    back = rounds.undo()
+                except NarratorError as error:
+                    click.echo(say(error))
+                    continue
+                saved.entries = list(rounds.entries)
+                saved.save()
+                click.echo(_("Undone: back to {step}.").format(step=table.describe(back)))
+                continue
+            rounds.enter(entry)
+            saved.entries = list(rounds.entries)
+            saved.save()
+        table.over(rounds.step)
+        saved.over = True
+        saved.save()
+    finally:
+        table.close()
+
+
+class GameTable:
+    """The laptop during a game of many nights: the voice, the screen and the prompts."""
+
+    def __init__(self, env, saved: SavedGame):
+        self.env, self.saved, self.game = env, saved, env.game
+        self.lang = saved.lang
+        self.language = self.game.languages[self.lang]
+        self.sentences = Sentences(self.language)
+        options = saved.options
+        self.audio = choose_audio(**{name: options.get(name) for name in AUDIO_OPTION_NAMES
+                                     if name not in ("ambience", "no_ambience")},
+                                  ambience=options.get("ambience") or "drums",
+                                  no_ambience=bool(options.get("no_ambience")))
+        self.day_seconds = options.get("day_seconds") or self.game.day.seconds
+        self.heard: set[str] = set()  # the parts of the night already spoken in this run
+        self.voice = NightVoice(env, self.lang, self.audio)
+
+    # --- the steps --------------------------------------------------------------------------------
+
+    def handle(self, step) -> dict:
+        handler = {NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
+                   DayStep: self.day, VoteStep: self.vote, LynchStep: self.lynch}[type(step)]
+        return handler(step)
+
+    def script(self, night: int) -> NightScript:
+        options = self.saved.options
+        settings = settings_for(self.game, self.lang, options.get("count_seconds"), options.get("count_style") or "edges",
+                                self.saved.setup.options, dict(_turn(text) for text in options.get("slot_seconds") or ()),
+                                night)
+        deck = Deck(tuple((role.id, self.saved.setup.deck[role.id]) for role in self.game.roles
+                          if role.id in self.saved.setup.deck))
+        return generate_script(self.game, deck, settings)
+
+    def night(self, step: NightStep) -> dict:
+        self.heading(step.table.night)
+        self.voice.whole_night(self.script(step.table.night))
+        return entry_for(step)
+
+    def phase(self, step: PhaseStep) -> dict:
+        script = self.script(step.table.night)
+        segments = [segment for segment in script.segments if segment.phase == step.phase]
+        split = next((index + 1 for index, segment in enumerate(segments) if isinstance(segment, Count)), len(segments))
+        first, rest = segments[:split], segments[split:]
+        if step.phase == script.segments[0].phase and step.key not in self.heard:
+            self.heading(step.table.night)
+            self.secret_table(step.table)
+        if step.key not in self.heard:
+            self.voice.part(script, first)
+            self.heard.add(step.key)
+        given = {}
+        if step.ask is not None:
+            name = self.character(step.phase)
+            if step.about is not None:
+                self.nod(name, answer_for(self.game, step, None), step.about)
+            if step.ask.choose is not None:
+                copies = self.game.slot(step.phase).cards(self.saved.setup.deck)
+                choice = self.ask_name(ngettext("{character} points at", "{character} point at", copies).format(
+                    character=name), step.candidates, nobody=True)
+                given["choice"] = choice
+                if choice is not None and step.ask.answer is not None:
+                    self.nod(name, answer_for(self.game, step, choice), choice)
+        elif step.nobody_alive:
+            click.echo(_("  ({character}: a ghost; the turn is called all the same)").format(
+                character=self.character(step.phase)))
+        if step.marks:
+            given["marks"] = {mark: self.ask_name(_("The {mark} ({holder} holds it) lies before").format(
+                mark=_(MARK_NAMES[mark]), holder=holder), step.table.living, nobody=True) for mark, holder in step.marks}
+        self.voice.part(script, rest)
+        return entry_for(step, **given)
+
+    def dawn(self, step: DawnStep) -> dict:
+        if step.dead is None:
+            dead = self.ask_names(_("Who found their card turned? (names, or Enter: nobody)"), step.table.living)
+            self.announce_deaths(dead)
+            return entry_for(step, dead=dead)
+        for reason, name in step.reasons:
+            click.echo("  " + self.sentences(f"reason_{reason}", name=name, players=len(step.table.seating)))
+        self.announce_deaths(step.dead)
+        return entry_for(step)
+
+    def announce_deaths(self, dead) -> None:
+        if not dead:
+            self.voice.announce(self.sentences("dawn_nobody"))
+            return
+        self.voice.announce(self.sentences("dawn_dead", names=self.sentences.join(list(dead))))
+        self.voice.announce(self.sentences("anchor", name=dead[-1]))
+
+    def end_question(self, step: EndQuestion) -> dict:
+        sides = {self.language.sides[side].casefold(): side for side in self.game_sides()}
+        sides |= {side: side for side in self.game_sides()}
+        names = ", ".join(self.language.sides[side] for side in self.game_sides())
+        question = (_("Which side has won? ({sides})") if step.must_end
+                    else _("Has a side won? (Enter: not yet; or {sides})")).format(sides=names)
+
+        def side(text: str):
+            text = text.strip().casefold()
+            if text in UNDO_WORDS or text == _("undo"):
+                return Undo
+            if not text and not step.must_end:
+                return None
+            if text in sides:
+                return sides[text]
+            raise click.BadParameter(_("'{answer}' is not a side: {sides}").format(answer=text, sides=names))
+
+        winner = self.prompt(question, side)
+        return entry_for(step, winner=winner)
+
+    def game_sides(self) -> list[str]:
+        deck = self.saved.setup.role_ids
+        present = {self.game.role(role_id).side for role_id in deck}
+        return [side for side in self.language.sides if side in present]
+
+    def day(self, step: DayStep) -> dict:
+        from narrator.shell.cli.day import run_the_day
+
+        click.echo()
+        click.echo(_("Day {night}. Living: {names}.").format(night=step.table.night,
+                                                             names=", ".join(step.table.living)))
+        run_the_day(self.env, self.lang, self.day_seconds, self.audio, day_rules(self.env,
+                                                                                  self.saved.options.get("countdown")))
+        return entry_for(step)
+
+    def vote(self, step: VoteStep) -> dict:
+        if not step.votes:
+            if step.round == "nomination":
+                click.echo(_("The nomination: everyone votes, the ghosts too, from the left of {anchor}.").format(
+                    anchor=step.table.anchor))
+                if step.table.suspect:
+                    click.echo(_("{name} is a suspect whatever the votes.").format(name=step.table.suspect))
+                for mark, name in step.table.marks.items():
+                    click.echo(_("The {mark} lies before {name}.").format(mark=_(MARK_NAMES[mark]), name=name))
+            else:
+                click.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
+                click.echo(_("The runoff: the living who are not suspects vote."))
+        ghost = _(" (ghost)") if step.voter in step.table.dead else ""
+        voted = self.ask_name(_("{voter}{ghost} votes for").format(voter=step.voter, ghost=ghost), step.candidates)
+        return entry_for(step, voted=voted)
+
+    def lynch(self, step: LynchStep) -> dict:
+        lines = self.game.rules.explain_day(self.game, step.vote, step.outcome, self.sentences)
+        for line in lines[:-1]:
+            click.echo(line)
+        self.voice.announce(lines[-1])
+        self.voice.announce(self.sentences("anchor", name=step.outcome.lynched))
+        return entry_for(step)
+
+    def over(self, step: Over) -> None:
+        click.echo()
+        if len(step.sides) == 1 and step.sides[0] in self.language.roles:
+            text = self.sentences("winners_alone", name=step.winners[0], role=self.language.role_name(step.sides[0]))
+        else:
+            text = self.sentences("winners_side", side=self.language.sides[step.sides[0]])
+        self.voice.announce(text)
+        if step.winners:
+            click.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
+        if step.table.cards is not None:
+            self.secret_table(step.table)
+
+    # --- the screen and the prompts ---------------------------------------------------------------
+
+    def heading(self, night: int) -> None:
+        click.echo()
+        click.echo(_("── Night {night} ──").format(night=night))
+
+    def secret_table(self, table) -> None:
+        """The moderator's table: each player's card, the dead marked (for the moderator's eyes)."""
+        width = max(len(name) for name in table.seating)
+        for name in table.seating:
+            mark = _("  (ghost)") if name in table.dead else ""
+            click.echo(f"  {name.ljust(width)}  {self.language.role_name(table.cards[name])}{mark}")
+
+    def character(self, slot_id: str) -> str:
+        """A turn's name as the deck calls it (plural for several cards)."""
+        slot = self.game.slot(slot_id)
+        return self.language.slot_name(slot, slot.cards(self.saved.setup.deck))
+
+    def nod(self, character: str, yes: bool, name: str) -> None:
+        """The answer the moderator gives with a nod (the character's eyes are open)."""
+        text = _("  {character}: nod YES ({name})") if yes else _("  {character}: shake your head, NO ({name})")
+        click.echo(text.format(character=character, name=name))
+
+    def describe(self, step) -> str:
+        night = step.table.night
+        if isinstance(step, PhaseStep) and step.phase in {slot.id for slot in self.game.night.slots}:
+            return _("night {night}, {character}").format(night=night, character=self.character(step.phase))
+        if isinstance(step, VoteStep):
+            return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
+        if isinstance(step, DawnStep):
+            return _("the dawn after night {night}").format(night=night)
+        return _("night {night}").format(night=night)
+
+    def prompt(self, question: str, parse):
+        """A question whose answer ``parse`` checks; ``undo`` takes back the last entry instead."""
+        answer = click.prompt(question, default="", show_default=False, value_proc=parse)
+        if answer is Undo:
+            raise Undo
+        return answer
+
+    def ask_name(self, question: str, names, nobody: bool = False) -> str | None:
+        from narrator.shell.cli.votes import completion
+
+        def parse(text: str):
+            found = self.names_in(text, names, nobody)
+            if found is not Undo and found is not None and len(found) != 1:
+                raise click.BadParameter(_("one name: {names}").format(names=", ".join(names)))
+            return found if found in (Undo, None) else found[0]
+
+        with completion(list(names)):
+            return self.prompt(question + (_(" (Enter: nobody)") if nobody else ""), parse)
+
+    def ask_names(self, question: str, names) -> list[str]:
+        def parse(text: str):
+            found = self.names_in(text, names, nobody=True)
+            return [] if found is None else found
+
+        return self.prompt(question, parse)
+
+    def names_in(self, text: str, names, nobody: bool):
+        """The players named in ``text`` (commas between them; a unique start is enough)."""
+        text = text.strip()
+        if text.casefold() in UNDO_WORDS or text.casefold() == _("undo").casefold():
+            return Undo
+        if not text or text == "-":
+            if nobody:
+                return None
+            raise click.BadParameter(_("give a name: {names}").format(names=", ".join(names)))
+        found = []
+        for part in (piece.strip() for piece in text.split(",") if piece.strip()):
+            exact = [name for name in names if name.casefold() == part.casefold()]
+            starting = [name for name in names if name.casefold().startswith(part.casefold())]
+            matches = exact or starting
+            if len(matches) != 1:
+                raise click.BadParameter(_("'{name}' is not one of {names}").format(name=part, names=", ".join(names)))
+            if matches[0] not in found:
+                found.append(matches[0])
+        return found
+
+    def close(self) -> None:
+        self.voice.close()
+
+
+def _turn(text: str) -> tuple[str, int]:
+    turn, _equals, seconds = text.partition("=")
+    return turn.strip(), int(seconds)
+
+
+class NightVoice:
+    """The night's lines as the game reaches them, and sentences with the players' names in them
+    (no voice pack has those: the text-to-speech engine says them; they are always shown)."""
+
+    def __init__(self, env, lang: str, audio):
+        self.env, self.lang, self.audio = env, lang, audio
+        self._players = None
+        self._speaker = None
+        self._source = None
+        self._silent = False
+
+    def players(self):
+        from narrator.shell.audio.night import write_night
+        from narrator.shell.audio.player import choose_players, plan
+        from narrator.shell.cli.play import NIGHT_FILE
+
+        if self._players is None:
+            if self.env.player:
+                self._players = [self.env.player()]
+            else:
+                self._players, reason = choose_players(write_night, self.env.nights_dir() / NIGHT_FILE,
+                                                       problem=self.env.sound_problem, which=self.env.which)
+                if not self._players[0].audible:
+                    click.echo(_("narrate: {reason}; the narrator's lines are shown here: read them aloud").format(
+                        reason=say(reason)), err=True)
+                elif reason:
+                    click.echo(f"narrate: {say(plan(self._players[0], reason))}", err=True)
+        return self._players
+
+    def whole_night(self, script: NightScript) -> None:
+        from narrator.shell.cli.day import wait_for_go
+        from narrator.shell.cli.play import play
+
+        if not play(self.env, script.settings, script, self.audio) and not wait_for_go():
+            raise Stopped
+
+    def part(self, script: NightScript, segments) -> None:
+        """Speak some of the night's segments (a turn's opening and count, or its close)."""
+        if not segments:
+            return
+        from narrator.shell.audio.console import terminal_session
+        from narrator.shell.audio.night import night_audio
+        from narrator.shell.audio.player import play_night
+        from narrator.shell.cli.options import phase_labels
+
+        players = self.players()
+        if not players[0].audible:
+            for segment in segments:
+                if isinstance(segment, Count):
+                    click.echo(_("  » count {seconds} seconds").format(seconds=segment.seconds))
+                else:
+                    click.echo(f"  » {segment.text}")
+            return
+        part = replace(script, segments=tuple(segments))
+        audio = night_audio(self.env, part, self.audio)
+        with terminal_session(phase_labels(self.env, self.lang)) as session:
+            if not play_night(players, audio, session):
+                raise Stopped
+
+    def announce(self, text: str) -> None:
+        """Show ``text`` and say it."""
+        click.echo(text)
+        if self._silent:
+            return
+        if self.env.speaker is not None:
+            speaker = self.env.speaker()
+            speaker.say(text)
+            speaker.close()
+            return
+        if not self.players()[0].audible:  # no sound here: shown, as the night's lines are
+            self._silent = True
+            return
+        from narrator.shell.audio.clip import prepare_voice
+        from narrator.shell.audio.night import voice_source
+        from narrator.shell.audio.speaker import SilentSpeaker, choose_speaker
+
+        try:
+            if self._source is None:
+                self._source = voice_source(self.env, self.lang, self.audio)
+            clip = prepare_voice(self._source.raw_clip("announcement", text), 48000, self._source.cache)
+        except NarratorError as error:
+            self._silent = True
+            click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
+            return
+        speaker, reason = choose_speaker({"announcement": clip})
+        if isinstance(speaker, SilentSpeaker):
+            self._silent = True
+            click.echo(f"narrate: {say(reason)}", err=True)
+            return
+        speaker.say("announcement")
+        speaker.close()
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,86 @@
+"""Games of many nights on disk: one JSON file per game in the data folder, rewritten whole and
+atomically after every entry, so that a crash, a closed lid or Ctrl-C loses nothing entered.
+
+A file holds the game's id, the narration's language, the options the game was started with
+(so that a resumed game sounds the same), its setup and its entries (``narrator.core.rounds``).
+"""
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import msg, os_reason
+from narrator.core.rounds import Setup, setup_as_dict, setup_from_dict
+from narrator.shell.files import write_atomically
+
+FORMAT = 1
+FOLDER = "games"
+
+
+@dataclass
+class SavedGame:
+    path: Path
+    game_id: str
+    lang: str
+    options: dict  # the command line's options that shape the narration (see shell/cli/rounds.py)
+    setup: Setup
+    entries: list = field(default_factory=list)
+    over: bool = False
+
+    def save(self) -> None:
+        data = {"format": FORMAT, "game": self.game_id, "lang": self.lang, "options": self.options,
+                "setup": setup_as_dict(self.setup), "entries": self.entries, "over": self.over}
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise NarratorError(msg("cannot keep the game in {folder} ({reason})", folder=self.path.parent,
+                                    reason=os_reason(error))) from None
+        write_atomically(self.path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+
+
+def new_game_path(folder: Path, game_id: str, now: float) -> Path:
+    """A file of its own for a game started at ``now`` (never one already there)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    path = folder / f"{game_id}-{stamp}.json"
+    number = 2
+    while path.exists():
+        path = folder / f"{game_id}-{stamp}-{number}.json"
+        number += 1
+    return path
+
+
+def load(path: Path) -> SavedGame:
+    """A saved game; one line naming the file when it cannot be read or is not a game."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise NarratorError(msg("{file}: cannot read it ({reason})", file=path, reason=os_reason(error))) from None
+    except (ValueError, RecursionError):
+        raise NarratorError(msg("{file}: not a saved game (it is not JSON)", file=path)) from None
+    keys = {"format", "game", "lang", "options", "setup", "entries", "over"}
+    if not isinstance(data, dict) or set(data) != keys or data["format"] != FORMAT:
+        raise NarratorError(msg("{file}: not a game saved by this narrate", file=path))
+    if not (isinstance(data["game"], str) and isinstance(data["lang"], str) and isinstance(data["options"], dict)
+            and isinstance(data["entries"], list) and isinstance(data["over"], bool)):
+        raise NarratorError(msg("{file}: not a game saved by this narrate", file=path))
+    try:
+        setup = setup_from_dict(data["setup"])
+    except NarratorError as error:
+        raise NarratorError(msg("{file}: {error}", file=path, error=error.message)) from None
+    return SavedGame(path, data["game"], data["lang"], data["options"], setup, data["entries"], data["over"])
+
+
+def unfinished(folder: Path) -> list[Path]:
+    """The saved games not yet over, newest first (by when each was last saved)."""
+    found = []
+    for path in folder.glob("*.json") if folder.is_dir() else ():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            continue
+        if isinstance(data, dict) and data.get("format") == FORMAT and data.get("over") is False:
+            found.append((path.stat().st_mtime_ns, path.name, path))
+    return [path for _mtime, _name, path in sorted(found, reverse=True)]

@@ -1,0 +1,240 @@
+"""Lupus in Tabula as a group meets it at the terminal: a Vecchio Saggio game of 8 and a moderated
+game of 12 played from the first night to a winner, a game stopped in the middle and resumed
+(the input ending, and a real process killed), undo at a prompt, and the errors of ``narrate resume``.
+
+The answers typed are those of a game played with random choices in the core (test_rounds.py):
+the terminal must end in the same game, entry for entry."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from types import MappingProxyType
+
+import pytest
+from click.testing import CliRunner
+from conftest import RecordingPlayer, make_env
+from test_day import FakeClock, RecordingSpeaker
+from test_rounds import NAMES, random_entry
+
+from narrator.core.deck import Deck
+from narrator.core.rounds import DawnStep, EndQuestion, Over, PhaseStep, Rounds, Setup, VoteStep
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+from narrator.shell.cli import cli
+from narrator.shell.cli.rounds import dealt_cards
+
+LUPUS = "lupus-in-tabula"
+LOCALES = {"it": "it_IT.UTF-8", "en": "en_GB.UTF-8"}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAMES_DIR / LUPUS)
+
+
+def lupus_env(tmp_path, language="en", seed=777):
+    clock = FakeClock()
+    speaker = RecordingSpeaker(clock)
+    env = make_env({"LANG": LOCALES[language]}, seed=seed, data_home=tmp_path / "data", config_dir=tmp_path / "config",
+                   clock=clock, sleep=clock.sleep, speaker=lambda: speaker, player=RecordingPlayer)
+    env.speaker_said = speaker.said
+    return env
+
+
+def command(players, names, *options, day_seconds=20):
+    return ["--game", LUPUS, "--players", str(players), "--no-ambience", "--day-seconds", str(day_seconds), "--names",
+            ",".join(names), *[part for option in options for part in ("--option", option)]]
+
+
+def planned_game(game, env, players, seed, **options):
+    """The game the terminal will play (the same deal as narrate's), played in the core with random
+    choices: its setup, its entries, and the lines a group types for them."""
+    chosen = {**game.option_defaults, **options}
+    names = NAMES[:players]
+    deck = game.recommended_decks[players]
+    cards = None
+    if game.moderated(frozenset(deck), chosen):
+        cards = dealt_cards(env, names, Deck(tuple((role.id, deck[role.id]) for role in game.roles
+                                                   if role.id in deck)))
+    setup = Setup(names, MappingProxyType(dict(deck)), MappingProxyType(chosen), cards)
+    rounds = Rounds(game, setup)
+    rng = random.Random(seed)
+    typed = []
+    while not isinstance(rounds.step, Over):
+        step = rounds.step
+        entry = random_entry(step, rng)
+        typed += typed_for(game, step, entry, env)
+        rounds.enter(entry)
+    return rounds, typed
+
+
+def typed_for(game, step, entry, env) -> list[str]:
+    """What a group types at the terminal for ``entry``."""
+    if isinstance(step, PhaseStep):
+        lines = [entry["choice"] or ""] if "choice" in entry else []
+        return lines + [entry["marks"][mark] or "" for mark, _holder in step.marks]
+    if isinstance(step, DawnStep) and step.dead is None:
+        return [", ".join(entry["dead"])]
+    if isinstance(step, EndQuestion):
+        language = game.languages[env.default_language()]
+        return [language.sides[entry["winner"]] if entry["winner"] else ""]
+    if isinstance(step, VoteStep):
+        return [entry["voted"]]
+    return []
+
+
+def invoke(env, args, lines):
+    result = CliRunner().invoke(cli, args, obj=env, input="".join(line + "\n" for line in lines),
+                                prog_name="narrate")
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def saved_game(env) -> dict:
+    (path,) = (env.data_home / "games").glob("*.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_an_eight_player_vecchio_saggio_game_plays_to_a_winner(game, tmp_path, language):
+    env = lupus_env(tmp_path, language)
+    rounds, typed = planned_game(game, env, 8, seed=3, **{"vecchio-saggio": True})
+    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on"), typed)
+    assert result.exit_code == 0, result.output
+    saved = saved_game(env)
+    assert saved["entries"] == rounds.entries and saved["over"] is True
+    nights = rounds.step.table.night
+    text = {"en": ("Who found their card turned?", "Has a side won?", "The game is over: the"),
+            "it": ("Chi ha trovato la propria carta girata?", "Ha vinto una fazione?", "La partita è finita: vincono")}
+    for words in text[language]:
+        assert words in result.output
+    assert result.output.count("── " + {"en": "Night", "it": "Notte"}[language]) == nights
+    side = game.languages[language].sides[rounds.step.sides[0]]
+    assert any(side in said for _time, said in env.speaker_said)  # the winners are said aloud
+
+
+def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path):
+    env = lupus_env(tmp_path)
+    rounds, typed = planned_game(game, env, 12, seed=5, **{"minaccia-fantasma": True})
+    result = invoke(env, command(12, NAMES[:12], "minaccia-fantasma=on"), typed)
+    assert result.exit_code == 0, result.output
+    saved = saved_game(env)
+    assert saved["entries"] == rounds.entries and saved["over"] is True
+    over = rounds.step
+    assert f"Winners: {', '.join(over.winners)}" in result.output
+    for name, role_id in rounds.setup.cards.items():  # the moderator's secret table
+        assert f"{name.ljust(5)}  {game.languages['en'].role_name(role_id)}" in result.output
+    deaths = [said for _time, said in env.speaker_said if said.startswith("Dawn breaks. The village mourns")]
+    assert deaths, env.speaker_said  # the dead are said by name
+
+
+def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
+    env = lupus_env(tmp_path)
+    rounds, typed = planned_game(game, env, 12, seed=8)
+    cut = len(typed) // 2
+    first = invoke(env, command(12, NAMES[:12]), typed[:cut])
+    assert first.exit_code == 2 and "the input ended" in first.stderr
+    stopped = saved_game(env)
+    assert stopped["over"] is False and 0 < len(stopped["entries"]) < len(rounds.entries)
+    assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
+    second = invoke(env, ["resume"], typed[cut:])
+    assert second.exit_code == 0, second.output
+    assert saved_game(env)["entries"] == rounds.entries
+    assert invoke(env, ["resume"], []).exit_code == 2  # nothing left to resume
+
+
+def test_undo_at_a_prompt_takes_back_the_last_answer(game, tmp_path):
+    env = lupus_env(tmp_path)
+    rounds, typed = planned_game(game, env, 8, seed=4)
+    first_vote = next(index for index, (step_entry) in enumerate(rounds.entries) if step_entry["kind"] == "vote")
+    # the first typed line that is a vote: the night's choices come before it
+    night_lines = sum(1 for entry in rounds.entries[:first_vote] if "choice" in entry)
+    wrong = "Bruno" if typed[night_lines] != "Bruno" else "Carla"
+    lines = typed[:night_lines] + [wrong, "undo"] + typed[night_lines:]
+    result = invoke(env, command(8, NAMES[:8]), lines)
+    assert result.exit_code == 0, result.output
+    assert "Undone: back to" in result.output
+    assert saved_game(env)["entries"] == rounds.entries
+
+
+def test_resume_says_in_one_line_what_is_wrong(tmp_path, run):
+    env = lupus_env(tmp_path)
+    result = invoke(env, ["resume"], [])
+    assert result.exit_code == 2 and result.stderr.startswith("narrate: no game to resume in ")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    result = invoke(env, ["resume", str(broken)], [])
+    assert (result.exit_code, result.stderr) == (2, f"narrate: {broken}: not a saved game (it is not JSON)\n")
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps({"format": 1, "game": LUPUS, "lang": "en", "options": {}, "over": False,
+                                  "setup": {"seating": ["A", "B", "C"], "deck": {"villico": 3}, "options": {},
+                                            "cards": None}, "entries": []}), encoding="utf-8")
+    result = invoke(env, ["resume", str(edited)], [])
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_the_moderator_may_type_the_cards_dealt_by_hand(game, tmp_path):
+    env = lupus_env(tmp_path)
+    lines = ["Werewolf", "villager", "Seer", "seer", "villager", "lupo-mannaro", "villico", "villico", "villico"]
+    result = invoke(env, [*command(8, NAMES[:8]), "--dealt"], lines)
+    assert "Error: no Seer card is left in the deck: Werewolf, Villager" in result.output  # Dario's "seer", asked again
+    assert result.exit_code == 2 and "the input ended" in result.stderr  # the game had begun: night 1, the Seer
+    assert saved_game(env)["setup"]["cards"] == {
+        "Anna": "lupo-mannaro", "Bruno": "villico", "Carla": "veggente", "Dario": "villico", "Elena": "lupo-mannaro",
+        "Fabio": "villico", "Gino": "villico", "Ugo": "villico"}
+
+
+def test_a_killed_narrate_resumes_from_its_saved_file(tmp_path):
+    """A real process, killed with SIGKILL in the middle of the first night, then resumed."""
+    home = tmp_path / "home"
+    environ = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"),
+               "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"), "LANG": "en_US.UTF-8"}
+    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], day_seconds=4)]
+    with open(tmp_path / "output.txt", "w") as output:
+        process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT,
+                                   env=environ, cwd=tmp_path, text=True)
+    process.stdin.write("Anna\n")  # the Veggente's choice, read when the prompt comes
+    process.stdin.flush()
+    games = home / "data" / "narrator" / "games"
+    chosen = {"kind": "phase", "night": 1, "phase": "veggente", "choice": "Anna"}
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # the choice is saved before the next turn is spoken
+        paths = list(games.glob("*.json")) if games.is_dir() else []
+        if paths and chosen in json.loads(paths[0].read_text(encoding="utf-8"))["entries"]:
+            break
+        time.sleep(0.05)
+    (path,) = paths
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=60)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["over"] is False and chosen in saved["entries"]
+    assert [file.name for file in games.iterdir()] == [path.name]  # no half-written file beside it
+    resumed = subprocess.run([sys.executable, "-m", "narrator", "resume"], input="", capture_output=True,
+                             env=environ, cwd=tmp_path, text=True, timeout=300)
+    assert "Resumed at " in resumed.stdout, resumed.stdout
+    assert "Seer points at" not in resumed.stdout  # what was entered is not asked again
+    assert resumed.returncode == 2 and "the input ended" in resumed.stderr  # at the day's first vote
+    assert json.loads(path.read_text(encoding="utf-8"))["entries"][:len(saved["entries"])] == saved["entries"]
+
+
+@pytest.mark.skipif(__import__("test_playback").portaudio_missing(), reason="PortAudio (libportaudio2) is not installed")
+def test_the_night_and_the_names_go_through_the_real_sound_path(tmp_path):
+    """PortAudio into ALSA's null device: each part of the night played, the dead said by the
+    text-to-speech engine (no voice pack holds a name), until the first vote."""
+    config = tmp_path / "asound.conf"
+    config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
+    environ = {**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "en_US.UTF-8",
+               "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], "quiet-first-night=off", day_seconds=4)]
+    process = subprocess.run(args, input="Anna\nBruno\n", capture_output=True, text=True, env=environ, cwd=tmp_path,
+                             timeout=300)
+    assert process.returncode == 2 and "the input ended" in process.stderr, process.stderr
+    assert "Dawn breaks. The village mourns Bruno." in process.stdout
+    assert "names are shown, not said" not in process.stderr and "shown here" not in process.stderr
+    phases = [line.split("  ", 1)[1] for line in process.stderr.splitlines() if line[:1].isdigit()]
+    assert phases[:4] == ["Night falls", "Seer", "Seer", "Werewolves"], process.stderr  # a turn: its count, then its close
