@@ -238,3 +238,16 @@ def test_the_night_and_the_names_go_through_the_real_sound_path(tmp_path):
     assert "names are shown, not said" not in process.stderr and "shown here" not in process.stderr
     phases = [line.split("  ", 1)[1] for line in process.stderr.splitlines() if line[:1].isdigit()]
     assert phases[:4] == ["Night falls", "Seer", "Seer", "Werewolves"], process.stderr  # a turn: its count, then its close
+
+
+def test_undo_at_the_first_vote_goes_back_to_the_night_without_a_second_day(game, tmp_path):
+    env = lupus_env(tmp_path)
+    rounds, typed = planned_game(game, env, 8, seed=4)
+    night_lines = sum(1 for entry in rounds.entries[:next(index for index, entry in enumerate(rounds.entries)
+                                                            if entry["kind"] == "vote")] if "choice" in entry)
+    lines = typed[:night_lines] + ["undo", typed[night_lines - 1]] + typed[night_lines:]
+    result = invoke(env, command(8, NAMES[:8]), lines)
+    assert result.exit_code == 0, result.output
+    assert saved_game(env)["entries"] == rounds.entries
+    days_heard = [said for _time, said in env.speaker_said if said == "day.discuss"]
+    assert len(days_heard) == sum(entry["kind"] == "day" for entry in rounds.entries)  # the first day was not run twice

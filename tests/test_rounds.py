@@ -284,6 +284,9 @@ def test_undo_takes_back_the_last_thing_typed(game):
     assert rounds.step.phase == "gufo"
     with pytest.raises(RoundsError):
         Rounds(game, setup_of(game, CARDS)).undo()
+    advance(rounds, lambda step: isinstance(step, VoteStep))  # past the Gufo, the lupi, the dawn and the day
+    assert rounds.undo().phase == "gufo"  # the steps between were no answers: back to the last one
+    assert [entry["kind"] for entry in rounds.entries] == ["phase", "phase"]
 
 
 def test_a_saved_setup_reads_back_and_a_broken_one_is_refused(game):

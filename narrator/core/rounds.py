@@ -211,6 +211,9 @@ def entry_for(step: Step, **given: Any) -> dict:
     return entry
 
 
+ANSWERS = frozenset({"choice", "marks", "dead", "winner", "voted"})  # what an entry holds when someone answered
+
+
 class Rounds:
     """A game of many nights: its setup, its entries, and the step it has come to."""
 
@@ -229,10 +232,12 @@ class Rounds:
         return self.step
 
     def undo(self) -> Step:
-        """Leave out the last entry: the game is where it was before it."""
-        if not self.entries:
-            raise RoundsError(msg("nothing to undo: the game has just begun"))
-        replayed = Rounds(self.game, self.setup, self.entries[:-1])
+        """Leave out the last answer given (and the steps that followed it by themselves: a part
+        of the night spoken, the day): the game is where it was when that answer was asked for."""
+        answered = [index for index, entry in enumerate(self.entries) if ANSWERS & set(entry)]
+        if not answered:
+            raise RoundsError(msg("nothing to undo: no answer has been given yet"))
+        replayed = Rounds(self.game, self.setup, self.entries[:answered[-1]])
         self.entries, self._flow, self.step = replayed.entries, replayed._flow, replayed.step
         return self.step
 

@@ -272,11 +272,14 @@ class GameTable:
     def day(self, step: DayStep) -> dict:
         from narrator.shell.cli.day import run_the_day
 
+        if step.key in self.heard:  # an answer of the night was taken back: the day was had already
+            return entry_for(step)
         click.echo()
         click.echo(_("Day {night}. Living: {names}.").format(night=step.table.night,
                                                              names=", ".join(step.table.living)))
         run_the_day(self.env, self.lang, self.day_seconds, self.audio, day_rules(self.env,
                                                                                   self.saved.options.get("countdown")))
+        self.heard.add(step.key)
         return entry_for(step)
 
     def vote(self, step: VoteStep) -> dict:
