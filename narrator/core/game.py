@@ -26,10 +26,14 @@ VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules mod
 # ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
 # each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.
 VOTE_WORDS = ("lynched_mark", "lynched_list")
-# A game of many nights says these aloud (narrator.core.rounds): who died at dawn, or nobody; who
-# takes the card ties are counted to; the winners. And, for the moderator's eyes, why each died
-# or lived: "reason_" and the reasons its rules' dawn() gives.
-ROUND_SENTENCES = ("dawn_dead", "dawn_nobody", "anchor", "winners_side", "winners_alone")
+# A game played to the end says these aloud (narrator.core.rounds): who died at dawn, and who
+# takes the card ties are counted to. And, for the moderator's eyes, why each died or lived:
+# "reason_" and the reasons its rules' dawn() gives.
+ROUND_SENTENCES = ("dawn_dead", "anchor")
+# ...and these lines, which name nobody and so are in its voice packs: the dawn with no death, and
+# the end, "end." and each winner its rules' game_over can name (a side, or a role that wins alone).
+NOBODY_DIED_LINE = "dawn.nobody"
+END_LINE = "end.{winner}"
 
 
 @dataclass(frozen=True)
@@ -265,6 +269,11 @@ class Game:
     many_nights: bool = False  # nights follow one another until a side wins (turns may depend on the night)
     marks: Marks | None = None  # what the dead lay before the living at the end of a night
     without_moderator: Condition | None = None  # when it holds, nobody at the laptop knows the cards
+
+    @property
+    def plays_rounds(self) -> bool:
+        """A game of many nights whose rules settle its days and dawns: narrate plays it to the end."""
+        return self.many_nights and getattr(self.rules, "VOTE", None) == "day"
 
     def moderated(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
         """Whether a moderator keeps the laptop (a game of many nights, unless its options say otherwise)."""

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from narrator.core.deck import Deck, players_for
 from narrator.core.errors import NarratorError
-from narrator.core.game import CountStep, Game, LineStep, Step
+from narrator.core.game import END_LINE, NOBODY_DIED_LINE, CountStep, Game, LineStep, Step
 from narrator.core.i18n import msg
 
 COUNT_STYLES = ("full", "edges", "silent")
@@ -226,7 +226,14 @@ def every_line_key(game: Game) -> list[str]:
         from narrator.core.day import day_line_keys
 
         keys += day_line_keys(game.day)
+    if game.plays_rounds:
+        keys += round_line_keys(game)
     return keys + list(count_line_keys(game))
+
+
+def round_line_keys(game: Game) -> list[str]:
+    """The lines of a game played to the end that name nobody: no death at dawn, each end."""
+    return [NOBODY_DIED_LINE, *(END_LINE.format(winner=winner) for winner in game.rules.ENDS)]
 
 
 # A count's word longer than this runs into the next second's when every second is spoken: text-to-

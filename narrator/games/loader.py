@@ -48,7 +48,7 @@ _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
 # A game whose vote is a day's two rounds (VOTE = "day": narrator.core.runoff) provides these instead.
 _DAY_RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "read_day", "explain_day", "day_as_dict", "card_back",
-                    "dawn", "game_over")  # the last two: who dies at dawn, and the end (narrator.core.rounds)
+                    "dawn", "game_over", "ENDS")  # who dies at dawn, the end, who can win (narrator.core.rounds)
 _TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
 
 
@@ -234,11 +234,6 @@ def _tokens(field: Field, kinds: dict, role_ids: set[str]) -> dict[str, MappingP
         tokens[token] = MappingProxyType(traits)
     _check_role_traits(field, list(tokens.values()), kinds, role_ids)
     return tokens
-
-
-def plays_rounds(game: Game) -> bool:
-    """A game of many nights whose rules settle its days and dawns: narrate plays it to the end."""
-    return game.many_nights and getattr(game.rules, "VOTE", None) == "day"
 
 
 def load_rules(folder: Path) -> VoteRules | None:
@@ -489,7 +484,7 @@ def _language(path: Path, game: Game) -> Language:
     for key in sorted(set(lines) - needed):
         raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
                              game=game.id))
-    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *(ROUND_SENTENCES if plays_rounds(game) else ()),
+    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *(ROUND_SENTENCES if game.plays_rounds else ()),
                                      *(game.rules.SENTENCES if game.rules else ()))))
     vote_field = root.get("vote").keys_within(set(sentences) | set(VOTE_WORDS))
     vote = {key: vote_field.get(key).text() for key in sentences}

@@ -11,7 +11,7 @@ ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "di
                "wins_alone_alive": "flag", "names_suspect": "flag", "kills_from": "count",
                "copyable": "flag"}
 SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched",
-             "dawn_dead", "dawn_nobody", "anchor", "winners_side", "winners_alone",  # said aloud in a game
+             "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl")  # shown to the moderator
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
@@ -68,6 +68,7 @@ def card_back(game, language, deck):
 # --- the dawn and the end (for the game across nights; pure: cards and choices in, deaths out) ---
 
 HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
+ENDS = (HUMANS, WOLVES, "criceto-mannaro")  # who game_over() can name as winning: the Criceto alone
 
 
 def dawn(game, cards, victim=None, protected=None, seen=None, gufato=None, players=0, **_other_choices):

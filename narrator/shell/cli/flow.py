@@ -7,7 +7,6 @@ sound, or the tablets), and the vote is always asked and settled here, at the la
 import click
 
 from narrator.core.views import deck_text
-from narrator.games.loader import plays_rounds
 from narrator.shell.cli.day import run_the_day, wait_for_go
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -58,7 +57,7 @@ def play_game(env, params, speaker_box: bool) -> None:
     from narrator.core.vote import resolve_vote
     from narrator.core.votes_view import vote_text
 
-    if plays_rounds(env.game) and not params.get("no_day"):
+    if env.game.plays_rounds and not params.get("no_day"):
         if speaker_box:
             raise click.UsageError(_("the speaker box does not follow a game of many nights yet: play it on this "
                                      "laptop (leave out --speaker-box)"))

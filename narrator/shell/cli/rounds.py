@@ -15,6 +15,7 @@ import click
 
 from narrator.core.deck import Deck
 from narrator.core.errors import NarratorError, Stopped
+from narrator.core.game import END_LINE, NOBODY_DIED_LINE
 from narrator.core.i18n import N_
 from narrator.core.rounds import (
     DawnStep,
@@ -239,7 +240,7 @@ class GameTable:
 
     def announce_deaths(self, dead) -> None:
         if not dead:
-            self.voice.announce(self.sentences("dawn_nobody"))
+            self.voice.announce(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
             return
         self.voice.announce(self.sentences("dawn_dead", names=self.sentences.join(list(dead))))
         self.voice.announce(self.sentences("anchor", name=dead[-1]))
@@ -308,11 +309,8 @@ class GameTable:
 
     def over(self, step: Over) -> None:
         click.echo()
-        if len(step.sides) == 1 and step.sides[0] in self.language.roles:
-            text = self.sentences("winners_alone", name=step.winners[0], role=self.language.role_name(step.sides[0]))
-        else:
-            text = self.sentences("winners_side", side=self.language.sides[step.sides[0]])
-        self.voice.announce(text)
+        key = END_LINE.format(winner=step.sides[0])
+        self.voice.announce(self.language.line(key), key=key)
         if step.winners:
             click.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
         if step.table.cards is not None:
@@ -465,14 +463,15 @@ class NightVoice:
             if not play_night(players, audio, session):
                 raise Stopped
 
-    def announce(self, text: str) -> None:
-        """Show ``text`` and say it."""
+    def announce(self, text: str, key: str | None = None) -> None:
+        """Show ``text`` and say it: the voice pack's line ``key`` when it has one, else the
+        text-to-speech engine (a sentence with a name in it has no key)."""
         click.echo(text)
         if self._silent:
             return
         if self.env.speaker is not None:
             speaker = self.env.speaker()
-            speaker.say(text)
+            speaker.say(key or text)
             speaker.close()
             return
         if not self.players()[0].audible:  # no sound here: shown, as the night's lines are
@@ -485,7 +484,7 @@ class NightVoice:
         try:
             if self._source is None:
                 self._source = voice_source(self.env, self.lang, self.audio)
-            clip = prepare_voice(self._source.raw_clip("announcement", text), 48000, self._source.cache)
+            clip = prepare_voice(self._source.raw_clip(key or "announcement", text), 48000, self._source.cache)
         except NarratorError as error:
             self._silent = True
             click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
