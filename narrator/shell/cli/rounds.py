@@ -8,13 +8,12 @@ typed, and ``narrate resume`` continues a game that was stopped.
 """
 
 import random
-from dataclasses import replace
 from types import MappingProxyType
 
 import click
 
 from narrator.core.deck import Deck
-from narrator.core.errors import NarratorError, Stopped
+from narrator.core.errors import NarratorError
 from narrator.core.game import END_LINE, NOBODY_DIED_LINE
 from narrator.core.i18n import N_
 from narrator.core.rounds import (
@@ -33,6 +32,7 @@ from narrator.core.rounds import (
 )
 from narrator.core.script import Count, NightScript, generate_script, settings_for
 from narrator.core.vote import Sentences
+from narrator.shell.cli.nightvoice import NightVoice
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
     choose_audio,
@@ -43,17 +43,13 @@ from narrator.shell.cli.options import (
     pick,
     say_seed,
 )
+from narrator.shell.cli.prompts import Undo, ask_name, ask_names, is_undo, prompt
 from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
 from narrator.shell.translation import _, ngettext, say
 
 # What a saved game keeps of the command line, to sound the same when resumed.
 KEPT_OPTIONS = ("count_seconds", "count_style", "slot_seconds", "countdown", *AUDIO_OPTION_NAMES)
-UNDO_WORDS = ("undo",)
 MARK_NAMES = {"sword": N_("sword"), "shield": N_("shield")}  # the marks of narrator.core.runoff
-
-
-class Undo(Exception):
-    """``undo`` was typed at a prompt."""
 
 
 def start_rounds(env, params: dict) -> None:
@@ -214,7 +210,7 @@ class GameTable:
                 self.nod(name, answer_for(self.game, step, None), step.about)
             if step.ask.choose is not None:
                 copies = self.game.slot(step.phase).cards(self.saved.setup.deck)
-                choice = self.ask_name(ngettext("{character} points at", "{character} point at", copies).format(
+                choice = ask_name(ngettext("{character} points at", "{character} point at", copies).format(
                     character=name), step.candidates, nobody=True)
                 given["choice"] = choice
                 if choice is not None and step.ask.answer is not None:
@@ -223,14 +219,14 @@ class GameTable:
             click.echo(_("  ({character}: a ghost; the turn is called all the same)").format(
                 character=self.character(step.phase)))
         if step.marks:
-            given["marks"] = {mark: self.ask_name(_("The {mark} ({holder} holds it) lies before").format(
+            given["marks"] = {mark: ask_name(_("The {mark} ({holder} holds it) lies before").format(
                 mark=_(MARK_NAMES[mark]), holder=holder), step.table.living, nobody=True) for mark, holder in step.marks}
         self.voice.part(script, rest)
         return entry_for(step, **given)
 
     def dawn(self, step: DawnStep) -> dict:
         if step.dead is None:
-            dead = self.ask_names(_("Who found their card turned? (names, or Enter: nobody)"), step.table.living)
+            dead = ask_names(_("Who found their card turned? (names, or Enter: nobody)"), step.table.living)
             self.announce_deaths(dead)
             return entry_for(step, dead=dead)
         for reason, name in step.reasons:
@@ -254,7 +250,7 @@ class GameTable:
 
         def side(text: str):
             text = text.strip().casefold()
-            if text in UNDO_WORDS or text == _("undo"):
+            if is_undo(text):
                 return Undo
             if not text and not step.must_end:
                 return None
@@ -262,7 +258,7 @@ class GameTable:
                 return sides[text]
             raise click.BadParameter(_("'{answer}' is not a side: {sides}").format(answer=text, sides=names))
 
-        winner = self.prompt(question, side)
+        winner = prompt(question, side)
         return entry_for(step, winner=winner)
 
     def game_sides(self) -> list[str]:
@@ -296,7 +292,7 @@ class GameTable:
                 click.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
                 click.echo(_("The runoff: the living who are not suspects vote."))
         ghost = _(" (ghost)") if step.voter in step.table.dead else ""
-        voted = self.ask_name(_("{voter}{ghost} votes for").format(voter=step.voter, ghost=ghost), step.candidates)
+        voted = ask_name(_("{voter}{ghost} votes for").format(voter=step.voter, ghost=ghost), step.candidates)
         return entry_for(step, voted=voted)
 
     def lynch(self, step: LynchStep) -> dict:
@@ -349,52 +345,6 @@ class GameTable:
             return _("the dawn after night {night}").format(night=night)
         return _("night {night}").format(night=night)
 
-    def prompt(self, question: str, parse):
-        """A question whose answer ``parse`` checks; ``undo`` takes back the last entry instead."""
-        answer = click.prompt(question, default="", show_default=False, value_proc=parse)
-        if answer is Undo:
-            raise Undo
-        return answer
-
-    def ask_name(self, question: str, names, nobody: bool = False) -> str | None:
-        from narrator.shell.cli.votes import completion
-
-        def parse(text: str):
-            found = self.names_in(text, names, nobody)
-            if found is not Undo and found is not None and len(found) != 1:
-                raise click.BadParameter(_("one name: {names}").format(names=", ".join(names)))
-            return found if found in (Undo, None) else found[0]
-
-        with completion(list(names)):
-            return self.prompt(question + (_(" (Enter: nobody)") if nobody else ""), parse)
-
-    def ask_names(self, question: str, names) -> list[str]:
-        def parse(text: str):
-            found = self.names_in(text, names, nobody=True)
-            return [] if found is None else found
-
-        return self.prompt(question, parse)
-
-    def names_in(self, text: str, names, nobody: bool):
-        """The players named in ``text`` (commas between them; a unique start is enough)."""
-        text = text.strip()
-        if text.casefold() in UNDO_WORDS or text.casefold() == _("undo").casefold():
-            return Undo
-        if not text or text == "-":
-            if nobody:
-                return None
-            raise click.BadParameter(_("give a name: {names}").format(names=", ".join(names)))
-        found = []
-        for part in (piece.strip() for piece in text.split(",") if piece.strip()):
-            exact = [name for name in names if name.casefold() == part.casefold()]
-            starting = [name for name in names if name.casefold().startswith(part.casefold())]
-            matches = exact or starting
-            if len(matches) != 1:
-                raise click.BadParameter(_("'{name}' is not one of {names}").format(name=part, names=", ".join(names)))
-            if matches[0] not in found:
-                found.append(matches[0])
-        return found
-
     def close(self) -> None:
         self.voice.close()
 
@@ -402,100 +352,3 @@ class GameTable:
 def _turn(text: str) -> tuple[str, int]:
     turn, _equals, seconds = text.partition("=")
     return turn.strip(), int(seconds)
-
-
-class NightVoice:
-    """The night's lines as the game reaches them, and sentences with the players' names in them
-    (no voice pack has those: the text-to-speech engine says them; they are always shown)."""
-
-    def __init__(self, env, lang: str, audio):
-        self.env, self.lang, self.audio = env, lang, audio
-        self._players = None
-        self._speaker = None
-        self._source = None
-        self._silent = False
-
-    def players(self):
-        from narrator.shell.audio.night import write_night
-        from narrator.shell.audio.player import choose_players, plan
-        from narrator.shell.cli.play import NIGHT_FILE
-
-        if self._players is None:
-            if self.env.player:
-                self._players = [self.env.player()]
-            else:
-                self._players, reason = choose_players(write_night, self.env.nights_dir() / NIGHT_FILE,
-                                                       problem=self.env.sound_problem, which=self.env.which)
-                if not self._players[0].audible:
-                    click.echo(_("narrate: {reason}; the narrator's lines are shown here: read them aloud").format(
-                        reason=say(reason)), err=True)
-                elif reason:
-                    click.echo(f"narrate: {say(plan(self._players[0], reason))}", err=True)
-        return self._players
-
-    def whole_night(self, script: NightScript) -> None:
-        from narrator.shell.cli.day import wait_for_go
-        from narrator.shell.cli.play import play
-
-        if not play(self.env, script.settings, script, self.audio) and not wait_for_go():
-            raise Stopped
-
-    def part(self, script: NightScript, segments) -> None:
-        """Speak some of the night's segments (a turn's opening and count, or its close)."""
-        if not segments:
-            return
-        from narrator.shell.audio.console import terminal_session
-        from narrator.shell.audio.night import night_audio
-        from narrator.shell.audio.player import play_night
-        from narrator.shell.cli.options import phase_labels
-
-        players = self.players()
-        if not players[0].audible:
-            for segment in segments:
-                if isinstance(segment, Count):
-                    click.echo(_("  » count {seconds} seconds").format(seconds=segment.seconds))
-                else:
-                    click.echo(f"  » {segment.text}")
-            return
-        part = replace(script, segments=tuple(segments))
-        audio = night_audio(self.env, part, self.audio)
-        with terminal_session(phase_labels(self.env, self.lang)) as session:
-            if not play_night(players, audio, session):
-                raise Stopped
-
-    def announce(self, text: str, key: str | None = None) -> None:
-        """Show ``text`` and say it: the voice pack's line ``key`` when it has one, else the
-        text-to-speech engine (a sentence with a name in it has no key)."""
-        click.echo(text)
-        if self._silent:
-            return
-        if self.env.speaker is not None:
-            speaker = self.env.speaker()
-            speaker.say(key or text)
-            speaker.close()
-            return
-        if not self.players()[0].audible:  # no sound here: shown, as the night's lines are
-            self._silent = True
-            return
-        from narrator.shell.audio.clip import prepare_voice
-        from narrator.shell.audio.night import voice_source
-        from narrator.shell.audio.speaker import SilentSpeaker, choose_speaker
-
-        try:
-            if self._source is None:
-                self._source = voice_source(self.env, self.lang, self.audio)
-            clip = prepare_voice(self._source.raw_clip(key or "announcement", text), 48000, self._source.cache)
-        except NarratorError as error:
-            self._silent = True
-            click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
-            return
-        speaker, reason = choose_speaker({"announcement": clip})
-        if isinstance(speaker, SilentSpeaker):
-            self._silent = True
-            click.echo(f"narrate: {say(reason)}", err=True)
-            return
-        speaker.say("announcement")
-        speaker.close()
-
-    def close(self) -> None:
-        pass

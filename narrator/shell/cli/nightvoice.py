@@ -1,0 +1,106 @@
+"""The voice of a game of many nights: a part of the night at a time, and sentences with
+players' names in them, said by the text-to-speech engine."""
+
+from dataclasses import replace
+
+import click
+
+from narrator.core.errors import NarratorError, Stopped
+from narrator.core.script import Count, NightScript
+from narrator.shell.translation import _, say
+
+
+class NightVoice:
+    """The night's lines as the game reaches them, and sentences with the players' names in them
+    (no voice pack has those: the text-to-speech engine says them; they are always shown)."""
+
+    def __init__(self, env, lang: str, audio):
+        self.env, self.lang, self.audio = env, lang, audio
+        self._players = None
+        self._source = None
+        self._silent = False
+
+    def players(self):
+        from narrator.shell.audio.night import write_night
+        from narrator.shell.audio.player import choose_players, plan
+        from narrator.shell.cli.play import NIGHT_FILE
+
+        if self._players is None:
+            if self.env.player:
+                self._players = [self.env.player()]
+            else:
+                self._players, reason = choose_players(write_night, self.env.nights_dir() / NIGHT_FILE,
+                                                       problem=self.env.sound_problem, which=self.env.which)
+                if not self._players[0].audible:
+                    click.echo(_("narrate: {reason}; the narrator's lines are shown here: read them aloud").format(
+                        reason=say(reason)), err=True)
+                elif reason:
+                    click.echo(f"narrate: {say(plan(self._players[0], reason))}", err=True)
+        return self._players
+
+    def whole_night(self, script: NightScript) -> None:
+        from narrator.shell.cli.day import wait_for_go
+        from narrator.shell.cli.play import play
+
+        if not play(self.env, script.settings, script, self.audio) and not wait_for_go():
+            raise Stopped
+
+    def part(self, script: NightScript, segments) -> None:
+        """Speak some of the night's segments (a turn's opening and count, or its close)."""
+        if not segments:
+            return
+        from narrator.shell.audio.console import terminal_session
+        from narrator.shell.audio.night import night_audio
+        from narrator.shell.audio.player import play_night
+        from narrator.shell.cli.options import phase_labels
+
+        players = self.players()
+        if not players[0].audible:
+            for segment in segments:
+                if isinstance(segment, Count):
+                    click.echo(_("  » count {seconds} seconds").format(seconds=segment.seconds))
+                else:
+                    click.echo(f"  » {segment.text}")
+            return
+        part = replace(script, segments=tuple(segments))
+        audio = night_audio(self.env, part, self.audio)
+        with terminal_session(phase_labels(self.env, self.lang)) as session:
+            if not play_night(players, audio, session):
+                raise Stopped
+
+    def announce(self, text: str, key: str | None = None) -> None:
+        """Show ``text`` and say it: the voice pack's line ``key`` when it has one, else the
+        text-to-speech engine (a sentence with a name in it has no key)."""
+        click.echo(text)
+        if self._silent:
+            return
+        if self.env.speaker is not None:
+            speaker = self.env.speaker()
+            speaker.say(key or text)
+            speaker.close()
+            return
+        if not self.players()[0].audible:  # no sound here: shown, as the night's lines are
+            self._silent = True
+            return
+        from narrator.shell.audio.clip import prepare_voice
+        from narrator.shell.audio.night import voice_source
+        from narrator.shell.audio.speaker import SilentSpeaker, choose_speaker
+
+        try:
+            if self._source is None:
+                self._source = voice_source(self.env, self.lang, self.audio)
+            clip = prepare_voice(self._source.raw_clip(key or "announcement", text), 48000, self._source.cache)
+        except NarratorError as error:
+            self._silent = True
+            click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
+            return
+        speaker, reason = choose_speaker({"announcement": clip})
+        if isinstance(speaker, SilentSpeaker):
+            self._silent = True
+            click.echo(f"narrate: {say(reason)}", err=True)
+            return
+        speaker.say("announcement")
+        speaker.close()
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,69 @@
+"""Prompts of a game at the terminal: player names typed (a unique start is enough), and
+``undo`` at any of them."""
+
+import click
+
+from narrator.shell.translation import _
+
+UNDO_WORDS = ("undo",)  # and the word in the language in use
+
+
+class Undo(Exception):
+    """``undo`` was typed at a prompt."""
+
+
+def is_undo(text: str) -> bool:
+    return text.strip().casefold() in (*UNDO_WORDS, _("undo").casefold())
+
+
+def prompt(question: str, parse):
+    """A question whose answer ``parse`` checks; ``undo`` takes back the last entry instead."""
+    answer = click.prompt(question, default="", show_default=False, value_proc=parse)
+    if answer is Undo:
+        raise Undo
+    return answer
+
+
+def ask_name(question: str, names, nobody: bool = False) -> str | None:
+    """One of ``names`` (or None for nobody, when ``nobody``), Tab completing them."""
+    from narrator.shell.cli.votes import completion
+
+    def parse(text: str):
+        found = names_in(text, names, nobody)
+        if found is not Undo and found is not None and len(found) != 1:
+            raise click.BadParameter(_("one name: {names}").format(names=", ".join(names)))
+        return found if found in (Undo, None) else found[0]
+
+    with completion(list(names)):
+        return prompt(question + (_(" (Enter: nobody)") if nobody else ""), parse)
+
+
+def ask_names(question: str, names) -> list[str]:
+    """Any of ``names``, separated by commas (none at all: Enter)."""
+    def parse(text: str):
+        found = names_in(text, names, nobody=True)
+        return [] if found is None else found
+
+    return prompt(question, parse)
+
+
+def names_in(text: str, names, nobody: bool):
+    """The players named in ``text`` (commas between them; a unique start is enough), ``Undo``,
+    or None for nobody."""
+    if is_undo(text):
+        return Undo
+    text = text.strip()
+    if not text or text == "-":
+        if nobody:
+            return None
+        raise click.BadParameter(_("give a name: {names}").format(names=", ".join(names)))
+    found = []
+    for part in (piece.strip() for piece in text.split(",") if piece.strip()):
+        exact = [name for name in names if name.casefold() == part.casefold()]
+        starting = [name for name in names if name.casefold().startswith(part.casefold())]
+        matches = exact or starting
+        if len(matches) != 1:
+            raise click.BadParameter(_("'{name}' is not one of {names}").format(name=part, names=", ".join(names)))
+        if matches[0] not in found:
+            found.append(matches[0])
+    return found
