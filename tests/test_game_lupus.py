@@ -138,6 +138,7 @@ def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
     cut = len(typed) // 2
     first = invoke(env, command(12, NAMES[:12]), typed[:cut])
     assert first.exit_code == 2 and "the input ended" in first.stderr
+    assert "the game is saved; 'narrate resume' goes on from here" in first.stderr
     stopped = saved_game(env)
     assert stopped["over"] is False and 0 < len(stopped["entries"]) < len(rounds.entries)
     assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
@@ -250,3 +251,12 @@ def test_undo_at_the_first_vote_goes_back_to_the_night_without_a_second_day(game
     assert saved_game(env)["entries"] == rounds.entries
     days_heard = [said for _time, said in env.speaker_said if said == "day.discuss"]
     assert len(days_heard) == sum(entry["kind"] == "day" for entry in rounds.entries)  # the first day was not run twice
+
+
+def test_a_variant_is_its_option_turned_on_by_its_name_or_another(run):
+    ghosts = run("--game", LUPUS, "script", "--players", "9", "--night", "2", "--variant", "fantasmi").stdout
+    assert "fantasmi.open" in ghosts
+    alone = run("--game", LUPUS, "script", "--players", "8", "--variant", "vecchio-saggio").stdout
+    assert "veggente.open-alone" in alone
+    wrong = run("--game", LUPUS, "script", "--players", "8", "--variant", "ghosts")
+    assert wrong.exit_code == 2 and wrong.stderr.startswith("narrate: no narration option 'ghosts' in Lupus in Tabula")

@@ -269,6 +269,11 @@ class Game:
     many_nights: bool = False  # nights follow one another until a side wins (turns may depend on the night)
     marks: Marks | None = None  # what the dead lay before the living at the end of a night
     without_moderator: Condition | None = None  # when it holds, nobody at the laptop knows the cards
+    option_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # --variant's names
+
+    def option_named(self, name: str) -> str:
+        """An option by its id or by another name it is known by (``fantasmi``); unknown names as given."""
+        return self.option_aliases.get(name, name)
 
     @property
     def plays_rounds(self) -> bool:

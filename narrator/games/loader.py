@@ -86,8 +86,10 @@ def load_game(folder: Path) -> Game:
     roles = _roles(root.get("roles"), sides, rules.ROLE_FIELDS if rules else {})
     token_traits = _tokens(root.get("tokens", []), getattr(rules, "TOKEN_FIELDS", {}), {role.id for role in roles})
     role_ids = {role.id for role in roles}
-    options = {name: spec.keys_within({"default"}).get("default").boolean()
+    options = {name: spec.keys_within({"default", "aliases"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
+    aliases = {alias.text(): name for name, spec in root.get("options", {}).items()
+               for alias in spec.get("aliases", []).elements()}
     night = replace(_night(root.get("night"), role_ids, set(options)),
                     slots=_slots(root.get("wake"), role_ids, set(options)))
     players = root.get("players").keys_within({"min", "max"})
@@ -125,6 +127,7 @@ def load_game(folder: Path) -> Game:
         needs_side=None if root.get("needs_side", None).value is None else root.get("needs_side").choice(sides),
         many_nights=root.get("nights", "one").choice(("one", "many")) == "many",
         marks=_marks(root.get("marks", None), role_ids, set(options)),
+        option_aliases=MappingProxyType(aliases),
         without_moderator=_optional_condition(root.get("without_moderator", None), role_ids, set(options)),
     )
     _check_asks(game, root.get("wake"))

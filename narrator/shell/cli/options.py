@@ -13,7 +13,7 @@ from narrator.shell.environment import Environment
 from narrator.shell.translation import _
 
 DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed")
-SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "game_options")
+SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "game_options", "variants")
 
 
 def option_group(decorators):
@@ -52,6 +52,9 @@ script_options = option_group([
     click.option("--option", "game_options", multiple=True, metavar="NAME=on|off",
                  help="Turn one of the game's narration options on or off, such as nudge=off (repeatable; "
                       "'narrate games' lists each game's options)."),
+    click.option("--variant", "variants", multiple=True, metavar="NAME",
+                 help="Play a variant of the game, such as vecchio-saggio or fantasmi: the same as --option NAME=on "
+                      "(repeatable)."),
 ])
 
 
@@ -97,10 +100,12 @@ def _is_deck_file(spec: str) -> bool:
         return False
 
 
-def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, game_options,
+def choose_settings(env: Environment, lang, count_seconds, count_style, slot_seconds, game_options, variants=(),
                     night: int = 1) -> ScriptSettings:
-    """Narration settings; an option left unsaid keeps the game's default (a game may have none)."""
-    asked = dict(_switch(text) for text in game_options)
+    """Narration settings; an option left unsaid keeps the game's default (a game may have none);
+    a variant is its option turned on."""
+    asked = {env.game.option_named(name): value for name, value in map(_switch, game_options)}
+    asked |= {env.game.option_named(name.strip()): True for name in variants}
     example = f"{env.game.night.slots[0].id}=15" if env.game.night.slots else "TURN=15"
     return settings_for(env.game, _lang(env, lang), count_seconds, count_style, asked,
                         dict(_turn_seconds(text, example) for text in slot_seconds), night)

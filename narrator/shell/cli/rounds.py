@@ -13,7 +13,7 @@ from types import MappingProxyType
 import click
 
 from narrator.core.deck import Deck
-from narrator.core.errors import NarratorError
+from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import END_LINE, NOBODY_DIED_LINE
 from narrator.core.i18n import N_
 from narrator.core.rounds import (
@@ -35,6 +35,7 @@ from narrator.core.vote import Sentences
 from narrator.shell.cli.nightvoice import NightVoice
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
+    SCRIPT_OPTION_NAMES,
     choose_audio,
     choose_deck,
     choose_settings,
@@ -57,8 +58,7 @@ def start_rounds(env, params: dict) -> None:
     game = env.game
     choice = choose_deck(env, **pick(params, ("players", "deck_spec", "add", "remove", "random_deck", "seed")))
     say_seed(choice)
-    settings = choose_settings(env, params["lang"], params["count_seconds"], params["count_style"],
-                               params["slot_seconds"], params["game_options"])
+    settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
     day_seconds = day_length(env, params["day_minutes"], params["day_seconds"], False, params["names"])
     choose_audio(**pick(params, AUDIO_OPTION_NAMES))  # refused now, not at the first line
     from narrator.shell.cli.votes import _names
@@ -150,6 +150,9 @@ def run_rounds(env, saved: SavedGame) -> None:
         table.over(rounds.step)
         saved.over = True
         saved.save()
+    except (KeyboardInterrupt, Interrupted, Terminated, Stopped, click.Abort):
+        click.echo(_("narrate: the game is saved; 'narrate resume' goes on from here"), err=True)
+        raise
     finally:
         table.close()
 
