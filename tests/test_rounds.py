@@ -177,10 +177,10 @@ def test_the_night_victim_dies_at_dawn_and_takes_the_benvenuto(game):
     assert rounds.step.table.voting_order()[-1] == "Bruno"  # ...who votes last, a ghost voting too
 
 
-def test_before_anyone_dies_the_last_seat_holds_the_benvenuto(game):
+def test_before_anyone_dies_the_moderator_keeps_the_benvenuto(game):
     rounds = Rounds(game, setup_of(game, CARDS))
     advance(rounds, lambda step: isinstance(step, VoteStep))
-    assert rounds.step.table.anchor == "Nina" and rounds.step.voter == "Anna"
+    assert rounds.step.table.anchor is None and rounds.step.voter == "Anna"  # the moderator's left
 
 
 def test_the_gufato_is_a_suspect_at_the_next_vote(game):
@@ -339,7 +339,7 @@ def test_every_lynching_and_death_keeps_the_table_consistent(seed, players):
         step = rounds.step
         table = step.table
         assert len(set(table.dead)) == len(table.dead) and set(table.dead) <= set(table.seating)
-        assert table.anchor == (table.dead[-1] if table.dead else table.seating[-1])
+        assert table.anchor == (table.dead[-1] if table.dead else None)
         if isinstance(step, VoteStep):
             assert step.voter in table.seating and set(step.candidates) <= set(table.living)
             if step.round == "runoff":
@@ -349,3 +349,15 @@ def test_every_lynching_and_death_keeps_the_table_consistent(seed, players):
         if isinstance(step, PhaseStep) and step.ask is not None and step.ask.not_self:
             assert not set(step.choosers) & set(step.candidates)
         rounds.enter(random_entry(step, rng))
+
+
+def test_before_anyone_dies_a_tie_goes_to_the_one_closer_to_the_moderator(game):
+    from narrator.core.vote import Sentences
+
+    rounds = Rounds(game, setup_of(game, CARDS))
+    nomination = {"Anna": "Bruno", "Bruno": "Ugo", "Carla": "Bruno", "Dario": "Ugo"}  # Bruno 2, Ugo 2, Fabio 8
+    advance(rounds, lambda step: isinstance(step, LynchStep),
+            votes=lambda step: nomination.get(step.voter, "Fabio") if step.round == "nomination" else "Ugo")
+    assert rounds.step.outcome.suspects == ("Fabio", "Ugo")  # Ugo sits later: closer to the moderator's seat
+    explained = game.rules.explain_day(game, rounds.step.vote, rounds.step.outcome, Sentences(game.languages["en"]))
+    assert "A tie: nobody holds the Welcome card yet, so it goes to the one who voted later in the round." in explained

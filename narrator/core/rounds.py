@@ -61,14 +61,15 @@ class Table:
         return tuple(name for name in self.seating if name not in self.dead)
 
     @property
-    def anchor(self) -> str:
-        """The newest of the dead holds the card ties are counted to (before anyone dies: the
-        seat before the moderator's left, the last of the seating)."""
-        return self.dead[-1] if self.dead else self.seating[-1]
+    def anchor(self) -> str | None:
+        """The newest of the dead holds the card ties are counted to; before anyone dies, nobody
+        at the table does (the moderator keeps it, beside the seating's last and first)."""
+        return self.dead[-1] if self.dead else None
 
     def voting_order(self) -> tuple[str, ...]:
-        """Everyone, clockwise from the player after the anchor's seat (the anchor votes last)."""
-        start = (self.seating.index(self.anchor) + 1) % len(self.seating)
+        """Everyone, clockwise from the seat after the anchor's (the anchor votes last); before
+        anyone dies, the seating from its first (the moderator's left)."""
+        start = 0 if self.anchor is None else (self.seating.index(self.anchor) + 1) % len(self.seating)
         return self.seating[start:] + self.seating[:start]
 
 

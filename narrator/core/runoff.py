@@ -32,7 +32,8 @@ class DayVoteError(NarratorError):
 class DayVote:
     seating: tuple[str, ...]  # everyone at the table, living and dead, clockwise
     dead: frozenset[str]  # they vote in the nomination only, and nobody votes for them
-    anchor: str  # the seat ties are counted to (the "Benvenuto!" holder)
+    anchor: str | None  # the seat ties are counted to (the "Benvenuto!" holder); None: a seat after the
+    # last of the seating (a moderator who keeps the card while nobody has died)
     nomination: Mapping[str, str]  # voter: voted, for every living and dead player
     runoff: Mapping[str, str]  # voter: voted, for every living player who is not a suspect
     forced: str | None = None  # a player who is a suspect whatever the votes (if alive)
@@ -117,8 +118,11 @@ def _best(candidates: Sequence[str], votes: Mapping[str, int], vote: DayVote) ->
     return min(tied, key=lambda name: seats_before(vote.seating, name, vote.anchor)), how
 
 
-def seats_before(seating: Sequence[str], name: str, anchor: str) -> int:
-    """How many seats clockwise from ``name`` to ``anchor`` (the closer, the fewer)."""
+def seats_before(seating: Sequence[str], name: str, anchor: str | None) -> int:
+    """How many seats clockwise from ``name`` to ``anchor`` (the closer, the fewer); with no
+    anchor, to a seat after the last of ``seating``."""
+    if anchor is None:
+        return len(seating) - seating.index(name)
     return (seating.index(anchor) - seating.index(name)) % len(seating)
 
 
@@ -132,7 +136,8 @@ def check_day(vote: DayVote) -> None:
         raise DayVoteError(msg("{field}: a day's vote needs three players at least", field=label["seating"]))
     for name in sorted(vote.dead):
         _seated(vote, name, "dead")
-    _seated(vote, vote.anchor, "anchor")
+    if vote.anchor is not None:
+        _seated(vote, vote.anchor, "anchor")
     for part, name in (("forced", vote.forced), ("sword", vote.sword), ("shield", vote.shield)):
         if name is not None:
             _seated(vote, name, part)

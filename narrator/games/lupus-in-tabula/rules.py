@@ -10,7 +10,8 @@ VOTE = "day"  # the vote is a day's two rounds, not the cards in front of the pl
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
                "wins_alone_alive": "flag", "names_suspect": "flag", "kills_from": "count",
                "copyable": "flag"}
-SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "suspects", "ballot", "lynched",
+SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "tie_unheld", "suspects", "ballot",
+             "lynched",
              "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl")  # shown to the moderator
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
@@ -30,8 +31,9 @@ def explain_day(game, vote: DayVote, outcome: DayOutcome, say) -> list[str]:
         return ", ".join(f"{name} {count}" for name, count in votes.items() if count) or "-"
 
     def tie(reason):
-        return {"sword": say("tie_sword", name=vote.sword), "shield": say("tie_shield", name=vote.shield),
-                "anchor": say("tie_anchor", anchor=vote.anchor)}[reason]
+        if reason == "anchor":
+            return say("tie_anchor", anchor=vote.anchor) if vote.anchor else say("tie_unheld")
+        return say("tie_sword", name=vote.sword) if reason == "sword" else say("tie_shield", name=vote.shield)
 
     lines = [say("nomination", tally=tally(outcome.nomination))]
     for stage, reason in outcome.steps:

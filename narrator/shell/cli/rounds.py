@@ -285,8 +285,8 @@ class GameTable:
     def vote(self, step: VoteStep) -> dict:
         if not step.votes:
             if step.round == "nomination":
-                click.echo(_("The nomination: everyone votes, the ghosts too, from the left of {anchor}.").format(
-                    anchor=step.table.anchor))
+                click.echo(_("The nomination: everyone votes, the ghosts too, starting with {first}.").format(
+                    first=step.table.voting_order()[0]))
                 if step.table.suspect:
                     click.echo(_("{name} is a suspect whatever the votes.").format(name=step.table.suspect))
                 for mark, name in step.table.marks.items():
