@@ -31,6 +31,7 @@ from narrator.core.rounds import (
     entry_for,
 )
 from narrator.core.script import Count, NightScript, generate_script, settings_for
+from narrator.core.views import deck_text
 from narrator.core.vote import Sentences
 from narrator.shell.cli.nightvoice import NightVoice
 from narrator.shell.cli.options import (
@@ -46,7 +47,7 @@ from narrator.shell.cli.options import (
 )
 from narrator.shell.cli.prompts import Undo, ask_name, ask_names, is_undo, prompt
 from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
-from narrator.shell.translation import _, ngettext, say
+from narrator.shell.translation import _, active_catalog, ngettext, say
 
 # What a saved game keeps of the command line, to sound the same when resumed.
 KEPT_OPTIONS = ("count_seconds", "count_style", "slot_seconds", "countdown", *AUDIO_OPTION_NAMES)
@@ -64,6 +65,8 @@ def start_rounds(env, params: dict) -> None:
     from narrator.shell.cli.votes import _names
 
     seating = tuple(_names(env, params["names"], choice.players))
+    click.echo(deck_text(game, choice.deck, choice.players, settings.lang, active_catalog()))
+    click.echo()
     cards = None
     if game.moderated(choice.deck.role_ids, settings.options):
         cards = typed_cards(env, seating, choice.deck) if params["dealt"] else dealt_cards(env, seating, choice.deck)
@@ -323,6 +326,7 @@ class GameTable:
 
     def secret_table(self, table) -> None:
         """The moderator's table: each player's card, the dead marked (for the moderator's eyes)."""
+        click.echo(_("The cards (for the moderator's eyes only):"))
         width = max(len(name) for name in table.seating)
         for name in table.seating:
             mark = _("  (ghost)") if name in table.dead else ""
