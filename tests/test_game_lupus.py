@@ -8,6 +8,7 @@ the terminal must end in the same game, entry for entry."""
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -96,7 +97,7 @@ def invoke(env, args, lines):
 
 
 def saved_game(env) -> dict:
-    (path,) = (env.data_home / "games").glob("*.json")
+    (path,) = (env.data_home / "games").glob("[!.]*.json")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -204,7 +205,7 @@ def test_a_killed_narrate_resumes_from_its_saved_file(tmp_path):
     chosen = {"kind": "phase", "night": 1, "phase": "veggente", "choice": "Anna"}
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:  # the choice is saved before the next turn is spoken
-        paths = list(games.glob("*.json")) if games.is_dir() else []
+        paths = [path for path in games.glob("*.json") if not path.name.startswith(".")] if games.is_dir() else []
         if paths and chosen in json.loads(paths[0].read_text(encoding="utf-8"))["entries"]:
             break
         time.sleep(0.05)
@@ -213,9 +214,9 @@ def test_a_killed_narrate_resumes_from_its_saved_file(tmp_path):
     process.communicate(timeout=60)
     saved = json.loads(path.read_text(encoding="utf-8"))
     assert saved["over"] is False and chosen in saved["entries"]
-    assert [file.name for file in games.iterdir()] == [path.name]  # no half-written file beside it
     resumed = subprocess.run([sys.executable, "-m", "narrator", "resume"], input="", capture_output=True,
                              env=environ, cwd=tmp_path, text=True, timeout=300)
+    assert [file.name for file in games.iterdir()] == [path.name]  # a write the kill cut short is gone
     assert "Resumed at " in resumed.stdout, resumed.stdout
     assert "Seer points at" not in resumed.stdout  # what was entered is not asked again
     assert resumed.returncode == 2 and "the input ended" in resumed.stderr  # at the day's first vote
@@ -260,3 +261,95 @@ def test_a_variant_is_its_option_turned_on_by_its_name_or_another(run):
     assert "veggente.open-alone" in alone
     wrong = run("--game", LUPUS, "script", "--players", "8", "--variant", "ghosts")
     assert wrong.exit_code == 2 and wrong.stderr.startswith("narrate: no narration option 'ghosts' in Lupus in Tabula")
+
+
+@pytest.mark.parametrize("moderator", [False, True])
+def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path, moderator):
+    """A game served to a tablet (a WebSocket client that presses Start, skips each night or part
+    of one and calls each vote): every night (with a moderator, every part of one) is new audio for
+    the tablets, every lynching and the end are shown on them, and the laptop's answers play the
+    same game as the core."""
+    import asyncio
+
+    import aiohttp
+
+    env = lupus_env(tmp_path)
+    variant = ["--dealt"] if moderator else ["--variant", "vecchio-saggio"]  # narrate's own deal is random
+    rounds, typed = planned_game(game, env, 8, seed=13, **({} if moderator else {"vecchio-saggio": True}))
+    if moderator:
+        typed = [rounds.setup.cards[name] for name in rounds.setup.seating] + typed
+    environ = {**os.environ, "LANG": "en_US.UTF-8", "XDG_DATA_HOME": str(tmp_path / "data"),
+               "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], day_seconds=2), *variant, "--speaker-box", "--host", "127.0.0.1", "--port", "0", "--no-laptop-audio", "--lang", "en"]
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"  # files: a full pipe would hold the game up
+    with open(out, "w") as stdout, open(err, "w") as stderr:
+        process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=stdout, stderr=stderr, env=environ,
+                                   cwd=tmp_path, text=True)
+    try:
+        process.stdin.write("".join(answer + "\n" for answer in typed))  # read as each question comes
+        process.stdin.close()
+        deadline = time.monotonic() + 120
+        while not (found := re.search(r"(http://\S+\?token=\S+)", out.read_text())) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        control = found[1]
+        token = control.split("token=")[1]
+        seen = {"nights": [], "results": []}
+
+        async def tablet():
+            async with aiohttp.ClientSession() as session:
+                async with session.ws_connect(control.split("?")[0] + "ws") as ws:
+                    while process.poll() is None:
+                        try:
+                            message = await ws.receive_json(timeout=1)
+                        except (asyncio.TimeoutError, TypeError):
+                            continue
+                        if message.get("type") != "state":
+                            continue
+                        if message["night_id"] not in seen["nights"]:
+                            seen["nights"].append(message["night_id"])
+                        if message["result"] and message["result"] not in seen["results"]:
+                            seen["results"].append(message["result"])
+                        action = {"waiting": "start", "night": "next"}.get(message["stage"])
+                        if message["stage"] == "day" and not message["day"]["voting"]:
+                            action = "next"
+                        if action:
+                            await ws.send_json({"type": "control", "action": action, "token": token})
+
+        asyncio.run(asyncio.wait_for(tablet(), 240))
+        assert process.wait(timeout=60) == 0, err.read_text()
+        output = out.read_text()
+    finally:
+        process.kill()
+    assert saved_game_in(tmp_path / "data" / "narrator")["entries"] == rounds.entries
+    nights = sum(entry["kind"] == "day" for entry in rounds.entries)
+    assert nights >= 2
+    if moderator:  # each part of the night heard: up to a turn's opening and count, then its close
+        parts = sum(entry["kind"] == "phase" for entry in rounds.entries)
+        assert parts <= len(seen["nights"]) <= 2 * parts
+    else:
+        assert len(seen["nights"]) == sum(entry["kind"] == "night" for entry in rounds.entries)
+    lynchings = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
+    assert len(seen["results"]) == len(lynchings) + 1  # each lynching, then the end
+    assert seen["results"][-1][0] == game.languages["en"].line(f"end.{rounds.step.sides[0]}")
+    assert "is lynched." in seen["results"][0][-1]
+    assert game.languages["en"].line(f"end.{rounds.step.sides[0]}") in output
+
+
+def saved_game_in(folder) -> dict:
+    (path,) = (folder / "games").glob("[!.]*.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_a_save_cut_short_is_never_taken_for_a_game_and_goes_at_the_next_save(tmp_path):
+    from narrator.shell.savedgames import SavedGame, unfinished
+
+    games = tmp_path / "games"
+    games.mkdir()
+    cut = games / ".lupus-in-tabula-20261123-070000.k3j2.json"
+    cut.write_text(json.dumps({"format": 1, "over": False}), encoding="utf-8")  # whole, but never renamed
+    assert unfinished(games) == []
+    saved = SavedGame(games / "lupus-in-tabula-20261123-070000.json", LUPUS, "en", {},
+                      Setup(("A", "B", "C"), MappingProxyType({"villico": 3}), MappingProxyType({}), None))
+    saved.save()
+    assert sorted(path.name for path in games.iterdir()) == ["lupus-in-tabula-20261123-070000.json"]
+    assert unfinished(games) == [saved.path]

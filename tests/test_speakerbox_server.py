@@ -315,6 +315,21 @@ def test_every_state_names_the_night_and_the_audio_says_which_it_is(server):
     assert other.night_id != server.night_id
 
 
+def test_another_night_is_new_audio_and_a_fresh_wait_for_start(server):
+    first = server.night_id
+    server.box.start_night(lead=0.0)
+    server.box.show_result(["Daniela is lynched."])
+    server.load_night(b"RIFF-night-two")
+    server.box.new_night(4.0, [(0.0, "Veggente")])
+    state = asyncio.run(talk(server))[0]
+    assert state["night_id"] == server.night_id != first
+    assert (state["stage"], state["result"], state["night"]["length"], state["night"]["running"]) == (
+        "waiting", None, 4.0, False)
+    assert fetch(server, "/night.wav")[1] == b"RIFF-night-two"
+    server.add_clip("said-1", b"RIFF-name")
+    assert fetch(server, "/clips/said-1.wav")[1] == b"RIFF-name"
+
+
 def test_the_tablet_addresses_are_the_networks_never_loopback():
     import socket
     from collections import namedtuple

@@ -39,6 +39,8 @@ class SavedGame:
             raise NarratorError(msg("cannot keep the game in {folder} ({reason})", folder=self.path.parent,
                                     reason=os_reason(error))) from None
         write_atomically(self.path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+        for stale in self.path.parent.glob(f".{self.path.stem}.*{self.path.suffix}"):
+            stale.unlink(missing_ok=True)  # a write cut short by a killed narrate (this game has one writer)
 
 
 def new_game_path(folder: Path, game_id: str, now: float) -> Path:
@@ -77,6 +79,8 @@ def unfinished(folder: Path) -> list[Path]:
     """The saved games not yet over, newest first (by when each was last saved)."""
     found = []
     for path in folder.glob("*.json") if folder.is_dir() else ():
+        if path.name.startswith("."):  # a save being written, or one a killed narrate left unfinished
+            continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError):

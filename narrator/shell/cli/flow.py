@@ -10,6 +10,7 @@ from narrator.core.views import deck_text
 from narrator.shell.cli.day import run_the_day, wait_for_go
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
+    BOX_OPTION_NAMES,
     DAY_OPTION_NAMES,
     choose_audio,
     day_length,
@@ -20,8 +21,6 @@ from narrator.shell.cli.options import (
 )
 from narrator.shell.cli.votes import ask_ballots, check_names
 from narrator.shell.translation import _, active_catalog
-
-BOX_OPTION_NAMES = ("host", "port", "laptop_audio")
 
 
 class LaptopTable:
@@ -58,12 +57,9 @@ def play_game(env, params, speaker_box: bool) -> None:
     from narrator.core.votes_view import vote_text
 
     if env.game.plays_rounds and not params.get("no_day"):
-        if speaker_box:
-            raise click.UsageError(_("the speaker box does not follow a game of many nights yet: play it on this "
-                                     "laptop (leave out --speaker-box)"))
         from narrator.shell.cli.rounds import start_rounds
 
-        start_rounds(env, params)
+        start_rounds(env, {**params, "speaker_box": speaker_box})
         return
     if params.get("dealt"):
         raise click.UsageError(_("--dealt is for a game of many nights with a moderator"))

@@ -102,5 +102,77 @@ class NightVoice:
         speaker.say("announcement")
         speaker.close()
 
+    def day(self, seconds: int, rules) -> None:
+        from narrator.shell.cli.day import run_the_day
+
+        run_the_day(self.env, self.lang, seconds, self.audio, rules)
+
+    def result(self, lines: list[str]) -> None:
+        pass  # the laptop's screen shows it already
+
     def close(self) -> None:
         pass
+
+
+class BoxVoice(NightVoice):
+    """The tablets of the speaker box as the voice: each night, or each part of one, served to them
+    as it comes; the day on every tablet; sentences with names made here and said by all."""
+
+    def __init__(self, env, lang: str, audio, rules, box_options: dict):
+        super().__init__(env, lang, audio)
+        self.rules, self.box_options = rules, box_options
+        self.table = None
+        self._made = 0  # sentences made so far: each gets a key of its own
+
+    def _load(self, script) -> None:
+        from narrator.shell.cli.options import phase_labels
+
+        labels = phase_labels(self.env, self.lang)
+        if self.table is None:
+            from narrator.shell.speakerbox.game import BoxTable
+
+            self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, say=click.echo,
+                                  warn=lambda text: click.echo(text, err=True), **self.box_options)
+        else:
+            self.table.load(script, labels)
+
+    def whole_night(self, script: NightScript) -> None:
+        self._load(script)
+        self.table.night()
+
+    def part(self, script: NightScript, segments) -> None:
+        if not segments:
+            return
+        first = self.table is None
+        self._load(replace(script, segments=tuple(segments)))
+        if first:  # the tablets join before the first part: it waits for Start
+            self.table.night()
+        else:
+            self.table.play_part()
+
+    def announce(self, text: str, key: str | None = None) -> None:
+        click.echo(text)
+        if self.table is None or self._silent:
+            return
+        from narrator.shell.audio.night import voice_source
+
+        try:
+            if self._source is None:
+                self._source = voice_source(self.env, self.lang, self.audio)
+            raw = self._source.raw_clip(key or "announcement", text)
+        except NarratorError as error:
+            self._silent = True
+            click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
+            return
+        self._made += 1
+        self.table.announce(f"said-{self._made}", raw)
+
+    def day(self, seconds: int, rules) -> None:
+        self.table.day(seconds)
+
+    def result(self, lines: list[str]) -> None:
+        self.table.show_result(lines)
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()

@@ -224,6 +224,7 @@ def night_from_options(env: Environment, params: dict, night: int = 1):
 
 
 DAY_OPTION_NAMES = ("day_minutes", "day_seconds", "no_day", "names")
+BOX_OPTION_NAMES = ("host", "port", "laptop_audio")  # the speaker box's (shell/cli/serve.py)
 
 countdown_option = click.option("--countdown", type=click.IntRange(1, 30), metavar="S",
                                 help="Count the last S seconds of the day aloud (default: the game's, 3).")

@@ -33,9 +33,10 @@ from narrator.core.rounds import (
 from narrator.core.script import Count, NightScript, generate_script, settings_for
 from narrator.core.views import deck_text
 from narrator.core.vote import Sentences
-from narrator.shell.cli.nightvoice import NightVoice
+from narrator.shell.cli.nightvoice import BoxVoice, NightVoice
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
+    BOX_OPTION_NAMES,
     SCRIPT_OPTION_NAMES,
     choose_audio,
     choose_deck,
@@ -50,7 +51,8 @@ from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
 from narrator.shell.translation import _, active_catalog, ngettext, say
 
 # What a saved game keeps of the command line, to sound the same when resumed.
-KEPT_OPTIONS = ("count_seconds", "count_style", "slot_seconds", "countdown", *AUDIO_OPTION_NAMES)
+KEPT_OPTIONS = ("count_seconds", "count_style", "slot_seconds", "countdown", *AUDIO_OPTION_NAMES, "speaker_box",
+                *BOX_OPTION_NAMES)
 MARK_NAMES = {"sword": N_("sword"), "shield": N_("shield")}  # the marks of narrator.core.runoff
 
 
@@ -175,7 +177,12 @@ class GameTable:
                                   no_ambience=bool(options.get("no_ambience")))
         self.day_seconds = options.get("day_seconds") or self.game.day.seconds
         self.heard: set[str] = set()  # the parts of the night already spoken in this run
-        self.voice = NightVoice(env, self.lang, self.audio)
+        self.rules = day_rules(env, options.get("countdown"))
+        if options.get("speaker_box"):
+            self.voice = BoxVoice(env, self.lang, self.audio, self.rules,
+                                  {name: options[name] for name in BOX_OPTION_NAMES})
+        else:
+            self.voice = NightVoice(env, self.lang, self.audio)
 
     # --- the steps --------------------------------------------------------------------------------
 
@@ -273,15 +280,12 @@ class GameTable:
         return [side for side in self.language.sides if side in present]
 
     def day(self, step: DayStep) -> dict:
-        from narrator.shell.cli.day import run_the_day
-
         if step.key in self.heard:  # an answer of the night was taken back: the day was had already
             return entry_for(step)
         click.echo()
         click.echo(_("Day {night}. Living: {names}.").format(night=step.table.night,
                                                              names=", ".join(step.table.living)))
-        run_the_day(self.env, self.lang, self.day_seconds, self.audio, day_rules(self.env,
-                                                                                  self.saved.options.get("countdown")))
+        self.voice.day(self.day_seconds, self.rules)
         self.heard.add(step.key)
         return entry_for(step)
 
@@ -307,12 +311,14 @@ class GameTable:
             click.echo(line)
         self.voice.announce(lines[-1])
         self.voice.announce(self.sentences("anchor", name=step.outcome.lynched))
+        self.voice.result(lines)
         return entry_for(step)
 
     def over(self, step: Over) -> None:
         click.echo()
         key = END_LINE.format(winner=step.sides[0])
         self.voice.announce(self.language.line(key), key=key)
+        self.voice.result([self.language.line(key), *([", ".join(step.winners)] if step.winners else [])])
         if step.winners:
             click.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
         if step.table.cards is not None:

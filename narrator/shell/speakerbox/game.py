@@ -17,6 +17,8 @@ from narrator.shell.translation import _, active_catalog, active_language
 from narrator.shell.translation import say as render
 
 TABLET_RATE = 24000  # plenty for speech and drums, and half the bytes for every tablet to fetch
+PART_LEAD = 1.5  # seconds from a part of the night's start to its first sample: time for tablets to fetch it
+ANNOUNCE_LEAD = 1.0  # ...and for a sentence made during the game
 
 
 def wav_bytes(samples, rate: int) -> bytes:
@@ -31,17 +33,25 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
     """The night for the tablets, the day's lines (none when there is no day: ``rules`` None), and
     the box state they will share."""
     from narrator.shell.audio.clip import prepare_voice
-    from narrator.shell.audio.night import night_audio, voice_source
+    from narrator.shell.audio.night import voice_source
 
-    night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
+    night, night_wav, phases = night_for_tablets(env, script, audio, labels)
     language = env.game.languages[lang]
     source = voice_source(env, lang, audio)
     day_lines = {key: source.raw_clip(key, language.line(key)) for key in (day_spoken_keys(rules) if rules else ())}
     clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE, source.cache).samples, TABLET_RATE)
              for key, raw in day_lines.items()}
-    phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     box = Box(night.length / night.rate, phases, env.clock)
-    return night, wav_bytes(night.render(), night.rate), day_lines, clips, box
+    return night, night_wav, day_lines, clips, box
+
+
+def night_for_tablets(env, script, audio, labels: dict[str, str]):
+    """A night's audio at the tablets' rate, as a WAV file, and where each of its parts starts."""
+    from narrator.shell.audio.night import night_audio
+
+    night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
+    phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
+    return night, wav_bytes(night.render(), night.rate), phases
 
 
 class LaptopFollower:
@@ -100,7 +110,7 @@ class BoxTable:
 
     def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
                  laptop_audio: bool, say: Callable[[str], None], warn: Callable[[str], None]):
-        self.env, self.lang, self.rules, self.say, self.warn = env, lang, rules, say, warn
+        self.env, self.lang, self.rules, self.say, self.warn, self.audio = env, lang, rules, say, warn, audio
         self.laptop_audio = laptop_audio
         self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
                                                                                rules)
@@ -125,11 +135,47 @@ class BoxTable:
 
         with keys(sleep=self.env.sleep) as read_key:
             _wait_for_start(self.box, self.actions, read_key)
-            if self.laptop_audio:
-                self.follower = _laptop_speakers(self.night_audio, self.box, self.env.clock, self.warn)
+            self._follow()
             if not _night(self.box, self.actions, read_key):
                 raise Stopped
         return True
+
+    def _follow(self) -> None:
+        if self.laptop_audio and self.follower is None:
+            self.follower = _laptop_speakers(self.night_audio, self.box, self.env.clock, self.warn)
+            self.laptop_audio = self.follower is not None  # said once: only the tablets will play
+
+    # --- a game of many nights: another night, a part of one, a sentence made in the game ---
+
+    def load(self, script, labels: dict[str, str]) -> None:
+        """Another night (or a part of one) for the tablets, waiting for its start."""
+        self.night_audio, night_wav, phases = night_for_tablets(self.env, script, self.audio, labels)
+        self.server.load_night(night_wav)
+        if self.follower is not None:
+            self.follower.night, self.follower.position = self.night_audio, None
+        self.box.new_night(self.night_audio.length / self.night_audio.rate, phases)
+
+    def play_part(self, lead: float = PART_LEAD) -> None:
+        """Play what ``load`` gave at once (the moderator is already at the laptop), to its end."""
+        from narrator.shell.audio.console import keys
+
+        self.box.start_night(lead)
+        self._follow()
+        with keys(sleep=self.env.sleep) as read_key:
+            if not _night(self.box, self.actions, read_key):
+                raise Stopped
+
+    def announce(self, key: str, raw) -> None:
+        """Every tablet (and the laptop, when it plays too) says a line made during the game."""
+        from narrator.shell.audio.clip import prepare_voice
+
+        self.server.add_clip(key, wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE))
+        self.server.say(key, ANNOUNCE_LEAD)
+        if self.follower is not None:
+            from narrator.shell.audio.speaker import SounddeviceSpeaker
+
+            speaker = SounddeviceSpeaker({key: prepare_voice(raw, 48000)})
+            threading.Timer(ANNOUNCE_LEAD, speaker.say, args=(key,)).start()
 
     def day(self, seconds: int) -> None:
         from narrator.shell.audio.console import keys

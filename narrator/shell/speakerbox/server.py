@@ -44,13 +44,12 @@ class BoxServer:
                  control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
                  token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH):
         self.box = box
-        self.night_wav = night_wav
+        self._night_audio = (secrets.token_hex(8), night_wav)  # a tablet that holds another night's must fetch it
         self.clips = clips
         self.clock = clock
         self.control = control  # applies a control action (start, pause, next) to the game
         self.host, self.port = host, port
         self.token = token or secrets.token_urlsafe(16)
-        self.night_id = secrets.token_hex(8)  # a tablet that holds another night's audio must fetch this one
         self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
         page = (STATIC / ASSETS["/"][0]).read_text(encoding="utf-8")
         self._assets["/"] = (filled_page(page, language, catalog), "text/html")
@@ -119,6 +118,23 @@ class BoxServer:
         """The box's state, with the identity of the night this server plays."""
         return {**self.box.snapshot(), "night_id": self.night_id}
 
+    def load_night(self, night_wav: bytes) -> None:
+        """Serve another night's audio from now on (a game of many nights); tablets holding the
+        last one see its new id in the next state and fetch it."""
+        self._night_audio = (secrets.token_hex(8), night_wav)
+
+    def add_clip(self, key: str, wav: bytes) -> None:
+        """A line made during the game (a sentence with a player's name), for ``say``."""
+        self.clips = {**self.clips, key: wav}
+
+    @property
+    def night_id(self) -> str:
+        return self._night_audio[0]
+
+    @property
+    def night_wav(self) -> bytes:
+        return self._night_audio[1]
+
     async def _send_all(self, text: str) -> None:
         await asyncio.gather(*(self._send(ws, text) for ws in list(self._sockets) if not ws.closed))
 
@@ -152,8 +168,9 @@ class BoxServer:
         return web.Response(body=body, content_type=kind, headers={"Cache-Control": "no-store"})
 
     async def _night(self, request: web.Request) -> web.Response:
-        return web.Response(body=self.night_wav, content_type="audio/wav",
-                            headers={"Cache-Control": "no-store", "X-Night-Id": self.night_id})
+        night_id, night_wav = self._night_audio  # one night's id and audio together, whichever is current
+        return web.Response(body=night_wav, content_type="audio/wav",
+                            headers={"Cache-Control": "no-store", "X-Night-Id": night_id})
 
     async def _clip(self, request: web.Request) -> web.Response:
         key = request.match_info["key"].removesuffix(".wav")

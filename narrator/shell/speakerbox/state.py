@@ -48,6 +48,15 @@ class Box:
 
     # --- the night -----------------------------------------------------------------------
 
+    def new_night(self, night_length: float, phases: list[tuple[float, str]]) -> None:
+        """Another night (or another part of one) to play: back to waiting for Start, nothing
+        of the last one kept (a game of many nights)."""
+        with self.lock:
+            self.night_length, self.phases = night_length, phases
+            self.stage, self.playhead = "waiting", Playhead()
+            self.day_deadline, self.day_paused_left, self.voting, self.result = None, None, False, None
+        self.on_change()
+
     def start_night(self, lead: float = START_LEAD) -> None:
         with self.lock:
             if self.stage != "waiting":
