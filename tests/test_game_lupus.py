@@ -353,3 +353,10 @@ def test_a_save_cut_short_is_never_taken_for_a_game_and_goes_at_the_next_save(tm
     saved.save()
     assert sorted(path.name for path in games.iterdir()) == ["lupus-in-tabula-20261123-070000.json"]
     assert unfinished(games) == [saved.path]
+
+
+def test_the_vecchio_saggio_is_played_by_eight(run):
+    result = run("--game", LUPUS, "--players", "12", "--variant", "vecchio-saggio", "--names",
+                 ",".join(NAMES[:12]))
+    assert (result.exit_code, result.stderr) == (2, "narrate: vecchio-saggio is played by 8 players, not 12: add "
+                                                    "--players 8 (see 'narrate --help')\n")

@@ -302,10 +302,10 @@ def test_a_saved_setup_reads_back_and_a_broken_one_is_refused(game):
         Rounds(game, Setup(setup.seating, setup.deck, setup.options, {**CARDS, "Anna": "veggente"}))
 
 
-@pytest.mark.parametrize("players", [8, 12, 16, 20, 24])
-@pytest.mark.parametrize("moderator", [True, False])
+@pytest.mark.parametrize("players, moderator", [(8, True), (12, True), (16, True), (20, True), (24, True),
+                                                (8, False)])  # the Vecchio Saggio is played by eight
 def test_whole_games_with_random_choices_end_as_the_rules_say_and_resume_from_any_entry(game, players, moderator):
-    for seed in range(6):
+    for seed in range(6 if moderator else 30):
         rng = random.Random(players * 100 + seed)
         options = {"minaccia_fantasma": seed % 2 == 0, "quiet_first_night": seed % 3 != 0}
         setup = (setup_of(game, dealt(game, players, rng), **options) if moderator
@@ -361,3 +361,8 @@ def test_before_anyone_dies_a_tie_goes_to_the_one_closer_to_the_moderator(game):
     assert rounds.step.outcome.suspects == ("Fabio", "Ugo")  # Ugo sits later: closer to the moderator's seat
     explained = game.rules.explain_day(game, rounds.step.vote, rounds.step.outcome, Sentences(game.languages["en"]))
     assert "A tie: nobody holds the Welcome card yet, so it goes to the one who voted later in the round." in explained
+
+
+def test_the_vecchio_saggio_is_played_by_eight_and_nobody_else(game):
+    with pytest.raises(RoundsError, match="vecchio-saggio is played by 8 players, not 12"):
+        Rounds(game, setup_of(game, None, players=12, vecchio_saggio=True))

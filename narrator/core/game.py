@@ -270,6 +270,7 @@ class Game:
     marks: Marks | None = None  # what the dead lay before the living at the end of a night
     without_moderator: Condition | None = None  # when it holds, nobody at the laptop knows the cards
     option_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # --variant's names
+    option_players: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # played by exactly N
 
     def option_named(self, name: str) -> str:
         """An option by its id or by another name it is known by (``fantasmi``); unknown names as given."""

@@ -300,6 +300,10 @@ def check_setup(game: Game, setup: Setup) -> None:
         raise RoundsError(msg("{game} plays a single night: it has no rounds", game=game.title))
     if len(set(setup.seating)) != len(setup.seating) or len(setup.seating) < 3:
         raise RoundsError(msg("the seating lists each player once, three at least"))
+    for option, players in game.option_players.items():
+        if setup.options.get(option) and len(setup.seating) != players:
+            raise RoundsError(msg("{option} is played by {players} players, not {count}: add --players {players}",
+                                  option=option, players=players, count=len(setup.seating)))
     if sum(setup.deck.values()) != len(setup.seating) + game.extra_cards:
         raise RoundsError(msg("the deck has {cards} cards for {players} players", cards=sum(setup.deck.values()),
                               players=len(setup.seating)))

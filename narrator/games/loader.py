@@ -86,8 +86,10 @@ def load_game(folder: Path) -> Game:
     roles = _roles(root.get("roles"), sides, rules.ROLE_FIELDS if rules else {})
     token_traits = _tokens(root.get("tokens", []), getattr(rules, "TOKEN_FIELDS", {}), {role.id for role in roles})
     role_ids = {role.id for role in roles}
-    options = {name: spec.keys_within({"default", "aliases"}).get("default").boolean()
+    options = {name: spec.keys_within({"default", "aliases", "players"}).get("default").boolean()
                for name, spec in root.get("options", {}).items()}
+    option_players = {name: spec.get("players").integer(minimum=1) for name, spec in root.get("options", {}).items()
+                      if spec.get("players", None).value is not None}
     aliases = {alias.text(): name for name, spec in root.get("options", {}).items()
                for alias in spec.get("aliases", []).elements()}
     night = replace(_night(root.get("night"), role_ids, set(options)),
@@ -128,6 +130,7 @@ def load_game(folder: Path) -> Game:
         many_nights=root.get("nights", "one").choice(("one", "many")) == "many",
         marks=_marks(root.get("marks", None), role_ids, set(options)),
         option_aliases=MappingProxyType(aliases),
+        option_players=MappingProxyType(option_players),
         without_moderator=_optional_condition(root.get("without_moderator", None), role_ids, set(options)),
     )
     _check_asks(game, root.get("wake"))

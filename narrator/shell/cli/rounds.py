@@ -64,6 +64,10 @@ def start_rounds(env, params: dict) -> None:
     settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
     day_seconds = day_length(env, params["day_minutes"], params["day_seconds"], False, params["names"])
     choose_audio(**pick(params, AUDIO_OPTION_NAMES))  # refused now, not at the first line
+    for option, players in game.option_players.items():  # before the names are asked
+        if settings.options.get(option) and choice.players != players:
+            raise click.UsageError(_("{option} is played by {players} players, not {count}: add --players "
+                                     "{players}").format(option=option, players=players, count=choice.players))
     from narrator.shell.cli.votes import _names
 
     seating = tuple(_names(env, params["names"], choice.players))
@@ -300,7 +304,8 @@ class GameTable:
                     click.echo(_("The {mark} lies before {name}.").format(mark=_(MARK_NAMES[mark]), name=name))
             else:
                 click.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
-                click.echo(_("The runoff: the living who are not suspects vote."))
+                click.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
+                             "suspects vote."))
         ghost = _(" (ghost)") if step.voter in step.table.dead else ""
         voted = ask_name(_("{voter}{ghost} votes for").format(voter=step.voter, ghost=ghost), step.candidates)
         return entry_for(step, voted=voted)
