@@ -17,7 +17,7 @@ the group says who died and when a side has won.
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from narrator.core.errors import NarratorError
 from narrator.core.game import Ask, Game
@@ -76,18 +76,29 @@ class Table:
 # --- the steps: what the game needs next --------------------------------------------------------
 
 @dataclass(frozen=True)
-class NightStep:
-    """No moderator: the whole night is heard, then the game goes on."""
+class RoundStep:
+    """What every step has: the table as it stands, and a key that names the step within the game."""
 
     table: Table
+    kind: ClassVar[str] = ""  # also the kind of the entry that answers it
 
     @property
     def key(self) -> str:
-        return f"{self.table.night}/night"
+        return "/".join((str(self.table.night), self.kind, *self._detail()))
+
+    def _detail(self) -> tuple[str, ...]:
+        return ()
 
 
 @dataclass(frozen=True)
-class PhaseStep:
+class NightStep(RoundStep):
+    """No moderator: the whole night is heard, then the game goes on."""
+
+    kind: ClassVar[str] = "night"
+
+
+@dataclass(frozen=True)
+class PhaseStep(RoundStep):
     """A moderator's night, one part at a time: the night's start, each turn, the night's end.
 
     ``ask`` is set when the moderator enters something (a living character acts): the choice among
@@ -95,8 +106,7 @@ class PhaseStep:
     ``answer`` when the answer is about a player already known (yesterday's lynched). ``marks``: the
     marks the dead lay at the night's end, each with its holder."""
 
-    table: Table
-    phase: str  # INTRO_PHASE, a turn's id, or OUTRO_PHASE
+    phase: str = INTRO_PHASE  # INTRO_PHASE, a turn's id, or OUTRO_PHASE
     ask: Ask | None = None
     choosers: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
@@ -104,86 +114,68 @@ class PhaseStep:
     answer: bool | None = None
     marks: tuple[tuple[str, str], ...] = ()
     nobody_alive: bool = False  # the turn's character is dead: it is called, and passes in silence
+    kind: ClassVar[str] = "phase"
 
-    @property
-    def key(self) -> str:
-        return f"{self.table.night}/phase/{self.phase}"
+    def _detail(self) -> tuple[str, ...]:
+        return (self.phase,)
 
 
 @dataclass(frozen=True)
-class DawnStep:
+class DawnStep(RoundStep):
     """Who died in the night: known (``dead`` and why, from the game's rules), or asked (``dead``
     is None: the group says who found their card turned)."""
 
-    table: Table
-    dead: tuple[str, ...] | None
+    dead: tuple[str, ...] | None = None
     reasons: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def key(self) -> str:
-        return f"{self.table.night}/dawn"
+    kind: ClassVar[str] = "dawn"
 
 
 @dataclass(frozen=True)
-class EndQuestion:
+class EndQuestion(RoundStep):
     """No moderator: has a side won? (The group knows its cards; the laptop does not.)"""
 
-    table: Table
     must_end: bool = False  # too few are alive to vote: a side has won
+    kind: ClassVar[str] = "end"
 
-    @property
-    def key(self) -> str:
-        return f"{self.table.night}/end/{len(self.table.dead)}"
-
-
-@dataclass(frozen=True)
-class DayStep:
-    table: Table
-
-    @property
-    def key(self) -> str:
-        return f"{self.table.night}/day"
+    def _detail(self) -> tuple[str, ...]:
+        return (str(len(self.table.dead)),)
 
 
 @dataclass(frozen=True)
-class VoteStep:
+class DayStep(RoundStep):
+    kind: ClassVar[str] = "day"
+
+
+@dataclass(frozen=True)
+class VoteStep(RoundStep):
     """One player's vote: in the nomination (everyone, the dead too) or the runoff."""
 
-    table: Table
-    round: str  # "nomination" or "runoff"
-    voter: str
-    candidates: tuple[str, ...]
-    votes: Mapping[str, str]  # this round's votes so far
+    round: str = "nomination"  # or "runoff"
+    voter: str = ""
+    candidates: tuple[str, ...] = ()
+    votes: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # this round's votes so far
     suspects: tuple[str, ...] = ()  # in the runoff: the two
+    kind: ClassVar[str] = "vote"
 
-    @property
-    def key(self) -> str:
-        return f"{self.table.night}/{self.round}/{self.voter}"
-
-
-@dataclass(frozen=True)
-class LynchStep:
-    table: Table
-    vote: DayVote
-    outcome: DayOutcome
-
-    @property
-    def key(self) -> str:
-        return f"{self.table.night}/lynch"
+    def _detail(self) -> tuple[str, ...]:
+        return (self.round, self.voter)
 
 
 @dataclass(frozen=True)
-class Over:
+class LynchStep(RoundStep):
+    vote: DayVote | None = None
+    outcome: DayOutcome | None = None
+    kind: ClassVar[str] = "lynch"
+
+
+@dataclass(frozen=True)
+class Over(RoundStep):
     """The end: the winning sides (or the one role that wins alone) and the winners; None for
     both when the group said a side won without naming the winners."""
 
-    table: Table
-    sides: tuple[str, ...]
-    winners: tuple[str, ...] | None
-
-    @property
-    def key(self) -> str:
-        return "over"
+    sides: tuple[str, ...] = ()
+    winners: tuple[str, ...] | None = None
+    kind: ClassVar[str] = "over"
 
 
 Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | LynchStep | Over
@@ -194,9 +186,7 @@ Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | Lyn
 def entry_for(step: Step, **given: Any) -> dict:
     """The entry that answers ``step`` (a plain dict, as saved): ``choice`` and ``marks`` for a
     phase, ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote."""
-    kind = {NightStep: "night", PhaseStep: "phase", DawnStep: "dawn", EndQuestion: "end", DayStep: "day",
-            VoteStep: "vote", LynchStep: "lynch"}[type(step)]
-    entry: dict[str, Any] = {"kind": kind, "night": step.table.night}
+    entry: dict[str, Any] = {"kind": step.kind, "night": step.table.night}
     if isinstance(step, PhaseStep):
         entry["phase"] = step.phase
         if step.ask is not None and step.ask.choose is not None:
