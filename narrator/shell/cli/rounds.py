@@ -159,7 +159,9 @@ def run_rounds(env, saved: SavedGame) -> None:
         table.over(rounds.step)
         saved.over = True
         saved.save()
-    except (KeyboardInterrupt, Interrupted, Terminated, Stopped, click.Abort):
+    except (KeyboardInterrupt, Interrupted, Terminated, Stopped, click.Abort) as stop:
+        if isinstance(stop, (KeyboardInterrupt, click.Abort)):
+            click.echo()  # a prompt may be waiting: the message gets a line of its own
         click.echo(_("narrate: the game is saved; 'narrate resume' goes on from here"), err=True)
         raise
     finally:
