@@ -395,3 +395,42 @@ def test_a_night_with_no_day_prepares_no_day_lines():
     assert day_lines == {} and clips == {}
     *_, day_lines, clips, _box = prepare(env, script, audio, "it", {}, env.game.day)
     assert set(clips) == set(day_lines) and "day.vote" in clips
+
+
+def test_the_day_tells_the_tablets_only_what_changes():
+    """A running day's deadline is one number: the tablets hear the day once, then only a pause,
+    more time or the vote (it was ten state messages a second, the deadline recomputed each tick)."""
+    import queue
+
+    from narrator.shell.speakerbox.game import _day
+    from tests.conftest import make_env
+
+    class Clock:  # a monotonic clock that moves on a little at every reading, as a real one does
+        now = 1000.0
+
+        def __call__(self):
+            self.now += 0.0001
+            return self.now
+
+        def sleep(self, seconds):
+            self.now += seconds
+
+    clock = Clock()
+    env = make_env(clock=clock, sleep=clock.sleep)
+    told = []
+    box = Box(night_length=10.0, phases=[], clock=clock)
+    box.on_change = lambda: told.append((box.stage, box.day_deadline, box.day_paused_left, box.voting))
+
+    class Tablets:  # the server's part in the day: the spoken lines, which do not change the state
+        def say(self, key, lead=0.3):
+            pass
+
+    keys = iter([None] * 50 + [" "] + [None] * 30 + [" "] + [None] * 10000)
+    actions = queue.Queue()
+    assert _day(env, env.game.day, box, Tablets(), actions, lambda timeout: (clock.sleep(timeout), next(keys))[1],
+                "it", 20, None)
+    stages = [(stage, deadline is not None, paused is not None, voting) for stage, deadline, paused, voting in told]
+    assert stages == [("day", True, False, False),  # the day begins
+                      ("day", False, True, False),  # paused
+                      ("day", True, False, False),  # resumed
+                      ("day", False, True, True)]  # the time is up: vote

@@ -94,6 +94,16 @@ class DayTimer:
         return self._paused_left is not None
 
     @property
+    def deadline(self) -> float | None:
+        """When the time runs out on the clock, while it runs (None while paused or voting): one
+        number until a pause or more time changes it, so that screens elsewhere need hearing of it once."""
+        return None if self.paused or self.voting else self._deadline
+
+    @property
+    def paused_left(self) -> float | None:
+        return None if self.voting else self._paused_left
+
+    @property
     def finished(self) -> bool:
         return self._said_above <= 0
 

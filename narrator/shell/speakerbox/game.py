@@ -269,11 +269,10 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
         if action == "next":
             return "\n"
         key = read_key(timeout)
-        box.show_day(None if timer.paused else env.clock() + timer.left(), timer.left() if timer.paused else None,
-                     timer.voting or timer.finished)
+        box.show_day(timer.deadline, timer.paused_left, timer.voting or timer.finished)  # told only when changed
         return key
 
-    box.show_day(env.clock() + seconds, None, False)
+    box.show_day(timer.deadline, None, False)
     try:
         reached_the_vote = run_day(timer, say, keys_and_controls, screen, texts)
     finally:
