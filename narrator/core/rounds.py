@@ -19,9 +19,11 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from narrator.core.deck import check_deck, make_deck
 from narrator.core.errors import NarratorError
 from narrator.core.game import Ask, Game
 from narrator.core.i18n import msg
+from narrator.core.names import repeated
 from narrator.core.runoff import DayOutcome, DayVote, nominate, settle_day
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 
@@ -135,6 +137,7 @@ class EndQuestion(RoundStep):
     """No moderator: has a side won? (The group knows its cards; the laptop does not.)"""
 
     must_end: bool = False  # too few are alive to vote: a side has won
+    winners: tuple[str, ...] = ()  # who the group may name: ``possible_winners``
     kind: ClassVar[str] = "end"
 
     def _detail(self) -> tuple[str, ...]:
@@ -248,8 +251,9 @@ class Rounds:
 
 
 def _shape(entry: dict) -> str:
-    return ", ".join(f"{key}={value}" for key, value in entry.items() if key in ("kind", "night", "phase", "round",
-                                                                                   "voter"))
+    """An entry as an error shows it: where it stands in the game, and which answers it holds."""
+    return ", ".join(f"{key}={value}" if key in ("kind", "night", "phase", "round", "voter") else str(key)
+                     for key, value in entry.items())
 
 
 def _check(game: Game, step: Step, entry: dict, index: int) -> None:
@@ -273,8 +277,7 @@ def _check(game: Game, step: Step, entry: dict, index: int) -> None:
         for name in dead:
             allowed(name, step.table.living, "dead")
     elif isinstance(step, EndQuestion):
-        sides = tuple(sorted({role.side for role in game.roles}))
-        allowed(entry["winner"], sides, "winner")
+        allowed(entry["winner"], step.winners, "winner")
         if step.must_end and entry["winner"] is None:
             raise RoundsError(msg("entry {number}: too few are alive to vote: name the side that won", number=index))
     elif isinstance(step, VoteStep):
@@ -286,17 +289,20 @@ def _check(game: Game, step: Step, entry: dict, index: int) -> None:
 # --- the course of the game ---------------------------------------------------------------------
 
 def check_setup(game: Game, setup: Setup) -> None:
+    """A setup the game can start from: the deck's own checks (``check_deck``), then the seating,
+    the variant's players and the cards held."""
     if not game.many_nights:
         raise RoundsError(msg("{game} plays a single night: it has no rounds", game=game.title))
-    if len(set(setup.seating)) != len(setup.seating) or len(setup.seating) < 3:
-        raise RoundsError(msg("the seating lists each player once, three at least"))
+    unknown = sorted(set(setup.role_ids) - set(game.role_ids))
+    if unknown:
+        raise RoundsError(msg("no role '{role}' in {game}", role=unknown[0], game=game.title))
+    check_deck(game, make_deck(game, setup.deck), len(setup.seating))
+    if repeated(list(setup.seating)) is not None:
+        raise RoundsError(msg("the seating lists each player once"))
     for option, players in game.option_players.items():
         if setup.options.get(option) and len(setup.seating) != players:
             raise RoundsError(msg("{option} is played by {players} players, not {count}: add --players {players}",
                                   option=option, players=players, count=len(setup.seating)))
-    if sum(setup.deck.values()) != len(setup.seating) + game.extra_cards:
-        raise RoundsError(msg("the deck has {cards} cards for {players} players", cards=sum(setup.deck.values()),
-                              players=len(setup.seating)))
     if (setup.cards is not None) != game.moderated(setup.role_ids, setup.options):
         raise RoundsError(msg("the cards are known with a moderator, and only then"))
     if setup.cards is not None:
@@ -305,9 +311,12 @@ def check_setup(game: Game, setup: Setup) -> None:
         held = {role_id: list(setup.cards.values()).count(role_id) for role_id in set(setup.cards.values())}
         if any(setup.deck.get(role_id, 0) < copies for role_id, copies in held.items()):
             raise RoundsError(msg("the cards held are not the deck's"))
-    unknown = sorted(set(setup.role_ids) - set(game.role_ids))
-    if unknown:
-        raise RoundsError(msg("no role '{role}' in {game}", role=unknown[0], game=game.title))
+
+
+def possible_winners(game: Game, setup: Setup) -> tuple[str, ...]:
+    """Who can win this game (the rules' ``ENDS``: a side, or a role that wins alone) with this deck."""
+    sides = {game.role(role_id).side for role_id in setup.role_ids}
+    return tuple(end for end in game.rules.ENDS if end in sides or end in setup.role_ids)
 
 
 def _flow(game: Game, setup: Setup) -> Iterator[Step]:
@@ -325,7 +334,7 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
     def ended() -> Iterator[Step]:
         """After deaths: the end if it has come (asked when the cards are not known)."""
         if cards is None:
-            answer = yield EndQuestion(table(), must_end=len(table().living) < 3)
+            answer = yield EndQuestion(table(), len(table().living) < 3, possible_winners(game, setup))
             return None if answer["winner"] is None else ((answer["winner"],), None)
         result = game.rules.game_over(game, cards, set(table().living))
         return None if result is None else (tuple(result[0]), tuple(result[1]))
