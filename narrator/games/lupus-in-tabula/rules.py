@@ -8,7 +8,7 @@ from narrator.core.runoff import DayOutcome, DayVote, day_from_data
 
 VOTE = "day"  # the vote is a day's two rounds, not the cards in front of the players at the end
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
-               "wins_alone_alive": "flag", "names_suspect": "flag", "kills_from": "count",
+               "wins_alone_alive": "flag", "kills_from": "count",
                "copyable": "flag"}
 SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "tie_unheld", "suspects", "ballot",
              "lynched",
@@ -56,7 +56,8 @@ def card_back(game, language, deck):
     """The day's vote, how the game ends, and the characters of the deck that change the ending."""
     texts = language.card
     back = [Block("heading", texts["vote"]), Block("text", texts["vote_nomination"])]
-    if any(game.role(role_id).trait("names_suspect") for role_id in deck.role_ids):
+    if any(slot.ask is not None and slot.ask.suspect  # a turn whose choice is a suspect: the gufato
+           for slot in game.slots_of_any_night(deck.role_ids, game.option_defaults)):
         back.append(Block("text", texts["vote_forced"]))
     back += [Block("text", texts["vote_ballot"]), Block("text", texts["vote_ties"]),
              Block("heading", texts["end"]), Block("text", texts["end_sides"])]
