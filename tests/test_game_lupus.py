@@ -21,7 +21,7 @@ from conftest import RecordingPlayer, make_env
 from test_day import FakeClock, RecordingSpeaker
 from test_rounds import NAMES, random_entry
 
-from narrator.core.deck import Deck
+from narrator.core.deck import make_deck
 from narrator.core.rounds import DawnStep, EndQuestion, Over, PhaseStep, Rounds, Setup, VoteStep
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
@@ -59,8 +59,7 @@ def planned_game(game, env, players, seed, **options):
     deck = game.recommended_decks[players]
     cards = None
     if game.moderated(frozenset(deck), chosen):
-        cards = dealt_cards(env, names, Deck(tuple((role.id, deck[role.id]) for role in game.roles
-                                                   if role.id in deck)))
+        cards = dealt_cards(env, names, make_deck(game, deck))
     setup = Setup(names, MappingProxyType(dict(deck)), MappingProxyType(chosen), cards)
     rounds = Rounds(game, setup)
     rng = random.Random(seed)
@@ -171,12 +170,25 @@ def test_resume_says_in_one_line_what_is_wrong(tmp_path, run):
     broken.write_text("{not json", encoding="utf-8")
     result = invoke(env, ["resume", str(broken)], [])
     assert (result.exit_code, result.stderr) == (2, f"narrate: {broken}: not a saved game (it is not JSON)\n")
-    edited = tmp_path / "edited.json"
-    edited.write_text(json.dumps({"format": 1, "game": LUPUS, "lang": "en", "options": {}, "over": False,
-                                  "setup": {"seating": ["A", "B", "C"], "deck": {"villico": 3}, "options": {},
-                                            "cards": None}, "entries": []}), encoding="utf-8")
-    result = invoke(env, ["resume", str(edited)], [])
-    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert invoke(env, command(8, NAMES[:8]), ["Anna"]).exit_code == 2  # a game stopped at its first night
+    good = saved_game(env)
+    edits = {"count_seconds": ({**good, "options": {**good["options"], "count_seconds": "ten"}},
+                               "options: 'count_seconds' is missing or not what narrate saved"),
+             "extra option": ({**good, "options": {**good["options"], "mood": 1}},
+                              "options: 'mood' is not an option narrate keeps"),
+             "deck": ({**good, "setup": {**good["setup"], "seating": NAMES[:3], "cards": None,
+                                         "deck": {"villico": 3}}}, "8 to 24"),
+             "entry": ({**good, "entries": [*good["entries"][:1], {**good["entries"][1], "choice": "Zorro"}]},
+                       "entry 2: choice 'Zorro' is not one of"),
+             "answer where none is asked": ({**good, "entries": [{**good["entries"][0], "choice": "Anna"}]},
+                                            "entry 1: the game expects kind=phase, night=1, phase=night here, not "
+                                            "kind=phase, night=1, phase=night, choice")}
+    for what, (data, words) in edits.items():
+        edited = tmp_path / "edited.json"
+        edited.write_text(json.dumps(data), encoding="utf-8")
+        result = invoke(env, ["resume", str(edited)], [])
+        assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1 and words in result.stderr, (
+            what, result.stderr)
 
 
 def test_the_moderator_may_type_the_cards_dealt_by_hand(game, tmp_path):
@@ -360,3 +372,15 @@ def test_the_vecchio_saggio_is_played_by_eight(run):
                  ",".join(NAMES[:12]))
     assert (result.exit_code, result.stderr) == (2, "narrate: vecchio-saggio is played by 8 players, not 12: add "
                                                     "--players 8 (see 'narrate --help')\n")
+
+
+def test_without_a_text_to_speech_engine_the_names_are_shown_only(game, tmp_path):
+    """Sound, but no engine to say a name: the dead are shown; the pack's lines still play."""
+    from test_voices import no_engine
+
+    env = lupus_env(tmp_path)
+    env.speaker, env.speech_engine = None, no_engine
+    result = invoke(env, command(8, NAMES[:8], "quiet-first-night=off"), ["Anna", "Bruno"])
+    assert "Dawn breaks. The village mourns Bruno." in result.output
+    assert "narrate: names are shown, not said: " in result.stderr
+    assert result.exit_code == 2 and "the input ended" in result.stderr  # at the first vote

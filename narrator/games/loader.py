@@ -490,7 +490,8 @@ def _language(path: Path, game: Game) -> Language:
     for key in sorted(set(lines) - needed):
         raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
                              game=game.id))
-    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *(ROUND_SENTENCES if game.plays_rounds else ()),
+    marks = tuple(f"mark_{name}" for name in game.marks.names) if game.marks else ()  # what the language calls each
+    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *(ROUND_SENTENCES if game.plays_rounds else ()), *marks,
                                      *(game.rules.SENTENCES if game.rules else ()))))
     vote_field = root.get("vote").keys_within(set(sentences) | set(VOTE_WORDS))
     vote = {key: vote_field.get(key).text() for key in sentences}

@@ -12,10 +12,10 @@ from types import MappingProxyType
 
 import click
 
-from narrator.core.deck import Deck
+from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import END_LINE, NOBODY_DIED_LINE
-from narrator.core.i18n import N_
+from narrator.core.i18n import msg
 from narrator.core.rounds import (
     DawnStep,
     DayStep,
@@ -30,7 +30,7 @@ from narrator.core.rounds import (
     answer_for,
     entry_for,
 )
-from narrator.core.script import Count, NightScript, generate_script, settings_for
+from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, NightScript, generate_script, settings_for
 from narrator.core.views import deck_text
 from narrator.core.vote import Sentences
 from narrator.shell.cli.nightvoice import BoxVoice, NightVoice
@@ -50,10 +50,26 @@ from narrator.shell.cli.prompts import Undo, ask_name, ask_names, is_undo, promp
 from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
 from narrator.shell.translation import _, active_catalog, ngettext, say
 
-# What a saved game keeps of the command line, to sound the same when resumed.
-KEPT_OPTIONS = ("count_seconds", "count_style", "slot_seconds", "countdown", *AUDIO_OPTION_NAMES, "speaker_box",
-                *BOX_OPTION_NAMES)
-MARK_NAMES = {"sword": N_("sword"), "shield": N_("shield")}  # the marks of narrator.core.runoff
+# What a saved game keeps of the command line, to sound the same when resumed, and what each
+# may hold in its file (None: not given).
+OPTION_KINDS = {"count_seconds": (int,), "count_style": (str,), "slot_seconds": (dict,), "countdown": (int, None),
+                "engine": (str, None), "voice": (str, None), "rate": (int, None), "voice_pack": (str, None),
+                "ambience": (str, None), "no_ambience": (bool,), "speaker_box": (bool,), "host": (str,),
+                "port": (int,), "laptop_audio": (bool,), "day_seconds": (int,)}
+
+
+def check_options(saved: SavedGame) -> None:
+    """A saved game's options are the ones narrate keeps, each of its kind (a file edited by hand)."""
+    for name, kinds in OPTION_KINDS.items():
+        value = saved.options.get(name, ...)
+        fits = any(value is None if kind is None else isinstance(value, kind) and
+                   (kind is bool or not isinstance(value, bool)) for kind in kinds)
+        if not fits:
+            raise NarratorError(msg("{file}: options: '{name}' is missing or not what narrate saved",
+                                    file=saved.path, name=name))
+    if sorted(saved.options) != sorted(OPTION_KINDS):
+        raise NarratorError(msg("{file}: options: '{name}' is not an option narrate keeps", file=saved.path,
+                                name=sorted(set(saved.options) - set(OPTION_KINDS))[0]))
 
 
 def start_rounds(env, params: dict) -> None:
@@ -68,19 +84,22 @@ def start_rounds(env, params: dict) -> None:
         if settings.options.get(option) and choice.players != players:
             raise click.UsageError(_("{option} is played by {players} players, not {count}: add --players "
                                      "{players}").format(option=option, players=players, count=choice.players))
-    from narrator.shell.cli.votes import _names
+    from narrator.shell.cli.votes import seating_names
 
-    seating = tuple(_names(env, params["names"], choice.players))
+    seating = tuple(seating_names(env, params["names"], choice.players))
     click.echo(deck_text(game, choice.deck, choice.players, settings.lang, active_catalog()))
     click.echo()
     cards = None
     if game.moderated(choice.deck.role_ids, settings.options):
-        cards = typed_cards(env, seating, choice.deck) if params["dealt"] else dealt_cards(env, seating, choice.deck)
+        cards = (typed_cards(env, seating, choice.deck, settings.lang) if params["dealt"]
+                 else dealt_cards(env, seating, choice.deck))
     elif params["dealt"]:
         raise click.UsageError(_("--dealt is for a game with a moderator: without one, nobody at the laptop sees "
                                  "the cards"))
     setup = Setup(seating, MappingProxyType(choice.deck.as_dict()), settings.options, cards)
-    options = {**pick(params, KEPT_OPTIONS), "slot_seconds": list(params["slot_seconds"]), "day_seconds": day_seconds}
+    kept = (*AUDIO_OPTION_NAMES, *BOX_OPTION_NAMES, "count_style", "countdown", "speaker_box")
+    options = {**pick(params, kept), "count_seconds": settings.count_seconds,
+               "slot_seconds": dict(settings.slot_seconds), "day_seconds": day_seconds}
     saved = SavedGame(new_game_path(env.data_home / FOLDER, game.id, env.now()), game.id, settings.lang, options,
                       setup)
     Rounds(game, setup)  # the setup is checked before it is kept
@@ -95,11 +114,11 @@ def dealt_cards(env, seating, deck) -> dict:
     return dict(zip(seating, cards, strict=True))
 
 
-def typed_cards(env, seating, deck) -> dict:
+def typed_cards(env, seating, deck, lang: str) -> dict:
     """The moderator dealt the cards: who holds which, asked player by player and checked against the deck."""
     game = env.game
     left = _cards_of(deck)
-    language = game.languages[_language(env)]
+    language = game.languages[lang]
     cards = {}
     for name in seating:
         def card(text: str, name=name) -> str:
@@ -122,15 +141,10 @@ def _cards_of(deck) -> list[str]:
     return [role_id for role_id, copies in deck.counts for _copy in range(copies)]
 
 
-def _language(env) -> str:
-    from narrator.shell.translation import active_language
-
-    return active_language() if active_language() in env.game.languages else env.default_language()
-
-
 def run_rounds(env, saved: SavedGame) -> None:
     """Play the game from where its entries leave it, saving after each one, to its end."""
     game = env.game
+    check_options(saved)
     rounds = Rounds(game, saved.setup, saved.entries)
     table = GameTable(env, saved)
     click.echo(_("The game is kept in {file}: if it stops, 'narrate resume' continues it.").format(file=saved.path))
@@ -177,16 +191,12 @@ class GameTable:
         self.language = self.game.languages[self.lang]
         self.sentences = Sentences(self.language)
         options = saved.options
-        self.audio = choose_audio(**{name: options.get(name) for name in AUDIO_OPTION_NAMES
-                                     if name not in ("ambience", "no_ambience")},
-                                  ambience=options.get("ambience") or "drums",
-                                  no_ambience=bool(options.get("no_ambience")))
-        self.day_seconds = options.get("day_seconds") or self.game.day.seconds
+        self.audio = choose_audio(**pick(options, AUDIO_OPTION_NAMES))
+        self.day_seconds = options["day_seconds"]
         self.heard: set[str] = set()  # the parts of the night already spoken in this run
-        self.rules = day_rules(env, options.get("countdown"))
-        if options.get("speaker_box"):
-            self.voice = BoxVoice(env, self.lang, self.audio, self.rules,
-                                  {name: options[name] for name in BOX_OPTION_NAMES})
+        self.rules = day_rules(env, options["countdown"])
+        if options["speaker_box"]:
+            self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES))
         else:
             self.voice = NightVoice(env, self.lang, self.audio)
 
@@ -199,12 +209,9 @@ class GameTable:
 
     def script(self, night: int) -> NightScript:
         options = self.saved.options
-        settings = settings_for(self.game, self.lang, options.get("count_seconds"), options.get("count_style") or "edges",
-                                self.saved.setup.options, dict(_turn(text) for text in options.get("slot_seconds") or ()),
-                                night)
-        deck = Deck(tuple((role.id, self.saved.setup.deck[role.id]) for role in self.game.roles
-                          if role.id in self.saved.setup.deck))
-        return generate_script(self.game, deck, settings)
+        settings = settings_for(self.game, self.lang, options["count_seconds"], options["count_style"],
+                                self.saved.setup.options, options["slot_seconds"], night)
+        return generate_script(self.game, make_deck(self.game, self.saved.setup.deck), settings)
 
     def night(self, step: NightStep) -> dict:
         self.heading(step.table.night)
@@ -216,7 +223,7 @@ class GameTable:
         segments = [segment for segment in script.segments if segment.phase == step.phase]
         split = next((index + 1 for index, segment in enumerate(segments) if isinstance(segment, Count)), len(segments))
         first, rest = segments[:split], segments[split:]
-        if step.phase == script.segments[0].phase and step.key not in self.heard:
+        if step.phase == INTRO_PHASE and step.key not in self.heard:
             self.heading(step.table.night)
             self.secret_table(step.table)
         if step.key not in self.heard:
@@ -238,8 +245,9 @@ class GameTable:
             click.echo(_("  ({character}: a ghost; the turn is called all the same)").format(
                 character=self.character(step.phase)))
         if step.marks:
-            given["marks"] = {mark: ask_name(_("The {mark} ({holder} holds it) lies before").format(
-                mark=_(MARK_NAMES[mark]), holder=holder), step.table.living, nobody=True) for mark, holder in step.marks}
+            given["marks"] = {mark: ask_name(_("{holder} lays {mark} before").format(
+                mark=self.sentences(f"mark_{mark}"), holder=holder), step.table.living, nobody=True)
+                for mark, holder in step.marks}
         self.voice.part(script, rest)
         return entry_for(step, **given)
 
@@ -261,9 +269,9 @@ class GameTable:
         self.voice.announce(self.sentences("anchor", name=dead[-1]))
 
     def end_question(self, step: EndQuestion) -> dict:
-        sides = {self.language.sides[side].casefold(): side for side in self.game_sides()}
-        sides |= {side: side for side in self.game_sides()}
-        names = ", ".join(self.language.sides[side] for side in self.game_sides())
+        shown = {winner: self.winner_name(winner) for winner in step.winners}
+        sides = {name.casefold(): winner for winner, name in shown.items()} | {winner: winner for winner in shown}
+        names = ", ".join(shown.values())
         question = (_("Which side has won? ({sides})") if step.must_end
                     else _("Has a side won? (Enter: not yet; or {sides})")).format(sides=names)
 
@@ -280,10 +288,9 @@ class GameTable:
         winner = prompt(question, side)
         return entry_for(step, winner=winner)
 
-    def game_sides(self) -> list[str]:
-        deck = self.saved.setup.role_ids
-        present = {self.game.role(role_id).side for role_id in deck}
-        return [side for side in self.language.sides if side in present]
+    def winner_name(self, winner: str) -> str:
+        """A side's name, or a role's that wins alone."""
+        return self.language.sides[winner] if winner in self.language.sides else self.language.role_name(winner)
 
     def day(self, step: DayStep) -> dict:
         if step.key in self.heard:  # an answer of the night was taken back: the day was had already
@@ -303,7 +310,7 @@ class GameTable:
                 if step.table.suspect:
                     click.echo(_("{name} is a suspect whatever the votes.").format(name=step.table.suspect))
                 for mark, name in step.table.marks.items():
-                    click.echo(_("The {mark} lies before {name}.").format(mark=_(MARK_NAMES[mark]), name=name))
+                    click.echo(_("Before {name} lies {mark}.").format(mark=self.sentences(f"mark_{mark}"), name=name))
             else:
                 click.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
                 click.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
@@ -357,7 +364,7 @@ class GameTable:
 
     def describe(self, step) -> str:
         night = step.table.night
-        if isinstance(step, PhaseStep) and step.phase in {slot.id for slot in self.game.night.slots}:
+        if isinstance(step, PhaseStep) and step.phase not in (INTRO_PHASE, OUTRO_PHASE):
             return _("night {night}, {character}").format(night=night, character=self.character(step.phase))
         if isinstance(step, VoteStep):
             return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
@@ -368,7 +375,3 @@ class GameTable:
     def close(self) -> None:
         self.voice.close()
 
-
-def _turn(text: str) -> tuple[str, int]:
-    turn, _equals, seconds = text.partition("=")
-    return turn.strip(), int(seconds)

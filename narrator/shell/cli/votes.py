@@ -95,7 +95,7 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     token of the deck's roles can have been turned.
     """
     game = env.game
-    names = _names(env, names_option, players)
+    names = seating_names(env, names_option, players)
     words = game.languages[lang]
     in_play = [role for role in game.roles if deck is None or role.id in deck.role_ids]
     role_choices = sorted({name for role in in_play for name in (role.id, words.role_name(role.id))})
@@ -166,7 +166,7 @@ def _card(game, name: str, text: str, deck, so_far: list[Ballot]) -> str:
     return role_id
 
 
-def _names(env, option: str | None, players: int | None) -> list[str]:
+def seating_names(env, option: str | None, players: int | None) -> list[str]:
     """The names, from the option or asked; last game's names are offered when the count fits."""
     saved = env.config_dir / NAMES_FILE
     if option is not None:
