@@ -83,24 +83,32 @@ class NightVoice:
             self._silent = True
             return
         from narrator.shell.audio.clip import prepare_voice
-        from narrator.shell.audio.night import voice_source
         from narrator.shell.audio.speaker import SilentSpeaker, choose_speaker
 
-        try:
-            if self._source is None:
-                self._source = voice_source(self.env, self.lang, self.audio)
-            clip = prepare_voice(self._source.raw_clip(key or "announcement", text), 48000, self._source.cache)
-        except NarratorError as error:
-            self._silent = True
-            click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
+        raw = self.line(text, key)
+        if raw is None:
             return
-        speaker, reason = choose_speaker({"announcement": clip})
+        speaker, reason = choose_speaker({"announcement": prepare_voice(raw, 48000, self._source.cache)})
         if isinstance(speaker, SilentSpeaker):
             self._silent = True
             click.echo(f"narrate: {say(reason)}", err=True)
             return
         speaker.say("announcement")
         speaker.close()
+
+    def line(self, text: str, key: str | None):
+        """The sound of a sentence: the pack's line ``key``, else the engine's; None (and said
+        once why) when neither can make it: from then on sentences are shown only."""
+        from narrator.shell.audio.night import voice_source
+
+        try:
+            if self._source is None:
+                self._source = voice_source(self.env, self.lang, self.audio)
+            return self._source.raw_clip(key or "announcement", text)
+        except NarratorError as error:
+            self._silent = True
+            click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
+            return None
 
     def day(self, seconds: int, rules) -> None:
         from narrator.shell.cli.day import run_the_day
@@ -152,17 +160,7 @@ class BoxVoice(NightVoice):
 
     def announce(self, text: str, key: str | None = None) -> None:
         click.echo(text)
-        if self.table is None or self._silent:
-            return
-        from narrator.shell.audio.night import voice_source
-
-        try:
-            if self._source is None:
-                self._source = voice_source(self.env, self.lang, self.audio)
-            raw = self._source.raw_clip(key or "announcement", text)
-        except NarratorError as error:
-            self._silent = True
-            click.echo(_("narrate: names are shown, not said: {reason}").format(reason=say(error)), err=True)
+        if self.table is None or self._silent or (raw := self.line(text, key)) is None:
             return
         self._made += 1
         self.table.announce(f"said-{self._made}", raw)
