@@ -8,7 +8,6 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.cli.games import use_game
 from narrator.shell.cli.interface import Command, speak
-from narrator.shell.savedgames import FOLDER, load, unfinished
 
 
 @click.command(cls=Command)
@@ -24,6 +23,8 @@ def resume(env, file):
     Examples:
       narrate resume
     """
+    from narrator.shell.savedgames import FOLDER, load, unfinished  # only here: every other command starts without it
+
     if file is None:
         found = unfinished(env.data_home / FOLDER)
         if not found:
