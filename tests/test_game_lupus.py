@@ -332,7 +332,9 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
         output = out.read_text()
     finally:
         process.kill()
-    assert saved_game_in(tmp_path / "data" / "narrator")["entries"] == rounds.entries
+    saved = saved_game_in(tmp_path / "data" / "narrator")
+    assert saved["entries"] == rounds.entries
+    assert saved["options"]["speaker_box"] is True  # narrate resume serves it to the tablets again
     nights = sum(entry["kind"] == "day" for entry in rounds.entries)
     assert nights >= 2
     if moderator:  # each part of the night heard: up to a turn's opening and count, then its close
@@ -384,3 +386,19 @@ def test_without_a_text_to_speech_engine_the_names_are_shown_only(game, tmp_path
     assert "Dawn breaks. The village mourns Bruno." in result.output
     assert "narrate: names are shown, not said: " in result.stderr
     assert result.exit_code == 2 and "the input ended" in result.stderr  # at the first vote
+
+
+def test_a_resumed_game_plays_where_it_was_started_laptop_or_speaker_box(game, tmp_path):
+    from narrator.shell.cli.nightvoice import BoxVoice, NightVoice
+    from narrator.shell.cli.rounds import GameTable
+    from narrator.shell.savedgames import load
+
+    env = lupus_env(tmp_path)
+    env.use_game(LUPUS)
+    invoke(env, command(8, NAMES[:8]), [])  # stopped at the first question
+    (path,) = (env.data_home / "games").glob("[!.]*.json")
+    saved = load(path)
+    assert saved.options["speaker_box"] is False and type(GameTable(env, saved).voice) is NightVoice
+    saved.options.update(speaker_box=True, host="127.0.0.1", port=0)  # as --speaker-box keeps them
+    voice = GameTable(env, saved).voice
+    assert isinstance(voice, BoxVoice) and voice.box_options == {"host": "127.0.0.1", "port": 0, "laptop_audio": True}
