@@ -4,6 +4,8 @@ Importing the command line takes a few tens of milliseconds. A Ctrl-C then must 
 quietly as one pressed later: while importing, SIGINT only sets a flag (raised in the middle of
 an import, a KeyboardInterrupt can land in one of importlib's callbacks, where Python prints it
 as an "ignored exception" and carries on), and the flag is acted on once the imports are done.
+Once running, Ctrl-C raises ``Interrupted`` rather than a KeyboardInterrupt, which click would
+meet first while parsing the arguments (and answer with a blank line before narrate's own).
 SIGTERM and SIGHUP (a closed terminal, a ``kill``) unwind like Ctrl-C does, so that nothing
 narrate was writing is left behind.
 """
@@ -20,7 +22,7 @@ def main() -> None:
         import platformdirs  # noqa: F401
         import yaml  # noqa: F401
 
-        from narrator.core.errors import Terminated
+        from narrator.core.errors import Interrupted, Terminated
         from narrator.shell.cli.app import main as run
         from narrator.shell.cli.errors import EXIT_INTERRUPTED, fail
     finally:
@@ -35,8 +37,13 @@ def main() -> None:
         speak_for(Environment(), sys.argv[1:])
         fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
 
+    def interrupt(signal_number, frame):
+        raise Interrupted  # not a KeyboardInterrupt: click, parsing the arguments, would print a blank line first
+
     def terminate(signal_number, frame):
         raise Terminated(signal_number)
+
+    signal.signal(signal.SIGINT, interrupt)
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):

@@ -21,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from narrator.core.errors import NarratorError
+from narrator.core.errors import Interrupted, NarratorError
 from narrator.core.i18n import Text, msg
 from narrator.shell.audio.mix import NightAudio
 from narrator.shell.translation import say
@@ -126,7 +126,7 @@ class SounddevicePlayer:
                     transport.toggle_pause()
                 elif key in ("q", "Q"):
                     transport.stop()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Interrupted):
             transport.stop()
         finally:
             done.wait(1.0)
@@ -196,7 +196,7 @@ class CommandPlayer:
                         process.terminate()
                         process.wait()
                         return False
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, Interrupted):
                 process.terminate()
                 process.wait()
                 return False

@@ -174,7 +174,7 @@ def run_rounds(env, saved: SavedGame) -> None:
         saved.over = True
         saved.save()
     except (KeyboardInterrupt, Interrupted, Terminated, Stopped, click.Abort) as stop:
-        if isinstance(stop, (KeyboardInterrupt, click.Abort)):
+        if isinstance(stop, (KeyboardInterrupt, Interrupted, click.Abort)):
             click.echo()  # a prompt may be waiting: the message gets a line of its own
         click.echo(_("narrate: the game is saved; 'narrate resume' goes on from here"), err=True)
         raise
