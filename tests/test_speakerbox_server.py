@@ -59,7 +59,7 @@ def test_the_page_is_in_the_language_it_is_given():
     assert "{{" not in page and "Tap to join" not in page
     words = json.loads(re.search(r'<script id="texts" type="application/json">(.*?)</script>', page)[1])
     assert words == page_texts(catalog) and set(words) == set(PAGE_TEXTS)
-    assert words["reconnecting"] == "mi ricollego…"
+    assert words["lost"] == "Connessione persa"
 
 
 def test_the_page_words_cannot_break_out_of_the_page():
@@ -174,28 +174,57 @@ def test_the_playhead():
     assert head.position(502.0) == 4.0
 
 
+def test_a_pause_is_set_ahead_and_the_resume_goes_on_from_exactly_there():
+    head = Playhead()
+    head.start_at(10.0, 0.0)
+    head.stop_at(12.0)
+    assert head.moving(11.9) and not head.moving(12.0)
+    assert head.position(11.0) == 1.0 and head.position(12.0) == 2.0 and head.position(99.0) == 2.0
+    head.stop_at(5.0)  # a pause asked for before the start stops it at its first sample
+    assert head.stop_time == 10.0 and head.position(20.0) == 0.0
+
+
 def test_box_stages_move_only_forward():
     now = [0.0]
     changes = []
     box = Box(10.0, [], lambda: now[0], on_change=lambda: changes.append(box.stage))
+    assert box.actions() == ["start"]
     box.toggle_pause()  # nothing to pause yet
     box.start_night(lead=0.5)
     box.start_night(lead=0.5)  # a second start changes nothing
     assert changes == ["night"] and box.playhead.anchor_time == 0.5
+    assert box.actions() == ["pause", "next"]
     now[0] = 5.0
-    box.toggle_pause()
-    assert box.night_position() == 4.5 and not box.playhead.running
-    now[0] = 9.0
+    box.pause(lead=0.4)
+    box.pause(lead=0.4)  # already paused: nothing new
+    assert box.actions() == ["resume", "next"]
+    assert box.night_position() == 4.5  # it plays on until the pause's moment...
+    now[0] = 7.0
+    assert box.night_position() == pytest.approx(4.9)  # ...and stands still from there
+    box.resume(lead=0.4)
+    assert box.playhead.anchor_time == 7.4 and box.playhead.anchor_offset == pytest.approx(4.9)
+    now[0] = 8.4
+    assert box.night_position() == pytest.approx(5.9)
     box.toggle_pause(lead=0.25)
+    box.toggle_pause(lead=0.25)  # taken back before its moment: it plays on, from where it would have stopped
+    assert box.playhead.stop_time is None and box.night_position() == pytest.approx(5.9)
     now[0] = 15.0
-    assert box.night_over()
+    assert box.night_over() and box.actions() == []
     box.skip_night()  # dawn at once
     assert box.night_over() and box.playhead.anchor_offset == 10.0
     box.show_day(20.0, None, False)
     box.show_day(20.0, None, False)  # the same again is not news
+    assert box.actions() == ["pause", "next"]
+    box.show_day(None, 12.0, False)
+    assert box.actions() == ["resume", "next"]
+    box.show_day(None, 0, True)
+    assert box.actions() == []
+    box.show_result(["Dario is lynched."], final=False)
+    assert box.snapshot()["final"] is False
     box.show_result(["Winners: Anna."])
-    assert changes == ["night", "night", "night", "night", "day", "result"]
-    assert box.snapshot()["result"] == ["Winners: Anna."]
+    assert changes == ["night"] * 6 + ["day", "day", "day", "result", "result"]
+    snapshot = box.snapshot()
+    assert snapshot["result"] == ["Winners: Anna."] and snapshot["final"] is True and snapshot["actions"] == []
 
 
 def test_a_port_in_use_is_one_line(tmp_path):
@@ -434,3 +463,77 @@ def test_the_day_tells_the_tablets_only_what_changes():
                       ("day", False, True, False),  # paused
                       ("day", True, False, False),  # resumed
                       ("day", False, True, True)]  # the time is up: vote
+
+
+def test_every_press_on_the_controls_is_answered(server):
+    """Done when the action applies at this stage, refused with the reason when it does not."""
+    token = "secret-token"
+    answers = asyncio.run(talk(server, {"type": "control", "action": "pause", "token": token},
+                               {"type": "control", "action": "start", "token": token}))
+    assert answers[1] == {"type": "refused", "action": "pause", "message": "Nothing is running that could be paused."}
+    assert answers[2] == {"type": "done", "action": "start"}
+    assert server.actions == ["start"]  # the refused one never reached the game
+
+
+async def receive_until(ws, kind, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads((await ws.receive(timeout=max(0.01, deadline - time.monotonic()))).data)
+        if message["type"] == kind:
+            return message
+
+
+def test_the_controls_page_hears_how_every_tablet_is_doing(server):
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            control = await session.ws_connect(url(server, "/ws"))
+            await control.send_str(json.dumps({"type": "hello", "role": "control", "token": "secret-token"}))
+            assert (await receive_until(control, "tablets"))["tablets"] == []
+            first = await session.ws_connect(url(server, "/ws"))
+            await first.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "kitchen"}))
+            await first.send_str(json.dumps({"type": "report", "synced": True, "rtt": 0.004, "playing": False,
+                                             "error": None, "loading": False}))
+            second = await session.ws_connect(url(server, "/ws"))
+            await second.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "sofa"}))
+            listed = (await receive_until(control, "tablets"))["tablets"]
+            while len(listed) < 2 or listed[0]["rtt"] is None:
+                listed = (await receive_until(control, "tablets"))["tablets"]
+            assert [(t["n"], t["connected"], t["synced"], t["rtt"]) for t in listed] == [
+                (1, True, True, 0.004), (2, True, False, None)]
+            await first.close()
+            listed = (await receive_until(control, "tablets"))["tablets"]
+            assert [(t["n"], t["connected"]) for t in listed] == [(1, False), (2, True)]
+            again = await session.ws_connect(url(server, "/ws"))  # the first tablet, reloaded
+            await again.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "kitchen"}))
+            listed = (await receive_until(control, "tablets"))["tablets"]
+            assert [(t["n"], t["connected"]) for t in listed] == [(1, True), (2, True)]
+            heartbeat = await receive_until(second, "heartbeat", timeout=5)
+            assert abs(heartbeat["server"] - time.monotonic()) < 1
+            for ws in (control, second, again):
+                await ws.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_page_without_the_token_hears_nothing_of_the_tablets(server):
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            guesser = await session.ws_connect(url(server, "/ws"))
+            await guesser.receive()  # the state
+            await guesser.send_str(json.dumps({"type": "hello", "role": "control", "token": "guess"}))
+            assert json.loads((await guesser.receive(timeout=2)).data) == {
+                "type": "error", "message": "only the laptop controls the game"}
+            tablet = await session.ws_connect(url(server, "/ws"))
+            await tablet.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "x"}))
+            kinds = set()
+            deadline = time.monotonic() + 2.5  # past a heartbeat
+            while time.monotonic() < deadline:
+                try:
+                    kinds.add(json.loads((await guesser.receive(timeout=0.5)).data)["type"])
+                except asyncio.TimeoutError:
+                    pass
+            assert "tablets" not in kinds and "heartbeat" in kinds
+            await guesser.close()
+            await tablet.close()
+
+    asyncio.run(scenario())

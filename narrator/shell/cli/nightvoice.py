@@ -168,8 +168,8 @@ class BoxVoice(NightVoice):
     def day(self, seconds: int, rules) -> None:
         self.table.day(seconds)
 
-    def result(self, lines: list[str]) -> None:
-        self.table.show_result(lines)
+    def result(self, lines: list[str], final: bool = True) -> None:
+        self.table.show_result(lines, final)
 
     def close(self) -> None:
         if self.table is not None:

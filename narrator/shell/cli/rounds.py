@@ -325,7 +325,7 @@ class GameTable:
             click.echo(line)
         self.voice.announce(lines[-1])
         self.voice.announce(self.sentences("anchor", name=step.outcome.lynched))
-        self.voice.result(lines)
+        self.voice.result(lines, final=False)
         return entry_for(step)
 
     def over(self, step: Over) -> None:

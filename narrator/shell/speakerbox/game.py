@@ -1,10 +1,12 @@
 """A whole game with tablets as the speaker box: the laptop serves, starts and drives; tablets play."""
 
 import io
+import math
 import queue
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 
 from narrator.core.day import DayTimer, day_spoken_keys
 from narrator.core.errors import NarratorError, Stopped
@@ -67,20 +69,28 @@ class LaptopFollower:
         self.stream.start()
 
     def _fill(self, outdata, frames, time_info, status):
+        rate = self.night.rate
         ahead = max(0.0, time_info.outputBufferDacTime - time_info.currentTime)
+        heard = self.clock() + ahead  # the server time at which this block's first sample is heard
         with self.box.lock:
             running = self.box.stage == "night" and self.box.playhead.running
-            expected = round(self.box.playhead.position(self.clock() + ahead) * self.night.rate)
-        if not running or expected < 0:
-            outdata[:, 0] = 0
+            head = replace(self.box.playhead)
+        outdata[:, 0] = 0
+        if not running:
             self.position = None
             return
-        if self.position is None or abs(self.position - expected) > self.night.rate // 50:
+        # The block's samples that play: from the playhead's start to its scheduled stop, if either falls here.
+        first = min(frames, max(0, math.ceil((head.anchor_time - heard) * rate)))
+        last = frames if head.stop_time is None else min(frames, max(0, round((head.stop_time - heard) * rate)))
+        if first >= last:
+            self.position = None
+            return
+        expected = round(head.position(heard + first / rate) * rate)
+        if self.position is None or abs(self.position - expected) > rate // 50:
             self.position = expected  # (re)join the playhead; otherwise run on smoothly
-        block = self.night.block(self.position, frames)
-        outdata[:, 0] = 0
-        outdata[:len(block), 0] = block
-        self.position += frames
+        block = self.night.block(self.position, last - first)
+        outdata[first:first + len(block), 0] = block
+        self.position += last - first
 
     def close(self):
         self.stream.close()
@@ -185,8 +195,8 @@ class BoxTable:
                         self.day_lines if self.follower else None):
                 raise Stopped
 
-    def show_result(self, lines: list[str]) -> None:
-        self.box.show_result(lines)
+    def show_result(self, lines: list[str], final: bool = True) -> None:
+        self.box.show_result(lines, final)
         threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
 
     def close(self) -> None:
@@ -235,8 +245,12 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
     while not box.night_over():
         key = read_key(0.1)
         action = _take(actions)
-        if key == " " or action == "pause":
+        if key == " ":
             box.toggle_pause()
+        elif action == "pause":
+            box.pause()
+        elif action == "resume":
+            box.resume()
         elif key in ("q", "Q"):
             return False
         elif action == "next":
@@ -264,7 +278,7 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
 
     def keys_and_controls(timeout: float) -> str | None:
         action = _take(actions)
-        if action == "pause":
+        if action in ("pause", "resume"):
             return " "
         if action == "next":
             return "\n"

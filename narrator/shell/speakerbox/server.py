@@ -2,8 +2,10 @@
 
 It serves exactly its own assets, by exact name (nothing is looked up on disk from a request,
 so no path can climb out), the night's audio and the day's lines, and one WebSocket per tablet:
-tablets ask the time (for their clock offset) and receive the game's state; only a client that
-presents the secret token may start, pause or move the game on. A misbehaving client gets an
+tablets ask the time (for their clock offset, several times a second for as long as the game
+lasts), say how they are doing, and receive the game's state when it changes and a heartbeat
+every few seconds; only a client that presents the secret token may start, pause or move the game
+on, and it is told what became of every press and how each tablet is doing. A misbehaving client gets an
 error message or a 4xx, and the server carries on: a request not sent in full within a few
 seconds is closed, a tablet that stops reading is dropped (it reconnects when it can) without
 holding the others up, a WebSocket from another site's page or through a host name that is not
@@ -20,12 +22,13 @@ import sys
 import threading
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from narrator.core.i18n import ENGLISH, Catalog
+from narrator.core.i18n import ENGLISH, N_, Catalog
 from narrator.shell.speakerbox.page import filled_page
 from narrator.shell.speakerbox.state import Box
 from narrator.shell.translation import SOURCE_LANGUAGE, _
@@ -34,9 +37,41 @@ STATIC = Path(__file__).parent / "static"
 ASSETS = {"/": ("index.html", "text/html"), "/box.js": ("box.js", "text/javascript"),
           "/box.css": ("box.css", "text/css")}
 MAX_MESSAGE = 4096
-ACTIONS = ("start", "pause", "next")
+ACTIONS = ("start", "pause", "resume", "next")
+NOT_NOW = {  # why an action that does not apply at this stage is refused
+    "start": N_("The night has already started."),
+    "pause": N_("Nothing is running that could be paused."),
+    "resume": N_("Nothing is paused."),
+    "next": N_("There is nothing to move on from now."),
+}
+ONLY_THE_LAPTOP = N_("only the laptop controls the game")
 REQUEST_SECONDS = 5  # a request must arrive whole within this (aiohttp's keep-alive timer closes it)
 SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
+HEARTBEAT_SECONDS = 2  # every page hears from the laptop at least this often
+GONE_SECONDS = 120  # a tablet gone for this long leaves the controls page's list
+
+
+@dataclass
+class Tablet:
+    """One tablet as the controls page lists it: numbered as it first joined, kept across reloads."""
+
+    n: int
+    connected: bool = True
+    heard: float = 0.0  # server time of its last message
+    report: dict | None = None
+    socket: int = 0  # which connection is its latest
+
+    def as_dict(self, now: float) -> dict:
+        report = self.report or {}
+        return {"n": self.n, "connected": self.connected, "silent": round(now - self.heard, 1),
+                "synced": report.get("synced") is True, "playing": report.get("playing") is True,
+                "loading": report.get("loading") is True, "rtt": _number(report.get("rtt")),
+                "error": _number(report.get("error"))}
+
+
+def _number(value) -> float | None:
+    """A number a tablet reported, or None for anything else it may have sent."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 class BoxServer:
@@ -50,10 +85,14 @@ class BoxServer:
         self.control = control  # applies a control action (start, pause, next) to the game
         self.host, self.port = host, port
         self.token = token or secrets.token_urlsafe(16)
+        self.catalog = catalog
         self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
         page = (STATIC / ASSETS["/"][0]).read_text(encoding="utf-8")
         self._assets["/"] = (filled_page(page, language, catalog), "text/html")
         self._sockets: weakref.WeakSet = weakref.WeakSet()
+        self._controls: weakref.WeakSet = weakref.WeakSet()  # the sockets that gave the token
+        self._tablets: dict[str, Tablet] = {}  # by the id each tablet page keeps across reloads
+        self._tablet_of: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -77,6 +116,7 @@ class BoxServer:
                 return
             started.set()
             loop.run_forever()
+            self._heartbeat_task.cancel()
             loop.run_until_complete(self._runner.cleanup())
             loop.close()
 
@@ -98,6 +138,25 @@ class BoxServer:
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # the real port when 0 was asked for
+        self._heartbeat_task = asyncio.ensure_future(self._heartbeat())
+
+    async def _heartbeat(self) -> None:
+        """Every page hears from the laptop every few seconds, so that one that hears nothing knows
+        the connection is in trouble; the controls page hears how each tablet is doing."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await self._send_all(json.dumps({"type": "heartbeat", "server": self.clock()}))
+            self._send_tablets()
+
+    def _send_tablets(self) -> None:
+        now = self.clock()
+        for key, tablet in list(self._tablets.items()):
+            if not tablet.connected and now - tablet.heard > GONE_SECONDS:
+                del self._tablets[key]
+        text = json.dumps({"type": "tablets", "tablets": [tablet.as_dict(now) for tablet in self._tablets.values()]})
+        for ws in list(self._controls):
+            if not ws.closed:
+                asyncio.ensure_future(self._send(ws, text))
 
     def stop(self) -> None:
         if self._loop is not None and self._loop.is_running():
@@ -190,16 +249,42 @@ class BoxServer:
         if request.transport is not None:
             self._transports[ws] = request.transport
         await self._send(ws, json.dumps(self.snapshot()))
-        async for message in ws:
-            if message.type != WSMsgType.TEXT:
-                continue
-            reply = self._answer(message.data)
-            if reply is not None:
-                await ws.send_str(json.dumps(reply))
-        self._sockets.discard(ws)
+        try:
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                reply = self._answer(message.data, ws)
+                if reply is not None:
+                    await ws.send_str(json.dumps(reply))
+        finally:
+            self._sockets.discard(ws)
+            tablet = self._tablet_of.get(ws)
+            if tablet is not None and tablet.socket == id(ws):  # after a reload the old socket may close later
+                tablet.connected = False
+                self._send_tablets()
         return ws
 
-    def _answer(self, data: str) -> dict | None:
+    def _hello(self, message: dict, ws) -> dict | None:
+        if message.get("role") == "control":
+            if not self._has_token(message):
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
+            self._controls.add(ws)
+            self._send_tablets()
+            return None
+        key = str(message.get("id"))[:40]
+        tablet = self._tablets.get(key)
+        if tablet is None:
+            tablet = self._tablets[key] = Tablet(n=1 + max((t.n for t in self._tablets.values()), default=0))
+        tablet.connected, tablet.heard, tablet.socket = True, self.clock(), id(ws)
+        self._tablet_of[ws] = tablet
+        self._send_tablets()
+        return None
+
+    def _has_token(self, message: dict) -> bool:
+        token = message.get("token")
+        return isinstance(token, str) and secrets.compare_digest(token.encode(errors="replace"), self.token.encode())
+
+    def _answer(self, data: str, ws=None) -> dict | None:
         try:
             message = json.loads(data)
         except (ValueError, RecursionError):
@@ -207,17 +292,27 @@ class BoxServer:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             return {"type": "error", "message": "not a message this server understands"}
         kind = message["type"][:40]
+        tablet = self._tablet_of.get(ws) if ws is not None else None
+        if tablet is not None:
+            tablet.heard = self.clock()
         if kind == "ping":
             return {"type": "pong", "sent": message.get("sent"), "server": self.clock()}
-        if kind == "control":
-            token = message.get("token")
-            if not isinstance(token, str) or not secrets.compare_digest(token.encode(errors="replace"),
-                                                                        self.token.encode()):
-                return {"type": "error", "message": "only the laptop controls the game"}
-            if message.get("action") not in ACTIONS:
-                return {"type": "error", "message": f"no action {str(message.get('action'))[:40]!r}"}
-            self.control(message["action"])
+        if kind == "hello":
+            return self._hello(message, ws)
+        if kind == "report":
+            if tablet is not None:
+                tablet.report = message
             return None
+        if kind == "control":
+            action = message.get("action")
+            if not self._has_token(message):
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
+            if action not in ACTIONS:
+                return {"type": "error", "message": f"no action {str(action)[:40]!r}"}
+            if action not in self.box.actions():
+                return {"type": "refused", "action": action, "message": self.catalog.gettext(NOT_NOW[action])}
+            self.control(action)
+            return {"type": "done", "action": action}
         return {"type": "error", "message": f"no message type {kind!r}"}
 
 

@@ -2,8 +2,10 @@
 
 Times are seconds on the server's monotonic clock. The night is a playhead: at server time
 ``anchor_time`` the night was (or will be) at ``anchor_offset`` seconds, and it moves on from
-there while ``running``. A tablet that joins late, reloads or wakes up computes where the night
-is from these three numbers alone.
+there while ``running``, until ``stop_time`` when a pause has been set. A tablet that joins late,
+reloads or wakes up computes where the night is from these numbers alone. A start, a pause and a
+resume are all set a little ahead (``START_LEAD``, ``PAUSE_LEAD``), so that every tablet has them
+in time to act on the same sample.
 """
 
 import threading
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 START_LEAD = 0.5  # seconds between "start" and the first sample: time for every tablet to schedule it
+PAUSE_LEAD = 0.4  # ...and between "pause" (or "resume") and the sample where it stops (or goes on)
 
 
 @dataclass
@@ -19,15 +22,35 @@ class Playhead:
     anchor_time: float = 0.0
     anchor_offset: float = 0.0
     running: bool = False
+    stop_time: float | None = None  # a pause set ahead: the playhead stands still from then on
 
     def position(self, now: float) -> float:
-        return self.anchor_offset + (now - self.anchor_time if self.running else 0.0)
+        if not self.running:
+            return self.anchor_offset
+        if self.stop_time is not None:
+            now = min(now, self.stop_time)
+        return self.anchor_offset + now - self.anchor_time
+
+    def moving(self, now: float) -> bool:
+        """Whether the night plays at ``now`` (started, and not yet stopped by a pause)."""
+        return self.running and now >= self.anchor_time and (self.stop_time is None or now < self.stop_time)
 
     def start_at(self, when: float, offset: float) -> None:
-        self.anchor_time, self.anchor_offset, self.running = when, offset, True
+        self.anchor_time, self.anchor_offset, self.running, self.stop_time = when, offset, True, None
+
+    def stop_at(self, when: float) -> None:
+        """Stand still from ``when`` on (not before the start it follows)."""
+        if self.running:
+            self.stop_time = max(when, self.anchor_time)
 
     def hold(self, now: float) -> None:
-        self.anchor_offset, self.anchor_time, self.running = max(0.0, self.position(now)), now, False
+        self.anchor_offset, self.anchor_time = max(0.0, self.position(now)), now
+        self.running, self.stop_time = False, None
+
+    @property
+    def paused(self) -> bool:
+        """A pause has been asked for (whether or not its moment has come)."""
+        return not self.running or self.stop_time is not None
 
 
 @dataclass
@@ -44,6 +67,7 @@ class Box:
     day_paused_left: float | None = None
     voting: bool = False
     result: list[str] | None = None
+    final: bool = False  # the result is the game's end
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- the night -----------------------------------------------------------------------
@@ -55,6 +79,7 @@ class Box:
             self.night_length, self.phases = night_length, phases
             self.stage, self.playhead = "waiting", Playhead()
             self.day_deadline, self.day_paused_left, self.voting, self.result = None, None, False, None
+            self.final = False
         self.on_change()
 
     def start_night(self, lead: float = START_LEAD) -> None:
@@ -65,16 +90,33 @@ class Box:
             self.playhead.start_at(self.clock() + lead, 0.0)
         self.on_change()
 
-    def toggle_pause(self, lead: float = 0.3) -> None:
+    def pause(self, lead: float = PAUSE_LEAD) -> None:
+        """Stop the night ``lead`` seconds from now, on every tablet at the same sample."""
         with self.lock:
-            if self.stage != "night":
+            if self.stage != "night" or self.playhead.paused:
                 return
-            now = self.clock()
-            if self.playhead.running:
-                self.playhead.hold(now)
-            else:
-                self.playhead.start_at(now + lead, self.playhead.anchor_offset)
+            self.playhead.stop_at(self.clock() + lead)
         self.on_change()
+
+    def resume(self, lead: float = PAUSE_LEAD) -> None:
+        """Go on from exactly where the pause stopped, ``lead`` seconds from now (or from when
+        the pause would have stopped it, if that is later): nothing is played twice."""
+        with self.lock:
+            now = self.clock()
+            head = self.playhead
+            if self.stage != "night" or not head.paused:
+                return
+            if head.running:  # the pause was set: take it from its moment
+                stopped_at = head.stop_time
+                head.start_at(max(now + lead, stopped_at), head.position(stopped_at))
+            else:
+                head.start_at(now + lead, head.anchor_offset)
+        self.on_change()
+
+    def toggle_pause(self, lead: float = PAUSE_LEAD) -> None:
+        with self.lock:
+            paused = self.playhead.paused
+        self.resume(lead) if paused else self.pause(lead)
 
     def skip_night(self) -> None:
         """On to dawn at once (the laptop's "next")."""
@@ -104,10 +146,26 @@ class Box:
         if changed:
             self.on_change()
 
-    def show_result(self, lines: list[str]) -> None:
+    def show_result(self, lines: list[str], final: bool = True) -> None:
+        """What the vote (or a lynching) came to; ``final`` when the game ends with it."""
         with self.lock:
-            self.stage, self.result = "result", list(lines)
+            self.stage, self.result, self.final = "result", list(lines), final
         self.on_change()
+
+    # --- what the laptop's controls may do now -------------------------------------------------
+
+    def actions(self) -> list[str]:
+        """The control actions that apply at this stage: Start; Pause or Resume; Next."""
+        with self.lock:
+            if self.stage == "waiting":
+                return ["start"]
+            if self.stage == "night":
+                if self.night_over():
+                    return []
+                return ["resume" if self.playhead.paused else "pause", "next"]
+            if self.stage == "day" and not self.voting:
+                return ["resume" if self.day_paused_left is not None else "pause", "next"]
+            return []
 
     # --- what a tablet is told -------------------------------------------------------------
 
@@ -118,10 +176,13 @@ class Box:
                 "stage": self.stage,
                 "now": self.clock(),
                 "night": {"anchor_time": self.playhead.anchor_time, "anchor_offset": self.playhead.anchor_offset,
-                          "running": self.playhead.running, "length": self.night_length,
+                          "running": self.playhead.running, "stop_time": self.playhead.stop_time,
+                          "length": self.night_length,
                           "phases": [{"start": start, "label": label} for start, label in self.phases]},
                 "day": None if self.stage != "day" else {"deadline": self.day_deadline,
                                                           "paused_left": self.day_paused_left,
                                                           "voting": self.voting},
                 "result": self.result,
+                "final": self.final,
+                "actions": self.actions(),
             }

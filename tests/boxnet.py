@@ -1,0 +1,230 @@
+"""Tools for measuring the speaker box as tablets would hear it, shared by tests and benchmarks.
+
+- ``JitterProxy``: a TCP proxy on 127.0.0.1 that holds every chunk of data for a random delay
+  (a base plus up to ``jitter``, each direction on its own), in order as TCP keeps it, and now
+  and then for a retransmission's 200 ms more (``loss``): what a busy Wi-Fi does to the box's
+  round trips, made on loopback.
+- ``ramp_night``: a night whose every sample says where it is in the night (a ramp that climbs
+  from 0.1 to 0.9 every ``PERIOD`` seconds), so that what a page plays can be read back.
+- ``install_tap`` / ``played``: an AudioWorklet between the page's output node and its
+  speakers that records, for every block the page renders, the first and last sample that was
+  not silence; each is turned into (wall-clock time it is heard, position in the night) with the
+  AudioContext's output timestamp. Every page on this machine shares its wall clock, so two
+  pages' records say how far apart they are.
+"""
+
+import asyncio
+import bisect
+import io
+import random
+import threading
+import time
+
+import numpy as np
+
+RATE = 24000
+PERIOD = 8.0  # seconds: the ramp's period; positions are read modulo this
+LOW, HIGH = 0.1, 0.9
+RETRANSMIT = 0.2  # Linux's minimum TCP retransmission timeout: what a lost segment costs
+
+
+def ramp_night(seconds: float) -> bytes:
+    import soundfile
+
+    index = np.arange(int(seconds * RATE))
+    ramp = LOW + (HIGH - LOW) * ((index % int(PERIOD * RATE)) / (PERIOD * RATE))
+    out = io.BytesIO()
+    soundfile.write(out, ramp.astype(np.float32), RATE, format="WAV", subtype="FLOAT")
+    return out.getvalue()
+
+
+class JitterProxy:
+    """Forward 127.0.0.1:``port`` to ``target``, each chunk held ``base`` + U(0, ``jitter``) seconds
+    (+ ``RETRANSMIT`` with probability ``loss``), never overtaking the chunk before it."""
+
+    def __init__(self, target_port: int, base: float = 0.002, jitter: float = 0.0, loss: float = 0.0,
+                 seed: int = 1):
+        self.target_port, self.base, self.jitter, self.loss = target_port, base, jitter, loss
+        self.random = random.Random(seed)
+        self.port = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._writers: list = []
+
+    def start(self) -> "JitterProxy":
+        ready = threading.Event()
+
+        def run():
+            self._loop = asyncio.new_event_loop()
+            server = self._loop.run_until_complete(asyncio.start_server(self._connection, "127.0.0.1", 0))
+            self.port = server.sockets[0].getsockname()[1]
+            ready.set()
+            self._loop.run_forever()
+            server.close()
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+        ready.wait(5)
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+
+    def cut(self) -> None:
+        """Drop every connection at once (the Wi-Fi goes away for a moment)."""
+        def close_all():
+            for writer in self._writers:
+                writer.transport.abort()
+        self._loop.call_soon_threadsafe(close_all)
+
+    async def _connection(self, reader, writer):
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.close()
+            return
+        self._writers += [writer, upstream_writer]
+        await asyncio.gather(self._pump(reader, upstream_writer), self._pump(upstream_reader, writer),
+                             return_exceptions=True)
+
+    def _delay(self) -> float:
+        extra = RETRANSMIT if self.loss and self.random.random() < self.loss else 0.0
+        return self.base + self.random.uniform(0, self.jitter) + extra
+
+    async def _pump(self, reader, writer):
+        queue: asyncio.Queue = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        async def deliver():
+            while True:
+                release, data = await queue.get()
+                if data is None:
+                    break
+                wait = release - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+
+        delivering = asyncio.ensure_future(deliver())
+        last = 0.0
+        try:
+            while data := await reader.read(65536):
+                last = max(last, loop.time() + self._delay())  # in order, as TCP delivers
+                queue.put_nowait((last, data))
+        except (ConnectionError, OSError):
+            pass
+        queue.put_nowait((0.0, None))
+        try:
+            await delivering
+        except (ConnectionError, OSError):
+            pass
+
+
+TAP = """
+class NarratorTap extends AudioWorkletProcessor {
+  constructor() { super(); this.batch = []; }
+  process(inputs, outputs) {
+    const input = inputs[0] && inputs[0][0], output = outputs[0][0];
+    if (input) output.set(input);
+    let first = -1, last = -1;
+    if (input) for (let i = 0; i < input.length; i++) if (input[i] !== 0) { if (first < 0) first = i; last = i; }
+    if (first >= 0) this.batch.push([currentFrame + first, input[first], currentFrame + last, input[last]]);
+    else this.batch.push([currentFrame, 0, currentFrame, 0]);
+    if (this.batch.length >= 16) { this.port.postMessage(this.batch); this.batch = []; }
+    return true;
+  }
+}
+registerProcessor("narrator-tap", NarratorTap);
+"""
+
+INSTALL = """async (source) => {
+  const box = window.narratorBox;
+  const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+  await box.ctx.audioWorklet.addModule(url);
+  const tap = new AudioWorkletNode(box.ctx, "narrator-tap");
+  box.out.disconnect();
+  box.out.connect(tap);
+  tap.connect(box.ctx.destination);
+  box.heard = [];   // [wall-clock seconds heard, value] of each first and last sample that sounded
+  tap.port.onmessage = (event) => {
+    const stamp = box.ctx.getOutputTimestamp();
+    const ctxNow = stamp.performanceTime > 0 ? stamp.contextTime : box.ctx.currentTime;
+    const pageNow = stamp.performanceTime > 0 ? stamp.performanceTime / 1000 : performance.now() / 1000;
+    const rate = box.ctx.sampleRate;
+    const wall = (frame) => (performance.timeOrigin / 1000) + pageNow + (frame / rate - ctxNow);
+    for (const [first, firstValue, last, lastValue] of event.data) {
+      box.heard.push([wall(first), firstValue]);
+      if (last !== first) box.heard.push([wall(last), lastValue]);
+    }
+  };
+}"""
+
+
+def install_tap(page) -> None:
+    page.evaluate(INSTALL, TAP)
+
+
+def played(page, since: float = 0.0) -> list[tuple[float, float | None]]:
+    """(wall-clock time heard, position in the night modulo PERIOD, or None for silence)."""
+    heard = page.evaluate(f"narratorBox.heard.filter((h) => h[0] >= {since})")
+    return [(at, None if value == 0 else (value - LOW) / (HIGH - LOW) * PERIOD) for at, value in heard]
+
+
+def wrapped(difference: float) -> float:
+    return (difference + PERIOD / 2) % PERIOD - PERIOD / 2
+
+
+def sounding(record):
+    return [(at, position) for at, position in record if position is not None]
+
+
+def position_at(record, at: float, reach: float = 0.02) -> float | None:
+    """A page's position at wall time ``at``, from its sounding samples on either side (within ``reach``)."""
+    times = [when for when, _ in record]
+    index = bisect.bisect_left(times, at)
+    if index == 0 or index >= len(record):
+        return None
+    (t0, p0), (t1, p1) = record[index - 1], record[index]
+    if t1 - t0 > reach or abs(wrapped(p1 - p0) - (t1 - t0)) > 0.01:  # a gap, or a jump: not one run
+        return None
+    return p0 + wrapped(p1 - p0) * (at - t0) / (t1 - t0)
+
+
+def skews(reference, other, start: float, end: float, step: float = 0.05) -> list[float]:
+    """How far ``other`` plays from ``reference`` (seconds, + ahead), every ``step`` from start to end."""
+    reference, other = sounding(reference), sounding(other)
+    found = []
+    at = start
+    while at < end:
+        a, b = position_at(reference, at), position_at(other, at)
+        if a is not None and b is not None:
+            found.append(wrapped(b - a))
+        at += step
+    return found
+
+
+def stops(record) -> list[tuple[float, float]]:
+    """(wall time, position) of the last sample sounded before each silence."""
+    found = []
+    for (at, position), (_, following) in zip(record, record[1:], strict=False):
+        if position is not None and following is None:
+            found.append((at, position))
+    return found
+
+
+def restarts(record) -> list[tuple[float, float]]:
+    """(wall time, position) of the first sample sounded after each silence."""
+    return [(at, position) for (_, before), (at, position) in zip(record, record[1:], strict=False)
+            if before is None and position is not None]
+
+
+def wait_until(predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.05)
