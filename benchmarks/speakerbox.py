@@ -1,69 +1,51 @@
-"""Start skew between two headless tablets on loopback, and start-to-playback time, over 20 starts.
+"""Skew between tablets as heard, through a network with jitter and loss: start, late join,
+reload, steady state, pause and resume.
 
-Usage:  .venv/bin/python benchmarks/speakerbox.py [--starts 20]
+Usage:  .venv/bin/python benchmarks/speakerbox.py [--rounds 3] [--jitter 0 5 20 50]
 
-An in-process speaker-box server with a synthetic 30-second night; two Chromium pages (Debian's,
-through Playwright) join once. Each round resets the game to "waiting", clicks Start on the
-laptop's page, and reads, from each page, the wall-clock time at which it scheduled the night's
-first sample (performance.timeOrigin + its own estimate; every page shares the machine's clock).
-Skew: the difference between the two pages. Start-to-playback: from the click to that time.
+For each jitter (milliseconds, each direction on its own: a chunk of data is held 2 ms plus a
+uniform draw up to the jitter, in order, and 1 % of chunks a retransmission's 200 ms more; none
+and no loss for 0), ``tests/boxnet.py``'s scenario: an in-process speaker box with a 60-second
+night whose samples say where they are; three pages of Debian's Chromium (headless, through
+Playwright) join through a proxy on 127.0.0.1 and wait 4 s; Start; 4 s later a fourth page joins
+and the third reloads; 5 s later a pause, 2 s later the resume. Each page's audio output is read
+back (an AudioWorklet before its speakers, mapped to the wall clock by its output timestamp), and
+every page is compared with the first. Medians and worsts over the rounds.
 """
 
 import argparse
-import io
 import statistics
-import time
+import sys
+from pathlib import Path
 
-import numpy as np
-import soundfile
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from narrator.shell.speakerbox.server import BoxServer
-from narrator.shell.speakerbox.state import Box
+from boxnet import ARGS, game_over_a_network  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+MEASURES = ("start", "late join", "reload", "steady", "pause stop spread", "pause stop time spread", "resume")
 
 
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--starts", type=int, default=20)
-    starts = parser.parse_args().starts
-    wav = io.BytesIO()
-    soundfile.write(wav, (0.2 * np.sin(np.arange(30 * 24000) * 0.05)).astype(np.float32), 24000, format="WAV")
-    server = BoxServer(Box(30.0, [(0.0, "night")], time.monotonic), wav.getvalue(), {}, time.monotonic,
-                       lambda action: server.box.start_night(), host="127.0.0.1", port=0)
-    server.box.on_change = server.broadcast
-    server.start()
-    skews, delays = [], []
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jitter", type=float, nargs="+", default=[0, 5, 20, 50])
+    arguments = parser.parse_args()
+    rows = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
-        pages = [browser.new_page(), browser.new_page()]
-        pages[0].goto(f"http://127.0.0.1:{server.port}/?token={server.token}")
-        pages[1].goto(f"http://127.0.0.1:{server.port}/")
-        for page in pages:
-            page.click("#join")
-            page.wait_for_function("narratorBox.offset !== null && narratorBox.state !== null", timeout=20000)
-        for _ in range(starts):
-            server.box = Box(30.0, [(0.0, "night")], time.monotonic, on_change=server.broadcast)
-            server.broadcast()
-            for page in pages:
-                page.wait_for_function("narratorBox.state.stage === 'waiting' && !narratorBox.playing")
-            clicked = time.time()
-            pages[0].click("button[data-action=start]")
-            for page in pages:
-                page.wait_for_function("narratorBox.playing && narratorBox.state.stage === 'night'")
-            first, second = (page.evaluate("narratorBox.scheduledEpochStart") for page in pages)
-            skews.append(abs(first - second) * 1000)
-            delays.append((max(first, second) - clicked) * 1000)
+        for jitter in arguments.jitter:
+            found = [game_over_a_network(browser, jitter / 1000, 0.01 if jitter else 0.0, seed=round_)
+                     for round_ in range(arguments.rounds)]
+            rows.append((jitter, {measure: [result[measure] for result in found] for measure in MEASURES}))
         browser.close()
-    server.stop()
-    print(f"{starts} starts, two headless Chromium pages on loopback\n")
-    print("| measure | median | worst |")
-    print("|---|---:|---:|")
-    print(f"| start skew between the two pages | {statistics.median(skews):.2f} ms | {max(skews):.2f} ms |")
-    print(f"| start command to scheduled playback | {statistics.median(delays):.0f} ms | {max(delays):.0f} ms |")
+    print(f"{arguments.rounds} rounds per jitter; worst skew against the first tablet, ms: median / worst of rounds\n")
+    print("| jitter | " + " | ".join(MEASURES) + " |")
+    print("|---:|" + "---:|" * len(MEASURES))
+    for jitter, values in rows:
+        cells = [f"{statistics.median(values[m]):.1f} / {max(values[m]):.1f}" for m in MEASURES]
+        print(f"| {jitter:g} ms{' + 1 % loss' if jitter else ''} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,10 @@ class JitterProxy:
             ready.set()
             self._loop.run_forever()
             server.close()
+            for task in asyncio.all_tasks(self._loop):
+                task.cancel()
+            self._loop.run_until_complete(asyncio.sleep(0))
+            self._loop.close()
 
         self._thread = threading.Thread(target=run, daemon=True)
         self._thread.start()
@@ -228,3 +232,87 @@ def wait_until(predicate, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.05)
+
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+def tablet(browser, address: str):
+    page = browser.new_page()
+    page.goto(address)
+    page.click("#join")
+    page.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=30000)
+    install_tap(page)
+    return page
+
+
+def first_sound(record) -> float | None:
+    for at, position in record:
+        if position is not None:
+            return at
+    return None
+
+
+def worst(values) -> float:
+    return max((abs(value) for value in values), default=float("nan")) * 1000
+
+
+def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1) -> dict[str, float]:
+    """Three tablets through a jittery network: a start, a late join and a reload while the night
+    plays, a pause and a resume. Returns the worst skews (ms) each part of the game had.
+
+    - start: the two other tablets against the first, over the first second of the night
+    - late join / reload: the new page against the first, from its first sample for 3 s
+    - steady: every page against the first, once all have played 3 s, up to the pause
+    - pause stop spread: how far apart (in the night) the tablets' last samples are
+    - pause stop time spread: how far apart (on the wall clock) they fell silent
+    - resume: how far the first sample after the resume is from the last before it (replayed or skipped)
+    """
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(60.0, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    box.on_change = server.broadcast
+    server.start()
+    proxy = JitterProxy(server.port, jitter=jitter, loss=loss, seed=seed).start()
+    address = f"http://127.0.0.1:{proxy.port}/"
+    try:
+        pages = [tablet(browser, address) for _ in range(3)]
+        time.sleep(4)  # the tablets wait for Start a while, as at a real table
+        box.start_night()
+        started = time.time() + 0.5
+        time.sleep(4)
+        late = tablet(browser, address)
+        pages[2].reload()
+        pages[2].click("#join")
+        pages[2].wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=30000)
+        install_tap(pages[2])
+        wait_until(lambda: all(page.evaluate("narratorBox.playing") for page in (late, pages[2])), 30)
+        time.sleep(5)
+        box.pause()
+        paused = time.time()
+        time.sleep(2)
+        box.resume()
+        time.sleep(2.5)
+        reference, second, reloaded, joined = (played(page) for page in (*pages[:2], pages[2], late))
+        rejoined = [first_sound(record) for record in (reloaded, joined)]
+        settled = max(at for at in rejoined if at is not None) + 3
+        stopped = [stops(record)[-1] for record in (reference, second, reloaded, joined)]
+        resumed = [restarts(record)[-1] for record in (reference, second, reloaded, joined)]
+        return {
+            "start": worst(skews(reference, second, started, started + 1)),
+            "late join": worst(skews(reference, joined, rejoined[1], rejoined[1] + 3)),
+            "reload": worst(skews(reference, reloaded, rejoined[0], rejoined[0] + 3)),
+            "steady": worst([skew for other in (second, reloaded, joined)
+                             for skew in skews(reference, other, settled, paused)]),
+            "pause stop spread": (max(p for _, p in stopped) - min(p for _, p in stopped)) * 1000,
+            "pause stop time spread": (max(t for t, _ in stopped) - min(t for t, _ in stopped)) * 1000,
+            "resume": worst([wrapped(after[1] - before[1]) for before, after in zip(stopped, resumed, strict=True)]),
+        }
+    finally:
+        for context in browser.contexts:  # each page has its own: close them all before the next round
+            context.close()
+        proxy.stop()
+        server.stop()

@@ -115,7 +115,7 @@ class NightVoice:
 
         run_the_day(self.env, self.lang, seconds, self.audio, rules)
 
-    def result(self, lines: list[str]) -> None:
+    def result(self, lines: list[str], final: bool = True) -> None:
         pass  # the laptop's screen shows it already
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ const SILENCE = 5;           // seconds without a word from the laptop: the conn
 const SLEW = 0.004;          // at most 0.4 % faster or slower while catching up: not heard
 const JUMP = 0.006;          // further off than this (a tablet that slept, a glitch), cross-fade instead...
 const FADE = 0.008;          // ...over this long
+const FEEDBACK = 6;          // seconds a press's outcome stays on the controls page
 const IN_STEP = 0.005;       // within this of the laptop's playhead, a tablet says it is in step
 
 const box = {                // what the page knows; tests read it as window.narratorBox
@@ -39,6 +40,7 @@ const box = {                // what the page knows; tests read it as window.nar
 };
 window.narratorBox = box;
 box.send = (message) => send(message);  // for trying the server by hand (and the tests)
+box.press = (action) => press(action);
 
 let ctx = null, night = null, play = null, socket = null, wakeLock = null, lastHeard = 0, lostSince = null;
 const clips = {};
@@ -84,6 +86,7 @@ function start() {
   setStatus(TEXT.connecting);
   connect();
   setInterval(tick, PING_EVERY * 1000);
+  if (!controlling) setInterval(steer, 100);
   setInterval(render, 200);
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wokeUp(); });
 }
@@ -97,7 +100,7 @@ function connect() {
     lastHeard = now();
     lostSince = null;
     send({type: "hello", role: controlling ? "control" : "tablet", id: pageId, ...(controlling ? {token} : {})});
-    resync();
+    if (controlling || box.nightId !== null) resync();  // a tablet without its night: once it has loaded
   };
   socket.onmessage = (event) => { lastHeard = now(); receive(JSON.parse(event.data)); };
   socket.onclose = () => {
@@ -115,7 +118,7 @@ function send(message) {
 }
 
 function press(action) {
-  box.feedback = {action, text: TEXT.sending, refused: false};
+  box.feedback = {action, text: TEXT.sending, refused: false, at: now()};
   render();
   send({type: "control", token, action});
 }
@@ -156,10 +159,7 @@ function tick() {
   if (box.connection === "open" && t - lastHeard > SILENCE && socket) socket.close();  // silent: try again
   if (burstLeft <= 0) send({type: "ping", sent: t});
   ticks += 1;
-  if (!controlling) {
-    steer();
-    if (ticks % 8 === 0) report();
-  }
+  if (!controlling && ticks % 8 === 0) report();
 }
 
 function clockSample(message) {
@@ -194,11 +194,17 @@ function receive(message) {
   }
   if (message.type === "say") { say(message.key, message.at); return; }
   if (message.type === "tablets") { box.tablets = message.tablets; render(); return; }
-  if (message.type === "done") { box.feedback = {action: message.action, text: TEXT[`done_${message.action}`],
-                                                 refused: false}; render(); return; }
+  if (message.type === "done") {
+    box.feedback = {action: message.action, text: TEXT[`done_${message.action}`], refused: false, at: now()};
+    render();
+    return;
+  }
   if (message.type === "refused" || message.type === "error") {
     box.errors.push(message.message);
-    if (controlling) { box.feedback = {action: message.action, text: message.message, refused: true}; render(); }
+    if (controlling) {
+      box.feedback = {action: message.action, text: message.message, refused: true, at: now()};
+      render();
+    }
   }
 }
 
@@ -255,7 +261,8 @@ function apply(state) {
   const ctxAt = (serverTime) => ctxNow + (serverTime - box.offset - pageNow);
   const zero = n.anchor_time - n.anchor_offset;       // the server time of the night's sample 0, this run
   const lead = 0.05;
-  if (play && Math.abs(play.zero - zero) < 1e-6 && (play.stopCtx === null || play.stopCtx > ctxNow + lead)) {
+  if (play && Math.abs(play.zero - zero) < 1e-6
+      && (play.stopCtx === null || play.stopCtx > Math.max(ctxNow, ctx.currentTime) + lead)) {
     // The same run: only its pause changed (set, or taken back before it came).
     play.stopCtx = n.stop_time === null ? null : Math.max(ctxNow, ctxAt(n.stop_time));
     play.source.stop(play.stopCtx === null ? ctxNow + 1e6 : play.stopCtx);
@@ -265,9 +272,12 @@ function apply(state) {
   stopNight();
   let when = ctxAt(n.anchor_time);
   let offset = n.anchor_offset;
-  if (when < ctxNow + lead) {                          // joined or resumed late: start mid-night
-    offset += ctxNow + lead - when;
-    when = ctxNow + lead;
+  // The output clock (ctxNow) trails the rendering (currentTime) by the output's latency: a start
+  // set before what is already rendered would play late, so the earliest is ahead of both.
+  const earliest = Math.max(ctxNow, ctx.currentTime) + lead;
+  if (when < earliest) {                               // joined or resumed late: start mid-night
+    offset += earliest - when;
+    when = earliest;
   }
   const stopCtx = n.stop_time === null ? null : ctxAt(n.stop_time);
   if (offset >= night.duration || (stopCtx !== null && stopCtx <= when)) { render(); return; }
@@ -308,7 +318,7 @@ function steer() {
   if (!play || !box.state || box.offset === null) return;
   const n = box.state.night;
   const [ctxNow, pageNow] = audioAndPageTime();
-  const t = ctxNow + 0.06;                             // the moment a new speed takes effect
+  const t = Math.max(ctxNow, ctx.currentTime) + 0.06;  // the moment a new speed takes effect (not yet rendered)
   if (t < play.ctx0 || (play.stopCtx !== null && t >= play.stopCtx)) return;
   const here = play.pos0 + (t - play.ctx0) * play.rate;
   const error = here - nightAt(n, pageNow + (t - ctxNow) + box.offset);
@@ -363,6 +373,7 @@ function render() {
     : screenFor(state);
   $("title").textContent = screen.title;
   $("big").textContent = screen.big || "";
+  $("big").classList.toggle("word", screen.big === TEXT.vote);
   $("hint").textContent = screen.hint || "";
   $("progress").hidden = screen.done === undefined;
   if (screen.done !== undefined) $("progress-done").style.width = `${(100 * screen.done).toFixed(1)}%`;
@@ -389,7 +400,8 @@ function screenFor(state) {
     const percent = fill(TEXT.night_done, {percent: Math.floor(done * 100)});
     if (paused) return {title: TEXT.paused, big: "❚❚", hint: `${percent} · ${TEXT.paused_hint}`, done, mood: "paused"};
     const phase = controlling ? (n.phases.filter((p) => p.start <= position).pop() || {label: ""}).label : "";
-    return {title: TEXT.night, hint: controlling ? `${percent} · ${phase}` : `${TEXT.night_hint} ${percent}`, done};
+    return {title: TEXT.night, hint: controlling ? [percent, phase].filter(Boolean).join(" · ")
+      : `${TEXT.night_hint} ${percent}`, done};
   }
   if (state.stage === "day") {
     const day = state.day;
@@ -427,6 +439,7 @@ function renderControls() {
     button.hidden = !actions.includes(button.dataset.action);
   });
   $("controls").hidden = actions.length === 0;
+  if (box.feedback && now() - box.feedback.at > FEEDBACK) box.feedback = null;  // said, and seen
   const feedback = box.feedback;
   $("feedback").hidden = !feedback;
   if (feedback) {

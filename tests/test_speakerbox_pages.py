@@ -1,0 +1,227 @@
+"""Every state of the speaker box's two pages, as a player reads them, in both languages.
+
+A tablet's page and the laptop's controls page, in Debian's Chromium through Playwright, follow an
+in-process box through the whole game: waiting, the night, a pause, the day, its last seconds,
+the vote, a result, the end, a lost connection. Screenshots of each state go to tmp_path, or to
+the folder NARRATOR_SCREENSHOTS names (to look at them while working on the pages).
+"""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from boxnet import ramp_night
+
+from narrator.shell.speakerbox.server import BoxServer
+from narrator.shell.speakerbox.state import Box
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SIZES = {"phone": (390, 844), "tablet": (1024, 768)}
+
+WORDS = {
+    "it": {"join": "Tocca per unirti", "waiting": "Pronti", "waiting_hint": "schermo in giù", "night": "Notte",
+           "paused": "In pausa", "day": "Giorno", "day_paused": "Giorno · in pausa", "vote": "Votate!",
+           "result": "Risultato", "game_over": "Partita finita", "lost": "Connessione persa",
+           "start": "Via", "pause": "Pausa", "resume": "Riprendi", "next": "Avanti",
+           "done_start": "La notte comincia.", "refused": "La notte è già cominciata.", "ready": "Tablet 1 · pronto",
+           "in_step": "Tablet 1 · a tempo", "gone": "Tablet 1 · scollegato", "no_tablets": "Nessun tablet"},
+    "en": {"join": "Tap to join", "waiting": "Ready", "waiting_hint": "face down", "night": "Night",
+           "paused": "Paused", "day": "Day", "day_paused": "Day · paused", "vote": "Vote!",
+           "result": "Result", "game_over": "Game over", "lost": "Connection lost",
+           "start": "Start", "pause": "Pause", "resume": "Resume", "next": "Next",
+           "done_start": "The night starts.", "refused": "The night has already started.", "ready": "Tablet 1 · ready",
+           "in_step": "Tablet 1 · in step", "gone": "Tablet 1 · disconnected", "no_tablets": "No tablet"},
+}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def serve(lang: str):
+    from narrator.shell.translation import load_catalog
+
+    box = Box(20.0, [(0.0, "Nightfall"), (3.0, "Lupi Mannari")], time.monotonic)
+
+    def control(action):  # what the game loop does with each press
+        {"start": box.start_night, "pause": box.pause, "resume": box.resume, "next": box.skip_night}[action]()
+
+    server = BoxServer(box, ramp_night(20), {}, time.monotonic, control, host="127.0.0.1", port=0,
+                       token="secret", language=lang, catalog=load_catalog(lang))
+    box.on_change = server.broadcast
+    server.start()
+    return box, server
+
+
+class Shots:
+    def __init__(self, folder: Path, lang: str):
+        self.folder, self.lang = folder, lang
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def take(self, page, name: str) -> None:
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            path = self.folder / f"{self.lang}-{name}-{size}.png"
+            page.screenshot(path=str(path))
+            assert path.stat().st_size > 3000
+
+
+@pytest.fixture
+def shots(tmp_path):
+    folder = Path(os.environ["NARRATOR_SCREENSHOTS"]) if os.environ.get("NARRATOR_SCREENSHOTS") else tmp_path
+    return lambda lang: Shots(folder, lang)
+
+
+def title(page) -> str:
+    return page.inner_text("#title")
+
+
+def shows(page, selector: str, text: str, timeout: float = 10000) -> None:
+    page.wait_for_function("([selector, text]) => document.querySelector(selector) && "
+                           "document.querySelector(selector).innerText.includes(text)", arg=[selector, text],
+                           timeout=timeout)
+
+
+def visible_buttons(page) -> list[str]:
+    return [button.inner_text() for button in page.locator("#controls button:visible").all()]
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_every_state_of_both_pages(browser, shots, lang):
+    words, shot = WORDS[lang], shots(lang)
+    box, server = serve(lang)
+    base = f"http://127.0.0.1:{server.port}/"
+    try:
+        laptop = browser.new_page()
+        laptop.goto(base + "?token=secret")
+        assert laptop.is_hidden("#join")  # the controls need no tap
+        shows(laptop, "#title", words["waiting"])
+        shows(laptop, "#tablets", words["no_tablets"])
+        assert visible_buttons(laptop) == [words["start"]]
+
+        tablet = browser.new_page()
+        tablet.goto(base)
+        assert tablet.inner_text("#join") == words["join"]
+        assert tablet.get_attribute("html", "lang") == lang
+        shot.take(tablet, "join")
+        tablet.click("#join")
+        shows(tablet, "#title", words["waiting"])
+        shows(tablet, "#hint", words["waiting_hint"])
+        tablet.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=20000)
+        shows(laptop, "#tablets", words["ready"])
+        shot.take(tablet, "waiting")
+        shot.take(laptop, "controls-waiting")
+
+        laptop.click("button[data-action=start]")
+        shows(laptop, "#feedback", words["done_start"])
+        tablet.wait_for_function("narratorBox.playing", timeout=10000)
+        shows(tablet, "#title", words["night"])
+        assert visible_buttons(laptop) == [words["pause"], words["next"]]
+        time.sleep(3.5)
+        body = tablet.inner_text("body")
+        assert "Lupi Mannari" not in body and "Nightfall" not in body  # the tablets reveal nothing of the night
+        assert "%" in tablet.inner_text("#hint")
+        width = tablet.evaluate("document.getElementById('progress-done').getBoundingClientRect().width")
+        assert width > 0
+        shows(laptop, "#hint", "Lupi Mannari")  # the laptop shows whose turn it is
+        shows(laptop, "#tablets", words["in_step"])
+        shot.take(tablet, "night")
+        shot.take(laptop, "controls-night")
+
+        laptop.evaluate("narratorBox.press('start')")  # a press that does not apply now is refused, and says why
+        shows(laptop, "#feedback", words["refused"])
+        assert "refused" in laptop.get_attribute("#feedback", "class")
+
+        laptop.click("button[data-action=pause]")
+        shows(tablet, "#title", words["paused"])
+        tablet.wait_for_function("!narratorBox.playing", timeout=5000)
+        assert tablet.inner_text("#big") == "❚❚"
+        shows(laptop, "#controls", words["resume"])
+        assert visible_buttons(laptop) == [words["resume"], words["next"]]
+        shot.take(tablet, "paused")
+        shot.take(laptop, "controls-paused")
+        laptop.click("button[data-action=resume]")
+        shows(tablet, "#title", words["night"])
+        tablet.wait_for_function("narratorBox.playing", timeout=5000)
+
+        box.show_day(time.monotonic() + 65, None, False)
+        shows(tablet, "#title", words["day"])
+        shows(tablet, "#big", "1:0")
+        assert tablet.locator("#big").bounding_box()["height"] > 80  # across the table
+        assert visible_buttons(laptop) == [words["pause"], words["next"]]
+        shot.take(tablet, "day")
+        box.show_day(None, 42.0, False)
+        shows(tablet, "#title", words["day_paused"])
+        assert tablet.inner_text("#big") == "0:42"
+        assert visible_buttons(laptop) == [words["resume"], words["next"]]
+        shot.take(tablet, "day-paused")
+        box.show_day(time.monotonic() + 2.5, None, False)
+        shows(tablet, "#big", "3…")
+        shows(tablet, "#big", "2…", timeout=3000)
+        shows(tablet, "#big", "1…", timeout=3000)
+        shot.take(tablet, "last-seconds")
+        box.show_day(None, 0, True)
+        shows(tablet, "#big", words["vote"])
+        assert visible_buttons(laptop) == []
+        shot.take(tablet, "vote")
+
+        box.show_result(["Dario has the most votes (3) and is lynched."], final=False)
+        shows(tablet, "#title", words["result"])
+        shows(tablet, "#result", "Dario has the most votes (3)")
+        shot.take(tablet, "result")
+        box.show_result(["Winners: Anna, Bruno."])
+        shows(tablet, "#title", words["game_over"])
+        shows(laptop, "#title", words["game_over"])
+        shot.take(tablet, "game-over")
+        shot.take(laptop, "controls-game-over")
+    finally:
+        server.stop()
+    time.sleep(2)  # the laptop has closed the box after the game: the end stays, no alarm
+    assert tablet.inner_text("#title") == words["game_over"]
+    assert tablet.is_hidden("#trouble")
+    for page in (tablet, laptop):
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_a_lost_connection_shows_big_and_the_controls_see_the_tablet_go(browser, shots, lang):
+    words, shot = WORDS[lang], shots(lang)
+    box, server = serve(lang)
+    base = f"http://127.0.0.1:{server.port}/"
+    try:
+        laptop = browser.new_page()
+        laptop.goto(base + "?token=secret")
+        tablet = browser.new_page()
+        connections = []
+
+        def through_the_network(ws):
+            ws.connect_to_server()
+            connections.append(ws)
+
+        tablet.route_web_socket(lambda address: address.endswith("/ws"), through_the_network)
+        tablet.goto(base)
+        tablet.click("#join")
+        tablet.wait_for_function("narratorBox.offset !== null", timeout=20000)
+        shows(laptop, "#tablets", words["ready"])
+        box.start_night()
+        tablet.wait_for_function("narratorBox.playing", timeout=10000)
+        tablet.route_web_socket(lambda address: address.endswith("/ws"), lambda ws: ws.close())  # no way back
+        connections[-1].close()
+        shows(tablet, "#trouble", words["lost"])
+        assert tablet.is_hidden("#box")
+        assert tablet.locator("#trouble h1").bounding_box()["height"] > 40
+        assert not tablet.evaluate("narratorBox.playing")
+        shows(laptop, "#tablets", words["gone"])
+        shot.take(tablet, "connection-lost")
+        shot.take(laptop, "controls-tablet-gone")
+    finally:
+        server.stop()
