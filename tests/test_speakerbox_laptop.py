@@ -61,17 +61,20 @@ def test_plays_the_samples_the_playhead_points_at_and_runs_on_smoothly(follower)
     assert np.array_equal(fill(laptop, ahead=0.02), night.block(start + 256, 256))
 
 
-def test_a_pause_silences_it_and_the_resume_rejoins_the_playhead(follower):
+def test_a_pause_stops_it_at_its_sample_and_the_resume_goes_on_from_there(follower):
     laptop, night, box, now = follower
+    samples = night.block(0, night.length)
+    sounding = np.flatnonzero(np.convolve(samples != 0, np.ones(RATE // 10), "valid") == RATE // 10)
+    start = sounding[0]  # a tenth of a second where every sample sounds
     box.start_night(lead=0.0)
-    now[0] += 3.0
-    fill(laptop)
-    box.toggle_pause()
-    assert not fill(laptop).any()
+    now[0] += start / RATE
+    box.pause(lead=80 / RATE)  # set 80 samples ahead: it lands inside the next block
+    block = fill(laptop)
+    assert np.array_equal(block[:80], samples[start:start + 80]) and not block[80:].any()
     now[0] += 60.0
-    box.toggle_pause(lead=0.0)
-    now[0] += 1.0
-    assert np.array_equal(fill(laptop), night.block(round(4.0 * RATE), 256))  # 3 s before the pause + 1 s after
+    assert not fill(laptop).any()
+    box.resume(lead=0.0)
+    assert np.array_equal(fill(laptop), samples[start + 80:start + 80 + 256])  # nothing played twice or skipped
 
 
 @pytest.mark.skipif(portaudio_missing(), reason="PortAudio (libportaudio2) is not installed")
