@@ -234,6 +234,7 @@ def wait_until(predicate, timeout: float = 10.0) -> None:
         time.sleep(0.05)
 
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's: Playwright cannot download a browser here
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 

@@ -136,6 +136,18 @@ class Result:
         self.exception = click_result.exception
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through Playwright, headless, shared by a module's speaker-box tests."""
+    from boxnet import ARGS, CHROMIUM
+
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield launched
+        launched.close()
+
+
 @pytest.fixture
 def run():
     """Run ``narrate`` with the given arguments in-process; stdout and stderr kept apart."""

@@ -11,15 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-from boxnet import ramp_night
+from boxnet import CHROMIUM, ramp_night
 
 from narrator.shell.speakerbox.server import BoxServer
 from narrator.shell.speakerbox.state import Box
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 SIZES = {"phone": (390, 844), "tablet": (1024, 768)}
 
 WORDS = {
@@ -36,15 +33,6 @@ WORDS = {
            "done_start": "The night starts.", "refused": "The night has already started.", "ready": "Tablet 1 · ready",
            "in_step": "Tablet 1 · in step", "gone": "Tablet 1 · disconnected", "no_tablets": "No tablet"},
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def serve(lang: str):

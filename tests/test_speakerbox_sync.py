@@ -10,19 +10,9 @@ this jitter) or a pause that is not set ahead; the figures themselves are the be
 import os
 
 import pytest
-from boxnet import ARGS, game_over_a_network
+from boxnet import CHROMIUM, game_over_a_network
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def test_tablets_stay_in_step_through_50_ms_of_jitter_and_loss(browser):

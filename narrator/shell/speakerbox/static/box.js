@@ -26,7 +26,6 @@ const box = {                // what the page knows; tests read it as window.nar
   offset: null,              // server clock minus this page's clock, in seconds
   rtt: null,                 // the round trip the offset estimate rests on
   state: null,
-  scheduledServerStart: null,  // the server time at which the night's first sample plays here
   scheduledEpochStart: null,   // the same moment on the wall clock every page shares (seconds)
   playing: false,
   error: null,               // how far this tablet's playhead is from the laptop's (seconds, + ahead)
@@ -285,7 +284,6 @@ function apply(state) {
   box.playing = true;
   box.error = 0;
   const startsAt = pageNow + (when - ctxNow) - offset;  // page time of the night's sample 0
-  box.scheduledServerStart = startsAt + box.offset;
   box.scheduledEpochStart = performance.timeOrigin / 1000 + startsAt;
   render();
 }
