@@ -31,10 +31,6 @@ class Playhead:
             now = min(now, self.stop_time)
         return self.anchor_offset + now - self.anchor_time
 
-    def moving(self, now: float) -> bool:
-        """Whether the night plays at ``now`` (started, and not yet stopped by a pause)."""
-        return self.running and now >= self.anchor_time and (self.stop_time is None or now < self.stop_time)
-
     def start_at(self, when: float, offset: float) -> None:
         self.anchor_time, self.anchor_offset, self.running, self.stop_time = when, offset, True, None
 
