@@ -264,7 +264,7 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1) -> d
     plays, a pause and a resume. Returns the worst skews (ms) each part of the game had.
 
     - start: the two other tablets against the first, over the first second of the night
-    - late join / reload: the new page against the first, from its first sample for 3 s
+    - late join / reload: the new page against the first, for 3 s from its first sound (past its fade-in)
     - steady: every page against the first, once all have played 3 s, up to the pause
     - pause stop spread: how far apart (in the night) the tablets' last samples are
     - pause stop time spread: how far apart (on the wall clock) they fell silent
@@ -298,8 +298,10 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1) -> d
         box.resume()
         time.sleep(2.5)
         reference, second, reloaded, joined = (played(page) for page in (*pages[:2], pages[2], late))
-        rejoined = [first_sound(record) for record in (reloaded, joined)]
-        settled = max(at for at in rejoined if at is not None) + 3
+        # From just after each new page's first sound: it fades in over 8 ms, and a faded sample
+        # does not say where it is in the night.
+        rejoined = [first_sound(record) + 0.02 for record in (reloaded, joined)]
+        settled = max(rejoined) + 3
         stopped = [stops(record)[-1] for record in (reference, second, reloaded, joined)]
         resumed = [restarts(record)[-1] for record in (reference, second, reloaded, joined)]
         return {
@@ -317,3 +319,95 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1) -> d
             context.close()
         proxy.stop()
         server.stop()
+
+
+# --- what a page played, sample by sample: for real narration, whose samples say nothing of where they are ---
+
+RECORDER = """
+class NarratorRecorder extends AudioWorkletProcessor {
+  constructor() { super(); this.batch = []; }
+  process(inputs, outputs) {
+    const input = inputs[0] && inputs[0][0], output = outputs[0][0];
+    if (input) output.set(input);
+    this.batch.push([currentFrame, input ? input.slice() : new Float32Array(output.length)]);
+    if (this.batch.length >= 32) { this.port.postMessage(this.batch); this.batch = []; }
+    return true;
+  }
+}
+registerProcessor("narrator-recorder", NarratorRecorder);
+"""
+
+INSTALL_RECORDER = """async (source) => {
+  const box = window.narratorBox;
+  const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+  await box.ctx.audioWorklet.addModule(url);
+  const recorder = new AudioWorkletNode(box.ctx, "narrator-recorder");
+  box.out.disconnect();
+  box.out.connect(recorder);
+  recorder.connect(box.ctx.destination);
+  box.recorded = [];   // [wall-clock seconds its first sample is heard, samples] for every block rendered
+  recorder.port.onmessage = (event) => {
+    const stamp = box.ctx.getOutputTimestamp();
+    const ctxNow = stamp.performanceTime > 0 ? stamp.contextTime : box.ctx.currentTime;
+    const pageNow = stamp.performanceTime > 0 ? stamp.performanceTime / 1000 : performance.now() / 1000;
+    const rate = box.ctx.sampleRate;
+    for (const [frame, samples] of event.data) {
+      box.recorded.push([(performance.timeOrigin / 1000) + pageNow + (frame / rate - ctxNow), samples]);
+    }
+  };
+  // What it played from wall time `from` for `seconds`: the first block's wall time, the rate, the
+  // samples (blocks follow one another without a gap: the worklet renders every one).
+  box.playedFrom = (from, seconds) => {
+    const rate = box.ctx.sampleRate;
+    const first = box.recorded.findIndex(([wall]) => wall >= from);
+    if (first < 0) return null;
+    const blocks = box.recorded.slice(first, first + Math.ceil(seconds * rate / 128));
+    const samples = new Float32Array(blocks.length * 128);
+    blocks.forEach(([, block], i) => samples.set(block, i * 128));
+    let text = "";
+    const bytes = new Uint8Array(samples.buffer);
+    for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+    return [blocks[0][0], rate, btoa(text)];
+  };
+}"""
+
+
+def install_recorder(page) -> None:
+    page.evaluate(INSTALL_RECORDER, RECORDER)
+
+
+def recorded(page, start: float, seconds: float):
+    """(wall time of the first sample, rate, samples) a page played from wall time ``start``, or None."""
+    import base64
+
+    found = page.evaluate("([start, seconds]) => narratorBox.playedFrom(start, seconds)", [start, seconds])
+    if found is None:
+        return None
+    wall, rate, data = found
+    return wall, rate, np.frombuffer(base64.b64decode(data), dtype=np.float32)
+
+
+def lag(reference, other, at: float, window: float = 0.4, reach: float = 0.05) -> float | None:
+    """How far page ``other`` plays ahead of ``reference`` (seconds) around wall time ``at``, found
+    by cross-correlating what both played; None where the sound cannot tell (too quiet, or as
+    alike at another lag: a vowel repeats every pitch period, some 7 ms)."""
+    mine = recorded(other, at, window)
+    theirs = recorded(reference, at - reach, window + 2 * reach)
+    if mine is None or theirs is None:
+        return None
+    (wall, rate, b), (reference_wall, reference_rate, a) = mine, theirs
+    if rate != reference_rate or len(b) < window * rate * 0.9 or len(a) < len(b) + 2 * reach * rate * 0.9:
+        return None
+    if np.sqrt(np.mean(b * b)) < 0.01:  # silence (a pause between sentences): nothing to line up
+        return None
+    # Normalised at every lag, so that where the reference is louder does not pull the peak.
+    energy = np.concatenate([[0.0], np.cumsum(a.astype(np.float64) ** 2)])
+    norms = np.sqrt(energy[len(b):] - energy[:-len(b)]) * np.linalg.norm(b) + 1e-12
+    scores = np.correlate(a, b, mode="valid") / norms
+    best = int(np.argmax(scores))
+    others = np.abs(np.arange(len(scores)) - best) > 0.002 * rate
+    if scores[best] < 0.9 or (others.any() and scores[others].max() > scores[best] - 0.05):
+        return None
+    # other's sample j is heard at wall + j/rate and is reference's sample j + best, heard at
+    # reference_wall + (j + best)/rate: other plays it that much earlier.
+    return (reference_wall + best / rate) - wall

@@ -37,6 +37,15 @@ def game(tmp_path):
         process.wait()
 
 
+@pytest.fixture(autouse=True)
+def no_pages_left_over(browser):
+    """Each test's pages closed after it: one left reconnecting could find the next test's server
+    on a port the system gave out again."""
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
 def joined(browser, address):
     """A tablet that has tapped to join, or the laptop's controls page (no tap: it plays nothing)."""
     page = browser.new_page()
@@ -54,37 +63,6 @@ def start_night(page):
 def playing(*pages):
     for page in pages:
         page.wait_for_function("narratorBox.playing", timeout=10000)
-
-
-def test_two_tablets_start_together(browser, game):
-    tablet, control, _ = game("--no-day")
-    first, second = joined(browser, tablet), joined(browser, tablet)
-    laptop = joined(browser, control)
-    assert laptop.is_hidden("#join")
-    start_night(laptop)
-    playing(first, second)
-    assert not laptop.evaluate("narratorBox.playing")  # the laptop's page only controls
-    starts = [page.evaluate("narratorBox.scheduledEpochStart") for page in (first, second)]
-    assert abs(starts[0] - starts[1]) < 0.020
-    assert first.evaluate("narratorBox.rtt") < 0.1
-
-
-def test_a_reloaded_or_late_tablet_joins_at_the_right_point(browser, game):
-    tablet, control, _ = game("--no-day")
-    steady, reloading = joined(browser, tablet), joined(browser, tablet)
-    start_night(joined(browser, control))
-    playing(steady, reloading)
-    time.sleep(2.5)
-    reloading.reload()
-    reloading.click("#join")
-    late = joined(browser, tablet)
-    playing(reloading, late)
-    reference = steady.evaluate("narratorBox.scheduledEpochStart")
-    for page in (reloading, late):
-        assert abs(page.evaluate("narratorBox.scheduledEpochStart") - reference) < 0.020
-        position = page.evaluate("narratorBox.position")
-        assert position == pytest.approx(steady.evaluate("narratorBox.position"), abs=0.5)
-        assert position > 2.0  # it joined mid-night, not at the beginning
 
 
 def test_a_page_without_the_token_cannot_start_or_pause(browser, game):
@@ -109,23 +87,6 @@ def test_a_page_without_the_token_cannot_start_or_pause(browser, game):
     assert listener.evaluate("narratorBox.state.night.running")  # still playing
 
 
-def test_the_day_countdown_shows_on_every_tablet(browser, game, tmp_path):
-    tablet, control, _ = game("--day-seconds", "40")
-    laptop, table = joined(browser, control), joined(browser, tablet)
-    start_night(laptop)
-    playing(table)
-    laptop.click("button[data-action=next]")  # on to daybreak
-    table.wait_for_function("narratorBox.state.stage === 'day'", timeout=10000)
-    table.wait_for_function("/^0:[0-4][0-9]$/.test(document.getElementById('big').textContent)")
-    assert re.fullmatch(r"0:[0-4]\d", table.text_content("#big"))
-    box = table.locator("#big").bounding_box()
-    assert box["height"] > 100  # readable across the table
-    shot = tmp_path / "day.png"
-    table.screenshot(path=str(shot))
-    assert shot.stat().st_size > 5000
-    table.wait_for_function("narratorBox.lines.some((line) => line.key === 'day.discuss')", timeout=5000)
-
-
 def test_ctrl_c_stops_the_server_cleanly(game):
     import urllib.request
 
@@ -136,34 +97,6 @@ def test_ctrl_c_stops_the_server_cleanly(game):
     assert "Traceback" not in process.stderr.read()
     with pytest.raises(OSError):
         urllib.request.urlopen(tablet, timeout=2)
-
-
-def test_the_result_shows_on_the_tablets(browser):
-    import io
-    import time as clock
-
-    import numpy as np
-    import soundfile
-
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
-
-    wav = io.BytesIO()
-    soundfile.write(wav, np.zeros(24000, dtype=np.float32), 24000, format="WAV")
-    box = Box(1.0, [(0.0, "night")], clock.monotonic)
-    server = BoxServer(box, wav.getvalue(), {}, clock.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    box.on_change = server.broadcast
-    server.start()
-    try:
-        page = joined(browser, f"http://127.0.0.1:{server.port}/")
-        box.show_result(["Dario has the most votes (3) and is lynched.", "Winners: Anna."])
-        page.wait_for_function("narratorBox.state.stage === 'result'")
-        page.wait_for_selector("#result li")
-        assert page.locator("#result li").all_text_contents() == ["Dario has the most votes (3) and is lynched.",
-                                                                  "Winners: Anna."]
-        assert page.text_content("#title") == "Game over" and page.text_content("#big") == ""
-    finally:
-        server.stop()
 
 
 def test_a_tablet_that_loses_the_network_comes_back_in_step(browser, game):

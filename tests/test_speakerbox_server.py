@@ -358,6 +358,33 @@ def test_another_night_is_new_audio_and_a_fresh_wait_for_start(server):
     assert fetch(server, "/clips/said-1.wav")[1] == b"RIFF-name"
 
 
+def test_every_state_lists_the_lines_the_tablets_fetch_ahead(server):
+    assert asyncio.run(talk(server))[0]["clips"] == ["day.vote"]
+    server.add_clip("said-1", b"RIFF-name")
+    assert asyncio.run(talk(server))[0]["clips"] == ["day.vote", "said-1"]
+
+
+def test_stopping_says_goodbye_to_every_page_at_once():
+    box = Box(night_length=10.0, phases=[(0.0, "Nightfall")], clock=time.monotonic)
+    served = BoxServer(box, b"RIFF-night", {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    served.start()
+
+    async def connected_while_it_stops():
+        async with aiohttp.ClientSession() as session:
+            pages = [await session.ws_connect(url(served, "/ws")) for _ in range(3)]
+            for page in pages:
+                await page.receive()  # the state: connected
+            began = time.monotonic()
+            await asyncio.get_running_loop().run_in_executor(None, served.stop)
+            took = time.monotonic() - began
+            closes = [(await page.receive(timeout=5)).type for page in pages]
+            return took, closes
+
+    took, closes = asyncio.run(connected_while_it_stops())
+    assert set(closes) <= {aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING}
+    assert took < 2.5  # not the 5 s its thread was once waited for, with every page holding it open
+
+
 def test_the_tablet_addresses_are_the_networks_never_loopback():
     import socket
     from collections import namedtuple

@@ -22,5 +22,5 @@ def test_tablets_stay_in_step_through_50_ms_of_jitter_and_loss(browser):
     assert found["pause stop time spread"] < 10, found  # ...at the same moment...
     assert found["resume"] < 5, found  # ...and goes on from there, nothing played twice
     assert found["start"] < 15, found
-    for part in ("late join", "reload"):  # a page's first tenth of a second can step on a loaded machine
-        assert found[part] < 40, found
+    assert found["late join"] < 15, found  # a page that comes in mid-night is silent until it is in step
+    assert found["reload"] < 15, found

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from narrator.core.i18n import ENGLISH, N_, Catalog
 from narrator.shell.speakerbox.page import filled_page
@@ -47,6 +47,7 @@ NOT_NOW = {  # why an action that does not apply at this stage is refused
 ONLY_THE_LAPTOP = N_("only the laptop controls the game")
 REQUEST_SECONDS = 5  # a request must arrive whole within this (aiohttp's keep-alive timer closes it)
 SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
+CLOSE_SECONDS = 1  # at the end, how long a page has to answer the box's goodbye before it is cut off
 HEARTBEAT_SECONDS = 2  # every page hears from the laptop at least this often
 GONE_SECONDS = 120  # a tablet gone for this long leaves the controls page's list
 
@@ -159,10 +160,27 @@ class BoxServer:
                 asyncio.ensure_future(self._send(ws, text))
 
     def stop(self) -> None:
+        """Close every page's connection (saying the box is going away), then stop serving: the
+        server's shutdown would otherwise wait for each open connection to time out."""
         if self._loop is not None and self._loop.is_running():
+            closing = asyncio.run_coroutine_threadsafe(self._close_all(), self._loop)
+            try:
+                closing.result(CLOSE_SECONDS + 1)
+            except (TimeoutError, asyncio.TimeoutError, RuntimeError):
+                pass  # stopped all the same below
             self._loop.call_soon_threadsafe(self._loop.stop)
         if self._thread is not None:
             self._thread.join(5)
+
+    async def _close_all(self) -> None:
+        async def close(ws):
+            try:
+                await asyncio.wait_for(ws.close(code=WSCloseCode.GOING_AWAY), CLOSE_SECONDS)
+            except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+                transport = self._transports.pop(ws, None)
+                if transport is not None:
+                    transport.abort()
+        await asyncio.gather(*(close(ws) for ws in list(self._sockets)), return_exceptions=True)
 
     # --- telling the tablets ------------------------------------------------------------------
 
@@ -174,8 +192,9 @@ class BoxServer:
         self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send_all(text)))
 
     def snapshot(self) -> dict:
-        """The box's state, with the identity of the night this server plays."""
-        return {**self.box.snapshot(), "night_id": self.night_id}
+        """The box's state, with the identity of the night this server plays and the lines it can
+        say (the tablets fetch them ahead: a line fetched when it is due would be late)."""
+        return {**self.box.snapshot(), "night_id": self.night_id, "clips": sorted(self.clips)}
 
     def load_night(self, night_wav: bytes) -> None:
         """Serve another night's audio from now on (a game of many nights); tablets holding the

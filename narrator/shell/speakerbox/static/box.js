@@ -20,6 +20,10 @@ const JUMP = 0.006;          // further off than this (a tablet that slept, a gl
 const FADE = 0.008;          // ...over this long
 const FEEDBACK = 6;          // seconds a press's outcome stays on the controls page
 const IN_STEP = 0.005;       // within this of the laptop's playhead, a tablet says it is in step
+const HUSH = 0.6;            // a page that comes in mid-night stays silent at least this long...
+const AGREE = 3;             // ...and until this many steering checks in a row find it...
+const AGREED = 0.001;        // ...this close to the laptop's playhead: only then is it heard
+const HUSH_AT_MOST = 2;      // (a page that never settles that close is heard after this long all the same)
 
 const box = {                // what the page knows; tests read it as window.narratorBox
   controlling,
@@ -28,6 +32,7 @@ const box = {                // what the page knows; tests read it as window.nar
   state: null,
   scheduledEpochStart: null,   // the same moment on the wall clock every page shares (seconds)
   playing: false,
+  hushed: false,             // playing, but unheard until it is in step (a page that came in mid-night)
   error: null,               // how far this tablet's playhead is from the laptop's (seconds, + ahead)
   nightId: null,             // the night whose audio this page holds: never play another one's
   errors: [],
@@ -41,7 +46,7 @@ window.narratorBox = box;
 box.send = (message) => send(message);  // for trying the server by hand (and the tests)
 box.press = (action) => press(action);
 
-let ctx = null, night = null, play = null, socket = null, wakeLock = null, lastHeard = 0, lostSince = null;
+let ctx = null, night = null, play = null, lines = [], socket = null, wakeLock = null, lastHeard = 0, lostSince = null;
 const clips = {};
 const now = () => performance.now() / 1000;           // this page's clock, seconds
 const serverNow = () => now() + box.offset;
@@ -187,6 +192,7 @@ function receive(message) {
   if (message.type === "state") {
     box.state = message;
     if (!controlling && message.night_id !== box.nightId) { loadNight(message.night_id); return; }
+    if (!controlling) fetchClips(message.clips);
     if (box.offset !== null && !controlling) apply(message);
     render();
     return;
@@ -229,20 +235,35 @@ async function loadNight(id) {
   box.nightId = id;
   box.nightLength = buffer.duration;
   resync();  // measured now, not while the night was downloading and decoding (that skews the samples)
+  fetchClips(box.state.clips);
   render();
 }
 
-// The AudioContext's clock and the page's clock at one instant: the audio clock runs on the
-// sound card's time, so map between them from a timestamp the context itself gives.
-function audioAndPageTime() {
-  if (ctx.getOutputTimestamp) {
-    const stamp = ctx.getOutputTimestamp();
-    if (stamp.performanceTime > 0) {
-      const pageNow = now();
-      return [stamp.contextTime + (pageNow - stamp.performanceTime / 1000), pageNow];
-    }
+// The lines the day may say, fetched and decoded ahead (one fetched when it is due comes late).
+function fetchClips(keys) {
+  for (const key of keys || []) {
+    if (clips[key]) continue;
+    clips[key] = fetch(`/clips/${encodeURIComponent(key)}.wav`, {cache: "no-store"})
+      .then((response) => response.arrayBuffer()).then((data) => ctx.decodeAudioData(data))
+      .catch((error) => { delete clips[key]; throw error; });  // asked again next time
   }
-  return [ctx.currentTime, now()];
+}
+
+// The AudioContext's clock and the page's clock at one instant: the audio clock runs on the
+// sound card's time, so map between them from timestamps the context itself gives. One timestamp
+// can be off by several milliseconds on a busy machine (measured: a day line set from one came
+// 10 ms late), and the two clocks drift apart only slowly: the median of the last couple of
+// seconds' readings (one every steering check) holds the mapping.
+const stamps = [];
+const STAMPS = 5;
+function audioAndPageTime() {
+  const pageNow = now();
+  const stamp = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : {performanceTime: 0};
+  if (!(stamp.performanceTime > 0)) return [ctx.currentTime, pageNow];
+  stamps.push(stamp.contextTime - stamp.performanceTime / 1000);
+  if (stamps.length > STAMPS) stamps.shift();
+  const sorted = [...stamps].sort((a, b) => a - b);
+  return [pageNow + sorted[sorted.length >> 1], pageNow];
 }
 
 // Where the laptop's playhead is at a given server time.
@@ -274,83 +295,129 @@ function apply(state) {
   // The output clock (ctxNow) trails the rendering (currentTime) by the output's latency: a start
   // set before what is already rendered would play late, so the earliest is ahead of both.
   const earliest = Math.max(ctxNow, ctx.currentTime) + lead;
-  if (when < earliest) {                               // joined or resumed late: start mid-night
+  let hushed = false;
+  if (when < earliest) {                               // joined or reloaded late: start mid-night...
     offset += earliest - when;
     when = earliest;
+    hushed = true;                                     // ...unheard until it is known to be in step
   }
   const stopCtx = n.stop_time === null ? null : ctxAt(n.stop_time);
   if (offset >= night.duration || (stopCtx !== null && stopCtx <= when)) { render(); return; }
-  play = sound(when, offset, stopCtx, zero, false);
+  play = sound(night, when, offset, stopCtx, (serverTime) => nightAt(box.state.night, serverTime), hushed);
+  play.zero = zero;
   box.playing = true;
+  box.hushed = hushed;
   box.error = 0;
   const startsAt = pageNow + (when - ctxNow) - offset;  // page time of the night's sample 0
   box.scheduledEpochStart = performance.timeOrigin / 1000 + startsAt;
   render();
 }
 
-// The night from `offset` at AudioContext time `when` (until `stopCtx`), faded in over a few
-// milliseconds when it takes over from another run of the same night.
-function sound(when, offset, stopCtx, zero, fadeIn) {
+// A run: `buffer` played from `offset` at AudioContext time `when` (until `stopCtx`), which should
+// be at position `where(serverTime)` at every server time: the night follows the laptop's
+// playhead, a day line runs from its moment. Faded in over a few milliseconds when it takes over
+// from another run of the same sound, or silent while `hushed`.
+//
+// Why hush: a page that starts mid-night (a late join, a reload) was measured off by 10-15 ms for
+// its first tenth of a second on a busy machine - its output timestamp steps just after it starts
+// sounding - before steering brings it back. Played silent until a few checks agree, what is
+// heard from it is in step from its first sample.
+function sound(buffer, when, offset, stopCtx, where, hushed = false, fadeIn = false) {
   const source = ctx.createBufferSource();
   const gain = ctx.createGain();
-  source.buffer = night;
+  source.buffer = buffer;
   source.connect(gain);
   gain.connect(box.out);
-  if (fadeIn) {
+  if (hushed) {
+    gain.gain.value = 0;
+  } else if (fadeIn) {
     gain.gain.setValueAtTime(0, when);
     gain.gain.linearRampToValueAtTime(1, when + FADE);
   }
   source.start(when, offset);
   if (stopCtx !== null) source.stop(stopCtx);
+  const run = {buffer, source, gain, where, ctx0: when, pos0: offset, rate: 1, stopCtx, hushed, since: when,
+               agreed: 0, error: 0, zero: null};
   source.onended = () => {
     gain.disconnect();
-    if (play && play.source === source) { play = null; box.playing = false; }
+    if (play === run) { play = null; box.playing = box.hushed = false; }
+    lines = lines.filter((line) => line !== run);
   };
-  return {source, gain, zero, ctx0: when, pos0: offset, rate: 1, stopCtx};
+  return run;
 }
 
-// Keep the playing night on the laptop's playhead as the clock estimate improves (and as the
-// sound card's clock drifts from the page's): a touch faster or slower until it is back, never a
-// jump one would hear, unless it is far off.
+// Keep what plays on the laptop's time as the clock estimate improves (and as the sound card's
+// clock drifts from the page's, or a busy machine makes it miss a beat): a touch faster or slower
+// until it is back, never a jump one would hear, unless it is far off.
 function steer() {
-  if (!play || !box.state || box.offset === null) return;
-  const n = box.state.night;
-  const [ctxNow, pageNow] = audioAndPageTime();
+  if (!ctx) return;
+  const [ctxNow, pageNow] = audioAndPageTime();      // (read every time: it keeps the mapping fresh)
+  if (!box.state || box.offset === null) return;
+  if (play) {
+    play = steerRun(play, ctxNow, pageNow);
+    box.error = play.error;
+    box.hushed = play.hushed;
+  }
+  lines = lines.map((line) => steerRun(line, ctxNow, pageNow));
+}
+
+// One check of one run; returns the run that plays on (itself, or the one that took over).
+function steerRun(run, ctxNow, pageNow) {
   const t = Math.max(ctxNow, ctx.currentTime) + 0.06;  // the moment a new speed takes effect (not yet rendered)
-  if (t < play.ctx0 || (play.stopCtx !== null && t >= play.stopCtx)) return;
-  const here = play.pos0 + (t - play.ctx0) * play.rate;
-  const error = here - nightAt(n, pageNow + (t - ctxNow) + box.offset);
-  box.error = error;
-  if (Math.abs(error) > JUMP) {                         // far off: cross-fade to where it should be
-    const old = play;
-    old.gain.gain.setValueAtTime(1, t);
-    old.gain.gain.linearRampToValueAtTime(0, t + FADE);
-    old.source.stop(t + FADE);
-    play = sound(t, here - error, old.stopCtx, old.zero, true);
-    return;
+  if (t < run.ctx0 || (run.stopCtx !== null && t >= run.stopCtx)) return run;
+  const here = run.pos0 + (t - run.ctx0) * run.rate;
+  if (here >= run.buffer.duration) return run;
+  const error = here - run.where(pageNow + (t - ctxNow) + box.offset);
+  run.error = error;
+  if (run.hushed) {
+    run.agreed = Math.abs(error) <= AGREED ? run.agreed + 1 : 0;
+    if ((run.agreed >= AGREE && t - run.since >= HUSH) || t - run.since >= HUSH_AT_MOST) {  // in step: heard
+      run.hushed = false;
+      run.gain.gain.setValueAtTime(0, t);
+      run.gain.gain.linearRampToValueAtTime(1, t + FADE);
+    }
+  }
+  if (Math.abs(error) > (run.hushed ? AGREED : JUMP)) {  // far off (or unheard): cross-fade to where it should be
+    if (!run.hushed) {
+      run.gain.gain.setValueAtTime(1, t);
+      run.gain.gain.linearRampToValueAtTime(0, t + FADE);
+    }
+    run.source.stop(t + FADE);
+    const target = here - error;                       // (a line not due yet starts at its moment)
+    const next = sound(run.buffer, t + Math.max(0, -target), Math.max(0, target), run.stopCtx, run.where,
+                       run.hushed, true);
+    Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since});
+    if (run === play) play = next;                     // (the caller keeps it too; this keeps onended right)
+    return next;
   }
   const rate = Math.abs(error) < 0.0003 ? 1 : 1 - Math.max(-SLEW, Math.min(SLEW, error / 1.0));
-  if (rate === play.rate) return;
-  play.source.playbackRate.setValueAtTime(rate, t);
-  Object.assign(play, {ctx0: t, pos0: here, rate});
+  if (rate === run.rate) return run;
+  run.source.playbackRate.setValueAtTime(rate, t);
+  Object.assign(run, {ctx0: t, pos0: here, rate});
+  return run;
 }
 
 function stopNight() {
   if (play) { try { play.source.stop(); } catch (e) { /* already stopped */ } play.gain.disconnect(); play = null; }
-  box.playing = false;
+  box.playing = box.hushed = false;
   box.error = null;
 }
 
+// A day line at server time `at`, steered like the night while it plays; one that comes late
+// (fetched just now, a slow network) starts as far into the line as the others have got, so that
+// it is said with them, not after them.
 async function say(key, at) {
   box.lines.push({key, at});
-  if (controlling || !ctx) return;
-  if (!clips[key]) clips[key] = ctx.decodeAudioData(await (await fetch(`/clips/${key}.wav`)).arrayBuffer());
-  const buffer = await clips[key];
-  const clip = ctx.createBufferSource();
-  clip.buffer = buffer;
-  clip.connect(box.out);
+  if (controlling || !ctx || box.offset === null) return;
+  fetchClips([key]);
+  let buffer;
+  try { buffer = await clips[key]; } catch (error) { box.errors.push(String(error)); return; }
   const [ctxNow, pageNow] = audioAndPageTime();
-  clip.start(Math.max(ctxNow, ctxNow + (at - box.offset - pageNow)));
+  const when = ctxNow + (at - box.offset - pageNow);
+  const earliest = Math.max(ctxNow, ctx.currentTime) + 0.02;  // what is already rendered cannot change
+  const into = Math.max(0, earliest - when);
+  if (into >= buffer.duration) return;
+  lines.push(sound(buffer, when + into, into, null, (serverTime) => serverTime - at));
 }
 
 // --- the screen ----------------------------------------------------------------------------------
