@@ -61,9 +61,10 @@ class JitterProxy:
             ready.set()
             self._loop.run_forever()
             server.close()
-            for task in asyncio.all_tasks(self._loop):
+            pending = asyncio.all_tasks(self._loop)
+            for task in pending:
                 task.cancel()
-            self._loop.run_until_complete(asyncio.sleep(0))
+            self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))  # all wound up
             self._loop.close()
 
         self._thread = threading.Thread(target=run, daemon=True)

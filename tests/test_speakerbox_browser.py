@@ -163,3 +163,30 @@ def test_the_page_speaks_the_game_language(browser, game, lang, words):
     assert laptop.inner_text("button[data-action=start]") == words["start"]
     page.wait_for_function(f"document.getElementById('status').textContent.startsWith({words['status']!r})",
                            timeout=10000)
+
+
+def test_a_tablet_whose_timers_stood_still_measures_its_clock_afresh_and_plays_on_in_step(browser):
+    from boxnet import ramp_night
+
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(30.0, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(30), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    box.on_change = server.broadcast
+    server.start()
+    try:
+        page = joined(browser, f"http://127.0.0.1:{server.port}/")
+        page.wait_for_function("narratorBox.nightId !== null && !narratorBox.settling", timeout=20000)
+        box.start_night()
+        page.wait_for_function("narratorBox.playing", timeout=10000)
+        assert page.evaluate("narratorBox.resyncs") == ["load"]
+        # The tab's timers stand still for 2.5 s (a phone that locked its screen, a tab in the background)...
+        page.evaluate("() => { const until = performance.now() + 2500; while (performance.now() < until) {} }")
+        page.wait_for_function("narratorBox.resyncs.includes('timers stood still')", timeout=5000)
+        page.wait_for_function("!narratorBox.settling", timeout=10000)  # ...a fresh estimate...
+        page.wait_for_function("narratorBox.playing && Math.abs(narratorBox.error) < 0.002", timeout=10000)
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # shown again after being hidden
+        assert page.evaluate("narratorBox.resyncs").count("visible") == 1
+    finally:
+        server.stop()

@@ -29,6 +29,8 @@ const box = {                // what the page knows; tests read it as window.nar
   controlling,
   offset: null,              // server clock minus this page's clock, in seconds
   rtt: null,                 // the round trip the offset estimate rests on
+  settling: true,            // gathering samples for a fresh estimate (the last one stays in use meanwhile)
+  resyncs: [],               // why the clock was measured afresh: load, reconnect, visible, timers stood still
   state: null,
   scheduledEpochStart: null,   // the same moment on the wall clock every page shares (seconds)
   playing: false,
@@ -92,7 +94,7 @@ function start() {
   setInterval(tick, PING_EVERY * 1000);
   if (!controlling) setInterval(steer, 100);
   setInterval(render, 200);
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wokeUp(); });
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wokeUp("visible"); });
 }
 
 // --- the connection --------------------------------------------------------------------------
@@ -104,7 +106,7 @@ function connect() {
     lastHeard = now();
     lostSince = null;
     send({type: "hello", role: controlling ? "control" : "tablet", id: pageId, ...(controlling ? {token} : {})});
-    if (controlling || box.nightId !== null) resync();  // a tablet without its night: once it has loaded
+    if (controlling || box.nightId !== null) resync("reconnect");  // a tablet without its night: once it has loaded
   };
   socket.onmessage = (event) => { lastHeard = now(); receive(JSON.parse(event.data)); };
   socket.onclose = () => {
@@ -135,11 +137,12 @@ function press(action) {
 // fastest, however much it jitters, and half their difference is the offset.
 
 const samples = [];
-let ticks = 0, lastTick = null, burstLeft = 0, settling = true;
+let ticks = 0, lastTick = null, burstLeft = 0;
 
-function resync() {                                   // the clock is unknown or may have jumped
+function resync(why) {                                // the clock is unknown or may have jumped
+  box.resyncs.push(why);
   samples.length = 0;
-  settling = true;                                    // keep the last estimate until enough new samples
+  box.settling = true;                                // keep the last estimate until enough new samples
   burstLeft = BURST;
   burst();
 }
@@ -151,14 +154,14 @@ function burst() {
   setTimeout(burst, 40);
 }
 
-function wokeUp() {                                   // a tab that slept may hold a stale clock
-  if (socket && socket.readyState === WebSocket.OPEN) resync();
+function wokeUp(why) {                                // a tab that slept may hold a stale clock
+  if (socket && socket.readyState === WebSocket.OPEN) resync(why);
   if (!wakeLock || wakeLock.released) keepAwake();
 }
 
 function tick() {
   const t = now();
-  if (lastTick !== null && t - lastTick > 3 * PING_EVERY + 1) wokeUp();  // timers stood still: it slept
+  if (lastTick !== null && t - lastTick > 3 * PING_EVERY + 1) wokeUp("timers stood still");  // it slept
   lastTick = t;
   if (box.connection === "open" && t - lastHeard > SILENCE && socket) socket.close();  // silent: try again
   if (burstLeft <= 0) send({type: "ping", sent: t});
@@ -170,13 +173,13 @@ function clockSample(message) {
   const back = now();
   samples.push({at: back, out: message.server - message.sent, back: back - message.server});
   while (samples.length && samples[0].at < back - WINDOW) samples.shift();
-  if (settling && samples.length < SETTLED) return;   // a fresh estimate rests on many samples
+  if (box.settling && samples.length < SETTLED) return;  // a fresh estimate rests on many samples
   const out = Math.min(...samples.map((s) => s.out));
   const ret = Math.min(...samples.map((s) => s.back));
   box.offset = (out - ret) / 2;
   box.rtt = out + ret;
-  if (settling) {                                     // the clock is known (again): follow the game
-    settling = false;
+  if (box.settling) {                                 // the clock is known (again): follow the game
+    box.settling = false;
     if (controlling) render();
     else if (box.state && box.state.night_id === box.nightId) apply(box.state);
   }
@@ -234,7 +237,7 @@ async function loadNight(id) {
   night = buffer;
   box.nightId = id;
   box.nightLength = buffer.duration;
-  resync();  // measured now, not while the night was downloading and decoding (that skews the samples)
+  resync("load");  // measured now, not while the night was downloading and decoding (that skews the samples)
   fetchClips(box.state.clips);
   render();
 }
