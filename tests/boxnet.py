@@ -64,7 +64,8 @@ class JitterProxy:
             pending = asyncio.all_tasks(self._loop)
             for task in pending:
                 task.cancel()
-            self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))  # all wound up
+            if pending:
+                self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))  # all wound up
             self._loop.close()
 
         self._thread = threading.Thread(target=run, daemon=True)
@@ -146,21 +147,38 @@ class NarratorTap extends AudioWorkletProcessor {
 registerProcessor("narrator-tap", NarratorTap);
 """
 
-INSTALL = """async (source) => {
+INSERT = """async ([source, name]) => {
   const box = window.narratorBox;
   const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
   await box.ctx.audioWorklet.addModule(url);
-  const tap = new AudioWorkletNode(box.ctx, "narrator-tap");
+  const node = new AudioWorkletNode(box.ctx, name);
   box.out.disconnect();
-  box.out.connect(tap);
-  tap.connect(box.ctx.destination);
-  box.heard = [];   // [wall-clock seconds heard, value] of each first and last sample that sounded
-  tap.port.onmessage = (event) => {
+  box.out.connect(node);
+  node.connect(box.ctx.destination);
+  box.worklet = node;
+  // frame -> the wall-clock time it is heard, by the context's output timestamp now
+  box.wallClock = () => {
     const stamp = box.ctx.getOutputTimestamp();
     const ctxNow = stamp.performanceTime > 0 ? stamp.contextTime : box.ctx.currentTime;
     const pageNow = stamp.performanceTime > 0 ? stamp.performanceTime / 1000 : performance.now() / 1000;
     const rate = box.ctx.sampleRate;
-    const wall = (frame) => (performance.timeOrigin / 1000) + pageNow + (frame / rate - ctxNow);
+    return (frame) => (performance.timeOrigin / 1000) + pageNow + (frame / rate - ctxNow);
+  };
+}"""
+
+
+def insert_worklet(page, source: str, name: str, listen: str) -> None:
+    """Put an AudioWorklet between a page's output node and its speakers; ``listen`` (JavaScript)
+    then takes its messages."""
+    page.evaluate(INSERT, [source, name])
+    page.evaluate(listen)
+
+
+LISTEN_TAP = """() => {
+  const box = window.narratorBox;
+  box.heard = [];   // [wall-clock seconds heard, value] of each first and last sample that sounded
+  box.worklet.port.onmessage = (event) => {
+    const wall = box.wallClock();
     for (const [first, firstValue, last, lastValue] of event.data) {
       box.heard.push([wall(first), firstValue]);
       if (last !== first) box.heard.push([wall(last), lastValue]);
@@ -170,7 +188,7 @@ INSTALL = """async (source) => {
 
 
 def install_tap(page) -> None:
-    page.evaluate(INSTALL, TAP)
+    insert_worklet(page, TAP, "narrator-tap", LISTEN_TAP)
 
 
 def played(page, since: float = 0.0) -> list[tuple[float, float | None]]:
@@ -338,23 +356,12 @@ class NarratorRecorder extends AudioWorkletProcessor {
 registerProcessor("narrator-recorder", NarratorRecorder);
 """
 
-INSTALL_RECORDER = """async (source) => {
+LISTEN_RECORDER = """() => {
   const box = window.narratorBox;
-  const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
-  await box.ctx.audioWorklet.addModule(url);
-  const recorder = new AudioWorkletNode(box.ctx, "narrator-recorder");
-  box.out.disconnect();
-  box.out.connect(recorder);
-  recorder.connect(box.ctx.destination);
   box.recorded = [];   // [wall-clock seconds its first sample is heard, samples] for every block rendered
-  recorder.port.onmessage = (event) => {
-    const stamp = box.ctx.getOutputTimestamp();
-    const ctxNow = stamp.performanceTime > 0 ? stamp.contextTime : box.ctx.currentTime;
-    const pageNow = stamp.performanceTime > 0 ? stamp.performanceTime / 1000 : performance.now() / 1000;
-    const rate = box.ctx.sampleRate;
-    for (const [frame, samples] of event.data) {
-      box.recorded.push([(performance.timeOrigin / 1000) + pageNow + (frame / rate - ctxNow), samples]);
-    }
+  box.worklet.port.onmessage = (event) => {
+    const wall = box.wallClock();
+    for (const [frame, samples] of event.data) box.recorded.push([wall(frame), samples]);
   };
   // What it played from wall time `from` for `seconds`: the first block's wall time, the rate, the
   // samples (blocks follow one another without a gap: the worklet renders every one).
@@ -374,7 +381,7 @@ INSTALL_RECORDER = """async (source) => {
 
 
 def install_recorder(page) -> None:
-    page.evaluate(INSTALL_RECORDER, RECORDER)
+    insert_worklet(page, RECORDER, "narrator-recorder", LISTEN_RECORDER)
 
 
 def recorded(page, start: float, seconds: float):
