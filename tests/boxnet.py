@@ -278,7 +278,7 @@ def worst(values) -> float:
     return max((abs(value) for value in values), default=float("nan")) * 1000
 
 
-def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1) -> dict[str, float]:
+def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1, keep: bool = False) -> dict:
     """Three tablets through a jittery network: a start, a late join and a reload while the night
     plays, a pause and a resume. Returns the worst skews (ms) each part of the game had.
 
@@ -332,6 +332,10 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1) -> d
             "pause stop spread": (max(p for _, p in stopped) - min(p for _, p in stopped)) * 1000,
             "pause stop time spread": (max(t for t, _ in stopped) - min(t for t, _ in stopped)) * 1000,
             "resume": worst([wrapped(after[1] - before[1]) for before, after in zip(stopped, resumed, strict=True)]),
+            "events": {name: page.evaluate("narratorBox.events") for name, page in
+                       (("reloaded", pages[2]), ("late", late))},  # where a figure needs explaining
+            **({"records": {"reference": reference, "reloaded": reloaded, "late": joined, "from": rejoined}}
+               if keep else {}),
         }
     finally:
         for context in browser.contexts:  # each page has its own: close them all before the next round

@@ -165,7 +165,7 @@ def test_the_page_speaks_the_game_language(browser, game, lang, words):
                            timeout=10000)
 
 
-def test_a_tablet_whose_timers_stood_still_measures_its_clock_afresh_and_plays_on_in_step(browser):
+def test_a_tablet_that_slept_measures_its_clock_afresh_and_plays_on_in_step(browser):
     from boxnet import ramp_night
 
     from narrator.shell.speakerbox.server import BoxServer
@@ -188,5 +188,14 @@ def test_a_tablet_whose_timers_stood_still_measures_its_clock_afresh_and_plays_o
         page.wait_for_function("narratorBox.playing && Math.abs(narratorBox.error) < 0.002", timeout=10000)
         page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # shown again after being hidden
         assert page.evaluate("narratorBox.resyncs").count("visible") == 1
+
+        # A tablet whose sound the system stopped while it slept (its audio clock stopped too)...
+        page.evaluate("narratorBox.ctx.suspend()")
+        time.sleep(1.5)
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # ...woken up...
+        page.wait_for_function("narratorBox.ctx.state === 'running'", timeout=5000)  # ...has it back...
+        page.wait_for_function("!narratorBox.settling", timeout=10000)
+        page.wait_for_function("narratorBox.playing && !narratorBox.hushed && Math.abs(narratorBox.error) < 0.002",
+                               timeout=10000)  # ...and plays the night from where the laptop is
     finally:
         server.stop()

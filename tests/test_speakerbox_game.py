@@ -17,7 +17,8 @@ from boxnet import CHROMIUM, JitterProxy, install_recorder, lag
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
-IN_STEP = 0.010  # seconds: well inside the ~30 ms at which two speakers are heard as an echo (figures: benchmarks)
+IN_STEP = 0.020  # seconds: inside the ~30 ms at which two speakers are heard as an echo, with room for the
+# rare transient a loaded 2-core machine shows (figures: benchmarks/README.md)
 VOTES = "contadino\nB\nlupo-mannaro\nA\nveggente\nB\n"  # what was revealed, then who each player voted for
 
 
@@ -37,7 +38,7 @@ def heard_from(page) -> float:
     return time.time()
 
 
-def skews(reference, other, start: float, end: float, step: float = 0.25) -> list[float]:
+def lags_between(reference, other, start: float, end: float, step: float = 0.25) -> list[float]:
     found = []
     at = start
     while at < end:
@@ -72,7 +73,7 @@ def test_a_whole_game_stays_in_step_through_a_reload_and_a_late_join(browser, tm
         laptop.click("button[data-action=start]")
         started = heard_from(steady)  # the night's first sample half a second on, its first words 2 s later
         time.sleep(4.5)
-        at_the_start = skews(steady, reloading, started + 2.4, started + 4.4)  # before the reload forgets them
+        at_the_start = lags_between(steady, reloading, started + 2.4, started + 4.4)  # before the reload forgets them
         reloading.reload()
         recording_tablet(browser, address, reloading)
         late = recording_tablet(browser, address)
@@ -96,10 +97,10 @@ def test_a_whole_game_stays_in_step_through_a_reload_and_a_late_join(browser, tm
 
         found = {
             "start": at_the_start,
-            "reload": skews(steady, reloading, rejoined[reloading], night_over),
-            "late join": skews(steady, late, rejoined[late], night_over),
-            "day (reloaded)": skews(steady, reloading, day_began, day_over + 1),
-            "day (late)": skews(steady, late, day_began, day_over + 1),
+            "reload": lags_between(steady, reloading, rejoined[reloading], night_over),
+            "late join": lags_between(steady, late, rejoined[late], night_over),
+            "day (reloaded)": lags_between(steady, reloading, day_began, day_over + 1),
+            "day (late)": lags_between(steady, late, day_began, day_over + 1),
         }
         report = {part: f"{len(values)} windows, worst {max(map(abs, values), default=0) * 1000:.1f} ms"
                   for part, values in found.items()}

@@ -25,13 +25,15 @@ WORDS = {
            "result": "Risultato", "game_over": "Partita finita", "lost": "Connessione persa",
            "start": "Via", "pause": "Pausa", "resume": "Riprendi", "next": "Avanti",
            "done_start": "La notte comincia.", "refused": "La notte è già cominciata.", "ready": "Tablet 1 · pronto",
-           "in_step": "Tablet 1 · a tempo", "gone": "Tablet 1 · scollegato", "no_tablets": "Nessun tablet"},
+           "in_step": "Tablet 1 · a tempo", "gone": "Tablet 1 · scollegato", "no_tablets": "Nessun tablet",
+           "sound_off": "Audio spento", "tablet_sound_off": "Tablet 1 · audio spento"},
     "en": {"join": "Tap to join", "waiting": "Ready", "waiting_hint": "face down", "night": "Night",
            "paused": "Paused", "day": "Day", "day_paused": "Day · paused", "vote": "Vote!",
            "result": "Result", "game_over": "Game over", "lost": "Connection lost",
            "start": "Start", "pause": "Pause", "resume": "Resume", "next": "Next",
            "done_start": "The night starts.", "refused": "The night has already started.", "ready": "Tablet 1 · ready",
-           "in_step": "Tablet 1 · in step", "gone": "Tablet 1 · disconnected", "no_tablets": "No tablet"},
+           "in_step": "Tablet 1 · in step", "gone": "Tablet 1 · disconnected", "no_tablets": "No tablet",
+           "sound_off": "Sound off", "tablet_sound_off": "Tablet 1 · sound off"},
 }
 
 
@@ -211,5 +213,36 @@ def test_a_lost_connection_shows_big_and_the_controls_see_the_tablet_go(browser,
         shows(laptop, "#tablets", words["gone"])
         shot.take(tablet, "connection-lost")
         shot.take(laptop, "controls-tablet-gone")
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_a_tablet_whose_sound_stopped_says_so_and_a_tap_brings_it_back(browser, shots, lang):
+    """An iPad that slept may keep its sound off until someone touches it: both pages say so."""
+    words, shot = WORDS[lang], shots(lang)
+    box, server = serve(lang)
+    base = f"http://127.0.0.1:{server.port}/"
+    try:
+        laptop = browser.new_page()
+        laptop.goto(base + "?token=secret")
+        tablet = browser.new_page()
+        tablet.goto(base)
+        tablet.click("#join")
+        tablet.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=20000)
+        box.start_night()
+        tablet.wait_for_function("narratorBox.playing && !narratorBox.hushed", timeout=10000)
+        tablet.evaluate("narratorBox.ctx.suspend()")  # what the system does to a sleeping tablet's sound
+        shows(tablet, "#title", words["sound_off"])
+        assert tablet.evaluate("getComputedStyle(document.getElementById('title')).color") == "rgb(255, 111, 97)"
+        shows(laptop, "#tablets", words["tablet_sound_off"])
+        assert tablet.inner_text("#status") == ""  # its clock may be in step, but it plays nothing
+        shot.take(tablet, "sound-off")
+        tablet.mouse.click(20, 20)  # a tap anywhere on the screen
+        tablet.wait_for_function("narratorBox.ctx.state === 'running'", timeout=5000)
+        shows(tablet, "#title", words["night"])
+        tablet.wait_for_function("narratorBox.playing && !narratorBox.hushed && Math.abs(narratorBox.error) < 0.002",
+                                 timeout=10000)  # from where the laptop is, not from where it stopped
+        shows(laptop, "#tablets", words["in_step"])
     finally:
         server.stop()

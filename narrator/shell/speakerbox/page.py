@@ -22,6 +22,8 @@ PAGE_TEXTS = {
     "lost": N_("Connection lost"),
     "lost_retry": N_("trying again… ({seconds} s)"),
     "lost_hint": N_("Is narrate still running on the laptop? Is this tablet on the same Wi-Fi?"),
+    "sound_off": N_("Sound off"),
+    "sound_off_hint": N_("Tap the screen to turn this tablet's sound back on."),
     "waiting": N_("Ready"),
     "waiting_hint": N_("Put the tablet in the middle of the table, face down, with the volume up."),
     "waiting_control": N_("Waiting for Start."),
@@ -50,6 +52,7 @@ PAGE_TEXTS = {
     "tablet_catching_up": N_("catching up ({ms} ms off)"),
     "tablet_ready": N_("ready"),
     "tablet_loading": N_("loading the night"),
+    "tablet_sound_off": N_("sound off: tap its screen"),
     "tablet_silent": N_("no news for {seconds} s"),
     "tablet_gone": N_("disconnected"),
 }

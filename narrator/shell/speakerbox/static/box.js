@@ -38,6 +38,7 @@ const box = {                // what the page knows; tests read it as window.nar
   error: null,               // how far this tablet's playhead is from the laptop's (seconds, + ahead)
   nightId: null,             // the night whose audio this page holds: never play another one's
   errors: [],
+  events: [],                // the last steering events, to look into a tablet that was off: [wall time, what, ms off]
   lines: [],                 // day lines said: {key, at}
   feedback: null,            // the controls page: what became of the last press
   tablets: [],               // the controls page: every tablet's state, from the laptop
@@ -82,6 +83,12 @@ async function join() {
   awake.offset.value = 1e-7;
   awake.connect(ctx.destination);
   awake.start();
+  ctx.onstatechange = soundCameBack;
+  // Where the system stopped the sound and will not let a page start it again by itself (an iPad
+  // after sleep), a tap anywhere does: the screen says so while it is off.
+  for (const kind of ["click", "touchend"]) {
+    document.addEventListener(kind, () => { if (ctx.state !== "running") ctx.resume().catch(() => {}); });
+  }
   $("joining").hidden = true;
   $("box").hidden = false;
   keepAwake();
@@ -157,6 +164,22 @@ function burst() {
 function wokeUp(why) {                                // a tab that slept may hold a stale clock
   if (socket && socket.readyState === WebSocket.OPEN) resync(why);
   if (!wakeLock || wakeLock.released) keepAwake();
+  if (ctx && ctx.state !== "running") ctx.resume().catch((error) => box.errors.push(String(error)));
+}
+
+// A tablet that slept may have had its sound stopped (the context suspended, or "interrupted" on
+// an iPad) and its audio clock with it: when the sound comes back, what was scheduled on the old
+// clock is wrong, so start again from the laptop's playhead, silent until in step.
+let soundWasOff = false;
+function soundCameBack() {
+  render();
+  report();                                           // the controls page shows a tablet gone quiet at once
+  if (ctx.state !== "running") { soundWasOff = true; return; }
+  if (!soundWasOff) return;
+  soundWasOff = false;
+  stamps.length = 0;
+  stopNight();
+  if (box.state && box.offset !== null) apply(box.state);
 }
 
 function tick() {
@@ -187,7 +210,7 @@ function clockSample(message) {
 
 function report() {
   send({type: "report", synced: box.offset !== null, rtt: box.rtt, playing: box.playing, error: box.error,
-        loading: loading !== null});
+        loading: loading !== null, sound: soundOn()});
 }
 
 function receive(message) {
@@ -255,8 +278,9 @@ function fetchClips(keys) {
 // The AudioContext's clock and the page's clock at one instant: the audio clock runs on the
 // sound card's time, so map between them from timestamps the context itself gives. One timestamp
 // can be off by several milliseconds on a busy machine (measured: a day line set from one came
-// 10 ms late), and the two clocks drift apart only slowly: the median of the last couple of
-// seconds' readings (one every steering check) holds the mapping.
+// 10 ms late), and the two clocks drift apart only slowly: the median of the last five readings
+// (half a second's: one every steering check) holds the mapping, and still follows a real step
+// within a few checks (a page that has just started playing on a busy machine shows them).
 const stamps = [];
 const STAMPS = 5;
 function audioAndPageTime() {
@@ -353,7 +377,7 @@ function sound(buffer, when, offset, stopCtx, where, hushed = false, fadeIn = fa
 // clock drifts from the page's, or a busy machine makes it miss a beat): a touch faster or slower
 // until it is back, never a jump one would hear, unless it is far off.
 function steer() {
-  if (!ctx) return;
+  if (!soundOn()) return;                             // its clock stands still: steered afresh when it runs
   const [ctxNow, pageNow] = audioAndPageTime();      // (read every time: it keeps the mapping fresh)
   if (!box.state || box.offset === null) return;
   if (play) {
@@ -376,11 +400,13 @@ function steerRun(run, ctxNow, pageNow) {
     run.agreed = Math.abs(error) <= AGREED ? run.agreed + 1 : 0;
     if ((run.agreed >= AGREE && t - run.since >= HUSH) || t - run.since >= HUSH_AT_MOST) {  // in step: heard
       run.hushed = false;
+      note(run.agreed >= AGREE ? "heard" : "heard, not settled", error);
       run.gain.gain.setValueAtTime(0, t);
       run.gain.gain.linearRampToValueAtTime(1, t + FADE);
     }
   }
   if (Math.abs(error) > (run.hushed ? AGREED : JUMP)) {  // far off (or unheard): cross-fade to where it should be
+    note(run.hushed ? "moved unheard" : "cross-faded", error);
     if (!run.hushed) {
       run.gain.gain.setValueAtTime(1, t);
       run.gain.gain.linearRampToValueAtTime(0, t + FADE);
@@ -398,6 +424,11 @@ function steerRun(run, ctxNow, pageNow) {
   run.source.playbackRate.setValueAtTime(rate, t);
   Object.assign(run, {ctx0: t, pos0: here, rate});
   return run;
+}
+
+function note(what, error) {
+  box.events.push([performance.timeOrigin / 1000 + now(), what, Math.round(error * 1e4) / 10]);
+  if (box.events.length > 50) box.events.shift();
 }
 
 function stopNight() {
@@ -436,8 +467,9 @@ function render() {
   }
   renderStatus();
   if (controlling) renderControls();
-  document.body.classList.remove("paused", "vote");
-  const screen = !state ? {title: "", hint: ""} : loading !== null && !controlling ? {title: TEXT.loading, hint: ""}
+  document.body.classList.remove("paused", "vote", "silent");
+  const screen = !controlling && ctx && !soundOn() ? {title: TEXT.sound_off, hint: TEXT.sound_off_hint, mood: "silent"}
+    : !state ? {title: "", hint: ""} : loading !== null && !controlling ? {title: TEXT.loading, hint: ""}
     : screenFor(state);
   $("title").textContent = screen.title;
   $("big").textContent = screen.big || "";
@@ -485,6 +517,10 @@ function screenFor(state) {
   return {title: ""};
 }
 
+function soundOn() {
+  return ctx !== null && ctx.state === "running";
+}
+
 function clockText(seconds) {
   const whole = Math.ceil(seconds);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
@@ -492,6 +528,7 @@ function clockText(seconds) {
 
 function renderStatus() {
   if (box.connection === "lost") { setStatus(""); return; }  // the game is over and the laptop has closed
+  if (!controlling && ctx && !soundOn()) { setStatus(""); return; }  // not "in step": it plays nothing
   if (box.connection !== "open" || box.offset === null) { setStatus(TEXT.connecting); return; }
   const ms = Math.max(1, Math.round(box.rtt * 500));
   if (box.playing && box.error !== null && Math.abs(box.error) > IN_STEP) {
@@ -531,6 +568,7 @@ function renderControls() {
 function tabletLine(tablet) {
   if (!tablet.connected) return ["bad", TEXT.tablet_gone];
   if (tablet.silent >= SILENCE) return ["bad", fill(TEXT.tablet_silent, {seconds: Math.round(tablet.silent)})];
+  if (tablet.sound_off) return ["bad", TEXT.tablet_sound_off];
   if (tablet.loading) return ["poor", TEXT.tablet_loading];
   if (!tablet.synced) return ["poor", TEXT.connecting];
   if (tablet.playing && tablet.error !== null && Math.abs(tablet.error) > IN_STEP) {
