@@ -92,8 +92,14 @@ class JitterProxy:
             writer.close()
             return
         self._writers += [writer, upstream_writer]
-        await asyncio.gather(self._pump(reader, upstream_writer), self._pump(upstream_reader, writer),
-                             return_exceptions=True)
+        try:
+            await asyncio.gather(self._pump(reader, upstream_writer), self._pump(upstream_reader, writer),
+                                 return_exceptions=True)
+        except asyncio.CancelledError:
+            # Wound up at stop. Ended rather than cancelled: Python 3.11's stream server asks a
+            # finished connection task for its exception, which raises for a cancelled one (and
+            # is reported as "Exception in callback ...").
+            pass
 
     def _delay(self) -> float:
         extra = RETRANSMIT if self.loss and self.random.random() < self.loss else 0.0
