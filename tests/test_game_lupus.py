@@ -22,7 +22,7 @@ from test_day import FakeClock, RecordingSpeaker
 from test_rounds import NAMES, random_entry
 
 from narrator.core.deck import make_deck
-from narrator.core.rounds import DawnStep, EndQuestion, Over, PhaseStep, Rounds, Setup, VoteStep
+from narrator.core.rounds import DawnStep, EndQuestion, Over, PhaseStep, RevealStep, Rounds, Setup, VoteStep
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 from narrator.shell.cli import cli
@@ -84,6 +84,8 @@ def typed_for(game, step, entry, env) -> list[str]:
         return [language.sides[entry["winner"]] if entry["winner"] else ""]
     if isinstance(step, VoteStep):
         return [entry["voted"]]
+    if isinstance(step, RevealStep):
+        return [entry["marks"][mark] or "" for mark, _holder in step.marks]
     return []
 
 
@@ -115,6 +117,22 @@ def test_an_eight_player_vecchio_saggio_game_plays_to_a_winner(game, tmp_path, l
         assert words in result.output
     assert result.output.count("── " + {"en": "Night", "it": "Notte"}[language]) == nights
     assert env.speaker_said[-1][1] == f"end.{rounds.step.sides[0]}"  # the end is said aloud, from the pack
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_ghosts_marks_turned_up_are_typed_in_a_vecchio_saggio_game(game, tmp_path, language):
+    env = lupus_env(tmp_path, language)
+    plans = (planned_game(game, env, 8, seed, **{"vecchio-saggio": True, "minaccia-fantasma": True})
+             for seed in range(100))
+    rounds, typed = next(plan for plan in plans  # the first in which a mark was turned up, and counted
+                         if any(entry["kind"] == "marks" and any(entry["marks"].values()) for entry in plan[0].entries))
+    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on", "minaccia-fantasma=on"), typed)
+    assert result.exit_code == 0, result.output
+    assert saved_game(env)["entries"] == rounds.entries
+    words = {"en": ("The ghosts' marks: one is turned up", "'s card (the sword) was turned up before"),
+             "it": ("Le carte dei fantasmi: una si scopre", "(la spada) è stata scoperta davanti a")}[language]
+    for text in words:
+        assert text in result.output
 
 
 def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path):

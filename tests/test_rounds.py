@@ -17,6 +17,7 @@ from narrator.core.rounds import (
     NightStep,
     Over,
     PhaseStep,
+    RevealStep,
     Rounds,
     RoundsError,
     Setup,
@@ -71,6 +72,8 @@ def random_entry(step, rng: random.Random) -> dict:
         given["winner"] = rng.choice(("lupi", "umani")) if step.must_end or rng.random() < 0.1 else None
     elif isinstance(step, VoteStep):
         given["voted"] = rng.choice(step.candidates)
+    elif isinstance(step, RevealStep):
+        given["marks"] = {mark: rng.choice((*step.candidates, None)) for mark, _holder in step.marks}
     return entry_for(step, **given)
 
 
@@ -261,6 +264,44 @@ def test_the_ghosts_lay_the_sword_and_the_shield_first_and_second_to_die(game):
     rounds.enter(entry_for(rounds.step, marks={"sword": "Anna", "shield": "Nina"}))
     advance(rounds, lambda step: isinstance(step, DayStep))
     assert dict(rounds.step.table.marks) == {"sword": "Anna", "shield": "Nina"}
+
+
+def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_count(game):
+    """Vecchio Saggio with La Minaccia Fantasma: the marks lie face down, so the laptop learns of
+    them only when the group says one was turned up (a living player voted for the one it lies
+    before); then they count as with a moderator."""
+    rounds = Rounds(game, setup_of(game, None, players=8, vecchio_saggio=True, minaccia_fantasma=True))
+    dead = {1: ["Bruno"], 2: ["Ugo"]}  # at each dawn; Carla is lynched on day 1
+    day_two = {"Anna": "Elena", "Dario": "Elena", "Elena": "Anna", "Fabio": "Anna", "Gino": "Dario",  # the living
+               "Bruno": "Dario", "Carla": "Gino", "Ugo": "Gino"}  # the ghosts: Gino has only their votes
+    for _entry in range(100):
+        step = rounds.step
+        if isinstance(step, RevealStep):
+            break
+        given = {}
+        if isinstance(step, DawnStep):
+            given["dead"] = dead[step.table.night]
+        elif isinstance(step, VoteStep) and step.table.night == 1:
+            given["voted"] = "Carla" if "Carla" in step.candidates else step.candidates[0]
+        elif isinstance(step, VoteStep):
+            given["voted"] = day_two[step.voter]
+        rounds.enter(entry_for(step, **given))
+    step = rounds.step
+    assert isinstance(step, RevealStep)
+    assert step.marks == (("sword", "Bruno"), ("shield", "Carla"))  # laid before Ugo died, after the ghosts' turn
+    assert step.candidates == ("Anna", "Dario", "Elena")  # a living player voted for them
+    with pytest.raises(RoundsError, match="sword 'Gino' is not one of Anna, Dario, Elena"):
+        rounds.enter(entry_for(step, marks={"sword": "Gino", "shield": None}))
+    rounds.enter(entry_for(step, marks={"sword": "Elena", "shield": "Anna"}))
+    advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
+    assert (rounds.step.vote.sword, rounds.step.vote.shield) == ("Elena", "Anna")
+    assert dict(rounds.step.outcome.nomination) == {"Anna": 1, "Dario": 2, "Elena": 3, "Fabio": 0, "Gino": 2}
+    assert "Elena" in rounds.step.outcome.suspects  # the sword's player: alone at the top
+    while not isinstance(rounds.undo(), RevealStep):  # back to the marks: neither was turned up this time
+        pass
+    rounds.enter(entry_for(rounds.step, marks={"sword": None, "shield": None}))
+    advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
+    assert dict(rounds.step.outcome.nomination) == {"Anna": 2, "Dario": 2, "Elena": 2, "Fabio": 0, "Gino": 2}
 
 
 def test_an_entry_that_does_not_fit_is_refused_and_changes_nothing(game):

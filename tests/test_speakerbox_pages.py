@@ -81,6 +81,20 @@ def shows(page, selector: str, text: str, timeout: float = 10000) -> None:
                            timeout=timeout)
 
 
+def controls_and_a_joined_tablet(browser, base: str, route=None):
+    """The laptop's controls page, and a tablet that has joined and holds the night and the clock
+    (its WebSocket through ``route``, when given)."""
+    laptop = browser.new_page()
+    laptop.goto(base + "?token=secret")
+    tablet = browser.new_page()
+    if route is not None:
+        tablet.route_web_socket(lambda address: address.endswith("/ws"), route)
+    tablet.goto(base)
+    tablet.click("#join")
+    tablet.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=20000)
+    return laptop, tablet
+
+
 def visible_buttons(page) -> list[str]:
     return [button.inner_text() for button in page.locator("#controls button:visible").all()]
 
@@ -188,19 +202,13 @@ def test_a_lost_connection_shows_big_and_the_controls_see_the_tablet_go(browser,
     box, server = serve(lang)
     base = f"http://127.0.0.1:{server.port}/"
     try:
-        laptop = browser.new_page()
-        laptop.goto(base + "?token=secret")
-        tablet = browser.new_page()
         connections = []
 
         def through_the_network(ws):
             ws.connect_to_server()
             connections.append(ws)
 
-        tablet.route_web_socket(lambda address: address.endswith("/ws"), through_the_network)
-        tablet.goto(base)
-        tablet.click("#join")
-        tablet.wait_for_function("narratorBox.offset !== null", timeout=20000)
+        laptop, tablet = controls_and_a_joined_tablet(browser, base, route=through_the_network)
         shows(laptop, "#tablets", words["ready"])
         box.start_night()
         tablet.wait_for_function("narratorBox.playing", timeout=10000)
@@ -224,12 +232,7 @@ def test_a_tablet_whose_sound_stopped_says_so_and_a_tap_brings_it_back(browser, 
     box, server = serve(lang)
     base = f"http://127.0.0.1:{server.port}/"
     try:
-        laptop = browser.new_page()
-        laptop.goto(base + "?token=secret")
-        tablet = browser.new_page()
-        tablet.goto(base)
-        tablet.click("#join")
-        tablet.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=20000)
+        laptop, tablet = controls_and_a_joined_tablet(browser, base)
         box.start_night()
         tablet.wait_for_function("narratorBox.playing && !narratorBox.hushed", timeout=10000)
         tablet.evaluate("narratorBox.ctx.suspend()")  # what the system does to a sleeping tablet's sound

@@ -11,7 +11,8 @@ Generic: no role or side is named here. The game's data says what a moderator en
 (``Ask``: who the character points at, the yes or no shown to nod, a role taken, a suspect named)
 and which marks the dead lay (``Marks``); its rules module says who dies at dawn (``dawn``) and
 when the game is over (``game_over``). Without a moderator nobody at the laptop knows the cards:
-the group says who died and when a side has won.
+the group says who died, which of the ghosts' marks were turned up at the vote, and when a side
+has won.
 """
 
 from collections.abc import Iterator, Mapping
@@ -165,6 +166,18 @@ class VoteStep(RoundStep):
 
 
 @dataclass(frozen=True)
+class RevealStep(RoundStep):
+    """No moderator: the ghosts laid their marks face down at the night's end, and a mark is turned
+    up when a living player votes for the player it lies before. After the nomination the group
+    says, for each mark laid (with the ghost who laid it), the player it was turned up before: one
+    of ``candidates``, the players a living player voted for, or nobody."""
+
+    marks: tuple[tuple[str, str], ...] = ()
+    candidates: tuple[str, ...] = ()
+    kind: ClassVar[str] = "marks"
+
+
+@dataclass(frozen=True)
 class LynchStep(RoundStep):
     vote: DayVote | None = None
     outcome: DayOutcome | None = None
@@ -181,14 +194,15 @@ class Over(RoundStep):
     kind: ClassVar[str] = "over"
 
 
-Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | LynchStep | Over
+Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | RevealStep | LynchStep | Over
 
 
 # --- entries: what was entered at each step ------------------------------------------------------
 
 def entry_for(step: Step, **given: Any) -> dict:
     """The entry that answers ``step`` (a plain dict, as saved): ``choice`` and ``marks`` for a
-    phase, ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote."""
+    phase, ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote,
+    ``marks`` for the marks turned up."""
     entry: dict[str, Any] = {"kind": step.kind, "night": step.table.night}
     if isinstance(step, PhaseStep):
         entry["phase"] = step.phase
@@ -202,6 +216,8 @@ def entry_for(step: Step, **given: Any) -> dict:
         entry["winner"] = given.get("winner")
     elif isinstance(step, VoteStep):
         entry.update({"round": step.round, "voter": step.voter, "voted": given["voted"]})
+    elif isinstance(step, RevealStep):
+        entry["marks"] = dict(given.get("marks") or {})
     return entry
 
 
@@ -263,13 +279,18 @@ def _check(game: Game, step: Step, entry: dict, index: int) -> None:
             raise RoundsError(msg("entry {number}: {what} '{name}' is not one of {names}", number=index, what=what,
                                   name=name, names=", ".join(choices) or "-"))
 
-    if isinstance(step, PhaseStep):
-        allowed(entry.get("choice"), step.candidates, "choice")
+    def marks(placed):
         for mark, _holder in step.marks:
-            allowed(entry["marks"].get(mark), step.table.living, mark)
+            allowed(entry["marks"].get(mark), placed, mark)
         unknown = sorted(set(entry.get("marks", {})) - {mark for mark, _holder in step.marks})
         if unknown:
             raise RoundsError(msg("entry {number}: no mark '{mark}' tonight", number=index, mark=unknown[0]))
+
+    if isinstance(step, PhaseStep):
+        allowed(entry.get("choice"), step.candidates, "choice")
+        marks(step.table.living)
+    elif isinstance(step, RevealStep):
+        marks(step.candidates)
     elif isinstance(step, DawnStep) and step.dead is None:
         dead = entry["dead"]
         if not isinstance(dead, list) or len(set(dead)) != len(dead):
@@ -343,6 +364,7 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         choices: dict[str, str] = {}
         marks: dict[str, str] = {}
         suspect = None
+        laid = _laid_marks(game, setup, table())  # at the night's end, by the dead before its dawn
         if cards is None:
             yield NightStep(table())
         else:
@@ -380,6 +402,11 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         for voter in today.voting_order():
             entry = yield VoteStep(today, "nomination", voter, today.living, MappingProxyType(dict(nomination)))
             nomination[voter] = entry["voted"]
+        turned_up_before = tuple(name for name in today.living
+                                 if name in {voted for voter, voted in nomination.items() if voter in living})
+        if cards is None and laid and turned_up_before:  # what was turned up, only the group saw
+            entry = yield RevealStep(today, laid, turned_up_before)
+            marks = {mark: name for mark, name in entry["marks"].items() if name is not None}
         vote = DayVote(seating, frozenset(dead), today.anchor, MappingProxyType(nomination), MappingProxyType({}),
                        forced=suspect, sword=marks.get("sword"), shield=marks.get("shield"))
         _counted, suspects, _steps = nominate(vote)
@@ -403,12 +430,7 @@ def _phase(game: Game, setup: Setup, table: Table, phase: str, cards: Mapping[st
     """A part of a moderator's night, with what the moderator enters in it (if anything)."""
     living = table.living
     if phase == OUTRO_PHASE:
-        marks = game.marks
-        if marks is None or (marks.when is not None and not marks.when.holds(setup.role_ids, setup.options,
-                                                                               table.night)):
-            return PhaseStep(table, phase)
-        holders = tuple((mark, table.dead[index]) for index, mark in enumerate(marks.names) if index < len(table.dead))
-        return PhaseStep(table, phase, marks=holders)
+        return PhaseStep(table, phase, marks=_laid_marks(game, setup, table))
     if phase == INTRO_PHASE:
         return PhaseStep(table, phase)
     slot = game.slot(phase)
@@ -425,6 +447,15 @@ def _phase(game: Game, setup: Setup, table: Table, phase: str, cards: Mapping[st
         return PhaseStep(table, phase, ask, choosers, (), about, bool(game.role(cards[about]).trait(ask.answer)))
     candidates = tuple(name for name in living if not (ask.not_self and name in choosers))
     return PhaseStep(table, phase, ask, choosers, candidates)
+
+
+def _laid_marks(game: Game, setup: Setup, table: Table) -> tuple[tuple[str, str], ...]:
+    """The marks the dead lay at the end of this night, each with its holder: the first to die
+    holds the first mark, and so on (none before the game's marks begin)."""
+    marks = game.marks
+    if marks is None or (marks.when is not None and not marks.when.holds(setup.role_ids, setup.options, table.night)):
+        return ()
+    return tuple((mark, table.dead[index]) for index, mark in enumerate(marks.names) if index < len(table.dead))
 
 
 def answer_for(game: Game, step: PhaseStep, choice: str | None) -> bool | None:

@@ -24,6 +24,7 @@ from narrator.core.rounds import (
     NightStep,
     Over,
     PhaseStep,
+    RevealStep,
     Rounds,
     Setup,
     VoteStep,
@@ -204,7 +205,7 @@ class GameTable:
 
     def handle(self, step) -> dict:
         handler = {NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
-                   DayStep: self.day, VoteStep: self.vote, LynchStep: self.lynch}[type(step)]
+                   DayStep: self.day, VoteStep: self.vote, RevealStep: self.reveal, LynchStep: self.lynch}[type(step)]
         return handler(step)
 
     def script(self, night: int) -> NightScript:
@@ -319,6 +320,15 @@ class GameTable:
         voted = ask_name(_("{voter}{ghost} votes for").format(voter=step.voter, ghost=ghost), step.candidates)
         return entry_for(step, voted=voted)
 
+    def reveal(self, step: RevealStep) -> dict:
+        """No moderator: the marks the ghosts laid face down count once they are turned up."""
+        click.echo(_("The ghosts' marks: one is turned up when a living player votes for the player it lies "
+                     "before."))
+        turned_up = {mark: ask_name(_("{holder}'s card ({mark}) was turned up before").format(
+            mark=self.sentences(f"mark_{mark}"), holder=holder), step.candidates, nobody=True)
+            for mark, holder in step.marks}
+        return entry_for(step, marks=turned_up)
+
     def lynch(self, step: LynchStep) -> dict:
         lines = self.game.rules.explain_day(self.game, step.vote, step.outcome, self.sentences)
         for line in lines[:-1]:
@@ -370,6 +380,8 @@ class GameTable:
             return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
         if isinstance(step, DawnStep):
             return _("the dawn after night {night}").format(night=night)
+        if isinstance(step, RevealStep):
+            return _("the ghosts' marks, day {night}").format(night=night)
         return _("night {night}").format(night=night)
 
     def close(self) -> None:
