@@ -23,6 +23,7 @@ from test_rounds import NAMES, random_entry
 
 from narrator.core.deck import make_deck
 from narrator.core.rounds import DawnStep, EndQuestion, Over, PhaseStep, RevealStep, Rounds, Setup, VoteStep
+from narrator.core.script import INTRO_PHASE
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 from narrator.shell.cli import cli
@@ -40,9 +41,10 @@ def game():
 def lupus_env(tmp_path, language="en", seed=777):
     clock = FakeClock()
     speaker = RecordingSpeaker(clock)
+    player = RecordingPlayer()
     env = make_env({"LANG": LOCALES[language]}, seed=seed, data_home=tmp_path / "data", config_dir=tmp_path / "config",
-                   clock=clock, sleep=clock.sleep, speaker=lambda: speaker, player=RecordingPlayer)
-    env.speaker_said = speaker.said
+                   clock=clock, sleep=clock.sleep, speaker=lambda: speaker, player=lambda: player)
+    env.speaker_said, env.played = speaker.said, player.nights
     return env
 
 
@@ -148,6 +150,12 @@ def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path):
         assert f"{name.ljust(5)}  {game.languages['en'].role_name(role_id)}" in result.output
     deaths = [said for _time, said in env.speaker_said if said.startswith("Dawn breaks. The village mourns")]
     assert deaths, env.speaker_said  # the dead are said by name
+    # A night is spoken a part at a time: the bed opens the night, then comes straight back for each part.
+    first_words = [night.clips[0].start / night.rate for night in env.played]
+    openings = [night.clips[0].cue.phase == INTRO_PHASE for night in env.played]
+    assert sum(openings) == over.table.night and openings[0]
+    assert {start for start, opening in zip(first_words, openings, strict=True) if opening} == {2.0}
+    assert {start for start, opening in zip(first_words, openings, strict=True) if not opening} == {0.5}
 
 
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
@@ -323,7 +331,7 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
             time.sleep(0.1)
         control = found[1]
         token = control.split("token=")[1]
-        seen = {"nights": [], "results": []}
+        seen = {"nights": [], "results": [], "first words": []}
 
         async def tablet():
             async with aiohttp.ClientSession() as session:
@@ -337,6 +345,7 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
                             continue
                         if message["night_id"] not in seen["nights"]:
                             seen["nights"].append(message["night_id"])
+                            seen["first words"].append(message["night"]["phases"][0]["start"])
                         if message["result"] and message["result"] not in seen["results"]:
                             seen["results"].append(message["result"])
                         action = {"waiting": "start", "night": "next"}.get(message["stage"])
@@ -358,6 +367,9 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
     if moderator:  # each part of the night heard: up to a turn's opening and count, then its close
         parts = sum(entry["kind"] == "phase" for entry in rounds.entries)
         assert parts <= len(seen["nights"]) <= 2 * parts
+        # the bed opens each night, then comes straight back for each part (not two seconds before every turn)
+        assert sorted(set(seen["first words"])) == [0.5, 2.0]
+        assert seen["first words"].count(2.0) == rounds.step.table.night  # the last may have ended at its dawn
     else:
         assert len(seen["nights"]) == sum(entry["kind"] == "night" for entry in rounds.entries)
     lynchings = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
@@ -420,3 +432,30 @@ def test_a_resumed_game_plays_where_it_was_started_laptop_or_speaker_box(game, t
     saved.options.update(speaker_box=True, host="127.0.0.1", port=0)  # as --speaker-box keeps them
     voice = GameTable(env, saved).voice
     assert isinstance(voice, BoxVoice) and voice.box_options == {"host": "127.0.0.1", "port": 0, "laptop_audio": True}
+
+
+def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path):
+    """Sentences with names are made as the game goes; how they are said here is found at the
+    first (probing the sound output and trying a command-line player take a moment), not at each."""
+    from test_voices import CountingEngine
+
+    from narrator.shell.cli.nightvoice import NightVoice
+    from narrator.shell.cli.options import choose_audio
+
+    played = tmp_path / "played.txt"
+    aplay = tmp_path / "aplay"  # a stand-in for the command-line player: notes each file it is given
+    aplay.write_text(f'#!/bin/sh\necho "$2" >> "{played}"\n')
+    aplay.chmod(0o755)
+    probes = []
+
+    def sound_problem():
+        probes.append("probed")
+        return "no sound output device (none here)"
+
+    env = make_env(speech_engine=CountingEngine, player=lambda: RecordingPlayer(), cache_dir=tmp_path / "cache",
+                   sound_problem=sound_problem, which=lambda program: str(aplay) if program == "aplay" else None)
+    voice = NightVoice(env, "en", choose_audio(None, None, None, None, no_ambience=True))
+    for name in ("Anna", "Bruno", "Carla"):
+        voice.announce(f"{name} is lynched.")
+    assert probes == ["probed"]
+    assert len(played.read_text().splitlines()) == 1 + 3  # the player tried once with silence, then each sentence

@@ -9,7 +9,7 @@ and rendering to a file all read the same samples.
 
 import bisect
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -31,6 +31,15 @@ class MixSettings:
     fade_in: float = 2.0
     fade_out: float = 3.0  # from the start of the last line (daybreak)
     tail: float = 1.0  # after the last line and the fade
+
+    def carrying_on(self) -> "MixSettings":
+        """For a part of a night that carries on from the one before (a moderator's night is
+        spoken a turn at a time): the bed comes back at once instead of opening the night again,
+        which put two seconds of it before every turn's first word."""
+        return replace(self, pre_roll=CARRY_ON_SECONDS, fade_in=CARRY_ON_SECONDS)
+
+
+CARRY_ON_SECONDS = 0.5
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -43,14 +44,14 @@ class SounddeviceSpeaker:
 class CommandSpeaker:
     """A command-line player per line; the lines are written to files once, up front."""
 
-    def __init__(self, program: str, clips: Mapping[str, Clip]):
+    def __init__(self, program: str, clips: Mapping[str, Clip], which=shutil.which):
         self._folder = tempfile.TemporaryDirectory(prefix="narrator-day-")
         self._files = {}
         for key, clip in clips.items():
             path = Path(self._folder.name) / f"{key}.wav"
             write_clip(clip, path)
             self._files[key] = path
-        self._command = [shutil.which(program) or program, *COMMAND_PLAYERS[program]]
+        self._command = [which(program) or program, *COMMAND_PLAYERS[program]]
         self._running: list[subprocess.Popen] = []
 
     def say(self, key: str) -> None:
@@ -76,11 +77,24 @@ class SilentSpeaker:
 def choose_speaker(clips: Mapping[str, Clip], problem=sounddevice_problem, which=shutil.which,
                    works=command_player_works) -> tuple[Speaker, str | None]:
     """The best way to say the day's lines here, and why a better one is missing."""
+    make, reason = speaker_maker(problem, which, works)
+    return make(clips), reason
+
+
+def speaker_maker(problem=sounddevice_problem, which=shutil.which,
+                  works=command_player_works) -> tuple[Callable[[Mapping[str, Clip]], Speaker], str | None]:
+    """How to say lines here, found once (probing the sound output, maybe trying a command-line
+    player, takes a moment) for a game that makes its lines as it goes; and why a better way is
+    missing. A ``SilentSpeaker`` maker when there is none."""
     reason = problem()
     if reason is None:
-        return SounddeviceSpeaker(clips), None
+        return SounddeviceSpeaker, None
     for program in available_command_players(which):
         if works(program, which):
-            return CommandSpeaker(program, clips), msg("{reason}; the day's lines play through {player}", reason=reason,
-                                                       player=program)
-    return SilentSpeaker(), msg("{reason}; the day's lines are shown on screen only", reason=reason)
+            return partial(CommandSpeaker, program, which=which), msg("{reason}; the day's lines play through {player}",
+                                                         reason=reason, player=program)
+    return silent_speaker, msg("{reason}; the day's lines are shown on screen only", reason=reason)
+
+
+def silent_speaker(clips: Mapping[str, Clip]) -> SilentSpeaker:
+    return SilentSpeaker()

@@ -69,7 +69,7 @@ def run_the_day(env, lang: str, seconds: int, audio, rules) -> None:
     else:
         source = voice_source(env, lang, audio)
         clips = {key: prepare_voice(source.raw_clip(key, text), 48000, source.cache) for key, text in texts.items()}
-        speaker, reason = choose_speaker(clips)
+        speaker, reason = choose_speaker(clips, problem=env.sound_problem, which=env.which)
     if reason:
         click.echo(f"narrate: {say(reason)}", err=True)
     day_timer = DayTimer(rules, seconds, env.clock)

@@ -10,6 +10,11 @@ from narrator.core.script import Count, NightScript
 from narrator.shell.translation import _, say
 
 
+def opens(script: NightScript, segments) -> bool:
+    """Whether a part of ``script`` is its opening (the bed fades in as the night begins)."""
+    return bool(segments) and segments[0] == script.segments[0]
+
+
 class NightVoice:
     """The night's lines as the game reaches them, and sentences with the players' names in them
     (no voice pack has those: the text-to-speech engine says them; they are always shown)."""
@@ -19,6 +24,7 @@ class NightVoice:
         self._players = None
         self._source = None
         self._silent = False
+        self._make_speaker = None  # how sentences are said here: found at the first one
 
     def players(self):
         from narrator.shell.audio.night import write_night
@@ -50,6 +56,7 @@ class NightVoice:
         if not segments:
             return
         from narrator.shell.audio.console import terminal_session
+        from narrator.shell.audio.mix import DEFAULT_MIX
         from narrator.shell.audio.night import night_audio
         from narrator.shell.audio.player import play_night
         from narrator.shell.cli.options import phase_labels
@@ -63,7 +70,8 @@ class NightVoice:
                     click.echo(f"  » {segment.text}")
             return
         part = replace(script, segments=tuple(segments))
-        audio = night_audio(self.env, part, self.audio)
+        audio = night_audio(self.env, part, self.audio, DEFAULT_MIX if opens(script, segments) else
+                            DEFAULT_MIX.carrying_on())
         with terminal_session(phase_labels(self.env, self.lang)) as session:
             if not play_night(players, audio, session):
                 raise Stopped
@@ -83,16 +91,18 @@ class NightVoice:
             self._silent = True
             return
         from narrator.shell.audio.clip import prepare_voice
-        from narrator.shell.audio.speaker import SilentSpeaker, choose_speaker
+        from narrator.shell.audio.speaker import silent_speaker, speaker_maker
 
         raw = self.line(text, key)
         if raw is None:
             return
-        speaker, reason = choose_speaker({"announcement": prepare_voice(raw, 48000, self._source.cache)})
-        if isinstance(speaker, SilentSpeaker):
-            self._silent = True
-            click.echo(f"narrate: {say(reason)}", err=True)
-            return
+        if self._make_speaker is None:
+            self._make_speaker, reason = speaker_maker(self.env.sound_problem, self.env.which)
+            if self._make_speaker is silent_speaker:
+                self._silent = True
+                click.echo(f"narrate: {say(reason)}", err=True)
+                return
+        speaker = self._make_speaker({"announcement": prepare_voice(raw, 48000, self._source.cache)})
         speaker.say("announcement")
         speaker.close()
 
@@ -132,7 +142,7 @@ class BoxVoice(NightVoice):
         self.table = None
         self._made = 0  # sentences made so far: each gets a key of its own
 
-    def _load(self, script) -> None:
+    def _load(self, script, carrying_on: bool = False) -> None:
         from narrator.shell.cli.options import phase_labels
 
         labels = phase_labels(self.env, self.lang)
@@ -142,7 +152,7 @@ class BoxVoice(NightVoice):
             self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, say=click.echo,
                                   warn=lambda text: click.echo(text, err=True), **self.box_options)
         else:
-            self.table.load(script, labels)
+            self.table.load(script, labels, carrying_on)
 
     def whole_night(self, script: NightScript) -> None:
         self._load(script)
@@ -152,7 +162,7 @@ class BoxVoice(NightVoice):
         if not segments:
             return
         first = self.table is None
-        self._load(replace(script, segments=tuple(segments)))
+        self._load(replace(script, segments=tuple(segments)), carrying_on=not opens(script, segments))
         if first:  # the tablets join before the first part: it waits for Start
             self.table.night()
         else:

@@ -47,11 +47,13 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
     return night, night_wav, day_lines, clips, box
 
 
-def night_for_tablets(env, script, audio, labels: dict[str, str]):
-    """A night's audio at the tablets' rate, as a WAV file, and where each of its parts starts."""
+def night_for_tablets(env, script, audio, labels: dict[str, str], carrying_on: bool = False):
+    """A night's audio at the tablets' rate, as a WAV file, and where each of its parts starts
+    (``carrying_on``: a part that follows another, see ``MixSettings.carrying_on``)."""
     from narrator.shell.audio.night import night_audio
 
-    night = night_audio(env, script, audio, MixSettings(rate=TABLET_RATE))
+    mix = MixSettings(rate=TABLET_RATE)
+    night = night_audio(env, script, audio, mix.carrying_on() if carrying_on else mix)
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     return night, wav_bytes(night.render(), night.rate), phases
 
@@ -157,9 +159,9 @@ class BoxTable:
 
     # --- a game of many nights: another night, a part of one, a sentence made in the game ---
 
-    def load(self, script, labels: dict[str, str]) -> None:
+    def load(self, script, labels: dict[str, str], carrying_on: bool = False) -> None:
         """Another night (or a part of one) for the tablets, waiting for its start."""
-        self.night_audio, night_wav, phases = night_for_tablets(self.env, script, self.audio, labels)
+        self.night_audio, night_wav, phases = night_for_tablets(self.env, script, self.audio, labels, carrying_on)
         self.server.load_night(night_wav)
         if self.follower is not None:
             self.follower.night, self.follower.position = self.night_audio, None
