@@ -40,9 +40,9 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
     night, night_wav, phases = night_for_tablets(env, script, audio, labels)
     language = env.game.languages[lang]
     source = voice_source(env, lang, audio)
-    day_lines = {key: source.raw_clip(key, language.line(key)) for key in (day_spoken_keys(rules) if rules else ())}
-    clips = {key: wav_bytes(prepare_voice(raw, TABLET_RATE, source.cache).samples, TABLET_RATE)
-             for key, raw in day_lines.items()}
+    day_lines = {key: prepare_voice(source.raw_clip(key, language.line(key)), TABLET_RATE, source.cache)
+                 for key in (day_spoken_keys(rules) if rules else ())}  # the laptop plays at this rate too
+    clips = {key: wav_bytes(clip.samples, TABLET_RATE) for key, clip in day_lines.items()}
     box = Box(night.length / night.rate, phases, env.clock)
     return night, night_wav, day_lines, clips, box
 
@@ -181,12 +181,13 @@ class BoxTable:
         """Every tablet (and the laptop, when it plays too) says a line made during the game."""
         from narrator.shell.audio.clip import prepare_voice
 
-        self.server.add_clip(key, wav_bytes(prepare_voice(raw, TABLET_RATE).samples, TABLET_RATE))
+        clip = prepare_voice(raw, TABLET_RATE)  # the laptop plays at the tablets' rate too (LaptopFollower)
+        self.server.add_clip(key, wav_bytes(clip.samples, TABLET_RATE))
         self.server.say(key, ANNOUNCE_LEAD)
         if self.follower is not None:
             from narrator.shell.audio.speaker import SounddeviceSpeaker
 
-            speaker = SounddeviceSpeaker({key: prepare_voice(raw, 48000)})
+            speaker = SounddeviceSpeaker({key: clip})
             threading.Timer(ANNOUNCE_LEAD, speaker.say, args=(key,)).start()
 
     def day(self, seconds: int) -> None:
@@ -268,7 +269,9 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
     """
     language = env.game.languages[lang]
     texts = {key: language.line(key) for key in (day_spoken_keys(rules) if rules else ())}
-    laptop = _laptop_day_speaker(laptop_lines, env) if laptop_lines is not None else None
+    from narrator.shell.audio.speaker import SounddeviceSpeaker
+
+    laptop = SounddeviceSpeaker(laptop_lines) if laptop_lines is not None else None
 
     def say(key: str) -> None:
         lead = 0.3
@@ -296,15 +299,6 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
             laptop.close()
     box.show_day(None, 0, True)
     return reached_the_vote
-
-
-def _laptop_day_speaker(lines, env):
-    from narrator.shell.audio.cache import ClipCache
-    from narrator.shell.audio.clip import prepare_voice
-    from narrator.shell.audio.speaker import SounddeviceSpeaker
-
-    gains = ClipCache(env.cache_dir / "clips")
-    return SounddeviceSpeaker({key: prepare_voice(raw, 48000, gains) for key, raw in lines.items()})
 
 
 def _laptop_speakers(night, box: Box, clock, warn: Callable[[str], None]):
