@@ -62,6 +62,14 @@ def test_every_command_has_help_with_an_example(run, command):
     assert "narrate " + " ".join(command) in result.stdout
 
 
+@pytest.mark.parametrize("game, players", [("una-notte-da-lupi", "3-10"), ("one-night-ultimate-werewolf", "3-10"),
+                                           ("lupus-in-tabula", "8-24")])
+@pytest.mark.parametrize("command", [[], ["card"]])
+def test_the_help_of_players_gives_the_chosen_games_range(run, game, players, command):
+    help_text = " ".join(run("--game", game, *command, "--help").stdout.split())
+    assert f"-p, --players N How many are playing ({players}). Without --deck" in help_text
+
+
 def test_deck_exact_output(run):
     result = run("deck", "--players", "6", "--lang", "it")
     assert (result.exit_code, result.stdout, result.stderr) == (0, DECK_6_TEXT, "")

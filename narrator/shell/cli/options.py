@@ -26,9 +26,27 @@ def option_group(decorators):
     return decorate
 
 
+class PlayersOption(click.Option):
+    """--players, whose help gives the chosen game's range of players (Lupus in Tabula's is not
+    Una Notte da Lupi's): filled in only when the help is shown, so other runs load no game for it."""
+
+    def get_help_record(self, ctx):
+        record = super().get_help_record(ctx)
+        if record is None or "{players}" not in record[1]:
+            return record
+        from narrator.core.errors import NarratorError
+
+        try:
+            game = ctx.find_root().obj.game
+            players = f"{game.min_players}-{game.max_players}"
+        except (AttributeError, NarratorError):  # no game to ask (a broken games folder says so elsewhere)
+            return record[0], record[1].replace(" ({players})", "")
+        return record[0], record[1].replace("{players}", players)
+
+
 deck_options = option_group([
-    click.option("--players", "-p", type=int, metavar="N",
-                 help="How many are playing (3-10). Without --deck, picks the recommended deck."),
+    click.option("--players", "-p", type=int, metavar="N", cls=PlayersOption,
+                 help="How many are playing ({players}). Without --deck, picks the recommended deck."),
     click.option("--deck", "-d", "deck_spec", metavar="CARDS|FILE",
                  help="The cards: a comma list such as \"lupo-mannaro x2, veggente, contadino x3, ...\" "
                       "(ids or names, Italian or English) or a YAML deck file."),
