@@ -70,6 +70,14 @@ def test_the_help_of_players_gives_the_chosen_games_range(run, game, players, co
     assert f"-p, --players N How many are playing ({players}). Without --deck" in help_text
 
 
+@pytest.mark.parametrize("command, words", [(["games"], ("title", "titolo")),
+                                           (["doctor"], ("Text-to-speech", "Sintesi vocale"))])
+def test_the_commands_that_only_show_things_answer_in_the_language_asked(run, command, words):
+    english, italian = words
+    assert english in run(*command, "--lang", "en").stdout
+    assert italian in run(*command, "--lang", "it").stdout
+
+
 def test_deck_exact_output(run):
     result = run("deck", "--players", "6", "--lang", "it")
     assert (result.exit_code, result.stdout, result.stderr) == (0, DECK_6_TEXT, "")
@@ -217,6 +225,10 @@ def test_language_defaults_to_the_locale(run):
     (["--players", "6", "script"], "narrate: put --players after the command: narrate script --players ... "
                                    "(see 'narrate --help')"),
     (["dance"], re.compile(r"narrate: No such command.*'dance'.* \(see 'narrate --help'\)")),
+    (["-p", "6", "games"], "narrate: narrate games takes no --players: leave it out (see 'narrate --help')"),
+    (["--lang", "en", "resume"], "narrate: narrate resume takes no --lang: leave it out (see 'narrate --help')"),
+    (["games", "--lang", "de"], re.compile(r"narrate games: .*'--lang'.*no language 'de' here: choose one of en, "
+                                           r"it \(see 'narrate games --help'\)")),
 ])
 def test_bad_input_is_one_line_on_stderr_with_status_2(run, args, message):
     """Exact text for our messages; click's own wording (which varies by version) by pattern."""

@@ -65,7 +65,11 @@ def cli(ctx, **params):
     if ctx.invoked_subcommand is not None:
         if given:
             option = next(p for p in ctx.command.params if p.name == given[0]).opts[0]
-            raise click.UsageError(_("put {option} after the command: narrate {command} {option} ...").format(
+            command = ctx.command.get_command(ctx, ctx.invoked_subcommand)
+            if any(option in param.opts for param in command.params):
+                raise click.UsageError(_("put {option} after the command: narrate {command} {option} ...").format(
+                    option=option, command=ctx.invoked_subcommand))
+            raise click.UsageError(_("narrate {command} takes no {option}: leave it out").format(
                 option=option, command=ctx.invoked_subcommand))
         return
     if not given:

@@ -6,12 +6,13 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.core.views import dump, games_data, games_text
 from narrator.shell.cli.interface import Command
-from narrator.shell.cli.options import format_option
+from narrator.shell.cli.options import format_option, interface_lang_option
 from narrator.shell.translation import active_catalog, say
 
 
 @click.command(cls=Command)
 @format_option()
+@interface_lang_option
 @click.pass_obj
 def games(env, fmt):
     """List the games narrate can narrate, with their players and languages.

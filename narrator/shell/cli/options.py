@@ -60,6 +60,19 @@ lang_option = click.option("--lang", "-l", metavar="LANG",
                            help="Narration language, such as it or en. Default: the system locale's if the game speaks it, else the "
                                 "game's own.")
 
+def _interface_language(ctx, param, value: str | None) -> str | None:
+    """A language the game speaks (the run already speaks it: see ``interface.speak_for``)."""
+    env = ctx.find_root().obj
+    if value is not None and value.lower() not in env.game_language_ids():
+        raise click.BadParameter(_("no language '{lang}' here: choose one of {languages}").format(
+            lang=value, languages=", ".join(env.game_language_ids())), ctx, param)
+    return value
+
+
+# For the commands that only show things: the language they answer in.
+interface_lang_option = click.option("--lang", "-l", metavar="LANG", callback=_interface_language,
+                                     expose_value=False, help="The language to answer in, such as it or en.")
+
 script_options = option_group([
     lang_option,
     click.option("--count-seconds", type=int, metavar="S", help="Seconds each called role gets (default 10)."),
