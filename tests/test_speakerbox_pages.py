@@ -26,14 +26,16 @@ WORDS = {
            "start": "Via", "pause": "Pausa", "resume": "Riprendi", "next": "Avanti",
            "done_start": "La notte comincia.", "refused": "La notte è già cominciata.", "ready": "Tablet 1 · pronto",
            "in_step": "Tablet 1 · a tempo", "gone": "Tablet 1 · scollegato", "no_tablets": "Nessun tablet",
-           "sound_off": "Audio spento", "tablet_sound_off": "Tablet 1 · audio spento"},
+           "sound_off": "Audio spento", "tablet_sound_off": "Tablet 1 · audio spento",
+           "may_lock": "il browser non può tenere acceso lo schermo", "tablet_may_lock": "lo schermo può bloccarsi"},
     "en": {"join": "Tap to join", "waiting": "Ready", "waiting_hint": "face down", "night": "Night",
            "paused": "Paused", "day": "Day", "day_paused": "Day · paused", "vote": "Vote!",
            "result": "Result", "game_over": "Game over", "lost": "Connection lost",
            "start": "Start", "pause": "Pause", "resume": "Resume", "next": "Next",
            "done_start": "The night starts.", "refused": "The night has already started.", "ready": "Tablet 1 · ready",
            "in_step": "Tablet 1 · in step", "gone": "Tablet 1 · disconnected", "no_tablets": "No tablet",
-           "sound_off": "Sound off", "tablet_sound_off": "Tablet 1 · sound off"},
+           "sound_off": "Sound off", "tablet_sound_off": "Tablet 1 · sound off",
+           "may_lock": "This browser cannot keep the screen on", "tablet_may_lock": "its screen may lock"},
 }
 
 
@@ -248,4 +250,38 @@ def test_a_tablet_whose_sound_stopped_says_so_and_a_tap_brings_it_back(browser, 
                                  timeout=10000)  # from where the laptop is, not from where it stopped
         shows(laptop, "#tablets", words["in_step"])
     finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_a_tablet_that_cannot_keep_its_screen_on_says_what_to_set(browser, shots, lang):
+    """A tablet opens the box by the laptop's network address, over plain http: not a secure page,
+    so no Wake Lock. (Here the laptop's own name, which is not localhost, taken to the loopback.)"""
+    import socket
+
+    from boxnet import ARGS
+
+    words, shot = WORDS[lang], shots(lang)
+    box, server = serve(lang)
+    name = socket.gethostname().lower()  # a name the box answers to (see server.foreign_request)
+    if name == "localhost":
+        pytest.skip("this machine is named localhost, which browsers count as a secure page")
+    insecure = browser.browser_type.launch(executable_path=CHROMIUM, headless=True,
+                                           args=[*ARGS, f"--host-resolver-rules=MAP {name} 127.0.0.1"])
+    try:
+        laptop = browser.new_page()
+        laptop.goto(f"http://127.0.0.1:{server.port}/?token=secret")
+        tablet = insecure.new_page()
+        tablet.goto(f"http://{name}:{server.port}/")
+        assert tablet.evaluate("!window.isSecureContext && !('wakeLock' in navigator)")
+        tablet.click("#join")
+        shows(tablet, "#hint", words["may_lock"])
+        shows(tablet, "#hint", words["waiting_hint"])  # what to do with the tablet is still said first
+        shows(laptop, "#tablets", words["tablet_may_lock"])
+        shot.take(tablet, "may-lock")
+        box.start_night()
+        tablet.wait_for_function("narratorBox.playing", timeout=10000)  # it plays all the same
+        shows(laptop, "#tablets", words["tablet_may_lock"])
+    finally:
+        insecure.close()
         server.stop()

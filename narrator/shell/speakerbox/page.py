@@ -27,6 +27,8 @@ PAGE_TEXTS = {
     "waiting": N_("Ready"),
     "waiting_hint": N_("Put the tablet in the middle of the table, face down, with the volume up."),
     "waiting_control": N_("Waiting for Start."),
+    "may_lock": N_("This browser cannot keep the screen on from here: set the tablet's screen to stay on "
+                   "for the game (Settings, Display), or its sound may stop when it locks."),
     "night": N_("Night"),
     "night_hint": N_("Eyes closed."),
     "night_done": N_("{percent}% of the night"),
@@ -53,6 +55,7 @@ PAGE_TEXTS = {
     "tablet_ready": N_("ready"),
     "tablet_loading": N_("loading the night"),
     "tablet_sound_off": N_("sound off: tap its screen"),
+    "tablet_may_lock": N_("its screen may lock"),
     "tablet_silent": N_("no news for {seconds} s"),
     "tablet_gone": N_("disconnected"),
 }

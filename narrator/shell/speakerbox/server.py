@@ -67,6 +67,7 @@ class Tablet:
         return {"n": self.n, "connected": self.connected, "silent": round(now - self.heard, 1),
                 "synced": report.get("synced") is True, "playing": report.get("playing") is True,
                 "loading": report.get("loading") is True, "sound_off": report.get("sound") is False,
+                "may_lock": report.get("awake") is False,
                 "rtt": _number(report.get("rtt")),
                 "error": _number(report.get("error"))}
 

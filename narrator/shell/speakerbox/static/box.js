@@ -43,6 +43,7 @@ const box = {                // what the page knows; tests read it as window.nar
   feedback: null,            // the controls page: what became of the last press
   tablets: [],               // the controls page: every tablet's state, from the laptop
   connection: "connecting",  // connecting, open, lost
+  awake: null,               // the screen is kept on (Wake Lock); false: it may lock, and the sound with it
   ctx: null, out: null,      // the audio context, and the node everything plays into
 };
 window.narratorBox = box;
@@ -210,7 +211,7 @@ function clockSample(message) {
 
 function report() {
   send({type: "report", synced: box.offset !== null, rtt: box.rtt, playing: box.playing, error: box.error,
-        loading: loading !== null, sound: soundOn()});
+        loading: loading !== null, sound: soundOn(), awake: box.awake !== false});
 }
 
 function receive(message) {
@@ -489,7 +490,8 @@ function render() {
 function screenFor(state) {
   const known = box.offset !== null;
   if (state.stage === "waiting") {
-    return {title: TEXT.waiting, hint: controlling ? TEXT.waiting_control : TEXT.waiting_hint};
+    if (controlling) return {title: TEXT.waiting, hint: TEXT.waiting_control};
+    return {title: TEXT.waiting, hint: box.awake === false ? `${TEXT.waiting_hint}\n\n${TEXT.may_lock}` : TEXT.waiting_hint};
   }
   if (state.stage === "night") {
     const n = state.night;
@@ -574,8 +576,9 @@ function tabletLine(tablet) {
   if (tablet.playing && tablet.error !== null && Math.abs(tablet.error) > IN_STEP) {
     return ["poor", fill(TEXT.tablet_catching_up, {ms: Math.round(Math.abs(tablet.error) * 1000)})];
   }
-  if (tablet.playing) return ["good", fill(TEXT.tablet_in_step, {ms: Math.max(1, Math.round(tablet.rtt * 500))})];
-  return ["good", TEXT.tablet_ready];
+  const lock = tablet.may_lock ? ` · ${TEXT.tablet_may_lock}` : "";
+  if (tablet.playing) return ["good", fill(TEXT.tablet_in_step, {ms: Math.max(1, Math.round(tablet.rtt * 500))}) + lock];
+  return ["good", TEXT.tablet_ready + lock];
 }
 
 function setStatus(text, trouble = false) {
@@ -583,7 +586,19 @@ function setStatus(text, trouble = false) {
   $("status").classList.toggle("trouble", trouble);
 }
 
-async function keepAwake() {                          // the screen stays on while a game runs
-  if (controlling || !("wakeLock" in navigator)) return;
-  try { wakeLock = await navigator.wakeLock.request("screen"); } catch (e) { box.errors.push(String(e)); }
+// The screen stays on while a game runs. Browsers keep it on only for a secure page (https, or the
+// laptop itself), and the tablets open plain http on the local network: where they cannot, the
+// page says to set the tablet's screen to stay on, as some (iPads) stop a locked tablet's sound.
+async function keepAwake() {
+  if (controlling) return;
+  try {
+    if (!("wakeLock" in navigator)) throw new Error("no Wake Lock here (not a secure page)");
+    wakeLock = await navigator.wakeLock.request("screen");
+    box.awake = true;
+  } catch (e) {
+    box.errors.push(String(e));
+    box.awake = false;
+  }
+  render();
+  report();
 }
