@@ -165,6 +165,17 @@ def test_the_page_speaks_the_game_language(browser, game, lang, words):
                            timeout=10000)
 
 
+def test_a_tablet_with_an_audio_session_plays_as_media_so_a_silent_switch_does_not_mute_it(browser, game):
+    """Safari's Audio Session API (not in Chromium: stood in for here, as Safari has it)."""
+    tablet, _control, _ = game("--no-day")
+    page = browser.new_page()
+    page.add_init_script("navigator.audioSession = {type: 'auto'}")
+    page.goto(tablet)
+    assert page.evaluate("navigator.audioSession.type") == "auto"
+    page.click("#join")
+    assert page.evaluate("navigator.audioSession.type") == "playback"
+
+
 def test_a_tablet_that_slept_measures_its_clock_afresh_and_plays_on_in_step(browser):
     from boxnet import ramp_night
 

@@ -72,6 +72,9 @@ document.querySelectorAll("#controls button").forEach((button) =>
   button.addEventListener("click", () => press(button.dataset.action)));
 
 async function join() {
+  // An iPhone's or iPad's silent switch mutes a page's Web Audio unless the page says it plays
+  // media (Safari's Audio Session API; other browsers have none and need none).
+  if (navigator.audioSession) navigator.audioSession.type = "playback";
   ctx = new (window.AudioContext || window.webkitAudioContext)();
   await ctx.resume();                                  // sound needs a tap: this is it
   box.ctx = ctx;
