@@ -40,6 +40,7 @@ WORDS = {
 
 
 def serve(lang: str):
+    """An in-process box speaking ``lang``, its night not started: (box, server, the tablets' address)."""
     from narrator.shell.translation import load_catalog
 
     box = Box(20.0, [(0.0, "Nightfall"), (3.0, "Lupi Mannari")], time.monotonic)
@@ -51,7 +52,7 @@ def serve(lang: str):
                        token="secret", language=lang, catalog=load_catalog(lang))
     box.on_change = server.broadcast
     server.start()
-    return box, server
+    return box, server, f"http://127.0.0.1:{server.port}/"
 
 
 class Shots:
@@ -104,8 +105,7 @@ def visible_buttons(page) -> list[str]:
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_every_state_of_both_pages(browser, shots, lang):
     words, shot = WORDS[lang], shots(lang)
-    box, server = serve(lang)
-    base = f"http://127.0.0.1:{server.port}/"
+    box, server, base = serve(lang)
     try:
         laptop = browser.new_page()
         laptop.goto(base + "?token=secret")
@@ -201,8 +201,7 @@ def test_every_state_of_both_pages(browser, shots, lang):
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_a_lost_connection_shows_big_and_the_controls_see_the_tablet_go(browser, shots, lang):
     words, shot = WORDS[lang], shots(lang)
-    box, server = serve(lang)
-    base = f"http://127.0.0.1:{server.port}/"
+    box, server, base = serve(lang)
     try:
         connections = []
 
@@ -231,8 +230,7 @@ def test_a_lost_connection_shows_big_and_the_controls_see_the_tablet_go(browser,
 def test_a_tablet_whose_sound_stopped_says_so_and_a_tap_brings_it_back(browser, shots, lang):
     """An iPad that slept may keep its sound off until someone touches it: both pages say so."""
     words, shot = WORDS[lang], shots(lang)
-    box, server = serve(lang)
-    base = f"http://127.0.0.1:{server.port}/"
+    box, server, base = serve(lang)
     try:
         laptop, tablet = controls_and_a_joined_tablet(browser, base)
         box.start_night()
@@ -262,7 +260,7 @@ def test_a_tablet_that_cannot_keep_its_screen_on_says_what_to_set(browser, shots
     from boxnet import ARGS
 
     words, shot = WORDS[lang], shots(lang)
-    box, server = serve(lang)
+    box, server, _base = serve(lang)
     name = socket.gethostname().lower()  # a name the box answers to (see server.foreign_request)
     if name == "localhost":
         pytest.skip("this machine is named localhost, which browsers count as a secure page")
