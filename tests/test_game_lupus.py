@@ -434,7 +434,7 @@ def test_a_resumed_game_plays_where_it_was_started_laptop_or_speaker_box(game, t
     assert isinstance(voice, BoxVoice) and voice.box_options == {"host": "127.0.0.1", "port": 0, "laptop_audio": True}
 
 
-def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path):
+def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path, capsys):
     """Sentences with names are made as the game goes; how they are said here is found at the
     first (probing the sound output and trying a command-line player take a moment), not at each."""
     from test_voices import CountingEngine
@@ -459,3 +459,4 @@ def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path):
         voice.announce(f"{name} is lynched.")
     assert probes == ["probed"]
     assert len(played.read_text().splitlines()) == 1 + 3  # the player tried once with silence, then each sentence
+    assert capsys.readouterr().err.count("the day's lines play through aplay") == 1  # and why, said once

@@ -74,13 +74,6 @@ class SilentSpeaker:
         pass
 
 
-def choose_speaker(clips: Mapping[str, Clip], problem=sounddevice_problem, which=shutil.which,
-                   works=command_player_works) -> tuple[Speaker, str | None]:
-    """The best way to say the day's lines here, and why a better one is missing."""
-    make, reason = speaker_maker(problem, which, works)
-    return make(clips), reason
-
-
 def speaker_maker(problem=sounddevice_problem, which=shutil.which,
                   works=command_player_works) -> tuple[Callable[[Mapping[str, Clip]], Speaker], str | None]:
     """How to say lines here, found once (probing the sound output, maybe trying a command-line

@@ -55,12 +55,15 @@ def wait_for_go() -> bool:
     return True
 
 
-def run_the_day(env, lang: str, seconds: int, audio, rules) -> None:
-    """Speak and show the day until the call to vote; ``Stopped`` when q stops it."""
+def run_the_day(env, lang: str, seconds: int, audio, rules, make_speaker=None) -> None:
+    """Speak and show the day until the call to vote; ``Stopped`` when q stops it.
+
+    ``make_speaker``: how lines are said here, when a game of many days has found it already (and
+    said why it is not the best way once): else it is found now."""
     from narrator.shell.audio.clip import prepare_voice
     from narrator.shell.audio.console import keys
     from narrator.shell.audio.night import voice_source
-    from narrator.shell.audio.speaker import choose_speaker
+    from narrator.shell.audio.speaker import speaker_maker
 
     language = env.game.languages[lang]
     texts = {key: language.line(key) for key in day_spoken_keys(rules)}
@@ -69,7 +72,10 @@ def run_the_day(env, lang: str, seconds: int, audio, rules) -> None:
     else:
         source = voice_source(env, lang, audio)
         clips = {key: prepare_voice(source.raw_clip(key, text), 48000, source.cache) for key, text in texts.items()}
-        speaker, reason = choose_speaker(clips, problem=env.sound_problem, which=env.which)
+        reason = None
+        if make_speaker is None:
+            make_speaker, reason = speaker_maker(env.sound_problem, env.which)
+        speaker = make_speaker(clips)
     if reason:
         click.echo(f"narrate: {say(reason)}", err=True)
     day_timer = DayTimer(rules, seconds, env.clock)

@@ -91,20 +91,29 @@ class NightVoice:
             self._silent = True
             return
         from narrator.shell.audio.clip import prepare_voice
-        from narrator.shell.audio.speaker import silent_speaker, speaker_maker
+        from narrator.shell.audio.speaker import silent_speaker
 
         raw = self.line(text, key)
         if raw is None:
             return
-        if self._make_speaker is None:
-            self._make_speaker, reason = speaker_maker(self.env.sound_problem, self.env.which)
-            if self._make_speaker is silent_speaker:
-                self._silent = True
-                click.echo(f"narrate: {say(reason)}", err=True)
-                return
-        speaker = self._make_speaker({"announcement": prepare_voice(raw, 48000, self._source.cache)})
+        make_speaker = self.speaker_maker()
+        if make_speaker is silent_speaker:
+            self._silent = True
+            return
+        speaker = make_speaker({"announcement": prepare_voice(raw, 48000, self._source.cache)})
         speaker.say("announcement")
         speaker.close()
+
+    def speaker_maker(self):
+        """How lines are said here: found once a game (a probe of the sound output, maybe a
+        command-line player tried), and why it is not the best way said once."""
+        from narrator.shell.audio.speaker import speaker_maker
+
+        if self._make_speaker is None:
+            self._make_speaker, reason = speaker_maker(self.env.sound_problem, self.env.which)
+            if reason:
+                click.echo(f"narrate: {say(reason)}", err=True)
+        return self._make_speaker
 
     def line(self, text: str, key: str | None):
         """The sound of a sentence: the pack's line ``key``, else the engine's; None (and said
@@ -123,7 +132,8 @@ class NightVoice:
     def day(self, seconds: int, rules) -> None:
         from narrator.shell.cli.day import run_the_day
 
-        run_the_day(self.env, self.lang, seconds, self.audio, rules)
+        run_the_day(self.env, self.lang, seconds, self.audio, rules,
+                    None if self.env.speaker is not None else self.speaker_maker())
 
     def result(self, lines: list[str], final: bool = True) -> None:
         pass  # the laptop's screen shows it already
