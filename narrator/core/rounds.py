@@ -25,7 +25,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Ask, Game
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.runoff import DayOutcome, DayVote, nominate, settle_day
+from narrator.core.runoff import DayOutcome, DayVote, marked_if_voted, nominate, settle_day
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 
 
@@ -402,13 +402,14 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         for voter in today.voting_order():
             entry = yield VoteStep(today, "nomination", voter, today.living, MappingProxyType(dict(nomination)))
             nomination[voter] = entry["voted"]
-        turned_up_before = tuple(name for name in today.living
-                                 if name in {voted for voter, voted in nomination.items() if voter in living})
-        if cards is None and laid and turned_up_before:  # what was turned up, only the group saw
-            entry = yield RevealStep(today, laid, turned_up_before)
-            marks = {mark: name for mark, name in entry["marks"].items() if name is not None}
         vote = DayVote(seating, frozenset(dead), today.anchor, MappingProxyType(nomination), MappingProxyType({}),
                        forced=suspect, sword=marks.get("sword"), shield=marks.get("shield"))
+        counted = marked_if_voted(vote)
+        turned_up_before = tuple(name for name in today.living if name in counted)
+        if cards is None and laid and turned_up_before:  # what was turned up, only the group saw
+            entry = yield RevealStep(today, laid, turned_up_before)
+            turned_up = {mark: name for mark, name in entry["marks"].items() if name is not None}
+            vote = replace(vote, sword=turned_up.get("sword"), shield=turned_up.get("shield"))
         _counted, suspects, _steps = nominate(vote)
         runoff: dict[str, str] = {}
         for voter in today.voting_order():

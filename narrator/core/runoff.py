@@ -84,7 +84,7 @@ def nominate(vote: DayVote) -> tuple[dict[str, int], tuple[str, str], tuple[tupl
     nominated = {name: 0 for name in living}
     for voted in vote.nomination.values():
         nominated[voted] += 1
-    voted_by_living = {voted for voter, voted in vote.nomination.items() if voter not in vote.dead}
+    voted_by_living = marked_if_voted(vote)
     if vote.sword in voted_by_living:
         nominated[vote.sword] += 1
     if vote.shield in voted_by_living:
@@ -101,6 +101,12 @@ def nominate(vote: DayVote) -> tuple[dict[str, int], tuple[str, str], tuple[tupl
             steps.append(("nomination", how))
     first, second = sorted(suspects, key=living.index)
     return nominated, (first, second), tuple(steps)
+
+
+def marked_if_voted(vote: DayVote) -> frozenset[str]:
+    """The players a living player voted for in the nomination: a mark before one of them counts
+    (and, with it face down, is turned up)."""
+    return frozenset(voted for voter, voted in vote.nomination.items() if voter not in vote.dead)
 
 
 def _best(candidates: Sequence[str], votes: Mapping[str, int], vote: DayVote) -> tuple[str, str | None]:
