@@ -61,11 +61,10 @@ lang_option = click.option("--lang", "-l", metavar="LANG",
                                 "game's own.")
 
 def _interface_language(ctx, param, value: str | None) -> str | None:
-    """A language the game speaks (the run already speaks it: see ``interface.speak_for``)."""
-    env = ctx.find_root().obj
-    if value is not None and value.lower() not in env.game_language_ids():
-        raise click.BadParameter(_("no language '{lang}' here: choose one of {languages}").format(
-            lang=value, languages=", ".join(env.game_language_ids())), ctx, param)
+    """A language the game speaks, refused as every command's --lang is (the run already speaks
+    it: see ``interface.speak_for``)."""
+    if value is not None:
+        language(ctx.find_root().obj, value)
     return value
 
 
