@@ -90,9 +90,7 @@ async function join() {
   ctx.onstatechange = soundCameBack;
   // Where the system stopped the sound and will not let a page start it again by itself (an iPad
   // after sleep), a tap anywhere does: the screen says so while it is off.
-  for (const kind of ["click", "touchend"]) {
-    document.addEventListener(kind, () => { if (ctx.state !== "running") ctx.resume().catch(() => {}); });
-  }
+  for (const kind of ["click", "touchend"]) document.addEventListener(kind, resumeSound);
   $("joining").hidden = true;
   $("box").hidden = false;
   keepAwake();
@@ -168,7 +166,11 @@ function burst() {
 function wokeUp(why) {                                // a tab that slept may hold a stale clock
   if (socket && socket.readyState === WebSocket.OPEN) resync(why);
   if (!wakeLock || wakeLock.released) keepAwake();
-  if (ctx && ctx.state !== "running") ctx.resume().catch((error) => box.errors.push(String(error)));
+  resumeSound();
+}
+
+function resumeSound() {
+  if (ctx && !soundOn()) ctx.resume().catch((error) => box.errors.push(String(error)));
 }
 
 // A tablet that slept may have had its sound stopped (the context suspended, or "interrupted" on
@@ -594,14 +596,14 @@ function setStatus(text, trouble = false) {
 // page says to set the tablet's screen to stay on, as some (iPads) stop a locked tablet's sound.
 async function keepAwake() {
   if (controlling) return;
-  try {
-    if (!("wakeLock" in navigator)) throw new Error("no Wake Lock here (not a secure page)");
-    wakeLock = await navigator.wakeLock.request("screen");
-    box.awake = true;
-  } catch (e) {
-    box.errors.push(String(e));
-    box.awake = false;
+  let awake = false;
+  if ("wakeLock" in navigator) {
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      awake = true;
+    } catch (e) { box.errors.push(String(e)); }
   }
+  box.awake = awake;
   render();
   report();
 }
