@@ -9,7 +9,7 @@ from narrator.shell.cli import cli
 from narrator.shell.environment import Environment
 
 REPO = Path(__file__).resolve().parent.parent
-GAMES_DIR = REPO / "narrator" / "games"
+GAMES_DIR = REPO / "scripts"
 GAME = "una-notte-da-lupi"
 
 

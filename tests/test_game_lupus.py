@@ -22,7 +22,8 @@ from test_day import FakeClock, RecordingSpeaker
 from test_rounds import NAMES, random_entry
 
 from narrator.core.deck import make_deck
-from narrator.core.rounds import DawnStep, EndQuestion, Over, PhaseStep, RevealStep, Rounds, Setup, VoteStep
+from narrator.core.procedures import RevealStep, VoteStep
+from narrator.core.rounds import ActStep, DawnStep, EndQuestion, Over, PhaseStep, Rounds, Setup
 from narrator.core.script import INTRO_PHASE
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
@@ -31,6 +32,8 @@ from narrator.shell.cli.rounds import dealt_cards
 
 LUPUS = "lupus-in-tabula"
 LOCALES = {"it": "it_IT.UTF-8", "en": "en_GB.UTF-8"}
+# Eight cards typed with --dealt: the Veggente (Carla) points at a lupo (Anna), the lupi at Bruno.
+DEALT = ["lupo-mannaro", "villico", "veggente", "lupo-mannaro", "villico", "villico", "villico", "villico"]
 
 
 @pytest.fixture(scope="module")
@@ -76,10 +79,9 @@ def planned_game(game, env, players, seed, **options):
 
 def typed_for(game, step, entry, env) -> list[str]:
     """What a group types at the terminal for ``entry``."""
-    if isinstance(step, PhaseStep):
-        lines = [entry["choice"] or ""] if "choice" in entry else []
-        return lines + [entry["marks"][mark] or "" for mark, _holder in step.marks]
-    if isinstance(step, DawnStep) and step.dead is None:
+    if isinstance(step, PhaseStep | ActStep):
+        return typed_value(step.ask, entry["choice"]) if "choice" in entry else []
+    if isinstance(step, DawnStep) and step.dawn is None:
         return [", ".join(entry["dead"])]
     if isinstance(step, EndQuestion):
         language = game.languages[env.default_language()]
@@ -89,6 +91,17 @@ def typed_for(game, step, entry, env) -> list[str]:
     if isinstance(step, RevealStep):
         return [entry["marks"][mark] or "" for mark, _holder in step.marks]
     return []
+
+
+def typed_value(ask, value) -> list[str]:
+    """The lines a moderator types for an ask's value, by its kind."""
+    if ask.kind == "each":
+        return [(value or {}).get(chooser) or "" for chooser in ask.choosers]
+    if ask.kind == "players":
+        return [", ".join(value or [])]
+    if ask.kind == "yes-no":
+        return ["yes" if value else "no"]
+    return [value or ""]
 
 
 def invoke(env, args, lines):
@@ -112,7 +125,7 @@ def test_an_eight_player_vecchio_saggio_game_plays_to_a_winner(game, tmp_path, l
     assert result.exit_code == 0, result.output
     saved = saved_game(env)
     assert saved["entries"] == rounds.entries and saved["over"] is True
-    nights = rounds.step.table.night
+    nights = rounds.step.state.night
     text = {"en": ("Who found their card turned?", "Has a side won?", "The game is over. The"),
             "it": ("Chi ha trovato la propria carta girata?", "Ha vinto una fazione?", "La partita è finita. Vinc")}
     for words in text[language]:
@@ -153,7 +166,7 @@ def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path):
     # A night is spoken a part at a time: the bed opens the night, then comes straight back for each part.
     first_words = [night.clips[0].start / night.rate for night in env.played]
     openings = [night.clips[0].cue.phase == INTRO_PHASE for night in env.played]
-    assert sum(openings) == over.table.night and openings[0]
+    assert sum(openings) == over.state.night and openings[0]
     assert {start for start, opening in zip(first_words, openings, strict=True) if opening} == {2.0}
     assert {start for start, opening in zip(first_words, openings, strict=True) if not opening} == {0.5}
 
@@ -205,7 +218,7 @@ def test_resume_says_in_one_line_what_is_wrong(tmp_path, run):
              "deck": ({**good, "setup": {**good["setup"], "seating": NAMES[:3], "cards": None,
                                          "deck": {"villico": 3}}}, "8 to 24"),
              "entry": ({**good, "entries": [*good["entries"][:1], {**good["entries"][1], "choice": "Zorro"}]},
-                       "entry 2: choice 'Zorro' is not one of"),
+                       "entry 2: veggente 'Zorro' is not one of"),
              "answer where none is asked": ({**good, "entries": [{**good["entries"][0], "choice": "Anna"}]},
                                             "entry 1: the game expects kind=phase, night=1, phase=night here, not "
                                             "kind=phase, night=1, phase=night, choice")}
@@ -269,9 +282,10 @@ def test_the_night_and_the_names_go_through_the_real_sound_path(tmp_path):
     config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
     environ = {**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "en_US.UTF-8",
                "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], "quiet-first-night=off", day_seconds=4)]
-    process = subprocess.run(args, input="Anna\nBruno\n", capture_output=True, text=True, env=environ, cwd=tmp_path,
-                             timeout=300)
+    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], "quiet-first-night=off", day_seconds=4),
+            "--dealt"]
+    process = subprocess.run(args, input="\n".join([*DEALT, "Anna", "Bruno", ""]), capture_output=True, text=True,
+                             env=environ, cwd=tmp_path, timeout=300)
     assert process.returncode == 2 and "the input ended" in process.stderr, process.stderr
     assert "Dawn breaks. The village mourns Bruno." in process.stdout
     assert "names are shown, not said" not in process.stderr and "shown here" not in process.stderr
@@ -369,7 +383,7 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
         assert parts <= len(seen["nights"]) <= 2 * parts
         # the bed opens each night, then comes straight back for each part (not two seconds before every turn)
         assert sorted(set(seen["first words"])) == [0.5, 2.0]
-        assert seen["first words"].count(2.0) == rounds.step.table.night  # the last may have ended at its dawn
+        assert seen["first words"].count(2.0) == rounds.step.state.night  # the last may have ended at its dawn
     else:
         assert len(seen["nights"]) == sum(entry["kind"] == "night" for entry in rounds.entries)
     lynchings = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
@@ -412,7 +426,7 @@ def test_without_a_text_to_speech_engine_the_names_are_shown_only(game, tmp_path
 
     env = lupus_env(tmp_path)
     env.speaker, env.speech_engine = None, no_engine
-    result = invoke(env, command(8, NAMES[:8], "quiet-first-night=off"), ["Anna", "Bruno"])
+    result = invoke(env, [*command(8, NAMES[:8], "quiet-first-night=off"), "--dealt"], [*DEALT, "Anna", "Bruno"])
     assert "Dawn breaks. The village mourns Bruno." in result.output
     assert "narrate: names are shown, not said: " in result.stderr
     assert result.exit_code == 2 and "the input ended" in result.stderr  # at the first vote

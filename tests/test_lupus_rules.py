@@ -2,6 +2,7 @@
 
 import pytest
 
+from narrator.core.state import State
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 
@@ -16,49 +17,55 @@ CARDS = {"Anna": "lupo-mannaro", "Bruno": "villico", "Carla": "veggente", "Dario
          "Zoe": "gufo"}
 
 
+def over(game, alive):
+    """The end of a game at the table ``CARDS`` with only ``alive`` living."""
+    state = State(3, tuple(CARDS), {}, {}, CARDS, tuple(name for name in CARDS if name not in alive))
+    return game.rules.game_over(game, state)
+
+
 def test_the_victim_dies(game):
-    assert game.rules.dawn(game, CARDS, victim="Bruno") == (("Bruno",), (("eaten", "Bruno"),))
+    assert game.rules.night_deaths(game, CARDS, victim="Bruno") == (("Bruno",), (("eaten", "Bruno"),))
 
 
 def test_the_guardia_protects_the_victim(game):
-    assert game.rules.dawn(game, CARDS, victim="Bruno", protected="Bruno") == ((), (("protected", "Bruno"),))
+    assert game.rules.night_deaths(game, CARDS, victim="Bruno", protected="Bruno") == ((), (("protected", "Bruno"),))
 
 
 def test_the_lupi_cannot_kill_the_criceto_and_then_nobody_dies(game):
-    assert game.rules.dawn(game, CARDS, victim="Elena") == ((), (("survived", "Elena"),))
+    assert game.rules.night_deaths(game, CARDS, victim="Elena") == ((), (("survived", "Elena"),))
 
 
 def test_a_criceto_seen_by_the_veggente_dies_with_the_victim_who_takes_the_benvenuto(game):
-    dead, reasons = game.rules.dawn(game, CARDS, victim="Bruno", seen="Elena")
+    dead, reasons = game.rules.night_deaths(game, CARDS, victim="Bruno", seen="Elena")
     assert dead == ("Elena", "Bruno")  # the night's victim last: the newest ghost holds the Benvenuto
     assert reasons == (("seen", "Elena"), ("eaten", "Bruno"))
-    assert game.rules.dawn(game, CARDS, seen="Anna") == ((), ())  # a lupo seen is only nodded at
+    assert game.rules.night_deaths(game, CARDS, seen="Anna") == ((), ())  # a lupo seen is only nodded at
 
 
 def test_the_gufo_kills_from_twenty_players_a_gufato_who_is_no_mannaro(game):
-    assert game.rules.dawn(game, CARDS, gufato="Ugo", players=19) == ((), ())
-    assert game.rules.dawn(game, CARDS, gufato="Ugo", players=20) == (("Ugo",), (("owl", "Ugo"),))
+    assert game.rules.night_deaths(game, CARDS, gufato="Ugo", players=19) == ((), ())
+    assert game.rules.night_deaths(game, CARDS, gufato="Ugo", players=20) == (("Ugo",), (("owl", "Ugo"),))
     for mannaro in ("Anna", "Elena"):  # a lupo or the criceto survives the Gufo Letale
-        assert game.rules.dawn(game, CARDS, gufato=mannaro, players=24) == ((), ())
-    dead, _reasons = game.rules.dawn(game, CARDS, victim="Bruno", gufato="Ugo", players=24)
+        assert game.rules.night_deaths(game, CARDS, gufato=mannaro, players=24) == ((), ())
+    dead, _reasons = game.rules.night_deaths(game, CARDS, victim="Bruno", gufato="Ugo", players=24)
     assert dead == ("Ugo", "Bruno")
 
 
 def test_the_humans_win_when_every_lupo_is_dead_and_the_whole_side_wins(game):
     alive = {"Bruno", "Carla", "Dario", "Gina", "Ugo", "Zoe"}
-    sides, winners = game.rules.game_over(game, CARDS, alive)
+    sides, winners = over(game, alive)
     assert sides == ("umani",)
     assert winners == ("Bruno", "Carla", "Dario", "Ugo", "Zoe")  # not the Indemoniato: he sides with the lupi
 
 
 def test_the_lupi_win_when_as_many_as_the_humans_and_the_indemoniato_with_them(game):
     alive = {"Anna", "Fabio", "Bruno", "Gina"}  # two lupi, two humans (the Indemoniato counts as human)
-    assert game.rules.game_over(game, CARDS, alive) == (("lupi",), ("Anna", "Fabio", "Gina"))
-    assert game.rules.game_over(game, CARDS, alive | {"Ugo"}) is None  # two lupi, three humans: on
+    assert over(game, alive) == (("lupi",), ("Anna", "Fabio", "Gina"))
+    assert over(game, alive | {"Ugo"}) is None  # two lupi, three humans: on
 
 
 def test_a_living_criceto_is_the_only_winner_and_counts_as_human(game):
     alive = {"Anna", "Elena"}  # one lupo and the criceto: the lupi are as many as the humans
-    assert game.rules.game_over(game, CARDS, alive) == (("criceto-mannaro",), ("Elena",))
-    assert game.rules.game_over(game, CARDS, {"Anna", "Elena", "Bruno"}) is None  # 1 lupo, 2 humans
-    assert game.rules.game_over(game, CARDS, {"Elena", "Bruno"}) == (("criceto-mannaro",), ("Elena",))
+    assert over(game, alive) == (("criceto-mannaro",), ("Elena",))
+    assert over(game, {"Anna", "Elena", "Bruno"}) is None  # 1 lupo, 2 humans
+    assert over(game, {"Elena", "Bruno"}) == (("criceto-mannaro",), ("Elena",))

@@ -7,6 +7,7 @@ import yaml
 
 from narrator.core.deck import recommended_deck
 from narrator.core.errors import NarratorError
+from narrator.core.game import CARD_TEXTS
 from narrator.core.script import generate_script, settings_for
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
@@ -19,8 +20,11 @@ def many_nights(tmp_path):
     Veggente wakes from the second on (as Lupus in Tabula's Massoni and Guardia do)."""
     folder = tmp_path / "games" / "una-notte-da-lupi"
     shutil.copytree(GAMES_DIR / "una-notte-da-lupi", folder)
-    data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    (folder / "rules.py").unlink()  # its vote is a single night's: these nights are only narrated,
+    data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))  # with no field its rules read
     data["nights"] = "many"
+    data["roles"] = [{key: value for key, value in role.items() if key in ("id", "copies", "side", "in_deck",
+                                                                           "excludes")} for role in data["roles"]]
     for slot in data["wake"]:
         if slot["id"] == "massone":
             slot["when"] = {"night": 1}
@@ -29,7 +33,9 @@ def many_nights(tmp_path):
     (folder / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     for lang in ("it", "en"):  # a game of many nights heads each night on its card
         texts = yaml.safe_load((folder / f"{lang}.yaml").read_text(encoding="utf-8"))
+        texts["card"] = {key: value for key, value in texts["card"].items() if key in CARD_TEXTS + ("win", "setup_with")}
         texts["card"] |= {"night_number": "N{night}", "night_onwards": "N{night}+"}
+        texts["vote"] = {"and": texts["vote"]["and"]}
         (folder / f"{lang}.yaml").write_text(yaml.safe_dump(texts, allow_unicode=True), encoding="utf-8")
     return folder
 

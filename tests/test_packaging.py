@@ -14,9 +14,10 @@ def test_wheel_carries_the_data_and_runs_from_another_directory(tmp_path):
                     "--wheel-dir", str(dist), str(REPO)], check=True, capture_output=True, text=True)
     (wheel,) = dist.glob("narrator-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for shipped in ("narrator/games/una-notte-da-lupi/game.yaml",
-                    "narrator/games/una-notte-da-lupi/it.yaml",
-                    "narrator/games/una-notte-da-lupi/en.yaml",
+    for shipped in ("narrator/_data/scripts/una-notte-da-lupi/game.yaml",
+                    "narrator/_data/scripts/una-notte-da-lupi/it.yaml",
+                    "narrator/_data/scripts/una-notte-da-lupi/en.yaml",
+                    "narrator/_data/scripts/lupus-in-tabula/rules.py",
                     "narrator/_data/voices/README.md",
                     "narrator/_data/voices/it-pico/pack.yaml",
                     "narrator/_data/voices/it-pico/veggente.open.ogg",

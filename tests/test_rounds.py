@@ -2,6 +2,7 @@
 after night, one test per ruling the game loop applies, and whole games played to the end with
 random choices, resumed from every entry and undone."""
 
+import json
 import random
 from types import MappingProxyType
 
@@ -9,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from narrator.core.procedures import RevealStep, VoteStep
 from narrator.core.rounds import (
+    ActStep,
     DawnStep,
     DayStep,
     EndQuestion,
@@ -17,11 +20,9 @@ from narrator.core.rounds import (
     NightStep,
     Over,
     PhaseStep,
-    RevealStep,
     Rounds,
     RoundsError,
     Setup,
-    VoteStep,
     answer_for,
     entry_for,
     setup_as_dict,
@@ -58,16 +59,29 @@ def dealt(game, players: int, rng: random.Random) -> dict:
     return dict(zip(NAMES[:players], cards, strict=True))
 
 
+def random_value(ask, rng: random.Random):
+    """What a moderator might enter for an ask, by its kind: any allowed answer, sometimes none."""
+    if not ask.required and rng.random() < 0.1:
+        return None
+    if ask.kind == "player":
+        return rng.choice(ask.candidates)
+    if ask.kind == "players":
+        return rng.sample(ask.candidates, rng.randint(0, min(len(ask.candidates), ask.most or 3)))
+    if ask.kind == "each":
+        return {chooser: rng.choice(ask.candidates) for chooser in ask.choosers
+                if ask.required or rng.random() < 0.8}
+    if ask.kind == "yes-no":
+        return rng.random() < 0.5
+    return rng.choice(ask.choices)
+
+
 def random_entry(step, rng: random.Random) -> dict:
     """What a table might enter at ``step``: any allowed name, sometimes nobody."""
     given = {}
-    if isinstance(step, PhaseStep):
-        if step.ask is not None and step.ask.choose is not None:
-            given["choice"] = rng.choice(step.candidates) if rng.random() > 0.1 else None
-        if step.marks:
-            given["marks"] = {mark: rng.choice((*step.table.living, None)) for mark, _holder in step.marks}
-    elif isinstance(step, DawnStep) and step.dead is None:
-        given["dead"] = rng.sample(step.table.living, rng.choice((0, 1, 1, 1)))
+    if isinstance(step, PhaseStep) and step.enters or isinstance(step, ActStep):
+        given["choice"] = random_value(step.ask, rng)
+    elif isinstance(step, DawnStep) and step.dawn is None:
+        given["dead"] = rng.sample(step.state.living, rng.choice((0, 1, 1, 1)))
     elif isinstance(step, EndQuestion):
         given["winner"] = rng.choice(("lupi", "umani")) if step.must_end or rng.random() < 0.1 else None
     elif isinstance(step, VoteStep):
@@ -94,8 +108,8 @@ def advance(rounds: Rounds, until, choices: dict | None = None, votes=None) -> N
         if until(step):
             return
         given = {}
-        if isinstance(step, PhaseStep) and step.ask is not None and step.ask.choose is not None:
-            given["choice"] = (choices or {}).get((step.table.night, step.phase))
+        if isinstance(step, PhaseStep) and step.enters:
+            given["choice"] = (choices or {}).get((step.state.night, step.phase))
         if isinstance(step, VoteStep):
             given["voted"] = votes(step)
         rounds.enter(entry_for(step, **given))
@@ -114,9 +128,9 @@ CARDS = {"Anna": "lupo-mannaro", "Bruno": "villico", "Carla": "veggente", "Dario
 
 def phases_of(rounds: Rounds, night: int) -> list[str]:
     seen = []
-    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == night)
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.state.night == night)
     while isinstance(rounds.step, PhaseStep):
-        seen.append((rounds.step.phase, rounds.step.ask is not None))
+        seen.append((rounds.step.phase, rounds.step.enters))
         rounds.enter(entry_for(rounds.step, choice=None))
     return seen
 
@@ -132,33 +146,36 @@ def test_the_first_night_calls_its_turns_and_the_quiet_lupi_choose_no_victim(gam
 def test_the_second_night_adds_the_medium_the_guardia_and_the_mitomane(game):
     rounds = Rounds(game, setup_of(game, CARDS))
     first_vote = lambda step: "Bruno"  # noqa: E731
-    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == 2, votes=first_vote)
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.state.night == 2, votes=first_vote)
     assert [phase for phase, _asked in phases_of(rounds, 2)] == [
         "night", "medium", "veggente", "gufo", "guardia-del-corpo", "lupo-mannaro", "mitomane", "dawn"]
 
 
 def test_a_dead_characters_turn_is_called_and_asks_nothing(game):
     rounds = Rounds(game, setup_of(game, CARDS))
-    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == 2,
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.state.night == 2,
             votes=lambda step: "Carla")  # the Veggente is lynched on the first day
-    assert rounds.step.table.dead == ("Carla",)
+    assert rounds.step.state.dead == ("Carla",)
     advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "veggente")
     assert rounds.step.ask is None and rounds.step.nobody_alive
 
 
 def test_the_medium_learns_whether_yesterdays_lynched_was_a_lupo(game):
-    for lynched, answer in (("Anna", True), ("Elena", False), ("Bruno", False)):  # the Criceto counts as human
+    for lynched, answer in (("Anna", "wolf"), ("Elena", "not-wolf"), ("Bruno", "not-wolf")):  # the Criceto counts as human
         rounds = Rounds(game, setup_of(game, CARDS))
         advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "medium",
                 votes=lambda step, name=lynched: name)
-        assert (rounds.step.about, answer_for(game, rounds.step, None)) == (lynched, answer)
+        step = rounds.step
+        assert (step.ask.about, answer_for(game, step.state, step.ask, None, step.tonight)) == (lynched, answer)
 
 
 def test_the_veggente_is_answered_about_the_player_it_points_at(game):
     rounds = Rounds(game, setup_of(game, CARDS))
     advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "veggente")
-    assert answer_for(game, rounds.step, "Fabio") is True
-    assert answer_for(game, rounds.step, "Elena") is False
+    step = rounds.step
+    assert answer_for(game, step.state, step.ask, "Fabio", step.tonight) == "wolf"
+    assert answer_for(game, step.state, step.ask, "Elena", step.tonight) == "not-wolf"
+    assert "Carla" not in step.ask.candidates  # the Veggente never points at itself
 
 
 def test_the_guardia_cannot_protect_itself_and_saves_the_victim(game):
@@ -166,45 +183,45 @@ def test_the_guardia_cannot_protect_itself_and_saves_the_victim(game):
     choices = {(2, "guardia-del-corpo"): "Bruno", (2, "lupo-mannaro"): "Bruno"}
     advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "guardia-del-corpo",
             votes=lambda step: "Ugo")
-    assert "Dario" not in rounds.step.candidates
+    assert "Dario" not in rounds.step.ask.candidates
     advance(rounds, lambda step: isinstance(step, DawnStep), choices)
-    assert rounds.step.dead == () and rounds.step.reasons == (("protected", "Bruno"),)
+    assert rounds.step.dawn.dead == () and rounds.step.dawn.reasons == (("protected", "Bruno"),)
 
 
 def test_the_night_victim_dies_at_dawn_and_takes_the_benvenuto(game):
     rounds = Rounds(game, setup_of(game, CARDS, quiet_first_night=False))
     advance(rounds, lambda step: isinstance(step, DayStep), {(1, "lupo-mannaro"): "Bruno"})
-    assert rounds.step.table.dead == ("Bruno",) and rounds.step.table.anchor == "Bruno"
+    assert rounds.step.state.dead == ("Bruno",) and rounds.step.procedure.anchor == "Bruno"
     advance(rounds, lambda step: isinstance(step, VoteStep))
     assert rounds.step.voter == "Carla"  # the nomination starts at the left of the Benvenuto holder...
-    assert rounds.step.table.voting_order()[-1] == "Bruno"  # ...who votes last, a ghost voting too
+    assert rounds.step.procedure.voting_order()[-1] == "Bruno"  # ...who votes last, a ghost voting too
 
 
 def test_before_anyone_dies_the_moderator_keeps_the_benvenuto(game):
     rounds = Rounds(game, setup_of(game, CARDS))
     advance(rounds, lambda step: isinstance(step, VoteStep))
-    assert rounds.step.table.anchor is None and rounds.step.voter == "Anna"  # the moderator's left
+    assert rounds.step.procedure.anchor is None and rounds.step.voter == "Anna"  # the moderator's left
 
 
 def test_the_gufato_is_a_suspect_at_the_next_vote(game):
     rounds = Rounds(game, setup_of(game, CARDS))
     advance(rounds, lambda step: isinstance(step, VoteStep), {(1, "gufo"): "Ugo"})
-    assert rounds.step.table.suspect == "Ugo"
+    assert rounds.step.procedure.forced == "Ugo"
     advance(rounds, lambda step: isinstance(step, VoteStep) and step.round == "runoff", votes=lambda step: "Anna")
     assert rounds.step.suspects == ("Anna", "Ugo")  # every vote for Anna, and the gufato
 
 
 def test_the_mitomane_who_points_at_a_lupo_becomes_one_and_wakes_with_them(game):
     rounds = Rounds(game, setup_of(game, CARDS))
-    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.table.night == 3,
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.state.night == 3,
             {(2, "mitomane"): "Fabio"}, votes=votes_for("Ugo", "Nina"))
-    assert rounds.step.table.cards["Zeno"] == "lupo-mannaro"
+    assert rounds.step.state.cards["Zeno"] == "lupo-mannaro"
     advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "lupo-mannaro")
-    assert rounds.step.choosers == ("Anna", "Fabio", "Zeno")
+    assert rounds.step.ask.choosers == ("Anna", "Fabio", "Zeno")
     other = Rounds(game, setup_of(game, CARDS))
-    advance(other, lambda step: isinstance(step, PhaseStep) and step.table.night == 3,
+    advance(other, lambda step: isinstance(step, PhaseStep) and step.state.night == 3,
             {(2, "mitomane"): "Bruno"}, votes=votes_for("Ugo", "Nina"))
-    assert other.step.table.cards["Zeno"] == "mitomane"  # a villico: the Mitomane stays as it was
+    assert other.step.state.cards["Zeno"] == "mitomane"  # a villico: the Mitomane stays as it was
 
 
 def test_the_humans_win_when_the_last_lupo_is_lynched(game):
@@ -213,7 +230,7 @@ def test_the_humans_win_when_the_last_lupo_is_lynched(game):
     rounds = Rounds(game, setup_of(game, cards))
     advance(rounds, lambda step: isinstance(step, Over),
             votes=lambda step: "Anna" if "Anna" in step.candidates else "Fabio")
-    assert rounds.step.sides == ("umani",) and rounds.step.table.dead == ("Anna", "Fabio")
+    assert rounds.step.sides == ("umani",) and rounds.step.state.dead == ("Anna", "Fabio")
     assert rounds.step.winners == ("Bruno", "Carla", "Dario", "Elena", "Gino", "Ugo")
 
 
@@ -227,14 +244,14 @@ def test_the_lupi_win_as_soon_as_they_are_as_many_as_the_humans(game):
     day_choice = {}
 
     def vote(step):
-        if step.table.night not in day_choice:
-            day_choice[step.table.night] = next(lynched)
-        target = day_choice[step.table.night]
+        if step.state.night not in day_choice:
+            day_choice[step.state.night] = next(lynched)
+        target = day_choice[step.state.night]
         return target if target in step.candidates else step.candidates[0]
 
     advance(rounds, lambda step: isinstance(step, Over), victims, votes=vote)
     assert rounds.step.sides == ("lupi",)
-    living = rounds.step.table.living
+    living = rounds.step.state.living
     assert sum(cards[name] == "lupo-mannaro" for name in living) * 2 >= len(living)
     assert rounds.step.winners == ("Anna", "Fabio")
 
@@ -243,11 +260,11 @@ def test_without_a_moderator_the_group_says_who_died_and_when_a_side_won(game):
     rounds = Rounds(game, setup_of(game, None, players=8, vecchio_saggio=True))
     assert isinstance(rounds.step, NightStep)
     rounds.enter(entry_for(rounds.step))
-    assert isinstance(rounds.step, DawnStep) and rounds.step.dead is None
+    assert isinstance(rounds.step, DawnStep) and rounds.step.dawn is None
     rounds.enter(entry_for(rounds.step, dead=["Bruno"]))
     assert isinstance(rounds.step, EndQuestion)
     rounds.enter(entry_for(rounds.step, winner=None))
-    assert isinstance(rounds.step, DayStep) and rounds.step.table.anchor == "Bruno"
+    assert isinstance(rounds.step, DayStep) and rounds.step.procedure.anchor == "Bruno"
     advance(rounds, lambda step: isinstance(step, EndQuestion), votes=lambda step: step.candidates[0])
     rounds.enter(entry_for(rounds.step, winner="lupi"))
     assert isinstance(rounds.step, Over) and rounds.step.sides == ("lupi",) and rounds.step.winners is None
@@ -257,13 +274,14 @@ def test_the_ghosts_lay_the_sword_and_the_shield_first_and_second_to_die(game):
     rounds = Rounds(game, setup_of(game, CARDS, minaccia_fantasma=True, quiet_first_night=False))
     advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "dawn",
             {(1, "lupo-mannaro"): "Bruno"})
-    assert rounds.step.marks == ()  # the ghosts wake from the second night
-    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "dawn" and step.table.night == 2,
+    assert rounds.step.ask is None  # the ghosts wake from the second night
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "dawn" and step.state.night == 2,
             {(1, "lupo-mannaro"): "Bruno"}, votes=votes_for("Ugo"))
-    assert rounds.step.marks == (("sword", "Bruno"), ("shield", "Ugo"))
-    rounds.enter(entry_for(rounds.step, marks={"sword": "Anna", "shield": "Nina"}))
+    ask = rounds.step.ask
+    assert (ask.key, ask.kind, ask.choosers, ask.labels) == ("fantasmi", "each", ("sword", "shield"), ("Bruno", "Ugo"))
+    rounds.enter(entry_for(rounds.step, choice={"sword": "Anna", "shield": "Nina"}))
     advance(rounds, lambda step: isinstance(step, DayStep))
-    assert dict(rounds.step.table.marks) == {"sword": "Anna", "shield": "Nina"}
+    assert (rounds.step.procedure.sword, rounds.step.procedure.shield) == ("Anna", "Nina")
 
 
 def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_count(game):
@@ -280,8 +298,8 @@ def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_
             break
         given = {}
         if isinstance(step, DawnStep):
-            given["dead"] = dead[step.table.night]
-        elif isinstance(step, VoteStep) and step.table.night == 1:
+            given["dead"] = dead[step.state.night]
+        elif isinstance(step, VoteStep) and step.state.night == 1:
             given["voted"] = "Carla" if "Carla" in step.candidates else step.candidates[0]
         elif isinstance(step, VoteStep):
             given["voted"] = day_two[step.voter]
@@ -294,14 +312,16 @@ def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_
         rounds.enter(entry_for(step, marks={"sword": "Gino", "shield": None}))
     rounds.enter(entry_for(step, marks={"sword": "Elena", "shield": "Anna"}))
     advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
-    assert (rounds.step.vote.sword, rounds.step.vote.shield) == ("Elena", "Anna")
-    assert dict(rounds.step.outcome.nomination) == {"Anna": 1, "Dario": 2, "Elena": 3, "Fabio": 0, "Gino": 2}
-    assert "Elena" in rounds.step.outcome.suspects  # the sword's player: alone at the top
+    vote, outcome = rounds.step.verdict.outcome
+    assert (vote.sword, vote.shield) == ("Elena", "Anna")
+    assert dict(outcome.nomination) == {"Anna": 1, "Dario": 2, "Elena": 3, "Fabio": 0, "Gino": 2}
+    assert "Elena" in outcome.suspects  # the sword's player: alone at the top
     while not isinstance(rounds.undo(), RevealStep):  # back to the marks: neither was turned up this time
         pass
     rounds.enter(entry_for(rounds.step, marks={"sword": None, "shield": None}))
     advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
-    assert dict(rounds.step.outcome.nomination) == {"Anna": 2, "Dario": 2, "Elena": 2, "Fabio": 0, "Gino": 2}
+    assert dict(rounds.step.verdict.outcome[1].nomination) == {"Anna": 2, "Dario": 2, "Elena": 2, "Fabio": 0,
+                                                              "Gino": 2}
 
 
 def test_an_entry_that_does_not_fit_is_refused_and_changes_nothing(game):
@@ -310,7 +330,8 @@ def test_an_entry_that_does_not_fit_is_refused_and_changes_nothing(game):
     before = (rounds.step, list(rounds.entries))
     for entry in (entry_for(rounds.step, choice="Nobody"), {"kind": "day", "night": 1},
                   {**entry_for(rounds.step, choice="Anna"), "extra": 1}, "veggente", {**entry_for(rounds.step), "night": 2},
-                  {**entry_for(rounds.step, choice="Anna"), "marks": "x"}):
+                  {**entry_for(rounds.step, choice="Anna"), "marks": "x"}, entry_for(rounds.step, choice="Carla"),
+                  {**entry_for(rounds.step), "choice": ["Anna"]}):
         with pytest.raises(RoundsError):
             rounds.enter(entry)
     assert (rounds.step, rounds.entries) == before
@@ -378,17 +399,17 @@ def wolves_and_humans(game, table):
 def assert_the_end_is_the_digests(game, over):
     """Umani when every lupo is dead, lupi when as many as the humans (the Indemoniato and the
     Criceto count as humans), a living Criceto alone; the whole side wins, the dead too."""
-    cards = over.table.cards
-    wolves, humans = wolves_and_humans(game, over.table)
+    cards = over.state.cards
+    wolves, humans = wolves_and_humans(game, over.state)
     hamsters = [name for name in humans if cards[name] == "criceto-mannaro"]
     if hamsters:
         assert (over.sides, over.winners) == (("criceto-mannaro",), tuple(hamsters))
     elif not wolves:
         assert over.sides == ("umani",)
-        assert over.winners == tuple(name for name in over.table.seating if game.role(cards[name]).side == "umani")
+        assert over.winners == tuple(name for name in over.state.seating if game.role(cards[name]).side == "umani")
     else:
         assert len(wolves) >= len(humans) and over.sides == ("lupi",)
-        assert over.winners == tuple(name for name in over.table.seating if game.role(cards[name]).side == "lupi")
+        assert over.winners == tuple(name for name in over.state.seating if game.role(cards[name]).side == "lupi")
 
 
 @settings(max_examples=40, deadline=None)
@@ -399,20 +420,22 @@ def test_every_lynching_and_death_keeps_the_table_consistent(seed, players):
     rounds = Rounds(game, setup_of(game, dealt(game, players, rng)))
     while not isinstance(rounds.step, Over):
         step = rounds.step
-        table = step.table
+        table = step.state
         assert len(set(table.dead)) == len(table.dead) and set(table.dead) <= set(table.seating)
-        assert table.anchor == (table.dead[-1] if table.dead else None)
+        json.dumps(table.as_dict())  # the state is plain values
+        if isinstance(step, DayStep):
+            assert step.procedure.anchor == (table.dead[-1] if table.dead else None)
         if isinstance(step, VoteStep):
             assert step.voter in table.seating and set(step.candidates) <= set(table.living)
             if step.round == "runoff":
                 assert step.voter in table.living and step.voter not in step.suspects
         if isinstance(step, LynchStep):
-            assert step.outcome.lynched in step.outcome.suspects
+            assert step.verdict.lynched in step.verdict.outcome[1].suspects and step.dusk.dead == (step.verdict.lynched,)
         if isinstance(step, DayStep):  # no day once a side has won
             wolves, humans = wolves_and_humans(game, table)
             assert wolves and len(wolves) < len(humans)
-        if isinstance(step, PhaseStep) and step.ask is not None and step.ask.not_self:
-            assert not set(step.choosers) & set(step.candidates)
+        if isinstance(step, PhaseStep) and step.enters and step.ask.kind == "player":  # never the chooser
+            assert not set(step.ask.choosers) & set(step.ask.candidates)
         rounds.enter(random_entry(step, rng))
 
 
@@ -423,8 +446,9 @@ def test_before_anyone_dies_a_tie_goes_to_the_one_closer_to_the_moderator(game):
     nomination = {"Anna": "Bruno", "Bruno": "Ugo", "Carla": "Bruno", "Dario": "Ugo"}  # Bruno 2, Ugo 2, Fabio 8
     advance(rounds, lambda step: isinstance(step, LynchStep),
             votes=lambda step: nomination.get(step.voter, "Fabio") if step.round == "nomination" else "Ugo")
-    assert rounds.step.outcome.suspects == ("Fabio", "Ugo")  # Ugo sits later: closer to the moderator's seat
-    explained = game.rules.explain_day(game, rounds.step.vote, rounds.step.outcome, Sentences(game.languages["en"]))
+    assert rounds.step.verdict.outcome[1].suspects == ("Fabio", "Ugo")  # Ugo sits later: closer to the moderator
+    explained = game.rules.explain_day(game, rounds.step.procedure, rounds.step.verdict,
+                                       Sentences(game.languages["en"]))
     assert "A tie: nobody holds the Welcome card yet, so it goes to the one who voted later in the round." in explained
 
 

@@ -26,11 +26,7 @@ VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules mod
 # ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
 # each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.
 VOTE_WORDS = ("lynched_mark", "lynched_list")
-# A game played to the end says these aloud (narrator.core.rounds): who died at dawn, and who
-# takes the card ties are counted to. And, for the moderator's eyes, why each died or lived:
-# "reason_" and the reasons its rules' dawn() gives.
-ROUND_SENTENCES = ("dawn_dead", "anchor")
-# ...and these lines, which name nobody and so are in its voice packs: the dawn with no death, and
+# A game played to the end (narrator.core.rounds) says these lines, which name nobody and so are in its voice packs: the dawn with no death, and
 # the end, "end." and each winner its rules' game_over can name (a side, or a role that wins alone).
 NOBODY_DIED_LINE = "dawn.nobody"
 END_LINE = "end.{winner}"
@@ -91,35 +87,6 @@ Step = LineStep | CountStep
 
 
 @dataclass(frozen=True)
-class Ask:
-    """What the moderator enters in a turn of a game of many nights (narrator.core.rounds).
-
-    ``choose`` names the player the turn's character points at, by the name the game's rules know
-    the choice by; ``answer`` is a role trait shown as yes or no for the chosen player (or, with
-    ``about: lynched``, for the player lynched the day before), for the moderator to nod."""
-
-    choose: str | None = None
-    answer: str | None = None  # a role trait: its yes or no is shown
-    about: str | None = None  # "lynched": the answer is about the last player lynched, nobody is chosen
-    not_self: bool = False  # the character cannot choose itself
-    suspect: bool = False  # the chosen player is a suspect at the next day's vote, whatever the votes
-    takes_role_if: str | None = None  # a role trait: a chosen player with it gives the chooser their role
-    when: Condition | None = None  # on the nights and decks where it holds; else the turn is only called
-
-
-ABOUT = ("lynched",)
-
-
-@dataclass(frozen=True)
-class Marks:
-    """Cards the dead hold and lay before living players at the end of a night, for the next day's
-    vote: the first to die holds the first mark, and so on (La Minaccia Fantasma's sword and shield)."""
-
-    names: tuple[str, ...]  # in the order the dead receive them; each is a runoff mark (``sword``, ``shield``)
-    when: Condition | None = None
-
-
-@dataclass(frozen=True)
 class WakeSlot:
     """A turn of the night: its own id (the phase, and ``{slot}`` in its lines' keys), the roles it
     calls, and its place. It is called when any of its roles is in the deck and ``when`` holds; a
@@ -131,7 +98,6 @@ class WakeSlot:
     when: Condition | None = None
     steps: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
     seconds_factor: int = 1  # its count is this many times the chosen one (a turn with more to do)
-    ask: Ask | None = None  # what a moderator enters in this turn, in a game of many nights
 
     def cards(self, copies: Mapping[str, int]) -> int:
         """How many cards of a deck (role id → copies) this turn calls: one name or its plural."""
@@ -267,7 +233,6 @@ class Game:
     rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
     gap_before_count: float = 0.0  # a breath between a turn's opening line and its first number
     many_nights: bool = False  # nights follow one another until a side wins (turns may depend on the night)
-    marks: Marks | None = None  # what the dead lay before the living at the end of a night
     without_moderator: Condition | None = None  # when it holds, nobody at the laptop knows the cards
     option_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # --variant's names
     option_players: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # played by exactly N
@@ -278,8 +243,8 @@ class Game:
 
     @property
     def plays_rounds(self) -> bool:
-        """A game of many nights whose rules settle its days and dawns: narrate plays it to the end."""
-        return self.many_nights and getattr(self.rules, "VOTE", None) == "day"
+        """A game of many nights with rules (``narrator.core.nights``): narrate plays it to the end."""
+        return self.many_nights and self.rules is not None
 
     def moderated(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
         """Whether a moderator keeps the laptop (a game of many nights, unless its options say otherwise)."""

@@ -1,18 +1,17 @@
 """A game of many nights, kept as the list of what was entered: each turn of each night, the dawn,
 the day, every vote.
 
-The state is never stored, only the entries. ``Rounds`` replays them through ``_flow``, the game's
-course written out as the rulebook tells it (the night's turns, the dawn, the day, the nomination,
-the runoff, the lynching, until a side wins), and stops at the next ``Step``: what the game needs
-now. A saved game is its setup and its entries, so it resumes exactly where it was, and the last
-entry is undone by replaying the others.
+The state is never stored, only the entries. ``Rounds`` replays them through ``_flow``, the course
+every game of many nights shares (the night's turns, the dawn, the day and its vote, until a side
+wins), and stops at the next ``Step``: what the game needs now. A saved game is its setup and its
+entries, so it resumes exactly where it was, and the last entry is undone by replaying the others.
 
-Generic: no role or side is named here. The game's data says what a moderator enters in each turn
-(``Ask``: who the character points at, the yes or no shown to nod, a role taken, a suspect named)
-and which marks the dead lay (``Marks``); its rules module says who dies at dawn (``dawn``) and
-when the game is over (``game_over``). Without a moderator nobody at the laptop knows the cards:
-the group says who died, which of the ghosts' marks were turned up at the vote, and when a side
-has won.
+Generic: no role, side, turn or mark is named here. The game's ``rules.py`` (the contract in
+``narrator.core.nights``) owns its state and says, given it, which turns are called tonight and what
+the moderator enters in each (``Ask``), what the night comes to (``Dawn``), which procedure settles
+the day (``narrator.core.procedures``) and what the day's actions are, what the day comes to
+(``Dusk``), and whether the game is over. Without a moderator nobody at the laptop knows the cards:
+the night is heard whole and the group says who died and when a side has won.
 """
 
 from collections.abc import Iterator, Mapping
@@ -22,11 +21,12 @@ from typing import Any, ClassVar
 
 from narrator.core.deck import check_deck, make_deck
 from narrator.core.errors import NarratorError
-from narrator.core.game import Ask, Game
+from narrator.core.game import Game
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.runoff import DayOutcome, DayVote, marked_if_voted, nominate, settle_day
+from narrator.core.procedures import RevealStep, Verdict, VoteStep, run
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
+from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, RulesError, State
 
 
 class RoundsError(NarratorError):
@@ -47,56 +47,13 @@ class Setup:
         return frozenset(self.deck)
 
 
-@dataclass(frozen=True)
-class Table:
-    """The game as it stands: who is dead (in the order they died), the cards as they are now."""
-
-    night: int
-    seating: tuple[str, ...]
-    dead: tuple[str, ...] = ()
-    cards: Mapping[str, str] | None = None
-    lynched: tuple[str, ...] = ()  # each day's lynched player, in order
-    marks: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # mark: player it lies before
-    suspect: str | None = None  # named by a character at night: a suspect at the day's vote
-
-    @property
-    def living(self) -> tuple[str, ...]:
-        return tuple(name for name in self.seating if name not in self.dead)
-
-    @property
-    def anchor(self) -> str | None:
-        """The newest of the dead holds the card ties are counted to; before anyone dies, nobody
-        at the table does (the moderator keeps it, beside the seating's last and first)."""
-        return self.dead[-1] if self.dead else None
-
-    def voting_order(self) -> tuple[str, ...]:
-        """Everyone, clockwise from the seat after the anchor's (the anchor votes last); before
-        anyone dies, the seating from its first (the moderator's left)."""
-        start = 0 if self.anchor is None else (self.seating.index(self.anchor) + 1) % len(self.seating)
-        return self.seating[start:] + self.seating[:start]
-
-
 # --- the steps: what the game needs next --------------------------------------------------------
 
 @dataclass(frozen=True)
-class RoundStep:
-    """What every step has: the table as it stands, and a key that names the step within the game."""
-
-    table: Table
-    kind: ClassVar[str] = ""  # also the kind of the entry that answers it
-
-    @property
-    def key(self) -> str:
-        return "/".join((str(self.table.night), self.kind, *self._detail()))
-
-    def _detail(self) -> tuple[str, ...]:
-        return ()
-
-
-@dataclass(frozen=True)
 class NightStep(RoundStep):
-    """No moderator: the whole night is heard, then the game goes on."""
+    """No moderator: the whole night is heard (its turns ``turns``), then the game goes on."""
 
+    skip: frozenset[str] = frozenset()  # turns of the deck the rules leave out tonight
     kind: ClassVar[str] = "night"
 
 
@@ -104,32 +61,32 @@ class NightStep(RoundStep):
 class PhaseStep(RoundStep):
     """A moderator's night, one part at a time: the night's start, each turn, the night's end.
 
-    ``ask`` is set when the moderator enters something (a living character acts): the choice among
-    ``candidates`` (or nobody), with the yes or no of ``ask.answer`` shown after it; ``about`` and
-    ``answer`` when the answer is about a player already known (yesterday's lynched). ``marks``: the
-    marks the dead lay at the night's end, each with its holder."""
+    ``ask`` is set when the moderator enters something (or is told something to nod at once);
+    ``tonight`` holds the night's entries so far, by ACTION KEY. ``nobody_alive``: the turn's
+    character is dead and its turn is called all the same, passing in silence."""
 
     phase: str = INTRO_PHASE  # INTRO_PHASE, a turn's id, or OUTRO_PHASE
     ask: Ask | None = None
-    choosers: tuple[str, ...] = ()
-    candidates: tuple[str, ...] = ()
-    about: str | None = None
-    answer: bool | None = None
-    marks: tuple[tuple[str, str], ...] = ()
-    nobody_alive: bool = False  # the turn's character is dead: it is called, and passes in silence
+    tonight: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    nobody_alive: bool = False
+    skip: frozenset[str] = frozenset()  # turns of the deck the rules leave out tonight
     kind: ClassVar[str] = "phase"
 
     def _detail(self) -> tuple[str, ...]:
         return (self.phase,)
 
+    @property
+    def enters(self) -> bool:
+        """Whether the moderator types an answer here (a told answer is only shown)."""
+        return self.ask is not None and self.ask.kind != "told"
+
 
 @dataclass(frozen=True)
 class DawnStep(RoundStep):
-    """Who died in the night: known (``dead`` and why, from the game's rules), or asked (``dead``
-    is None: the group says who found their card turned)."""
+    """What the night came to: known (``dawn``, from the game's rules), or asked (``dawn`` is None:
+    the group says who found their card turned)."""
 
-    dead: tuple[str, ...] | None = None
-    reasons: tuple[tuple[str, str], ...] = ()
+    dawn: Dawn | None = None
     kind: ClassVar[str] = "dawn"
 
 
@@ -142,75 +99,68 @@ class EndQuestion(RoundStep):
     kind: ClassVar[str] = "end"
 
     def _detail(self) -> tuple[str, ...]:
-        return (str(len(self.table.dead)),)
+        return (str(len(self.state.dead)),)
 
 
 @dataclass(frozen=True)
 class DayStep(RoundStep):
+    """The day's discussion, then its vote by ``procedure``. A game record may give the verdict
+    itself (the entry's ``lynched``) instead of the votes."""
+
+    procedure: Any = None
     kind: ClassVar[str] = "day"
 
 
 @dataclass(frozen=True)
-class VoteStep(RoundStep):
-    """One player's vote: in the nomination (everyone, the dead too) or the runoff."""
+class ActStep(RoundStep):
+    """An action of the day, once the vote has decided (``verdict``): ``ask`` says what is entered."""
 
-    round: str = "nomination"  # or "runoff"
-    voter: str = ""
-    candidates: tuple[str, ...] = ()
-    votes: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # this round's votes so far
-    suspects: tuple[str, ...] = ()  # in the runoff: the two
-    kind: ClassVar[str] = "vote"
+    ask: Ask | None = None
+    verdict: Verdict | None = None
+    kind: ClassVar[str] = "act"
 
     def _detail(self) -> tuple[str, ...]:
-        return (self.round, self.voter)
-
-
-@dataclass(frozen=True)
-class RevealStep(RoundStep):
-    """No moderator: the ghosts laid their marks face down at the night's end, and a mark is turned
-    up when a living player votes for the player it lies before. After the nomination the group
-    says, for each mark laid (with the ghost who laid it), the player it was turned up before: one
-    of ``candidates``, the players a living player voted for, or nobody."""
-
-    marks: tuple[tuple[str, str], ...] = ()
-    candidates: tuple[str, ...] = ()
-    kind: ClassVar[str] = "marks"
+        return (self.ask.key,)
 
 
 @dataclass(frozen=True)
 class LynchStep(RoundStep):
-    vote: DayVote | None = None
-    outcome: DayOutcome | None = None
+    """What the day came to: the vote's ``verdict`` (by ``procedure``) and, after the day's
+    actions, ``dusk``: who died and why."""
+
+    procedure: Any = None
+    verdict: Verdict | None = None
+    dusk: Dusk | None = None
     kind: ClassVar[str] = "lynch"
 
 
 @dataclass(frozen=True)
 class Over(RoundStep):
     """The end: the winning sides (or the one role that wins alone) and the winners; None for
-    both when the group said a side won without naming the winners."""
+    the winners when the group said a side won without naming them."""
 
     sides: tuple[str, ...] = ()
     winners: tuple[str, ...] | None = None
     kind: ClassVar[str] = "over"
 
 
-Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | RevealStep | LynchStep | Over
+Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | RevealStep | ActStep | LynchStep | Over
 
 
 # --- entries: what was entered at each step ------------------------------------------------------
 
 def entry_for(step: Step, **given: Any) -> dict:
-    """The entry that answers ``step`` (a plain dict, as saved): ``choice`` and ``marks`` for a
-    phase, ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote,
-    ``marks`` for the marks turned up."""
-    entry: dict[str, Any] = {"kind": step.kind, "night": step.table.night}
+    """The entry that answers ``step`` (a plain dict, as saved): ``choice`` for a phase or an act,
+    ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote, ``marks``
+    for the marks turned up, and, for a day, ``lynched`` when a record gives the verdict."""
+    entry: dict[str, Any] = {"kind": step.kind, "night": step.state.night}
     if isinstance(step, PhaseStep):
         entry["phase"] = step.phase
-        if step.ask is not None and step.ask.choose is not None:
+        if step.enters:
             entry["choice"] = given.get("choice")
-        if step.marks:
-            entry["marks"] = dict(given.get("marks") or {})
-    elif isinstance(step, DawnStep) and step.dead is None:
+    elif isinstance(step, ActStep):
+        entry.update({"key": step.ask.key, "choice": given.get("choice")})
+    elif isinstance(step, DawnStep) and step.dawn is None:
         entry["dead"] = list(given.get("dead") or [])
     elif isinstance(step, EndQuestion):
         entry["winner"] = given.get("winner")
@@ -218,10 +168,13 @@ def entry_for(step: Step, **given: Any) -> dict:
         entry.update({"round": step.round, "voter": step.voter, "voted": given["voted"]})
     elif isinstance(step, RevealStep):
         entry["marks"] = dict(given.get("marks") or {})
+    elif isinstance(step, DayStep) and "lynched" in given:
+        entry["lynched"] = given["lynched"]
     return entry
 
 
-ANSWERS = frozenset({"choice", "marks", "dead", "winner", "voted"})  # what an entry holds when someone answered
+ANSWERS = frozenset({"choice", "marks", "dead", "winner", "voted", "lynched"})  # an entry someone answered
+_WHERE = ("kind", "night", "phase", "round", "voter", "key")  # what places an entry in the game
 
 
 class Rounds:
@@ -256,47 +209,53 @@ class Rounds:
             raise RoundsError(msg("entry {number}: the game is over; nothing more can be entered", number=index))
         if not isinstance(entry, dict) or not isinstance(entry.get("marks", {}), dict):
             raise RoundsError(msg("entry {number}: not an entry of a game", number=index))
-        expected = entry_for(self.step, **{key: entry.get(key) for key in ("choice", "marks", "dead", "winner")},
-                             voted=entry.get("voted"))
+        given = {key: entry[key] for key in ANSWERS if key in entry}
+        if isinstance(self.step, VoteStep):
+            given.setdefault("voted", None)
+        expected = entry_for(self.step, **given)
         if {key: entry.get(key) for key in expected} != expected or set(entry) != set(expected):
             raise RoundsError(msg("entry {number}: the game expects {expected} here, not {entry}", number=index,
-                                  expected=_shape(expected), entry=_shape(entry)))
-        _check(self.game, self.step, entry, index)
+                                  expected=_shape(entry_for(self.step, **({"voted": None} if isinstance(
+                                      self.step, VoteStep) else {}))), entry=_shape(entry)))
+        _check(self.step, entry, index)
         self.entries.append(entry)
-        self.step = self._flow.send(entry)
+        try:
+            self.step = self._flow.send(entry)
+        except RoundsError as error:  # the rules refuse what the entry leads to: nothing is taken
+            self.entries.pop()
+            replayed = Rounds(self.game, self.setup, self.entries)
+            self._flow, self.step = replayed._flow, replayed.step
+            raise RoundsError(msg("entry {number}: {error}", number=index, error=error.message)) from None
 
 
 def _shape(entry: dict) -> str:
     """An entry as an error shows it: where it stands in the game, and which answers it holds."""
-    return ", ".join(f"{key}={value}" if key in ("kind", "night", "phase", "round", "voter") else str(key)
-                     for key, value in entry.items())
+    return ", ".join(f"{key}={value}" if key in _WHERE else str(key) for key, value in entry.items())
 
 
-def _check(game: Game, step: Step, entry: dict, index: int) -> None:
+def _check(step: Step, entry: dict, index: int) -> None:
     """The names an entry gives are the ones the step allows."""
     def allowed(name, choices, what):
         if name is not None and name not in choices:
             raise RoundsError(msg("entry {number}: {what} '{name}' is not one of {names}", number=index, what=what,
                                   name=name, names=", ".join(choices) or "-"))
 
-    def marks(placed):
-        for mark, _holder in step.marks:
-            allowed(entry["marks"].get(mark), placed, mark)
-        unknown = sorted(set(entry.get("marks", {})) - {mark for mark, _holder in step.marks})
-        if unknown:
-            raise RoundsError(msg("entry {number}: no mark '{mark}' tonight", number=index, mark=unknown[0]))
-
-    if isinstance(step, PhaseStep):
-        allowed(entry.get("choice"), step.candidates, "choice")
-        marks(step.table.living)
+    if isinstance(step, PhaseStep | ActStep) and "choice" in entry:
+        why = step.ask.check(entry["choice"])
+        if why is not None:
+            raise RoundsError(msg("entry {number}: {why}", number=index, why=why))
     elif isinstance(step, RevealStep):
-        marks(step.candidates)
-    elif isinstance(step, DawnStep) and step.dead is None:
+        for mark, _holder in step.marks:
+            allowed(entry["marks"].get(mark), step.candidates, mark)
+        unknown = sorted(set(entry["marks"]) - {mark for mark, _holder in step.marks})
+        if unknown:
+            raise RoundsError(msg("entry {number}: no mark '{mark}' here", number=index, mark=unknown[0]))
+    elif isinstance(step, DawnStep) and step.dawn is None:
         dead = entry["dead"]
         if not isinstance(dead, list) or len(set(dead)) != len(dead):
             raise RoundsError(msg("entry {number}: the dead are a list of different names", number=index))
         for name in dead:
-            allowed(name, step.table.living, "dead")
+            allowed(name, step.state.living, "dead")
     elif isinstance(step, EndQuestion):
         allowed(entry["winner"], step.winners, "winner")
         if step.must_end and entry["winner"] is None:
@@ -305,6 +264,10 @@ def _check(game: Game, step: Step, entry: dict, index: int) -> None:
         if entry["voted"] is None:
             raise RoundsError(msg("entry {number}: {voter} has not voted", number=index, voter=step.voter))
         allowed(entry["voted"], step.candidates, "vote")
+    elif isinstance(step, DayStep) and "lynched" in entry:
+        if entry["lynched"] is None and not step.procedure.may_spare:
+            raise RoundsError(msg("entry {number}: somebody is always lynched in this game", number=index))
+        allowed(entry["lynched"], step.procedure.candidates, "lynched")
 
 
 # --- the course of the game ---------------------------------------------------------------------
@@ -312,7 +275,7 @@ def _check(game: Game, step: Step, entry: dict, index: int) -> None:
 def check_setup(game: Game, setup: Setup) -> None:
     """A setup the game can start from: the deck's own checks (``check_deck``), then the seating,
     the variant's players and the cards held."""
-    if not game.many_nights:
+    if not game.plays_rounds:
         raise RoundsError(msg("{game} plays a single night: it has no rounds", game=game.title))
     unknown = sorted(set(setup.role_ids) - set(game.role_ids))
     if unknown:
@@ -340,134 +303,122 @@ def possible_winners(game: Game, setup: Setup) -> tuple[str, ...]:
     return tuple(end for end in game.rules.ENDS if end in sides or end in setup.role_ids)
 
 
+def first_state(game: Game, setup: Setup) -> State:
+    """The state before the first night: the generic fields, and the game's own from its rules."""
+    state = State(1, setup.seating, setup.deck, setup.options, setup.cards)
+    return _checked(game, game.rules.start(game, state), State, "start")
+
+
+def _checked(game: Game, value: Any, kind: type, function: str) -> Any:
+    if not isinstance(value, kind):
+        raise RulesError(msg("{file}: {function}() gave {value}, not a {kind}", file=_source(game),
+                             function=function, value=type(value).__name__, kind=kind.__name__))
+    return value
+
+
+def _source(game: Game) -> str:
+    return getattr(game.rules, "__file__", None) or f"{game.id}/rules.py"
+
+
+def _actions(game: Game, values: Mapping[str, Any], keys: Mapping[str, str]) -> Actions:
+    return Actions(values, keys, _source(game))
+
+
+def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | None:
+    """An ask the rules gave, checked against the keys and kinds they declared."""
+    if ask is None:
+        return None
+    _checked(game, ask, Ask, where)
+    if keys.get(ask.key) != ask.kind:
+        raise RulesError(msg("{file}: {function}() asks '{key}' as {kind}, which its keys do not declare",
+                             file=_source(game), function=where, key=ask.key, kind=ask.kind))
+    return ask
+
+
+def tonight_skips(game: Game, state: State) -> frozenset[str]:
+    """The deck's turns of this night that the game's rules leave out."""
+    called = game.called_slots(frozenset(state.deck), state.options, state.night)
+    return frozenset(slot.id for slot in called if not game.rules.calls(game, state, slot.id))
+
+
 def _flow(game: Game, setup: Setup) -> Iterator[Step]:
     """The game from its first night to its end; each ``yield`` hands out a step and takes its entry."""
-    seating = setup.seating
-    dead: list[str] = []
-    lynched: list[str] = []
-    cards = dict(setup.cards) if setup.cards is not None else None
-    night = 1
+    rules = game.rules
+    state = first_state(game, setup)
+    moderated = setup.cards is not None
 
-    def table(marks=None, suspect=None) -> Table:
-        return Table(night, seating, tuple(dead), None if cards is None else MappingProxyType(dict(cards)),
-                     tuple(lynched), MappingProxyType(dict(marks or {})), suspect)
-
-    def ended() -> Iterator[Step]:
+    def ended(state: State) -> Iterator[Step]:
         """After deaths: the end if it has come (asked when the cards are not known)."""
-        if cards is None:
-            answer = yield EndQuestion(table(), len(table().living) < 3, possible_winners(game, setup))
+        if not moderated:
+            answer = yield EndQuestion(state, len(state.living) < 3, possible_winners(game, setup))
             return None if answer["winner"] is None else ((answer["winner"],), None)
-        result = game.rules.game_over(game, cards, set(table().living))
+        result = rules.game_over(game, state)
         return None if result is None else (tuple(result[0]), tuple(result[1]))
 
     while True:
-        choices: dict[str, str] = {}
-        marks: dict[str, str] = {}
-        suspect = None
-        laid = _laid_marks(game, setup, table())  # at the night's end, by the dead before its dawn
-        if cards is None:
-            yield NightStep(table())
+        skip = tonight_skips(game, state)
+        if not moderated:
+            yield NightStep(state, skip)
+            entry = yield DawnStep(state, None)
+            dawn = Dawn(state.died(entry["dead"]), tuple(entry["dead"]))
         else:
-            for phase in (INTRO_PHASE, *(slot.id for slot in game.called_slots(setup.role_ids, setup.options, night)),
-                          OUTRO_PHASE):
-                step = _phase(game, setup, table(), phase, cards)
-                entry = yield step
-                if step.ask is not None and step.ask.choose is not None and entry.get("choice") is not None:
-                    target = entry["choice"]
-                    choices[step.ask.choose] = target
-                    if step.ask.suspect:
-                        suspect = target
-                    trait = step.ask.takes_role_if
-                    if trait is not None and game.role(cards[target]).trait(trait):
-                        for chooser in step.choosers:
-                            cards[chooser] = cards[target]
-                marks.update({mark: name for mark, name in entry.get("marks", {}).items() if name is not None})
-        if cards is None:
-            entry = yield DawnStep(table(), None)
-            died = tuple(entry["dead"])
+            tonight: dict[str, Any] = {}
+            answers: dict[str, str] = {}
+            turns = [slot.id for slot in game.called_slots(frozenset(state.deck), state.options, state.night)
+                     if slot.id not in skip]
+            for phase in (INTRO_PHASE, *turns, OUTRO_PHASE):
+                ask = None
+                if phase != INTRO_PHASE:
+                    ask = _ask(game, rules.ask(game, state, phase, _actions(game, tonight, rules.NIGHT_KEYS)),
+                               rules.NIGHT_KEYS, "ask")
+                nobody = phase not in (INTRO_PHASE, OUTRO_PHASE) and ask is None and not state.holders(
+                    game.slot(phase).roles)
+                entry = yield PhaseStep(state, phase, ask, MappingProxyType(dict(tonight)), nobody, skip)
+                if ask is not None:
+                    value = entry.get("choice")
+                    if value is not None:
+                        tonight[ask.key] = value
+                    told = answer_for(game, state, ask, value, tonight)
+                    if told is not None:
+                        answers[ask.key] = told
+            dawn = _checked(game, rules.dawn(game, state, _actions(game, tonight, rules.NIGHT_KEYS)), Dawn, "dawn")
+            dawn = replace(dawn, answers=MappingProxyType(answers))
+            yield DawnStep(state, dawn)
+        state = dawn.state
+        if (dawn.dead or moderated) and (over := (yield from ended(state))):  # a role taken may end it too
+            yield Over(state, *over)
+            return
+        procedure = rules.day(game, state)
+        entry = yield DayStep(state, procedure)
+        if "lynched" in entry:
+            verdict = Verdict(entry["lynched"], given=True)
         else:
-            living_cards = {name: cards[name] for name in table().living}
-            died, reasons = game.rules.dawn(game, living_cards, players=len(seating), **choices)
-            yield DawnStep(table(), tuple(died), tuple(reasons))
-        dead.extend(died)
-        if (died or cards is not None) and (over := (yield from ended())):  # a role taken may end it too
-            yield Over(table(), *over)
+            verdict = yield from run(procedure, state)
+        acts: dict[str, Any] = {}
+        for ask in rules.day_asks(game, state, verdict.lynched) if moderated else ():
+            ask = _ask(game, ask, rules.DAY_KEYS, "day_asks")
+            entry = yield ActStep(state, ask, verdict)
+            if entry["choice"] is not None:
+                acts[ask.key] = entry["choice"]
+        dusk = _checked(game, rules.dusk(game, state, verdict.lynched, _actions(game, acts, rules.DAY_KEYS)),
+                        Dusk, "dusk")
+        yield LynchStep(state, procedure, verdict, dusk)
+        state = dusk.state
+        if over := (yield from ended(state)):
+            yield Over(state, *over)
             return
-        living = set(table().living)
-        marks = {mark: name for mark, name in marks.items() if name in living}
-        suspect = suspect if suspect in living else None
-        today = table(marks, suspect)
-        yield DayStep(today)
-        nomination: dict[str, str] = {}
-        for voter in today.voting_order():
-            entry = yield VoteStep(today, "nomination", voter, today.living, MappingProxyType(dict(nomination)))
-            nomination[voter] = entry["voted"]
-        vote = DayVote(seating, frozenset(dead), today.anchor, MappingProxyType(nomination), MappingProxyType({}),
-                       forced=suspect, sword=marks.get("sword"), shield=marks.get("shield"))
-        counted = marked_if_voted(vote)
-        turned_up_before = tuple(name for name in today.living if name in counted)
-        if cards is None and laid and turned_up_before:  # what was turned up, only the group saw
-            entry = yield RevealStep(today, laid, turned_up_before)
-            turned_up = {mark: name for mark, name in entry["marks"].items() if name is not None}
-            vote = replace(vote, sword=turned_up.get("sword"), shield=turned_up.get("shield"))
-        _counted, suspects, _steps = nominate(vote)
-        runoff: dict[str, str] = {}
-        for voter in today.voting_order():
-            if voter in living and voter not in suspects:
-                entry = yield VoteStep(today, "runoff", voter, suspects, MappingProxyType(dict(runoff)), suspects)
-                runoff[voter] = entry["voted"]
-        vote = replace(vote, runoff=MappingProxyType(runoff))
-        outcome = settle_day(vote)
-        yield LynchStep(today, vote, outcome)
-        dead.append(outcome.lynched)
-        lynched.append(outcome.lynched)
-        if over := (yield from ended()):
-            yield Over(table(), *over)
-            return
-        night += 1
+        state = replace(state, night=state.night + 1)
 
 
-def _phase(game: Game, setup: Setup, table: Table, phase: str, cards: Mapping[str, str]) -> PhaseStep:
-    """A part of a moderator's night, with what the moderator enters in it (if anything)."""
-    living = table.living
-    if phase == OUTRO_PHASE:
-        return PhaseStep(table, phase, marks=_laid_marks(game, setup, table))
-    if phase == INTRO_PHASE:
-        return PhaseStep(table, phase)
-    slot = game.slot(phase)
-    ask = slot.ask
-    if ask is None or (ask.when is not None and not ask.when.holds(setup.role_ids, setup.options, table.night)):
-        return PhaseStep(table, phase)
-    choosers = tuple(name for name in living if cards[name] in slot.roles)
-    if not choosers:  # the character is dead: its turn is called, and passes in silence
-        return PhaseStep(table, phase, nobody_alive=True)
-    if ask.about is not None:
-        if not table.lynched:
-            return PhaseStep(table, phase)
-        about = table.lynched[-1]
-        return PhaseStep(table, phase, ask, choosers, (), about, bool(game.role(cards[about]).trait(ask.answer)))
-    candidates = tuple(name for name in living if not (ask.not_self and name in choosers))
-    return PhaseStep(table, phase, ask, choosers, candidates)
-
-
-def _laid_marks(game: Game, setup: Setup, table: Table) -> tuple[tuple[str, str], ...]:
-    """The marks the dead lay at the end of this night, each with its holder: the first to die
-    holds the first mark, and so on (none before the game's marks begin)."""
-    marks = game.marks
-    if marks is None or (marks.when is not None and not marks.when.holds(setup.role_ids, setup.options, table.night)):
-        return ()
-    return tuple((mark, table.dead[index]) for index, mark in enumerate(marks.names) if index < len(table.dead))
-
-
-def answer_for(game: Game, step: PhaseStep, choice: str | None) -> bool | None:
-    """The yes or no the moderator nods for ``choice`` in a turn that answers (None when it does not)."""
-    if step.ask is None or step.ask.answer is None:
-        return None
-    if step.about is not None:
-        return step.answer
-    if choice is None:
-        return None
-    return bool(game.role(step.table.cards[choice]).trait(step.ask.answer))
+def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+    """What the moderator tells (nods or shakes the head) for ``value`` in a turn that answers:
+    one of the rules' ``ANSWERS`` for the ask's key, or None."""
+    told = game.rules.answer(game, state, ask, value, _actions(game, {**tonight, **(
+        {ask.key: value} if value is not None else {})}, game.rules.NIGHT_KEYS))
+    if told is not None and told not in game.rules.ANSWERS.get(ask.key, ()):
+        raise RulesError(msg("{file}: answer() gave '{value}' for '{key}', none of its ANSWERS", file=_source(game),
+                             value=told, key=ask.key))
+    return told
 
 
 # --- saving ---------------------------------------------------------------------------------------

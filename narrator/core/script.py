@@ -63,6 +63,7 @@ class ScriptSettings:
     options: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}))
     slot_seconds: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # --seconds SLOT=S
     night: int = 1  # which night of a game of many nights (turns may depend on it)
+    skip: frozenset[str] = frozenset()  # turns the game's rules leave out tonight (a dead character's, say)
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,8 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     box), so that silence never tells anyone what is in play.
     """
     language = game.languages[settings.lang]
-    called = game.called_slots(deck.role_ids, settings.options, settings.night)
+    called = tuple(slot for slot in game.called_slots(deck.role_ids, settings.options, settings.night)
+                   if slot.id not in settings.skip)
     sections: list[tuple[str, tuple[Step, ...], str | None]] = [(INTRO_PHASE, game.night.before, None)]
     sections += [(slot.id, game.slot_steps(slot), slot.id) for slot in called]
     sections.append((OUTRO_PHASE, game.night.after, None))

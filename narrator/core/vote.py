@@ -2,7 +2,7 @@
 game's rules module fulfils to settle it (``VoteRules``).
 
 Who is lynched and who wins differ from game to game: each game says it in its own ``rules.py``
-(see ``narrator/games/README.md``). What they share is here: a ballot (the card in front of a
+(see ``scripts/README.md``). What they share is here: a ballot (the card in front of a
 player at the end and whom they pointed at), the questions a game asks beyond that (the
 Doppelgänger's copy, a turned token), the checks that refuse an impossible table, and the result.
 """
@@ -88,6 +88,10 @@ class Sentences:
     def __call__(self, key: str, **values: Any) -> str:
         return euphonic(self.language.vote[key].format(**values), self.language.euphony)
 
+    def optional(self, key: str, **values: Any) -> str | None:
+        """A sentence the game's language may have (None when it has not)."""
+        return self(key, **values) if key in self.language.vote else None
+
     def join(self, names: Sequence[str]) -> str:
         """``Anna``, ``Anna and Bruno``, ``Anna, Bruno and Carla``."""
         if len(names) <= 1:
@@ -99,7 +103,7 @@ class Sentences:
 
 
 class VoteRules(Protocol):
-    """What a game's ``rules.py`` provides (module-level names; see narrator/games/README.md)."""
+    """What a game's ``rules.py`` provides (module-level names; see scripts/README.md)."""
 
     ROLE_FIELDS: Mapping[str, Any]  # role fields of game.yaml the rules read: "flag", "count" or choices
     SENTENCES: tuple[str, ...]  # keys of each language's vote: section
@@ -126,8 +130,8 @@ def rules_of(game: Game) -> VoteRules:
 
 
 def is_day_vote(game: Game) -> bool:
-    """The game's vote is a day's two rounds (``narrator.core.runoff``), not the cards held at the end."""
-    return getattr(game.rules, "VOTE", None) == "day"
+    """The game's vote is each day's, in a game of many nights, not the cards held at the end of one."""
+    return game.plays_rounds
 
 
 def resolve_vote(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], lang: str,

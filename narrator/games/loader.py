@@ -16,13 +16,10 @@ from types import MappingProxyType
 from narrator.core.errors import DataError, NarratorError
 from narrator.core.fields import Field
 from narrator.core.game import (
-    ABOUT,
     CARD_TEXTS,
     IN_DECK_RULES,
-    ROUND_SENTENCES,
     VOTE_SENTENCES,
     VOTE_WORDS,
-    Ask,
     Condition,
     CountLimits,
     CountStep,
@@ -30,7 +27,6 @@ from narrator.core.game import (
     Game,
     Language,
     LineStep,
-    Marks,
     NightShape,
     Role,
     RoleText,
@@ -39,6 +35,7 @@ from narrator.core.game import (
     WakeSlot,
 )
 from narrator.core.i18n import msg
+from narrator.core.nights import answer_sentences, check_rules
 from narrator.core.vote import VoteRules
 from narrator.games.yamlfile import read_yaml
 
@@ -46,9 +43,7 @@ _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _GAME_FILE = "game.yaml"
 _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
-# A game whose vote is a day's two rounds (VOTE = "day": narrator.core.runoff) provides these instead.
-_DAY_RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "read_day", "explain_day", "day_as_dict", "card_back",
-                    "dawn", "game_over", "ENDS")  # who dies at dawn, the end, who can win (narrator.core.rounds)
+# A game of many nights' rules fulfil narrator.core.nights.NightsRules instead (checked by check_rules).
 _TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
 
 
@@ -77,12 +72,13 @@ def load_game(folder: Path) -> Game:
     game_file = folder / _GAME_FILE
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
-                      "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side", "nights", "marks",
+                      "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side", "nights",
                       "without_moderator"})
     sides = tuple(item.text() for item in root.get("sides").elements())
     if not sides:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
-    rules = load_rules(folder)
+    many_nights = root.get("nights", "one").choice(("one", "many")) == "many"
+    rules = load_rules(folder, many_nights)
     roles = _roles(root.get("roles"), sides, rules.ROLE_FIELDS if rules else {})
     token_traits = _tokens(root.get("tokens", []), getattr(rules, "TOKEN_FIELDS", {}), {role.id for role in roles})
     role_ids = {role.id for role in roles}
@@ -127,15 +123,13 @@ def load_game(folder: Path) -> Game:
         token_traits=MappingProxyType(token_traits),
         rules=rules,
         needs_side=None if root.get("needs_side", None).value is None else root.get("needs_side").choice(sides),
-        many_nights=root.get("nights", "one").choice(("one", "many")) == "many",
-        marks=_marks(root.get("marks", None), role_ids, set(options)),
+        many_nights=many_nights,
         option_aliases=MappingProxyType(aliases),
         option_players=MappingProxyType(option_players),
         without_moderator=_optional_condition(root.get("without_moderator", None), role_ids, set(options)),
     )
-    _check_asks(game, root.get("wake"))
-    if getattr(rules, "VOTE", None) == "day" and not game.many_nights:
-        raise root.get("nights", "one").fail(msg("'many': a vote in two rounds each day is for a game of many nights"))
+    if game.plays_rounds:
+        _check_ends(game, folder / _RULES_FILE)
     languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
     if not languages:
         raise DataError(msg("{folder}: no language file (it.yaml, en.yaml, ...) beside {file}", folder=folder,
@@ -242,9 +236,10 @@ def _tokens(field: Field, kinds: dict, role_ids: set[str]) -> dict[str, MappingP
     return tokens
 
 
-def load_rules(folder: Path) -> VoteRules | None:
+def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | None:
     """The game's ``rules.py``, run once per file (None when the game has none); DataError when it
-    cannot run or lacks a name the contract needs (``narrator.core.vote.VoteRules``)."""
+    cannot run or breaks its contract (``narrator.core.vote.VoteRules``, or for a game of many nights
+    ``narrator.core.nights.NightsRules``)."""
     path = (folder / _RULES_FILE).resolve()
     if not path.is_file():
         return None
@@ -259,7 +254,9 @@ def load_rules(folder: Path) -> VoteRules | None:
             raise DataError(msg("{file}: cannot run it ({error}: {reason})", file=path, error=type(error).__name__,
                                 reason=error)) from None
         sys.modules[name] = module
-    for needed in _DAY_RULES_NAMES if getattr(module, "VOTE", None) == "day" else _RULES_NAMES:
+    if many_nights:
+        check_rules(module, str(path))
+    for needed in () if many_nights else _RULES_NAMES:
         if not hasattr(module, needed):
             raise DataError(msg("{file}: no '{name}' (a rules module provides {names})", file=path, name=needed,
                                 names=", ".join(_RULES_NAMES)))
@@ -275,7 +272,7 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
     """The turns of the night, in order (see narrator/games/README.md, "wake")."""
     slots: list[WakeSlot] = []
     for entry in field.elements():
-        entry.keys_within({"id", "roles", "number", "when", "steps", "seconds_factor", "ask"})
+        entry.keys_within({"id", "roles", "number", "when", "steps", "seconds_factor"})
         slot_id = entry.get("id").text()
         if not _ID.match(slot_id):
             raise entry.get("id").fail(msg("an id in lower case with hyphens, like 'lupo-mannaro'"))
@@ -294,8 +291,7 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
         when, steps = entry.get("when", None), entry.get("steps", None)
         slot = WakeSlot(slot_id, roles, number.value, None if when.value is None else _condition(when),
                         None if steps.value is None else _steps(steps),
-                        entry.get("seconds_factor", 1).integer(minimum=1),
-                        _ask(entry.get("ask", None), role_ids, options))
+                        entry.get("seconds_factor", 1).integer(minimum=1))
         if slot.when is not None:
             _check_condition(slot.when, role_ids, options, when.where)
         if slot.steps is not None:
@@ -304,45 +300,12 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
     return tuple(slots)
 
 
-def _ask(field: Field, role_ids: set[str], options: set[str]) -> Ask | None:
-    """What a moderator enters in a turn (see narrator/games/README.md, "ask")."""
-    if field.value is None:
-        return None
-    field.keys_within({"choose", "answer", "about", "not_self", "suspect", "takes_role_if", "when"})
-
-    def name(key: str) -> str | None:
-        value = field.get(key, None)
-        if value.value is None:
-            return None
-        text = value.text()
-        if not _ID.match(text.replace("_", "-")):
-            raise value.fail(msg("a name in lower case, like 'victim'"))
-        return text
-
-    when = field.get("when", None)
-    ask = Ask(choose=name("choose"), answer=name("answer"),
-              about=None if field.get("about", None).value is None else field.get("about").choice(ABOUT),
-              not_self=field.get("not_self", False).boolean(), suspect=field.get("suspect", False).boolean(),
-              takes_role_if=name("takes_role_if"), when=None if when.value is None else _condition(when))
-    if ask.choose is None and ask.about is None:
-        raise field.fail(msg("'choose: NAME' (who the character points at) or 'about: lynched'"))
-    if ask.choose is not None and ask.about is not None:
-        raise field.fail(msg("either 'choose' or 'about': the answer is about one player"))
-    if ask.when is not None:
-        _check_condition(ask.when, role_ids, options, when.where)
-    return ask
-
-
-def _check_asks(game: Game, field: Field) -> None:
-    """An ask's traits are the role fields the game's rules declare as flags."""
-    flags = {name for name, kind in (game.rules.ROLE_FIELDS if game.rules else {}).items() if kind == "flag"}
-    for index, slot in enumerate(game.night.slots):
-        for key in ("answer", "takes_role_if"):
-            trait = getattr(slot.ask, key, None) if slot.ask else None
-            if trait is not None and trait not in flags:
-                raise DataError(msg("{where}: '{trait}' is not a role field of this game: {fields}",
-                                    where=f"{field.source}: {field.path}[{index}].ask.{key}", trait=trait,
-                                    fields=", ".join(sorted(flags)) or msg("it has none")))
+def _check_ends(game: Game, source: Path) -> None:
+    """Who a game of many nights' rules can name as winning is a side of the game or one of its roles."""
+    for end in game.rules.ENDS:
+        if end not in {role.side for role in game.roles} and end not in game.role_ids:
+            raise DataError(msg("{file}: ENDS: '{end}' is neither a side nor a role of {game}", file=source, end=end,
+                                game=game.id))
 
 
 def _optional_condition(field: Field, role_ids: set[str], options: set[str]):
@@ -351,20 +314,6 @@ def _optional_condition(field: Field, role_ids: set[str], options: set[str]):
     condition = _condition(field)
     _check_condition(condition, role_ids, options, field.where)
     return condition
-
-
-def _marks(field: Field, role_ids: set[str], options: set[str]) -> Marks | None:
-    if field.value is None:
-        return None
-    field.keys_within({"names", "when"})
-    names = tuple(item.choice(("sword", "shield")) for item in field.get("names").elements())
-    if not names or len(set(names)) != len(names):
-        raise field.get("names").fail(msg("a list of marks, each once: sword, shield"))
-    when = field.get("when", None)
-    marks = Marks(names, None if when.value is None else _condition(when))
-    if marks.when is not None:
-        _check_condition(marks.when, role_ids, options, when.where)
-    return marks
 
 
 def _steps(field: Field) -> tuple[Step, ...]:
@@ -490,8 +439,8 @@ def _language(path: Path, game: Game) -> Language:
     for key in sorted(set(lines) - needed):
         raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
                              game=game.id))
-    marks = tuple(f"mark_{name}" for name in game.marks.names) if game.marks else ()  # what the language calls each
-    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *(ROUND_SENTENCES if game.plays_rounds else ()), *marks,
+    answers = answer_sentences(game.rules) if game.plays_rounds else ()  # what the moderator tells
+    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *answers,
                                      *(game.rules.SENTENCES if game.rules else ()))))
     vote_field = root.get("vote").keys_within(set(sentences) | set(VOTE_WORDS))
     vote = {key: vote_field.get(key).text() for key in sentences}

@@ -18,6 +18,7 @@ from narrator.shell.cli.options import (
     script_options,
 )
 from narrator.shell.cli.render import render
+from narrator.shell.cli.replay import replay
 from narrator.shell.cli.resume import resume
 from narrator.shell.cli.roles import roles
 from narrator.shell.cli.script import script
@@ -78,7 +79,7 @@ def cli(ctx, **params):
     play_game(env, params, speaker_box=params["speaker_box"])
 
 
-for command in (games, script, deck, roles, render, card, timer, votes, resume, serve, voices, doctor):
+for command in (games, script, deck, roles, render, card, timer, votes, replay, resume, serve, voices, doctor):
     cli.add_command(command)
 add_game_option(cli)
 

@@ -67,3 +67,25 @@ def names_in(text: str, names, nobody: bool):
         if matches[0] not in found:
             found.append(matches[0])
     return found
+
+
+def ask_choice(question: str, choices: dict, required: bool = False):
+    """One of the named ``choices`` (shown words → value; a unique start is enough), or None when
+    not ``required`` and Enter is pressed."""
+    words = list(choices)
+
+    def parse(text: str):
+        if is_undo(text):
+            return Undo
+        text = text.strip().casefold()
+        if not text and not required:
+            return None
+        matches = [word for word in words if word.casefold() == text] or [
+            word for word in words if text and word.casefold().startswith(text)]
+        if len(matches) != 1:
+            raise click.BadParameter(_("'{answer}' is not one of {choices}").format(answer=text,
+                                                                                   choices=", ".join(words)))
+        return choices[matches[0]]
+
+    shown = f"{question} ({' / '.join(words)}{'' if required else _(', Enter: none')})"
+    return prompt(shown, parse)

@@ -8,6 +8,7 @@ typed, and ``narrate resume`` continues a game that was stopped.
 """
 
 import random
+from dataclasses import replace
 from types import MappingProxyType
 
 import click
@@ -16,7 +17,9 @@ from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import END_LINE, NOBODY_DIED_LINE
 from narrator.core.i18n import msg
+from narrator.core.procedures import Ballottaggio, OpenVote, RevealStep, VoteStep
 from narrator.core.rounds import (
+    ActStep,
     DawnStep,
     DayStep,
     EndQuestion,
@@ -24,10 +27,8 @@ from narrator.core.rounds import (
     NightStep,
     Over,
     PhaseStep,
-    RevealStep,
     Rounds,
     Setup,
-    VoteStep,
     answer_for,
     entry_for,
 )
@@ -47,7 +48,7 @@ from narrator.shell.cli.options import (
     pick,
     say_seed,
 )
-from narrator.shell.cli.prompts import Undo, ask_name, ask_names, is_undo, prompt
+from narrator.shell.cli.prompts import Undo, ask_choice, ask_name, ask_names, is_undo, prompt
 from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
 from narrator.shell.translation import _, active_catalog, ngettext, say
 
@@ -151,8 +152,8 @@ def run_rounds(env, saved: SavedGame) -> None:
     click.echo(_("The game is kept in {file}: if it stops, 'narrate resume' continues it.").format(file=saved.path))
     if rounds.entries and not isinstance(rounds.step, Over):
         click.echo(_("Resumed at {step}.").format(step=table.describe(rounds.step)))
-        if rounds.step.table.cards is not None:
-            table.secret_table(rounds.step.table)
+        if rounds.step.state.cards is not None:
+            table.secret_table(rounds.step.state)
     try:
         while not isinstance(rounds.step, Over):
             step = rounds.step
@@ -205,69 +206,97 @@ class GameTable:
 
     def handle(self, step) -> dict:
         handler = {NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
-                   DayStep: self.day, VoteStep: self.vote, RevealStep: self.reveal, LynchStep: self.lynch}[type(step)]
+                   DayStep: self.day, VoteStep: self.vote, RevealStep: self.reveal, ActStep: self.act,
+                   LynchStep: self.lynch}[type(step)]
         return handler(step)
 
-    def script(self, night: int) -> NightScript:
+    def script(self, night: int, skip: frozenset[str]) -> NightScript:
+        """Tonight's calls: the deck's turns for this night, less those the rules leave out."""
         options = self.saved.options
         settings = settings_for(self.game, self.lang, options["count_seconds"], options["count_style"],
                                 self.saved.setup.options, options["slot_seconds"], night)
-        return generate_script(self.game, make_deck(self.game, self.saved.setup.deck), settings)
+        return generate_script(self.game, make_deck(self.game, self.saved.setup.deck), replace(settings, skip=skip))
 
     def night(self, step: NightStep) -> dict:
-        self.heading(step.table.night)
-        self.voice.whole_night(self.script(step.table.night))
+        self.heading(step.state.night)
+        self.voice.whole_night(self.script(step.state.night, step.skip))
         return entry_for(step)
 
     def phase(self, step: PhaseStep) -> dict:
-        script = self.script(step.table.night)
+        script = self.script(step.state.night, step.skip)
         segments = [segment for segment in script.segments if segment.phase == step.phase]
         split = next((index + 1 for index, segment in enumerate(segments) if isinstance(segment, Count)), len(segments))
         first, rest = segments[:split], segments[split:]
         if step.phase == INTRO_PHASE and step.key not in self.heard:
-            self.heading(step.table.night)
-            self.secret_table(step.table)
+            self.heading(step.state.night)
+            self.secret_table(step.state)
         if step.key not in self.heard:
             self.voice.part(script, first)
             self.heard.add(step.key)
         given = {}
         if step.ask is not None:
-            name = self.character(step.phase)
-            if step.about is not None:
-                self.nod(name, answer_for(self.game, step, None), step.about)
-            if step.ask.choose is not None:
-                copies = self.game.slot(step.phase).cards(self.saved.setup.deck)
-                choice = ask_name(ngettext("{character} points at", "{character} point at", copies).format(
-                    character=name), step.candidates, nobody=True)
-                given["choice"] = choice
-                if choice is not None and step.ask.answer is not None:
-                    self.nod(name, answer_for(self.game, step, choice), choice)
+            name = self.character(step.phase) if step.phase != OUTRO_PHASE else ""
+            if step.ask.kind == "told":
+                self.nod(name, answer_for(self.game, step.state, step.ask, None, step.tonight), step.ask.about)
+            else:
+                given["choice"] = self.entered(step.ask, name, step.phase)
+                told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
+                if told is not None:
+                    self.nod(name, told, given["choice"])
         elif step.nobody_alive:
             click.echo(_("  ({character}: a ghost; the turn is called all the same)").format(
                 character=self.character(step.phase)))
-        if step.marks:
-            given["marks"] = {mark: ask_name(_("{holder} lays {mark} before").format(
-                mark=self.sentences(f"mark_{mark}"), holder=holder), step.table.living, nobody=True)
-                for mark, holder in step.marks}
         self.voice.part(script, rest)
         return entry_for(step, **given)
 
+    def entered(self, ask, character: str, phase: str | None = None):
+        """What the moderator types for an ask, by its kind; ``undo`` anywhere takes the last answer back."""
+        prompt_text = self.sentences.optional(f"ask_{ask.key}")
+        if ask.kind == "player":
+            copies = self.game.slot(phase).cards(self.saved.setup.deck) if phase in self.turns else 1
+            text = prompt_text or ngettext("{character} points at", "{character} point at", copies).format(
+                character=character)
+            return ask_name(text, ask.candidates, nobody=not ask.required)
+        if ask.kind == "players":
+            return ask_names(prompt_text or _("{character} point at (names, or Enter: nobody)").format(
+                character=character), ask.candidates)
+        if ask.kind == "each":
+            chosen = {}
+            for chooser in ask.choosers:
+                label = ask.label(chooser)
+                text = self.sentences.optional(f"ask_{ask.key}_{chooser}", name=label) or _(
+                    "{character} points at").format(character=label)
+                name = ask_name(text, ask.candidates, nobody=not ask.required)
+                if name is not None:
+                    chosen[chooser] = name
+            return chosen
+        if ask.kind == "yes-no":
+            return ask_choice(prompt_text or character, {_("yes"): True, _("no"): False}, required=True)
+        return ask_choice(prompt_text or character, {self.sentences.optional(f"choice_{choice}") or choice: choice
+                                                     for choice in ask.choices}, required=ask.required)
+
+    @property
+    def turns(self) -> set[str]:
+        return {slot.id for slot in self.game.night.slots}
+
     def dawn(self, step: DawnStep) -> dict:
-        if step.dead is None:
-            dead = ask_names(_("Who found their card turned? (names, or Enter: nobody)"), step.table.living)
-            self.announce_deaths(dead)
+        if step.dawn is None:
+            dead = ask_names(_("Who found their card turned? (names, or Enter: nobody)"), step.state.living)
+            self.announce_deaths(step.state, tuple(dead), "dawn")
             return entry_for(step, dead=dead)
-        for reason, name in step.reasons:
-            click.echo("  " + self.sentences(f"reason_{reason}", name=name, players=len(step.table.seating)))
-        self.announce_deaths(step.dead)
+        for reason, name in step.dawn.reasons:
+            click.echo("  " + self.sentences(f"reason_{reason}", name=name, players=len(step.state.seating)))
+        self.announce_deaths(step.dawn.state, step.dawn.dead, "dawn")
         return entry_for(step)
 
-    def announce_deaths(self, dead) -> None:
+    def announce_deaths(self, state, dead: tuple[str, ...], when: str) -> None:
+        """Who died, said aloud as the game's rules say it (at dawn, no death has a line of its own)."""
         if not dead:
-            self.voice.announce(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
+            if when == "dawn":
+                self.voice.announce(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
             return
-        self.voice.announce(self.sentences("dawn_dead", names=self.sentences.join(list(dead))))
-        self.voice.announce(self.sentences("anchor", name=dead[-1]))
+        for line in self.game.rules.announce(self.game, state, dead, self.sentences, when):
+            self.voice.announce(line)
 
     def end_question(self, step: EndQuestion) -> dict:
         shown = {winner: self.winner_name(winner) for winner in step.winners}
@@ -297,26 +326,35 @@ class GameTable:
         if step.key in self.heard:  # an answer of the night was taken back: the day was had already
             return entry_for(step)
         click.echo()
-        click.echo(_("Day {night}. Living: {names}.").format(night=step.table.night,
-                                                             names=", ".join(step.table.living)))
+        click.echo(_("Day {night}. Living: {names}.").format(night=step.state.night,
+                                                             names=", ".join(step.state.living)))
         self.voice.day(self.day_seconds, self.rules)
         self.heard.add(step.key)
         return entry_for(step)
 
     def vote(self, step: VoteStep) -> dict:
-        if not step.votes:
+        procedure = step.procedure
+        if not step.votes and isinstance(procedure, Ballottaggio):
             if step.round == "nomination":
                 click.echo(_("The nomination: everyone votes, the ghosts too, starting with {first}.").format(
-                    first=step.table.voting_order()[0]))
-                if step.table.suspect:
-                    click.echo(_("{name} is a suspect whatever the votes.").format(name=step.table.suspect))
-                for mark, name in step.table.marks.items():
-                    click.echo(_("Before {name} lies {mark}.").format(mark=self.sentences(f"mark_{mark}"), name=name))
+                    first=procedure.voting_order()[0]))
+                if procedure.forced in procedure.living:
+                    click.echo(_("{name} is a suspect whatever the votes.").format(name=procedure.forced))
+                for mark, name in (("sword", procedure.sword), ("shield", procedure.shield)):
+                    if name is not None:
+                        click.echo(_("Before {name} lies {mark}.").format(mark=self.sentences(f"mark_{mark}"),
+                                                                          name=name))
             else:
                 click.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
                 click.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
                              "suspects vote."))
-        ghost = _(" (ghost)") if step.voter in step.table.dead else ""
+        elif not step.votes and step.round == "runoff":
+            click.echo(_("A tie between {names}: they vote again, the others only; another tie spares them "
+                         "all.").format(names=", ".join(step.suspects)))
+        elif not step.votes:
+            secret = "" if isinstance(procedure, OpenVote) else _(" (secret: type each vote as it is counted)")
+            click.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
+        ghost = _(" (ghost)") if step.voter in step.state.dead else ""
         voted = ask_name(_("{voter}{ghost} votes for").format(voter=step.voter, ghost=ghost), step.candidates)
         return entry_for(step, voted=voted)
 
@@ -329,12 +367,21 @@ class GameTable:
             for mark, holder in step.marks}
         return entry_for(step, marks=turned_up)
 
+    def act(self, step: ActStep) -> dict:
+        """A day's action once the vote has decided (a pardon, a shot)."""
+        if step.verdict.lynched is not None:
+            click.echo(_("The vote condemns {name}.").format(name=step.verdict.lynched))
+        return entry_for(step, choice=self.entered(step.ask, self.language.role_name(
+            step.state.cards[step.ask.choosers[0]]) if step.ask.choosers else ""))
+
     def lynch(self, step: LynchStep) -> dict:
-        lines = self.game.rules.explain_day(self.game, step.vote, step.outcome, self.sentences)
+        lines = self.game.rules.explain_day(self.game, step.procedure, step.verdict, self.sentences)
+        lines += [self.sentences(f"reason_{reason}", name=name, players=len(step.state.seating))
+                  for reason, name in step.dusk.reasons]
         for line in lines[:-1]:
             click.echo(line)
         self.voice.announce(lines[-1])
-        self.voice.announce(self.sentences("anchor", name=step.outcome.lynched))
+        self.announce_deaths(step.dusk.state, step.dusk.dead, "day")
         self.voice.result(lines, final=False)
         return entry_for(step)
 
@@ -345,8 +392,8 @@ class GameTable:
         self.voice.result([self.language.line(key), *([", ".join(step.winners)] if step.winners else [])])
         if step.winners:
             click.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
-        if step.table.cards is not None:
-            self.secret_table(step.table)
+        if step.state.cards is not None:
+            self.secret_table(step.state)
 
     # --- the screen and the prompts ---------------------------------------------------------------
 
@@ -367,13 +414,13 @@ class GameTable:
         slot = self.game.slot(slot_id)
         return self.language.slot_name(slot, slot.cards(self.saved.setup.deck))
 
-    def nod(self, character: str, yes: bool, name: str) -> None:
-        """The answer the moderator gives with a nod (the character's eyes are open)."""
-        text = _("  {character}: nod YES ({name})") if yes else _("  {character}: shake your head, NO ({name})")
-        click.echo(text.format(character=character, name=name))
+    def nod(self, character: str, answer: str, name) -> None:
+        """The answer the moderator gives with a nod or a shake of the head (the character's eyes are open)."""
+        click.echo(_("  {character}: {answer} ({name})").format(character=character, name=name,
+                                                                answer=self.sentences(f"answer_{answer}")))
 
     def describe(self, step) -> str:
-        night = step.table.night
+        night = step.state.night
         if isinstance(step, PhaseStep) and step.phase not in (INTRO_PHASE, OUTRO_PHASE):
             return _("night {night}, {character}").format(night=night, character=self.character(step.phase))
         if isinstance(step, VoteStep):
@@ -382,6 +429,8 @@ class GameTable:
             return _("the dawn after night {night}").format(night=night)
         if isinstance(step, RevealStep):
             return _("the ghosts' marks, day {night}").format(night=night)
+        if isinstance(step, ActStep):
+            return _("day {night}, after the vote").format(night=night)
         return _("night {night}").format(night=night)
 
     def close(self) -> None:

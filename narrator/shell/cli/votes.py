@@ -70,9 +70,12 @@ def show_day(env, data, source: str, lang: str, as_json: bool) -> None:
     from narrator.core.vote import Sentences
 
     rules = env.game.rules
+    if not hasattr(rules, "read_day"):  # the optional votes file of one day (rules.py: read_day, explain_votes)
+        raise NarratorError(msg("{game} has no votes file of one day: 'narrate replay FILE' settles a whole game "
+                                "record", game=env.game.title))
     vote = rules.read_day(env.game, data, source)
     outcome = settle_day(vote)
-    explanation = rules.explain_day(env.game, vote, outcome, Sentences(env.game.languages[lang]))
+    explanation = rules.explain_votes(env.game, vote, outcome, Sentences(env.game.languages[lang]))
     if as_json:
         click.echo(json.dumps(rules.day_as_dict(outcome, explanation), ensure_ascii=False))
     else:

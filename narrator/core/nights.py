@@ -1,0 +1,121 @@
+"""The contract of a game of many nights: what its ``rules.py`` provides, checked when the game
+loads (``check_rules``) so that a missing function, a wrong signature or a name the data uses that
+the rules do not declare is one error naming the file, never a surprise in the middle of a game.
+
+The loop (``narrator.core.rounds``) owns only the course every such game shares; the rules own the
+game's state (``narrator.core.state.State``, with its ``own`` values), the night's asks, the dawn,
+the day's procedure and actions, and the end. A game record (``narrate replay``) is keyed by the
+same ACTION KEYS the asks carry.
+"""
+
+import inspect
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from narrator.core.errors import DataError
+from narrator.core.i18n import msg
+from narrator.core.state import KINDS, Ask, Dawn, Dusk, State
+
+
+class NightsRules(Protocol):
+    """Module-level names of a game of many nights' ``rules.py`` (see scripts/README.md).
+
+    Every function is pure: the game, the state and the entries in; values out."""
+
+    ROLE_FIELDS: Mapping[str, Any]  # role fields of game.yaml the rules read
+    SENTENCES: tuple[str, ...]  # keys of each language's vote: section (reason_*, the day's explanation...)
+    CARD_TEXTS: tuple[str, ...]  # keys of each language's card: section card_back uses
+    ENDS: tuple[str, ...]  # who game_over can name: sides, or roles that win alone (end.WINNER lines)
+    NIGHT_KEYS: Mapping[str, str]  # ACTION KEY of each night's entry: its kind (narrator.core.state.KINDS)
+    DAY_KEYS: Mapping[str, str]  # ACTION KEY of each day's action: its kind
+    ANSWERS: Mapping[str, tuple[str, ...]]  # ACTION KEY: the answers the moderator may be told (answer_VALUE)
+    VOTE_KEYS: Mapping[str, str]  # what a game record calls each round of the day's procedure (nomination: ...)
+
+    def start(self, game, state: State) -> State:
+        """The state before the first night: the game's own values set."""
+
+    def calls(self, game, state: State, turn: str) -> bool:
+        """Whether the deck's turn ``turn`` is called tonight (a game may leave out a dead character's)."""
+
+    def ask(self, game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
+        """What the moderator enters in ``turn`` (a turn's id, or the night's end "dawn") given the
+        night's entries so far; None when nothing is entered (the turn passes in silence)."""
+
+    def answer(self, game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+        """What the moderator tells at once for ``value`` (one of ANSWERS[ask.key]), or None."""
+
+    def dawn(self, game, state: State, tonight: Mapping[str, Any]) -> Dawn:
+        """What the night comes to: the state after it, who died in order and why, who came back."""
+
+    def day(self, game, state: State) -> Any:
+        """The procedure that settles today's vote (narrator.core.procedures)."""
+
+    def day_asks(self, game, state: State, lynched: str | None) -> tuple[Ask, ...]:
+        """The day's actions once the vote has decided (a mayor's pardon), each keyed in DAY_KEYS."""
+
+    def dusk(self, game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
+        """What the day comes to: the state after it, who died and why."""
+
+    def game_over(self, game, state: State) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """None while the game goes on; else the winning ENDS and every winner (dead ones too)."""
+
+    def announce(self, game, state: State, dead: tuple[str, ...], say, when: str) -> list[str]:
+        """The sentences said aloud when ``dead`` died ``when`` ("dawn" or "day"; never empty ``dead``)."""
+
+    def explain_day(self, game, procedure: Any, verdict: Any, say) -> list[str]:
+        """The vote's result, a sentence per step, the last said aloud."""
+
+    def card_back(self, game, language, deck) -> tuple: ...
+
+
+NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS")
+
+
+def functions() -> dict[str, inspect.Signature]:
+    """The contract's functions and their parameters (without ``self``)."""
+    found = {}
+    for name, member in vars(NightsRules).items():
+        if inspect.isfunction(member) and not name.startswith("_"):
+            signature = inspect.signature(member)
+            found[name] = signature.replace(parameters=list(signature.parameters.values())[1:])
+    return found
+
+
+def check_rules(module: Any, path: str) -> None:
+    """A module fulfils the contract: every name, every function with the contract's parameters
+    (by name and order), the keys of kinds the core knows. DataError naming ``path`` otherwise."""
+    def fail(text: str, **values: Any) -> DataError:
+        return DataError(msg("{file}: {problem}", file=path, problem=msg(text, **values)))
+
+    for name in NAMES:
+        if not hasattr(module, name):
+            raise fail("no '{name}' (a game of many nights' rules provide {names})", name=name,
+                       names=", ".join((*NAMES, *functions())))
+    for name, signature in functions().items():
+        given = getattr(module, name, None)
+        if not callable(given):
+            raise fail("no function '{name}{signature}'", name=name, signature=signature)
+        wanted = list(signature.parameters)
+        have = list(inspect.signature(given).parameters)
+        if have != wanted:
+            raise fail("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
+                       wanted=", ".join(wanted))
+    for declared in ("NIGHT_KEYS", "DAY_KEYS"):
+        keys = getattr(module, declared)
+        if not isinstance(keys, Mapping):
+            raise fail("{name}: a mapping of ACTION KEY to kind", name=declared)
+        for key, kind in keys.items():
+            if kind not in KINDS:
+                raise fail("{name}['{key}']: '{kind}' is not a kind: {kinds}", name=declared, key=key, kind=kind,
+                           kinds=", ".join(KINDS))
+    for key, answers in module.ANSWERS.items():
+        if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
+            raise fail("ANSWERS['{key}']: a night key with a tuple of answers", key=key)
+    for round_name, key in module.VOTE_KEYS.items():
+        if not isinstance(key, str):
+            raise fail("VOTE_KEYS['{key}']: the record's name for that round", key=round_name)
+
+
+def answer_sentences(module: Any) -> tuple[str, ...]:
+    """The sentences every language of the game has for its answers: ``answer_VALUE``."""
+    return tuple(dict.fromkeys(f"answer_{value}" for answers in module.ANSWERS.values() for value in answers))

@@ -1,0 +1,174 @@
+"""The day's vote procedures a game of many nights chooses from (its rules' ``day`` returns one).
+
+Each is a frozen description of one day's vote (who votes, for whom, how ties go) and ``run``
+asks its votes one at a time (``VoteStep``) and returns the ``Verdict``. Generic: names and seats
+only, no role.
+
+- ``Ballottaggio``: a nomination in which everyone votes, the dead too, then a runoff between the
+  two most voted, in which the living who are not suspects vote; ties go to the seat closest to an
+  anchor, a player may be a suspect whatever the votes, and two marks change votes and ties
+  (``narrator.core.runoff``). Somebody is always lynched.
+- ``OpenVote``: every voter names a candidate; the most voted is lynched; a tie for first is voted
+  again among the tied, by the others, and a second tie spares everybody.
+- ``SecretVote``: one vote, the most voted is lynched, a tie spares everybody.
+"""
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from narrator.core.runoff import DayOutcome, DayVote, marked_if_voted, nominate, settle_day
+from narrator.core.state import EMPTY, RoundStep
+
+
+@dataclass(frozen=True)
+class Ballottaggio:
+    seating: tuple[str, ...]
+    dead: frozenset[str]
+    anchor: str | None = None  # the seat ties are counted to (None: a seat after the seating's last)
+    forced: str | None = None  # a suspect whatever the votes (if alive)
+    sword: str | None = None  # marks laid face up before a living player (runoff.DayVote)
+    shield: str | None = None
+    face_down: tuple[tuple[str, str], ...] = ()  # marks laid face down: (mark, holder); turned up at the vote
+    may_spare: ClassVar[bool] = False
+    rounds: ClassVar[tuple[str, ...]] = ("nomination", "runoff")
+
+    @property
+    def living(self) -> tuple[str, ...]:
+        return tuple(name for name in self.seating if name not in self.dead)
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        return self.living
+
+    def voting_order(self) -> tuple[str, ...]:
+        """Everyone, clockwise from the seat after the anchor's (the anchor votes last); without
+        one, the seating from its first."""
+        start = 0 if self.anchor is None else (self.seating.index(self.anchor) + 1) % len(self.seating)
+        return self.seating[start:] + self.seating[:start]
+
+
+@dataclass(frozen=True)
+class OpenVote:
+    voters: tuple[str, ...]  # in the order they vote
+    candidates: tuple[str, ...]
+    may_spare: ClassVar[bool] = True
+    rounds: ClassVar[tuple[str, ...]] = ("vote", "runoff")
+
+
+@dataclass(frozen=True)
+class SecretVote:
+    voters: tuple[str, ...]
+    candidates: tuple[str, ...]
+    may_spare: ClassVar[bool] = True
+    rounds: ClassVar[tuple[str, ...]] = ("vote",)
+
+
+Procedure = Ballottaggio | OpenVote | SecretVote
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a day's vote decided: who is to be lynched (None: nobody), each round's votes as cast,
+    the tallies, and the procedure's own outcome (``runoff.DayOutcome`` for a Ballottaggio) for the
+    game's explanation. ``given``: the verdict was entered as it is (a game record), not voted."""
+
+    lynched: str | None
+    votes: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)  # round: voter: voted
+    tallies: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: EMPTY)  # round: candidate: votes
+    tied: tuple[str, ...] = ()  # OpenVote: the tied for first, voted again
+    outcome: Any = None
+    given: bool = False
+
+
+@dataclass(frozen=True)
+class VoteStep(RoundStep):
+    """One player's vote in one round of the day's procedure."""
+
+    procedure: Any = None
+    round: str = "nomination"
+    voter: str = ""
+    candidates: tuple[str, ...] = ()
+    votes: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # this round's votes so far
+    suspects: tuple[str, ...] = ()  # a runoff's candidates
+    kind: ClassVar[str] = "vote"
+
+    def _detail(self) -> tuple[str, ...]:
+        return (self.round, self.voter)
+
+
+@dataclass(frozen=True)
+class RevealStep(RoundStep):
+    """Marks laid face down are turned up when a living player votes for the player they lie
+    before: after the nomination the group says, for each mark laid (with its holder), the player
+    it was turned up before: one of ``candidates`` (the players a living player voted for), or nobody."""
+
+    marks: tuple[tuple[str, str], ...] = ()
+    candidates: tuple[str, ...] = ()
+    kind: ClassVar[str] = "marks"
+
+
+def run(procedure: Procedure, state) -> Iterator[RoundStep]:
+    """Ask the procedure's votes in turn (each ``yield`` takes its entry); return the Verdict."""
+    if isinstance(procedure, Ballottaggio):
+        return (yield from _ballottaggio(procedure, state))
+    return (yield from _plurality(procedure, state))
+
+
+def _round(procedure, state, name, voters, candidates, suspects=()) -> Iterator[RoundStep]:
+    votes: dict[str, str] = {}
+    for voter in voters:
+        entry = yield VoteStep(state, procedure, name, voter, candidates, MappingProxyType(dict(votes)), suspects)
+        votes[voter] = entry["voted"]
+    return votes
+
+
+def _ballottaggio(procedure: Ballottaggio, state) -> Iterator[RoundStep]:
+    order = procedure.voting_order()
+    nomination = yield from _round(procedure, state, "nomination", order, procedure.living)
+    vote = DayVote(procedure.seating, procedure.dead, procedure.anchor, MappingProxyType(nomination),
+                   MappingProxyType({}), forced=procedure.forced, sword=procedure.sword, shield=procedure.shield)
+    counted = marked_if_voted(vote)
+    turned_up_before = tuple(name for name in procedure.living if name in counted)
+    if procedure.face_down and turned_up_before:  # what was turned up, only the group saw
+        entry = yield RevealStep(state, procedure.face_down, turned_up_before)
+        turned_up = {mark: name for mark, name in entry["marks"].items() if name is not None}
+        vote = replace(vote, sword=turned_up.get("sword"), shield=turned_up.get("shield"))
+    _counted, suspects, _steps = nominate(vote)
+    runoff = yield from _round(procedure, state, "runoff",
+                               [voter for voter in order if voter in procedure.living and voter not in suspects],
+                               suspects, suspects)
+    vote = replace(vote, runoff=MappingProxyType(runoff))
+    outcome: DayOutcome = settle_day(vote)
+    return Verdict(outcome.lynched, MappingProxyType({"nomination": vote.nomination, "runoff": vote.runoff}),
+                   MappingProxyType({"nomination": outcome.nomination, "runoff": outcome.runoff}),
+                   outcome=(vote, outcome))
+
+
+def tally(votes: Mapping[str, str], candidates) -> dict[str, int]:
+    counted = {name: 0 for name in candidates}
+    for voted in votes.values():
+        counted[voted] += 1
+    return counted
+
+
+def _top(counted: Mapping[str, int]) -> tuple[str, ...]:
+    most = max(counted.values(), default=0)
+    return tuple(name for name, count in counted.items() if count == most and most > 0)
+
+
+def _plurality(procedure: OpenVote | SecretVote, state) -> Iterator[RoundStep]:
+    first = yield from _round(procedure, state, "vote", procedure.voters, procedure.candidates)
+    counted = tally(first, procedure.candidates)
+    top = _top(counted)
+    votes, tallies = {"vote": MappingProxyType(first)}, {"vote": MappingProxyType(counted)}
+    if len(top) == 1 or not isinstance(procedure, OpenVote) or not top:
+        return Verdict(top[0] if len(top) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
+                       top if len(top) > 1 else ())
+    again = yield from _round(procedure, state, "runoff", [voter for voter in procedure.voters if voter not in top],
+                              top, top)
+    recount = tally(again, top)
+    votes["runoff"], tallies["runoff"] = MappingProxyType(again), MappingProxyType(recount)
+    best = _top(recount)
+    return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies), top)

@@ -1,0 +1,287 @@
+"""A game record settled by the rules (``narrate replay``): the setup and each round as it was
+played, keyed by the game's ACTION KEYS, entered into the same ``Rounds`` a game at the laptop is
+played with, so that the rules say who died at each dawn and each day and why, what each
+information role was told, and who won.
+
+A record (already parsed from YAML)::
+
+    game: learts-variant            # optional
+    options: {martire-protezione: on}
+    players: [{name: Anna, card: lupo-capobranco}, ...]    # clockwise, each once
+    rounds:                         # night 1, day 1, night 2, ...
+      - night: {cortigiana: Marco, lupi: {Anna: Marco}}
+      - day: {lynched: Dario}       # or the procedure's votes (the rules' VOTE_KEYS); null: nobody
+
+Anything the rules forbid is refused with one line naming the round and the key.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from narrator.core.errors import NarratorError
+from narrator.core.game import Game
+from narrator.core.i18n import msg
+from narrator.core.procedures import VoteStep
+from narrator.core.rounds import (
+    ActStep,
+    DawnStep,
+    DayStep,
+    LynchStep,
+    Over,
+    PhaseStep,
+    Rounds,
+    RoundsError,
+    Setup,
+    entry_for,
+)
+
+RECORD_KEYS = ("game", "options", "players", "rounds")
+RESULT_KEYS = ("revived",)  # a night's result a record may carry, not compared
+ON, OFF = ("on", "true", "yes", "si", "sì"), ("off", "false", "no")
+
+
+class ReplayError(NarratorError):
+    """A record that is not one, or that the rules forbid; the message names the round and the key."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """What one round came to: a night (``night`` set) or a day (``day`` set)."""
+
+    night: int | None = None
+    day: int | None = None
+    dead: tuple[str, ...] = ()
+    reasons: tuple[tuple[str, str], ...] = ()
+    answers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    revived: tuple[str, ...] = ()
+    lynched: str | None = None
+    step: Any = None  # the DawnStep or LynchStep, for explaining it
+
+    def as_dict(self) -> dict:
+        if self.night is not None:
+            result = {"night": self.night, "dead": list(self.dead), "answers": dict(self.answers)}
+            return {**result, "revived": list(self.revived)} if self.revived else result
+        return {"day": self.day, "dead": list(self.dead), "lynched": self.lynched}
+
+
+@dataclass(frozen=True)
+class Replayed:
+    setup: Setup
+    rounds: tuple[RoundResult, ...]
+    over: Over | None  # the end, when the record reaches it
+
+    def as_dict(self) -> dict:
+        winner = None
+        if self.over is not None:
+            winner = {"sides": list(self.over.sides), "players": list(self.over.winners or ())}
+        return {"rounds": [result.as_dict() for result in self.rounds], "winner": winner}
+
+
+def replay(game: Game, record: Any, source: str) -> Replayed:
+    """Settle ``record`` (a mapping as read from YAML) by ``game``'s rules."""
+    if not game.plays_rounds:
+        raise ReplayError(msg("{file}: {game} is a game of one night: 'narrate votes' settles its vote", file=source,
+                              game=game.title))
+    if not isinstance(record, Mapping):
+        raise ReplayError(msg("{file}: not a game record: a mapping with {keys}", file=source,
+                              keys=", ".join(RECORD_KEYS)))
+    unknown = [str(key) for key in record if key not in RECORD_KEYS]
+    if unknown:
+        raise ReplayError(msg("{file}: '{key}' is not a key of a game record: {keys}", file=source, key=unknown[0],
+                              keys=", ".join(RECORD_KEYS)))
+    setup = _setup(game, record, source)
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise ReplayError(msg("{file}: rounds: a list, night 1, day 1, night 2, ...", file=source))
+    return _Replay(game, setup, source).run(rounds)
+
+
+def _setup(game: Game, record: Mapping, source: str) -> Setup:
+    options = dict(game.option_defaults)
+    given = record.get("options") or {}
+    if not isinstance(given, Mapping):
+        raise ReplayError(msg("{file}: options: a mapping of option: on or off", file=source))
+    for name, value in given.items():
+        option = game.option_named(str(name))
+        if option not in options:
+            raise ReplayError(msg("{file}: options: no option '{option}' in {game}: {options}", file=source,
+                                  option=name, game=game.title, options=", ".join(options) or "-"))
+        text = str(value).strip().casefold() if not isinstance(value, bool) else ("on" if value else "off")
+        if text not in ON + OFF:
+            raise ReplayError(msg("{file}: options: {option}: on or off, not '{value}'", file=source, option=name,
+                                  value=value))
+        options[option] = text in ON
+    players = record.get("players")
+    if not isinstance(players, list) or not players:
+        raise ReplayError(msg("{file}: players: a list of {{name: ..., card: ...}}, clockwise", file=source))
+    cards: dict[str, str] = {}
+    for index, player in enumerate(players, start=1):
+        if not isinstance(player, Mapping) or set(player) != {"name", "card"}:
+            raise ReplayError(msg("{file}: players[{index}]: {{name: NAME, card: CARD}}", file=source, index=index))
+        name = _name(player["name"])
+        if name is None:
+            raise ReplayError(msg("{file}: players[{index}]: '{value}' is not a name", file=source, index=index,
+                                  value=player["name"]))
+        if name in cards:
+            raise ReplayError(msg("{file}: players: '{name}' is listed twice", file=source, name=name))
+        try:
+            cards[name] = game.resolve_role(str(player["card"]))
+        except NarratorError as error:
+            raise ReplayError(msg("{file}: players[{index}]: {error}", file=source, index=index,
+                                  error=error.message)) from None
+    deck: dict[str, int] = {}
+    for role_id in cards.values():
+        deck[role_id] = deck.get(role_id, 0) + 1
+    if not game.moderated(frozenset(deck), options):
+        raise ReplayError(msg("{file}: a record is of a game with a moderator: these options leave nobody who knows "
+                              "the cards", file=source))
+    setup = Setup(tuple(cards), MappingProxyType(deck), MappingProxyType(options), MappingProxyType(cards))
+    try:
+        Rounds(game, setup)
+    except NarratorError as error:
+        raise ReplayError(msg("{file}: players: {error}", file=source, error=error.message)) from None
+    return setup
+
+
+def _name(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
+        return None
+    return str(value).strip()
+
+
+class _Replay:
+    def __init__(self, game: Game, setup: Setup, source: str):
+        self.game, self.setup, self.source = game, setup, source
+        self.rounds = Rounds(game, setup)
+        self.results: list[RoundResult] = []
+
+    def fail(self, number: int, key: str | None, why: str) -> ReplayError:
+        where = msg("round {number}", number=number) if key is None else msg("round {number}: {key}", number=number,
+                                                                               key=key)
+        return ReplayError(msg("{file}: {where}: {why}", file=self.source, where=where, why=why))
+
+    def enter(self, number: int, key: str | None, entry: dict) -> None:
+        try:
+            self.rounds.enter(entry)
+        except RoundsError as error:
+            why = error.message.split(": ", 1)[1] if error.message.startswith("entry ") else error.message
+            raise self.fail(number, key, why) from None
+
+    def run(self, rounds: list) -> Replayed:
+        for number, item in enumerate(rounds, start=1):
+            if isinstance(self.rounds.step, Over):
+                raise self.fail(number, None, msg("the game was over after round {last}", last=number - 1))
+            if not isinstance(item, Mapping) or len(item) != 1 or next(iter(item)) not in ("night", "day"):
+                raise self.fail(number, None, msg("one of night: {{...}} or day: {{...}}"))
+            kind, values = next(iter(item.items()))
+            expected = "night" if isinstance(self.rounds.step, PhaseStep) else "day"
+            if kind != expected:
+                raise self.fail(number, None, msg("a {kind} here, where the game has come to a {expected}", kind=kind,
+                                                  expected=expected))
+            if values is None:
+                values = {} if kind == "night" else {"lynched": None}
+            if not isinstance(values, Mapping):
+                raise self.fail(number, None, msg("a mapping of ACTION KEY: value"))
+            values = {str(key): value for key, value in values.items()}
+            (self.night if kind == "night" else self.day)(number, values)
+        over = self.rounds.step if isinstance(self.rounds.step, Over) else None
+        return Replayed(self.setup, tuple(self.results), over)
+
+    def night(self, number: int, values: dict) -> None:
+        rules = self.game.rules
+        revived = values.pop("revived", None)
+        del revived  # a result, not an entry: not compared
+        while isinstance(self.rounds.step, PhaseStep):
+            step = self.rounds.step
+            given = {}
+            if step.ask is not None and step.ask.key in values and not step.enters:
+                raise self.fail(number, step.ask.key, msg("it is told, never written"))
+            if step.enters:
+                given["choice"] = self.value(number, step.ask, values.pop(step.ask.key, None))
+            self.enter(number, step.ask.key if step.ask is not None else None, entry_for(step, **given))
+        self.leftover(number, values, rules.NIGHT_KEYS, msg("it does not act tonight"))
+        step = self.rounds.step
+        assert isinstance(step, DawnStep)
+        dawn = step.dawn
+        self.results.append(RoundResult(night=step.state.night, dead=dawn.dead, reasons=dawn.reasons,
+                                        answers=dawn.answers, revived=dawn.revived, step=step))
+        self.enter(number, None, entry_for(step))
+
+    def day(self, number: int, values: dict) -> None:
+        rules = self.game.rules
+        step = self.rounds.step
+        assert isinstance(step, DayStep)
+        night = step.state.night
+        rounds_given = {name: rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds
+                        if rules.VOTE_KEYS.get(name, name) in values}
+        lynched_given = "lynched" in values
+        lynched = values.pop("lynched", None)
+        if lynched is not None and not isinstance(lynched, str | int):
+            raise self.fail(number, "lynched", msg("one name, or null for nobody"))
+        lynched = None if lynched is None else str(lynched)
+        if not rounds_given and not lynched_given:
+            raise self.fail(number, None, msg("the day needs 'lynched' or the votes ({keys})", keys=", ".join(
+                rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds)))
+        if rounds_given:
+            self.enter(number, None, entry_for(step))
+            self.votes(number, values, rounds_given)
+        else:
+            self.enter(number, "lynched", entry_for(step, lynched=lynched))
+        while isinstance(self.rounds.step, ActStep):
+            act = self.rounds.step
+            value = self.value(number, act.ask, values.pop(act.ask.key, None))
+            self.enter(number, act.ask.key, entry_for(act, choice=value))
+        self.leftover(number, values, rules.DAY_KEYS, msg("it cannot be played today"))
+        step = self.rounds.step
+        assert isinstance(step, LynchStep)
+        if rounds_given and lynched_given and step.verdict.lynched != lynched:
+            raise self.fail(number, "lynched", msg("the votes lynch {voted}, not {given}",
+                                                   voted=step.verdict.lynched or "-", given=lynched or "-"))
+        self.results.append(RoundResult(day=night, dead=step.dusk.dead, reasons=step.dusk.reasons,
+                                        lynched=step.verdict.lynched, step=step))
+        self.enter(number, None, entry_for(step))
+
+    def votes(self, number: int, values: dict, rounds_given: dict) -> None:
+        used: dict[str, set] = {key: set() for key in rounds_given.values()}
+        for key in rounds_given.values():
+            if not isinstance(values.get(key), Mapping):
+                raise self.fail(number, key, msg("a mapping of voter: voted"))
+        while isinstance(self.rounds.step, VoteStep):
+            step = self.rounds.step
+            key = rounds_given.get(step.round)
+            if key is None:
+                raise self.fail(number, None, msg("the votes of '{round}' are missing",
+                                                  round=self.game.rules.VOTE_KEYS.get(step.round, step.round)))
+            ballots = {str(voter): voted for voter, voted in values[key].items()}
+            if step.voter not in ballots:
+                raise self.fail(number, key, msg("{voter} did not vote", voter=step.voter))
+            used[key].add(step.voter)
+            self.enter(number, key, entry_for(step, voted=_name(ballots[step.voter])))
+        for key in rounds_given.values():
+            extra = sorted(set(map(str, values.pop(key))) - used[key])
+            if extra:
+                raise self.fail(number, key, msg("{voter} does not vote here", voter=extra[0]))
+
+    def value(self, number: int, ask, value: Any) -> Any:
+        """A record's value in the shape its ask's kind takes (names as text, yes or no as a flag)."""
+        if value is None:
+            return None
+        if ask.kind == "player":
+            return _name(value) if _name(value) is not None else value
+        if ask.kind == "players":
+            return [_name(name) or name for name in value] if isinstance(value, list) else value
+        if ask.kind == "each":
+            return {str(key): _name(name) or name for key, name in value.items()} if isinstance(value, Mapping) else value
+        if ask.kind == "yes-no":
+            text = str(value).strip().casefold()
+            return True if text in ON else False if text in OFF else value
+        return str(value)
+
+    def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: str) -> None:
+        for key in values:
+            if key not in keys:
+                raise self.fail(number, key, msg("not a key of {game}: {keys}", game=self.game.title,
+                                                 keys=", ".join(keys) or "-"))
+            raise self.fail(number, key, why)

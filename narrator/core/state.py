@@ -1,0 +1,215 @@
+"""A game of many nights as it stands between two entries, and the kinds of things its rules ask
+for: the generic part of the contract a game's ``rules.py`` fulfils (``narrator.core.nights``).
+
+``State`` is what every game has (the night, the seating, the cards, the dead in the order they
+died) plus ``own``: whatever else the game keeps (lovers, spent powers, the lynched so far), as a
+frozen mapping of plain values, so that a state is immutable and serialisable as it is.
+
+``Ask`` is what a moderator enters in a turn, in one of a few generic kinds; ``Dawn`` and ``Dusk``
+are what a night and a day come to. Nothing here names a role, a side or a turn.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import msg
+
+EMPTY: Mapping = MappingProxyType({})
+
+# The kinds of entry an ask takes (what the value of its ACTION KEY is in a game record):
+#   player       one player's name (or nobody, unless required)
+#   players      several players' names (a list; up to ``most``)
+#   each         one player per chooser: a mapping chooser -> name (``choosers`` are its keys)
+#   yes-no       true or false
+#   choice       one of ``choices``
+#   told         nothing is entered: the answer is told at once (``about`` whom)
+KINDS = ("player", "players", "each", "yes-no", "choice", "told")
+
+
+class RulesError(NarratorError):
+    """A game's rules.py broke its contract (a bug of the plugin): the message names the file."""
+
+
+def frozen(value: Any) -> Any:
+    """A plain value made immutable: mappings become read-only, lists tuples (recursively)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: frozen(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen(item) for item in value)
+    return value
+
+
+def plain(value: Any) -> Any:
+    """The inverse of ``frozen``: what JSON writes (mappings as dicts, tuples as lists)."""
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [plain(item) for item in (sorted(value) if isinstance(value, frozenset | set) else value)]
+    return value
+
+
+@dataclass(frozen=True)
+class State:
+    """The game as it stands: generic fields, and the game's ``own`` (set by its rules)."""
+
+    night: int
+    seating: tuple[str, ...]  # clockwise, from the moderator's left (without one, from anyone)
+    deck: Mapping[str, int]
+    options: Mapping[str, bool]
+    cards: Mapping[str, str] | None = None  # who holds which card now; None when nobody at the laptop knows
+    dead: tuple[str, ...] = ()  # in the order they died (a player brought back leaves it)
+    own: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+
+    @property
+    def living(self) -> tuple[str, ...]:
+        return tuple(name for name in self.seating if name not in self.dead)
+
+    def died(self, names) -> "State":
+        return replace(self, dead=self.dead + tuple(name for name in names if name not in self.dead))
+
+    def revived(self, names) -> "State":
+        return replace(self, dead=tuple(name for name in self.dead if name not in names))
+
+    def kept(self, **own: Any) -> "State":
+        """The state with some of the game's own values changed (each made immutable)."""
+        return replace(self, own=MappingProxyType({**self.own, **{key: frozen(value) for key, value in own.items()}}))
+
+    def holders(self, role_ids) -> tuple[str, ...]:
+        """The living players who hold one of ``role_ids``, in seating order."""
+        wanted = {role_ids} if isinstance(role_ids, str) else set(role_ids)
+        return tuple(name for name in self.living if self.cards is not None and self.cards[name] in wanted)
+
+    def as_dict(self) -> dict:
+        return plain({"night": self.night, "seating": self.seating, "deck": self.deck, "options": self.options,
+                      "cards": self.cards, "dead": self.dead, "own": self.own})
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What the moderator enters for one ACTION KEY while the chooser's eyes are open.
+
+    ``choosers`` act (for ``each``, the keys of the mapping entered, shown as ``labels``);
+    ``candidates`` may be chosen (``player``, ``players``, ``each``); ``choices`` for ``choice``.
+    Unless ``required``, nobody (or nothing) is an answer too."""
+
+    key: str
+    kind: str
+    choosers: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
+    required: bool = False
+    about: str | None = None  # told: the player the answer is about
+    most: int = 0  # players: at most this many (0: any number)
+    labels: tuple[str, ...] = ()  # each: how each chooser is shown (a holder's name), else the chooser
+
+    def label(self, chooser: str) -> str:
+        return self.labels[self.choosers.index(chooser)] if self.labels else chooser
+
+    def check(self, value: Any) -> str | None:
+        """Why ``value`` is not an answer to this ask (None when it is one)."""
+        def player(name, where=""):
+            if name not in self.candidates:
+                return msg("{key} {where}'{name}' is not one of {names}", key=self.key, where=where, name=name,
+                           names=", ".join(self.candidates) or "-")
+            return None
+
+        if value is None:
+            return msg("'{key}' needs an answer here", key=self.key) if self.required else None
+        if self.kind == "told":
+            return msg("'{key}' is told, never entered", key=self.key)
+        if self.kind == "player":
+            return player(value) if isinstance(value, str) else msg("'{key}' is one name", key=self.key)
+        if self.kind == "players":
+            if not isinstance(value, list | tuple) or not all(isinstance(name, str) for name in value):
+                return msg("'{key}' is a list of names", key=self.key)
+            if len(set(value)) != len(value) or (self.most and len(value) > self.most):
+                return msg("'{key}': at most {most} different names", key=self.key, most=self.most or len(value))
+            return next((why for why in map(player, value) if why), None)
+        if self.kind == "each":
+            if not isinstance(value, Mapping) or not all(isinstance(name, str) for name in value.values()):
+                return msg("'{key}' maps each of {choosers} to a name", key=self.key,
+                           choosers=", ".join(self.choosers))
+            unknown = [chooser for chooser in value if chooser not in self.choosers]
+            if unknown:
+                return msg("'{key}': '{chooser}' is not one of {choosers}", key=self.key, chooser=unknown[0],
+                           choosers=", ".join(self.choosers))
+            if self.required and set(value) != set(self.choosers):
+                return msg("'{key}' needs an answer from each of {choosers}", key=self.key,
+                           choosers=", ".join(self.choosers))
+            return next((why for chooser, name in value.items() if (why := player(name, f"{chooser}: "))), None)
+        if self.kind == "yes-no":
+            return None if isinstance(value, bool) else msg("'{key}' is yes or no (true or false)", key=self.key)
+        if self.kind == "choice":
+            return None if value in self.choices else msg("'{key}' is one of {choices}", key=self.key,
+                                                          choices=", ".join(self.choices))
+        return msg("'{key}': no kind '{kind}'", key=self.key, kind=self.kind)
+
+
+class Actions(Mapping):
+    """A night's (or a day's) entries so far, by ACTION KEY, as a game's rules read them: a key the
+    rules never declared is their own mistake, said at once (a typo would otherwise mean that
+    nobody ever acts)."""
+
+    def __init__(self, values: Mapping[str, Any], declared: Mapping[str, str], source: str):
+        self._values, self._declared, self._source = dict(values), declared, source
+
+    def _known(self, key: str) -> str:
+        if key not in self._declared:
+            raise RulesError(msg("{file}: reads '{key}', which is none of its keys ({keys})", file=self._source,
+                                 key=key, keys=", ".join(self._declared)))
+        return key
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[self._known(key)]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._values.get(self._known(key), default)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._known(key) in self._values
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+@dataclass(frozen=True)
+class Dawn:
+    """What a night comes to: the state after it, who died (in the order they die) and why
+    (``(reason, name)`` pairs, each said by the language's ``reason_REASON``), who came back."""
+
+    state: State
+    dead: tuple[str, ...] = ()
+    reasons: tuple[tuple[str, str], ...] = ()
+    revived: tuple[str, ...] = ()
+    answers: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # each information role's answer, by ACTION KEY (filled by the loop)
+
+
+@dataclass(frozen=True)
+class Dusk:
+    """What a day comes to after its vote and its actions: the state after it, who died and why."""
+
+    state: State
+    dead: tuple[str, ...] = ()
+    reasons: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundStep:
+    """What every step has: the state as it stands, and a key that names the step within the game."""
+
+    state: State
+    kind: ClassVar[str] = ""  # also the kind of the entry that answers it
+
+    @property
+    def key(self) -> str:
+        return "/".join((str(self.state.night), self.kind, *self._detail()))
+
+    def _detail(self) -> tuple[str, ...]:
+        return ()
+
