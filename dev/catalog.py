@@ -32,10 +32,11 @@ CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "te
 def template() -> Catalog:
     """Every message the interface can show, in English, with where it comes from."""
     catalog = Catalog(domain=DOMAIN, project="narrator", charset="utf-8")
-    for filename, _lineno, message, comments, _context in extract_from_dir(
-            ROOT / "narrator", method_map=[("**.py", "python")], keywords=KEYWORDS,
-            comment_tags=("Translators:",), strip_comment_tags=True):
-        catalog.add(message, locations=[(f"narrator/{filename}", None)], auto_comments=comments)
+    for folder in ("narrator", "scripts"):  # the code, and the games' rules.py
+        for filename, _lineno, message, comments, _context in extract_from_dir(
+                ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS,
+                comment_tags=("Translators:",), strip_comment_tags=True):
+            catalog.add(message, locations=[(f"{folder}/{filename}", None)], auto_comments=comments)
     for location, message in command_help():
         catalog.add(message, locations=[(location, None)])
     import click

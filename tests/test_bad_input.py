@@ -39,6 +39,7 @@ BASE = {
     ("card",): (["--players", "3", "-o", "{tmp}/c.pdf"], []),
     ("timer",): ([], ["2s"]),
     ("votes",): ([], ["{tmp}/votes.yaml"]),
+    ("replay",): ([], ["{tmp}/votes.yaml"]),
     ("resume",): ([], []),
     ("serve",): (["--players", "3", "--no-ambience", "--no-laptop-audio", "--host", "127.0.0.1", "--port", "0"], []),
     ("voices", "list"): ([], []),

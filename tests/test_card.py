@@ -203,3 +203,20 @@ def test_the_ghosts_phase_of_the_minaccia_fantasma_comes_before_daybreak_on_the_
     ghosts = text.index("Night 2 and after: Ghosts, open your eyes.")
     assert ghosts < text.index("Ghosts, close your eyes.") < text.index("Day breaks over Tabula.")
     assert text.count("Night 2 and after: Ghosts") == 1  # the ghosts' words are one paragraph
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("it", ["Martire", "Amanti", "Cortigiana", "Guardia", "Ladro", "Lupi", "Ficcanaso", "Medium", "Becchino",
+            "Le case", "Il voto", "La fine", "Traditore"]),
+    ("en", ["Martyr", "Lovers", "Courtesan", "Guard", "Thief", "Wolves", "Busybody", "Medium", "Undertaker",
+            "The houses", "The vote", "The end", "Traitor"])])
+def test_the_moderators_card_of_leart_s_variant_has_the_calls_the_dawn_the_vote_and_the_end(run, tmp_path, lang,
+                                                                                           words):
+    """LeartS' variant, 17 players (every character): the night's calls in order, then how a dawn is
+    worked out (the houses), the vote, the end and who changes it."""
+    path, _output = make_card(run, tmp_path, "--game", "learts-variant", "--players", "17", "--lang", lang)
+    text = flat(pdf_text(path))
+    text = text[text.index({"it": "La notte", "en": "The night"}[lang]):]
+    positions = [text.index(word) for word in words]
+    assert positions == sorted(positions), list(zip(words, positions, strict=True))
+    assert pdf_info(path)[0] == 2

@@ -150,18 +150,20 @@ def test_the_ghosts_marks_turned_up_are_typed_in_a_vecchio_saggio_game(game, tmp
         assert text in result.output
 
 
-def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path):
-    env = lupus_env(tmp_path)
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path, language):
+    env = lupus_env(tmp_path, language)
     rounds, typed = planned_game(game, env, 12, seed=5, **{"minaccia-fantasma": True})
     result = invoke(env, command(12, NAMES[:12], "minaccia-fantasma=on"), typed)
     assert result.exit_code == 0, result.output
     saved = saved_game(env)
     assert saved["entries"] == rounds.entries and saved["over"] is True
     over = rounds.step
-    assert f"Winners: {', '.join(over.winners)}" in result.output
+    assert {"en": "Winners: ", "it": "Vincitori: "}[language] + ", ".join(over.winners) in result.output
     for name, role_id in rounds.setup.cards.items():  # the moderator's secret table
-        assert f"{name.ljust(5)}  {game.languages['en'].role_name(role_id)}" in result.output
-    deaths = [said for _time, said in env.speaker_said if said.startswith("Dawn breaks. The village mourns")]
+        assert f"{name.ljust(5)}  {game.languages[language].role_name(role_id)}" in result.output
+    mourns = {"en": "Dawn breaks. The village mourns", "it": "È l'alba. Il villaggio piange"}[language]
+    deaths = [said for _time, said in env.speaker_said if said.startswith(mourns)]
     assert deaths, env.speaker_said  # the dead are said by name
     # A night is spoken a part at a time: the bed opens the night, then comes straight back for each part.
     first_words = [night.clips[0].start / night.rate for night in env.played]
@@ -321,18 +323,45 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
     of one and calls each vote): every night (with a moderator, every part of one) is new audio for
     the tablets, every lynching and the end are shown on them, and the laptop's answers play the
     same game as the core."""
-    import asyncio
-
-    import aiohttp
-
     env = lupus_env(tmp_path)
     variant = ["--dealt"] if moderator else ["--variant", "vecchio-saggio"]  # narrate's own deal is random
     rounds, typed = planned_game(game, env, 8, seed=13, **({} if moderator else {"vecchio-saggio": True}))
     if moderator:
         typed = [rounds.setup.cards[name] for name in rounds.setup.seating] + typed
+    args = [*command(8, NAMES[:8], day_seconds=2), *variant]
+    seen, output = follow_on_a_tablet(tmp_path, args, typed)
+    saved = saved_game_in(tmp_path / "data" / "narrator")
+    assert saved["entries"] == rounds.entries
+    assert saved["options"]["speaker_box"] is True  # narrate resume serves it to the tablets again
+    nights = sum(entry["kind"] == "day" for entry in rounds.entries)
+    assert nights >= 2
+    if moderator:  # each part of the night heard: up to a turn's opening and count, then its close
+        parts = sum(entry["kind"] == "phase" for entry in rounds.entries)
+        assert parts <= len(seen["nights"]) <= 2 * parts
+        # the bed opens each night, then comes straight back for each part (not two seconds before every turn)
+        assert sorted(set(seen["first words"])) == [0.5, 2.0]
+        assert seen["first words"].count(2.0) == rounds.step.state.night  # the last may have ended at its dawn
+    else:
+        assert len(seen["nights"]) == sum(entry["kind"] == "night" for entry in rounds.entries)
+    lynchings = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
+    assert len(seen["results"]) == len(lynchings) + 1  # each lynching, then the end
+    assert seen["results"][-1][0] == game.languages["en"].line(f"end.{rounds.step.sides[0]}")
+    assert "is lynched." in seen["results"][0][-1]
+    assert game.languages["en"].line(f"end.{rounds.step.sides[0]}") in output
+
+
+def follow_on_a_tablet(tmp_path, args, typed):
+    """Play ``narrate ARGS --speaker-box`` in a process, answering ``typed`` at the laptop, with a
+    tablet (a WebSocket client) that presses Start, skips each night or part of one and calls each
+    vote: what the tablet saw (each night's audio, each result) and what the laptop printed."""
+    import asyncio
+
+    import aiohttp
+
     environ = {**os.environ, "LANG": "en_US.UTF-8", "XDG_DATA_HOME": str(tmp_path / "data"),
                "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], day_seconds=2), *variant, "--speaker-box", "--host", "127.0.0.1", "--port", "0", "--no-laptop-audio", "--lang", "en"]
+    args = [sys.executable, "-m", "narrator", *args, "--speaker-box", "--host", "127.0.0.1", "--port", "0",
+            "--no-laptop-audio", "--lang", "en"]
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"  # files: a full pipe would hold the game up
     with open(out, "w") as stdout, open(err, "w") as stderr:
         process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=stdout, stderr=stderr, env=environ,
@@ -373,24 +402,7 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
         output = out.read_text()
     finally:
         process.kill()
-    saved = saved_game_in(tmp_path / "data" / "narrator")
-    assert saved["entries"] == rounds.entries
-    assert saved["options"]["speaker_box"] is True  # narrate resume serves it to the tablets again
-    nights = sum(entry["kind"] == "day" for entry in rounds.entries)
-    assert nights >= 2
-    if moderator:  # each part of the night heard: up to a turn's opening and count, then its close
-        parts = sum(entry["kind"] == "phase" for entry in rounds.entries)
-        assert parts <= len(seen["nights"]) <= 2 * parts
-        # the bed opens each night, then comes straight back for each part (not two seconds before every turn)
-        assert sorted(set(seen["first words"])) == [0.5, 2.0]
-        assert seen["first words"].count(2.0) == rounds.step.state.night  # the last may have ended at its dawn
-    else:
-        assert len(seen["nights"]) == sum(entry["kind"] == "night" for entry in rounds.entries)
-    lynchings = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
-    assert len(seen["results"]) == len(lynchings) + 1  # each lynching, then the end
-    assert seen["results"][-1][0] == game.languages["en"].line(f"end.{rounds.step.sides[0]}")
-    assert "is lynched." in seen["results"][0][-1]
-    assert game.languages["en"].line(f"end.{rounds.step.sides[0]}") in output
+    return seen, output
 
 
 def saved_game_in(folder) -> dict:

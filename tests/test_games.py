@@ -98,7 +98,7 @@ def test_an_unknown_game_is_one_line_with_the_list(run, args):
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert f"no game '{args[args.index('--game') + 1]}': choose one of lupus-in-tabula, one-night-ultimate-werewolf, {GAME}" in result.stderr
+    assert f"no game '{args[args.index('--game') + 1]}': choose one of learts-variant, lupus-in-tabula, one-night-ultimate-werewolf, {GAME}" in result.stderr
 
 
 def test_another_game_plays_through_the_commands(run, other_game):

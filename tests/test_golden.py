@@ -53,6 +53,20 @@ CASES += [
     (["--game", LUPUS, "roles", "--lang", "en"], f"{LUPUS}/roles-en.txt"),
 ]
 
+LEARTS = "learts-variant"
+# Every turn: the lovers' first night, the martire's and the becchino's (called by the rules only
+# on the night after a burning, printed here as the deck's), with each option's lines.
+CASES += [(["--game", LEARTS, "script", "--players", str(players), "--lang", lang, "--night", str(night)],
+           f"{LEARTS}/script-{players}p-night{night}-{lang}.txt")
+          for players in (8, 17) for night in (1, 2) for lang in ("it", "en")]
+CASES += [
+    (["--game", LEARTS, "script", "--players", "17", "--lang", "it", "--option", "martire-protezione=on", "--option",
+      "amanti-scelgono=on"], f"{LEARTS}/script-17p-options-it.txt"),
+    (["--game", LEARTS, "deck", "--players", "24", "--lang", "it"], f"{LEARTS}/deck-24p-it.txt"),
+    (["--game", LEARTS, "roles", "--lang", "it"], f"{LEARTS}/roles-it.txt"),
+    (["--game", LEARTS, "roles", "--lang", "en"], f"{LEARTS}/roles-en.txt"),
+]
+
 
 @pytest.mark.parametrize("args, name", CASES, ids=[name for _, name in CASES])
 def test_output_matches_golden_file(run, request, args, name):

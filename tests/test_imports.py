@@ -85,3 +85,35 @@ def test_the_top_level_shows_the_layers():
     modules = sorted(path.name for path in package.glob("*.py"))
     assert modules == ["__init__.py", "__main__.py"]
     assert {"core", "games", "shell"} <= {path.name for path in package.iterdir() if path.is_dir()}
+
+
+def test_no_generic_module_names_a_game_s_roles_sides_or_turns():
+    """A game is its folder: the code in narrator/ (the core, the loader, the shell) never names one
+    of a shipped game's roles, sides or turns, as a string or as a name (docstrings aside)."""
+    import ast
+    from pathlib import Path
+
+    from narrator.games import GAMES_DIR
+    from narrator.games.loader import available_games, load_game
+
+    names = set()
+    for game_id in available_games(GAMES_DIR):
+        game = load_game(GAMES_DIR / game_id)
+        names |= {role.id for role in game.roles} | {role.side for role in game.roles}
+        names |= {slot.id for slot in game.night.slots}
+    identifiers = {name.replace("-", "_") for name in names}
+    package = Path(__file__).resolve().parent.parent / "narrator"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and node.body
+                      and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+            if text is not None and id(node) not in docstrings and text in names:
+                found.append(f"{path.name}:{node.lineno} '{text}'")
+            word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if word in identifiers:
+                found.append(f"{path.name}:{node.lineno} {word}")
+    assert found == []

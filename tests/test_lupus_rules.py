@@ -69,3 +69,48 @@ def test_a_living_criceto_is_the_only_winner_and_counts_as_human(game):
     assert over(game, alive) == (("criceto-mannaro",), ("Elena",))
     assert over(game, {"Anna", "Elena", "Bruno"}) is None  # 1 lupo, 2 humans
     assert over(game, {"Elena", "Bruno"}) == (("criceto-mannaro",), ("Elena",))
+
+
+def lupus_record(game, cards, *rounds, **options):
+    from narrator.core.replay import replay
+
+    record = {"players": [{"name": name, "card": card} for name, card in cards.items()],
+              "options": {name.replace("_", "-"): "on" if value else "off" for name, value in options.items()},
+              "rounds": list(rounds)}
+    return replay(game, record, "partita.yaml").as_dict()
+
+
+RULEBOOK = {"Andrea": "villico", "Bruno": "villico", "Carla": "veggente", "Daniela": "villico", "Elena": "medium",
+            "Francesco": "villico", "Gianni": "lupo-mannaro", "Roberta": "villico", "Zeno": "lupo-mannaro"}
+
+
+def test_a_record_settles_the_rulebooks_vote_with_the_benvenuto_from_the_night(game):
+    """The rulebook's example as a game record: the lupi eat Francesco, who takes the Benvenuto;
+    9 votes (8 living, 1 ghost): Andrea 3, Daniela 2, Roberta 2, Bruno 1, Carla 1: Daniela, closer
+    clockwise to Francesco than Roberta, joins Andrea; the ballottaggio lynches Daniela 4 to 2."""
+    nomination = {"Andrea": "Daniela", "Bruno": "Andrea", "Carla": "Andrea", "Daniela": "Andrea",
+                  "Elena": "Roberta", "Francesco": "Roberta", "Gianni": "Daniela", "Roberta": "Bruno",
+                  "Zeno": "Carla"}
+    ballot = {"Bruno": "Daniela", "Carla": "Daniela", "Elena": "Andrea", "Gianni": "Daniela", "Roberta": "Andrea",
+              "Zeno": "Daniela"}
+    result = lupus_record(game, RULEBOOK, {"night": {"veggente": "Zeno", "lupo-mannaro": "Francesco"}},
+                          {"day": {"nomination": nomination, "ballot": ballot, "lynched": "Daniela"}},
+                          {"night": {"veggente": "Gianni"}}, quiet_first_night=False)
+    assert result == {"rounds": [{"night": 1, "dead": ["Francesco"], "answers": {"veggente": "wolf"}},
+                                 {"day": 1, "dead": ["Daniela"], "lynched": "Daniela"},
+                                 {"night": 2, "dead": [], "answers": {"medium": "not-wolf", "veggente": "wolf"}}],
+                      "winner": None}
+
+
+def test_a_lupus_record_is_refused_where_the_rules_forbid_it(game):
+    from narrator.core.replay import ReplayError
+
+    for rounds, error in (
+            ([{"night": {"lupo-mannaro": "Andrea"}}], "round 1: lupo-mannaro: it does not act tonight"),  # quiet
+            ([{"night": {"medium": "Andrea"}}], "round 1: medium: it is told, never written"),
+            ([{"night": {"veggente": "Carla"}}], "round 1: veggente: veggente 'Carla' is not one of"),  # himself
+            ([{"night": {}}, {"day": {"lynched": None}}], "round 2: lynched: somebody is always lynched"),
+            ([{"night": {}}, {"day": {"nomination": {"Andrea": "Bruno"}}}], "round 2: nomination: Bruno did not vote"),
+            ([{"night": {"gufato": "Andrea"}}], "round 1: gufato: not a key of")):
+        with pytest.raises(ReplayError, match=error.replace("(", r"\(")):
+            lupus_record(game, RULEBOOK, *rounds)

@@ -66,10 +66,10 @@ def random_value(ask, rng: random.Random):
     if ask.kind == "player":
         return rng.choice(ask.candidates)
     if ask.kind == "players":
-        return rng.sample(ask.candidates, rng.randint(0, min(len(ask.candidates), ask.most or 3)))
+        return rng.sample(ask.candidates, rng.randint(1, min(len(ask.candidates), ask.most or 3)))
     if ask.kind == "each":
         return {chooser: rng.choice(ask.candidates) for chooser in ask.choosers
-                if ask.required or rng.random() < 0.8}
+                if ask.required or rng.random() < 0.8} or None
     if ask.kind == "yes-no":
         return rng.random() < 0.5
     return rng.choice(ask.choices)

@@ -105,6 +105,11 @@ def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
         raise DeckError(msg("the deck needs at least one card of the side '{side}' ({roles}), or the night has no "
                             "enemy: add one", side=game.needs_side,
                             roles=", ".join(role.id for role in game.roles if role.side == game.needs_side)))
+    if game.minority:
+        few = sum(deck.copies(role_id) for role_id in game.minority)
+        if not 0 < few < deck.size - few:
+            raise DeckError(msg("the deck needs at least one of {roles}, and fewer of them than of the other cards "
+                                "(it has {few} of {size})", roles=", ".join(game.minority), few=few, size=deck.size))
     if players is None:
         players = players_for(game, deck)
         if not game.min_players <= players <= game.max_players:

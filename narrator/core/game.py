@@ -230,6 +230,7 @@ class Game:
     tokens: tuple[str, ...] = ()  # pieces other than cards that the vote may ask about (artifacts)
     token_traits: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     needs_side: str | None = None  # a legal deck holds at least one card of this side (an enemy for the night)
+    minority: tuple[str, ...] = ()  # a legal deck holds at least one of these roles, and fewer than other cards
     rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
     gap_before_count: float = 0.0  # a breath between a turn's opening line and its first number
     many_nights: bool = False  # nights follow one another until a side wins (turns may depend on the night)

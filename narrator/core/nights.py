@@ -34,6 +34,11 @@ class NightsRules(Protocol):
     def start(self, game, state: State) -> State:
         """The state before the first night: the game's own values set."""
 
+    def places(self, game, state: State, tonight: Mapping[str, Any]) -> Mapping[str, str | None]:
+        """Where each living player is tonight as the entries so far say, for the moderator's eyes:
+        player: whose house (None: out, in no house); only those away from home. Empty if the
+        game has no houses."""
+
     def calls(self, game, state: State, turn: str) -> bool:
         """Whether the deck's turn ``turn`` is called tonight (a game may leave out a dead character's)."""
 
@@ -59,8 +64,9 @@ class NightsRules(Protocol):
     def game_over(self, game, state: State) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         """None while the game goes on; else the winning ENDS and every winner (dead ones too)."""
 
-    def announce(self, game, state: State, dead: tuple[str, ...], say, when: str) -> list[str]:
-        """The sentences said aloud when ``dead`` died ``when`` ("dawn" or "day"; never empty ``dead``)."""
+    def announce(self, game, result: Dawn | Dusk, say) -> list[str]:
+        """The sentences said aloud for what a night (a ``Dawn``) or a day (a ``Dusk``) came to:
+        who died, who came back (never called when nothing happened)."""
 
     def explain_day(self, game, procedure: Any, verdict: Any, say) -> list[str]:
         """The vote's result, a sentence per step, the last said aloud."""
@@ -84,36 +90,36 @@ def functions() -> dict[str, inspect.Signature]:
 def check_rules(module: Any, path: str) -> None:
     """A module fulfils the contract: every name, every function with the contract's parameters
     (by name and order), the keys of kinds the core knows. DataError naming ``path`` otherwise."""
-    def fail(text: str, **values: Any) -> DataError:
-        return DataError(msg("{file}: {problem}", file=path, problem=msg(text, **values)))
+    def fail(problem) -> DataError:
+        return DataError(msg("{file}: {problem}", file=path, problem=problem))
 
     for name in NAMES:
         if not hasattr(module, name):
-            raise fail("no '{name}' (a game of many nights' rules provide {names})", name=name,
-                       names=", ".join((*NAMES, *functions())))
+            raise fail(msg("no '{name}' (a game of many nights' rules provide {names})", name=name,
+                       names=", ".join((*NAMES, *functions()))))
     for name, signature in functions().items():
         given = getattr(module, name, None)
         if not callable(given):
-            raise fail("no function '{name}{signature}'", name=name, signature=signature)
+            raise fail(msg("no function '{name}({parameters})'", name=name, parameters=", ".join(signature.parameters)))
         wanted = list(signature.parameters)
         have = list(inspect.signature(given).parameters)
         if have != wanted:
-            raise fail("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
-                       wanted=", ".join(wanted))
+            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
+                       wanted=", ".join(wanted)))
     for declared in ("NIGHT_KEYS", "DAY_KEYS"):
         keys = getattr(module, declared)
         if not isinstance(keys, Mapping):
-            raise fail("{name}: a mapping of ACTION KEY to kind", name=declared)
+            raise fail(msg("{name}: a mapping of ACTION KEY to kind", name=declared))
         for key, kind in keys.items():
             if kind not in KINDS:
-                raise fail("{name}['{key}']: '{kind}' is not a kind: {kinds}", name=declared, key=key, kind=kind,
-                           kinds=", ".join(KINDS))
+                raise fail(msg("{name}['{key}']: '{kind}' is not a kind: {kinds}", name=declared, key=key, kind=kind,
+                           kinds=", ".join(KINDS)))
     for key, answers in module.ANSWERS.items():
         if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
-            raise fail("ANSWERS['{key}']: a night key with a tuple of answers", key=key)
+            raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
-            raise fail("VOTE_KEYS['{key}']: the record's name for that round", key=round_name)
+            raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))
 
 
 def answer_sentences(module: Any) -> tuple[str, ...]:

@@ -166,8 +166,7 @@ class _Replay:
         try:
             self.rounds.enter(entry)
         except RoundsError as error:
-            why = error.message.split(": ", 1)[1] if error.message.startswith("entry ") else error.message
-            raise self.fail(number, key, why) from None
+            raise self.fail(number, key, error.reason) from None
 
     def run(self, rounds: list) -> Replayed:
         for number, item in enumerate(rounds, start=1):
@@ -202,8 +201,7 @@ class _Replay:
                 given["choice"] = self.value(number, step.ask, values.pop(step.ask.key, None))
             self.enter(number, step.ask.key if step.ask is not None else None, entry_for(step, **given))
         self.leftover(number, values, rules.NIGHT_KEYS, msg("it does not act tonight"))
-        step = self.rounds.step
-        assert isinstance(step, DawnStep)
+        step: DawnStep = self.rounds.step  # a night's turns end at its dawn
         dawn = step.dawn
         self.results.append(RoundResult(night=step.state.night, dead=dawn.dead, reasons=dawn.reasons,
                                         answers=dawn.answers, revived=dawn.revived, step=step))
@@ -211,8 +209,7 @@ class _Replay:
 
     def day(self, number: int, values: dict) -> None:
         rules = self.game.rules
-        step = self.rounds.step
-        assert isinstance(step, DayStep)
+        step: DayStep = self.rounds.step  # after a night (run() checked it), the day
         night = step.state.night
         rounds_given = {name: rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds
                         if rules.VOTE_KEYS.get(name, name) in values}
@@ -234,8 +231,7 @@ class _Replay:
             value = self.value(number, act.ask, values.pop(act.ask.key, None))
             self.enter(number, act.ask.key, entry_for(act, choice=value))
         self.leftover(number, values, rules.DAY_KEYS, msg("it cannot be played today"))
-        step = self.rounds.step
-        assert isinstance(step, LynchStep)
+        step: LynchStep = self.rounds.step  # the vote and the day's actions come to the day's end
         if rounds_given and lynched_given and step.verdict.lynched != lynched:
             raise self.fail(number, "lynched", msg("the votes lynch {voted}, not {given}",
                                                    voted=step.verdict.lynched or "-", given=lynched or "-"))
@@ -266,8 +262,8 @@ class _Replay:
 
     def value(self, number: int, ask, value: Any) -> Any:
         """A record's value in the shape its ask's kind takes (names as text, yes or no as a flag)."""
-        if value is None:
-            return None
+        if value is None or (isinstance(value, list | Mapping) and not value):
+            return None  # nobody
         if ask.kind == "player":
             return _name(value) if _name(value) is not None else value
         if ask.kind == "players":
@@ -281,6 +277,8 @@ class _Replay:
 
     def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: str) -> None:
         for key in values:
+            if keys.get(key) == "told":
+                raise self.fail(number, key, msg("it is told, never written"))
             if key not in keys:
                 raise self.fail(number, key, msg("not a key of {game}: {keys}", game=self.game.title,
                                                  keys=", ".join(keys) or "-"))

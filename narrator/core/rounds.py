@@ -30,7 +30,12 @@ from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, Rule
 
 
 class RoundsError(NarratorError):
-    """An entry the game cannot take where it is (a saved game edited by hand, a wrong name)."""
+    """An entry the game cannot take where it is (a saved game edited by hand, a wrong name);
+    ``reason`` is what is wrong with it, without where it stands among the entries."""
+
+    def __init__(self, message, reason=None):
+        super().__init__(message)
+        self.reason = reason if reason is not None else message
 
 
 @dataclass(frozen=True)
@@ -225,7 +230,7 @@ class Rounds:
             self.entries.pop()
             replayed = Rounds(self.game, self.setup, self.entries)
             self._flow, self.step = replayed._flow, replayed.step
-            raise RoundsError(msg("entry {number}: {error}", number=index, error=error.message)) from None
+            raise RoundsError(msg("entry {number}: {error}", number=index, error=error.message), error.reason) from None
 
 
 def _shape(entry: dict) -> str:
@@ -237,13 +242,13 @@ def _check(step: Step, entry: dict, index: int) -> None:
     """The names an entry gives are the ones the step allows."""
     def allowed(name, choices, what):
         if name is not None and name not in choices:
-            raise RoundsError(msg("entry {number}: {what} '{name}' is not one of {names}", number=index, what=what,
-                                  name=name, names=", ".join(choices) or "-"))
+            reason = msg("{what} '{name}' is not one of {names}", what=what, name=name, names=", ".join(choices) or "-")
+            raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
 
     if isinstance(step, PhaseStep | ActStep) and "choice" in entry:
         why = step.ask.check(entry["choice"])
         if why is not None:
-            raise RoundsError(msg("entry {number}: {why}", number=index, why=why))
+            raise RoundsError(msg("entry {number}: {why}", number=index, why=why), why)
     elif isinstance(step, RevealStep):
         for mark, _holder in step.marks:
             allowed(entry["marks"].get(mark), step.candidates, mark)
@@ -266,7 +271,8 @@ def _check(step: Step, entry: dict, index: int) -> None:
         allowed(entry["voted"], step.candidates, "vote")
     elif isinstance(step, DayStep) and "lynched" in entry:
         if entry["lynched"] is None and not step.procedure.may_spare:
-            raise RoundsError(msg("entry {number}: somebody is always lynched in this game", number=index))
+            reason = msg("somebody is always lynched in this game")
+            raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
         allowed(entry["lynched"], step.procedure.candidates, "lynched")
 
 

@@ -118,6 +118,8 @@ class Ask:
 
         if value is None:
             return msg("'{key}' needs an answer here", key=self.key) if self.required else None
+        if isinstance(value, list | tuple | Mapping) and not value:
+            return msg("'{key}': nobody is null, not an empty list", key=self.key)
         if self.kind == "told":
             return msg("'{key}' is told, never entered", key=self.key)
         if self.kind == "player":

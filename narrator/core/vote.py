@@ -123,9 +123,12 @@ class VoteRules(Protocol):
 def rules_of(game: Game) -> VoteRules:
     if game.rules is None:
         raise VoteError(msg("{game} has no vote rules yet: settle the vote by its rulebook", game=game.title))
-    if is_day_vote(game):
+    if is_day_vote(game) and hasattr(game.rules, "read_day"):  # its optional votes file of one day
         raise VoteError(msg("{game} votes in two rounds each day: give the day's votes in a file, narrate votes "
                             "FILE (the README shows one)", game=game.title))
+    if is_day_vote(game):
+        raise VoteError(msg("{game} settles each day's vote as the game is played; 'narrate replay FILE' settles a "
+                            "whole game record (the README shows one)", game=game.title))
     return game.rules
 
 

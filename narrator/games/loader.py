@@ -73,7 +73,7 @@ def load_game(folder: Path) -> Game:
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
                       "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side", "nights",
-                      "without_moderator"})
+                      "without_moderator", "minority"})
     sides = tuple(item.text() for item in root.get("sides").elements())
     if not sides:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
@@ -123,6 +123,7 @@ def load_game(folder: Path) -> Game:
         token_traits=MappingProxyType(token_traits),
         rules=rules,
         needs_side=None if root.get("needs_side", None).value is None else root.get("needs_side").choice(sides),
+        minority=tuple(item.choice(tuple(sorted(role_ids))) for item in root.get("minority", []).elements()),
         many_nights=many_nights,
         option_aliases=MappingProxyType(aliases),
         option_players=MappingProxyType(option_players),

@@ -10,6 +10,7 @@ from narrator.core.card import Block
 from narrator.core.procedures import Ballottaggio
 from narrator.core.runoff import DayOutcome, DayVote, day_from_data
 from narrator.core.state import Ask, Dawn, Dusk
+
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
                "wins_alone_alive": "flag", "kills_from": "count",
                "copyable": "flag"}
@@ -203,10 +204,14 @@ def dusk(game, state, lynched, acts):
                            nightfall_dead=len(after.dead)), (lynched,))
 
 
-def announce(game, state, dead, say, when):
+def announce(game, result, say):
     """At dawn the dead by name, then who takes the Benvenuto; after a lynching, who takes it."""
-    lines = [say("dawn_dead", names=say.join(list(dead)))] if when == "dawn" else []
-    return [*lines, say("anchor", name=dead[-1])]
+    lines = [say("dawn_dead", names=say.join(list(result.dead)))] if isinstance(result, Dawn) else []
+    return [*lines, say("anchor", name=result.dead[-1])]
+
+
+def places(game, state, tonight):
+    return {}  # nobody leaves home in this game
 
 
 def explain_day(game, procedure, verdict, say):

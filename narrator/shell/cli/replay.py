@@ -53,21 +53,23 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
     from narrator.core.vote import Sentences
     from narrator.shell.translation import _
 
-    say = Sentences(game.languages[lang])
+    sentences = Sentences(game.languages[lang])
     language = game.languages[lang]
     lines = []
     for result in replayed.rounds:
         players = len(replayed.setup.seating)
         if result.night is not None:
             lines.append(_("Night {night}").format(night=result.night))
-            lines += ["  " + say(f"reason_{reason}", name=name, players=players) for reason, name in result.reasons]
+            lines += ["  " + sentences(f"reason_{reason}", name=name, players=players)
+                      for reason, name in result.reasons]
             for key, answer in result.answers.items():
-                lines.append("  " + _("{key}: {answer}").format(key=key, answer=say(f"answer_{answer}")))
+                lines.append("  " + _("{key}: {answer}").format(key=key, answer=sentences(f"answer_{answer}")))
         else:
             lines.append(_("Day {night}").format(night=result.day))
             step = result.step
-            lines += ["  " + line for line in game.rules.explain_day(game, step.procedure, step.verdict, say)]
-            lines += ["  " + say(f"reason_{reason}", name=name, players=players) for reason, name in result.reasons]
+            lines += ["  " + line for line in game.rules.explain_day(game, step.procedure, step.verdict, sentences)]
+            lines += ["  " + sentences(f"reason_{reason}", name=name, players=players)
+                      for reason, name in result.reasons]
         dead = ", ".join(result.dead) or _("nobody")
         lines.append("  " + _("Dead: {names}").format(names=dead))
         if result.revived:

@@ -33,6 +33,7 @@ from narrator.core.rounds import (
     entry_for,
 )
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, NightScript, generate_script, settings_for
+from narrator.core.state import Actions, Dawn
 from narrator.core.views import deck_text
 from narrator.core.vote import Sentences
 from narrator.shell.cli.nightvoice import BoxVoice, NightVoice
@@ -196,6 +197,7 @@ class GameTable:
         self.audio = choose_audio(**pick(options, AUDIO_OPTION_NAMES))
         self.day_seconds = options["day_seconds"]
         self.heard: set[str] = set()  # the parts of the night already spoken in this run
+        self.places: dict = {}  # who was shown away from home tonight
         self.rules = day_rules(env, options["countdown"])
         if options["speaker_box"]:
             self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES))
@@ -227,6 +229,8 @@ class GameTable:
         segments = [segment for segment in script.segments if segment.phase == step.phase]
         split = next((index + 1 for index, segment in enumerate(segments) if isinstance(segment, Count)), len(segments))
         first, rest = segments[:split], segments[split:]
+        if step.phase == INTRO_PHASE:
+            self.places = {}
         if step.phase == INTRO_PHASE and step.key not in self.heard:
             self.heading(step.state.night)
             self.secret_table(step.state)
@@ -243,9 +247,13 @@ class GameTable:
                 told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
                 if told is not None:
                     self.nod(name, told, given["choice"])
+                tonight = {**step.tonight, **({step.ask.key: given["choice"]} if given["choice"] is not None else {})}
+                self.show_places(step.state, tonight)
         elif step.nobody_alive:
             click.echo(_("  ({character}: a ghost; the turn is called all the same)").format(
                 character=self.character(step.phase)))
+        elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and step.state.cards is not None:
+            click.echo(_("  ({character}: nothing to enter tonight)").format(character=self.character(step.phase)))
         self.voice.part(script, rest)
         return entry_for(step, **given)
 
@@ -259,7 +267,7 @@ class GameTable:
             return ask_name(text, ask.candidates, nobody=not ask.required)
         if ask.kind == "players":
             return ask_names(prompt_text or _("{character} point at (names, or Enter: nobody)").format(
-                character=character), ask.candidates)
+                character=character), ask.candidates) or None
         if ask.kind == "each":
             chosen = {}
             for chooser in ask.choosers:
@@ -269,11 +277,21 @@ class GameTable:
                 name = ask_name(text, ask.candidates, nobody=not ask.required)
                 if name is not None:
                     chosen[chooser] = name
-            return chosen
+            return chosen or None
         if ask.kind == "yes-no":
             return ask_choice(prompt_text or character, {_("yes"): True, _("no"): False}, required=True)
         return ask_choice(prompt_text or character, {self.sentences.optional(f"choice_{choice}") or choice: choice
                                                      for choice in ask.choices}, required=ask.required)
+
+    def show_places(self, state, tonight) -> None:
+        """Where everyone is, once a movement changes it (the moderator's secret table)."""
+        places = dict(self.game.rules.places(self.game, state, Actions(tonight, self.game.rules.NIGHT_KEYS, "")))
+        if places and places != self.places:
+            lines = [self.sentences.optional("place_out", name=name) or _("{name}: out").format(name=name)
+                     if house is None else self.sentences.optional("place_at", name=name, house=house)
+                     or _("{name}: at {house}'s").format(name=name, house=house) for name, house in places.items()]
+            click.echo(_("  Away from home: {places}").format(places="; ".join(lines)))
+        self.places = places
 
     @property
     def turns(self) -> set[str]:
@@ -282,20 +300,21 @@ class GameTable:
     def dawn(self, step: DawnStep) -> dict:
         if step.dawn is None:
             dead = ask_names(_("Who found their card turned? (names, or Enter: nobody)"), step.state.living)
-            self.announce_deaths(step.state, tuple(dead), "dawn")
+            self.announce(Dawn(step.state.died(dead), tuple(dead)))
             return entry_for(step, dead=dead)
         for reason, name in step.dawn.reasons:
             click.echo("  " + self.sentences(f"reason_{reason}", name=name, players=len(step.state.seating)))
-        self.announce_deaths(step.dawn.state, step.dawn.dead, "dawn")
+        self.announce(step.dawn)
         return entry_for(step)
 
-    def announce_deaths(self, state, dead: tuple[str, ...], when: str) -> None:
-        """Who died, said aloud as the game's rules say it (at dawn, no death has a line of its own)."""
-        if not dead:
-            if when == "dawn":
+    def announce(self, result) -> None:
+        """What a night or a day came to, said aloud as the game's rules say it (a dawn with no
+        death has a line of its own, in the voice packs)."""
+        if not result.dead and not getattr(result, "revived", ()):
+            if isinstance(result, Dawn):
                 self.voice.announce(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
             return
-        for line in self.game.rules.announce(self.game, state, dead, self.sentences, when):
+        for line in self.game.rules.announce(self.game, result, self.sentences):
             self.voice.announce(line)
 
     def end_question(self, step: EndQuestion) -> dict:
@@ -381,7 +400,7 @@ class GameTable:
         for line in lines[:-1]:
             click.echo(line)
         self.voice.announce(lines[-1])
-        self.announce_deaths(step.dusk.state, step.dusk.dead, "day")
+        self.announce(step.dusk)
         self.voice.result(lines, final=False)
         return entry_for(step)
 
@@ -406,7 +425,7 @@ class GameTable:
         click.echo(_("The cards (for the moderator's eyes only):"))
         width = max(len(name) for name in table.seating)
         for name in table.seating:
-            mark = _("  (ghost)") if name in table.dead else ""
+            mark = _("  (out of the game)") if name in table.dead else ""
             click.echo(f"  {name.ljust(width)}  {self.language.role_name(table.cards[name])}{mark}")
 
     def character(self, slot_id: str) -> str:

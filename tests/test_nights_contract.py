@@ -1,0 +1,87 @@
+"""The contract of a game of many nights (narrator.core.nights): a rules.py that breaks it is one
+clear error naming the file, when the game loads or at the first use of a name it never declared
+(a typo must never mean that nobody ever acts)."""
+
+import random
+import shutil
+from types import MappingProxyType
+
+import pytest
+from test_rounds import NAMES, random_entry
+
+from narrator.core.errors import DataError
+from narrator.core.rounds import Over, Rounds, Setup
+from narrator.core.state import RulesError
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+
+
+def lupus_with(tmp_path, old: str, new: str, game_id="lupus-in-tabula"):
+    """A copy of a shipped game whose rules.py has ``old`` replaced by ``new``."""
+    folder = tmp_path / game_id
+    shutil.copytree(GAMES_DIR / game_id, folder)
+    rules = folder / "rules.py"
+    text = rules.read_text(encoding="utf-8")
+    assert old in text
+    rules.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("old, new, error", [
+    ("def dusk(game, state, lynched, acts):", "def dusk_(game, state, lynched, acts):",
+     r"no function 'dusk\(game, state, lynched, acts\)'"),
+    ("def dawn(game, state, tonight):", "def dawn(game, state):", r"dawn\(game, state\) should take \(game, state, "
+                                                                     r"tonight\)"),
+    ('NIGHT_KEYS = {"medium": "told"', 'NIGHT_KEYS = {"medium": "nod"', "NIGHT_KEYS\\['medium'\\]: 'nod' is not a kind"),
+    ("DAY_KEYS: dict[str, str] = {}", "", "no 'DAY_KEYS'"),
+    ('ENDS = (HUMANS, WOLVES, "criceto-mannaro")', 'ENDS = (HUMANS, WOLVES, "criceto")',
+     "ENDS: 'criceto' is neither a side nor a role"),
+    ('ANSWERS = {"veggente": ("wolf", "not-wolf")', 'ANSWERS = {"seer": ("wolf", "not-wolf")',
+     "ANSWERS\\['seer'\\]: a night key"),
+])
+def test_a_rules_module_that_breaks_the_contract_does_not_load(tmp_path, old, new, error):
+    folder = lupus_with(tmp_path, old, new)
+    with pytest.raises(DataError, match=error) as caught:
+        load_game(folder)
+    assert str(folder / "rules.py") in str(caught.value)
+
+
+def play(game, players=12, seed=1):
+    rng = random.Random(seed)
+    deck = game.recommended_decks[players]
+    cards = [role_id for role_id, copies in deck.items() for _copy in range(copies)]
+    rng.shuffle(cards)
+    options = {**game.option_defaults, "quiet-first-night": False}
+    setup = Setup(NAMES[:players], MappingProxyType(dict(deck)), MappingProxyType(options),
+                  MappingProxyType(dict(zip(NAMES[:players], cards, strict=True))))
+    rounds = Rounds(game, setup)
+    while not isinstance(rounds.step, Over):
+        rounds.enter(random_entry(rounds.step, rng))
+    return rounds
+
+
+def test_a_key_the_rules_never_declared_is_an_error_at_its_first_use(tmp_path):
+    """Lupus's dawn reading 'victm' instead of the lupi's key: the first dawn says so, naming the file."""
+    folder = lupus_with(tmp_path, 'victim=tonight.get("lupo-mannaro")', 'victim=tonight.get("victm")')
+    game = load_game(folder)
+    with pytest.raises(RulesError, match="rules.py: reads 'victm', which is none of its keys"):
+        play(game)
+
+
+def test_an_ask_of_a_kind_its_keys_do_not_declare_is_an_error(tmp_path):
+    folder = lupus_with(tmp_path, 'return Ask(turn, "player", choosers,', 'return Ask(turn, "players", choosers,')
+    game = load_game(folder)
+    with pytest.raises(RulesError, match="ask\\(\\) asks 'veggente' as players, which its keys do not declare"):
+        play(game)
+
+
+def test_every_shipped_game_of_many_nights_fulfils_the_contract():
+    from narrator.core.nights import check_rules
+    from narrator.games.loader import available_games
+
+    many = [load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)]
+    many = [game for game in many if game.many_nights]
+    assert {game.id for game in many} >= {"lupus-in-tabula", "learts-variant"}
+    for game in many:
+        check_rules(game.rules, game.id)
+        assert game.plays_rounds
