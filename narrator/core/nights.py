@@ -30,6 +30,7 @@ class NightsRules(Protocol):
     DAY_KEYS: Mapping[str, str]  # ACTION KEY of each day's action: its kind
     ANSWERS: Mapping[str, tuple[str, ...]]  # ACTION KEY: the answers the moderator may be told (answer_VALUE)
     VOTE_KEYS: Mapping[str, str]  # what a game record calls each round of the day's procedure (nomination: ...)
+    END_AFTER: tuple[str, ...]  # when game_over is asked: after the "dawn", after the "day", or both
 
     def start(self, game, state: State) -> State:
         """The state before the first night: the game's own values set."""
@@ -74,7 +75,9 @@ class NightsRules(Protocol):
     def card_back(self, game, language, deck) -> tuple: ...
 
 
-NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS")
+NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
+         "END_AFTER")
+MOMENTS = ("dawn", "day")  # when the end may be checked
 
 
 def functions() -> dict[str, inspect.Signature]:
@@ -117,6 +120,8 @@ def check_rules(module: Any, path: str) -> None:
     for key, answers in module.ANSWERS.items():
         if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))
+    if not module.END_AFTER or set(module.END_AFTER) - set(MOMENTS):
+        raise fail(msg("END_AFTER: one or both of {moments}", moments=", ".join(MOMENTS)))
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
             raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))

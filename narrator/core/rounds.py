@@ -353,8 +353,11 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
     state = first_state(game, setup)
     moderated = setup.cards is not None
 
-    def ended(state: State) -> Iterator[Step]:
-        """After deaths: the end if it has come (asked when the cards are not known)."""
+    def ended(state: State, moment: str) -> Iterator[Step]:
+        """After deaths: the end if it has come (asked when the cards are not known), at the
+        moments the rules check it."""
+        if moment not in rules.END_AFTER:
+            return None
         if not moderated:
             answer = yield EndQuestion(state, len(state.living) < 3, possible_winners(game, setup))
             return None if answer["winner"] is None else ((answer["winner"],), None)
@@ -391,7 +394,7 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
             dawn = replace(dawn, answers=MappingProxyType(answers))
             yield DawnStep(state, dawn)
         state = dawn.state
-        if (dawn.dead or moderated) and (over := (yield from ended(state))):  # a role taken may end it too
+        if (dawn.dead or moderated) and (over := (yield from ended(state, "dawn"))):  # a role taken may end it
             yield Over(state, *over)
             return
         procedure = rules.day(game, state)
@@ -410,7 +413,7 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
                         Dusk, "dusk")
         yield LynchStep(state, procedure, verdict, dusk)
         state = dusk.state
-        if over := (yield from ended(state)):
+        if over := (yield from ended(state, "day")):
             yield Over(state, *over)
             return
         state = replace(state, night=state.night + 1)

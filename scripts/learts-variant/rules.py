@@ -28,6 +28,7 @@ DAY_KEYS = {MAYOR: "player"}
 ANSWERS = {COURTESAN: ("accolta", "respinta"), NOSY: ("a-casa", "fuori"), MEDIUM: ("oscura", "chiara"),
            UNDERTAKER: ("oscura", "chiara")}
 VOTE_KEYS = {"vote": "votes", "runoff": "runoff"}
+END_AFTER = ("dawn", "day")  # after every dawn and every day
 
 SENTENCES = ("votes", "tie", "runoff", "burned", "spared", "dawn_dead", "revived",
              "reason_shot", "reason_eaten", "reason_guarded", "reason_empty", "reason_hunter", "reason_grief",

@@ -21,6 +21,7 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "mark_sword", "mark_shield", "ask_fantasmi_sword", "ask_fantasmi_shield")  # La Minaccia Fantasma
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
+END_AFTER = ("dawn", "day")  # after every death (the digest's "The end")
 FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "sword": "sword",
           "shield": "shield", "nomination": "nomination", "runoff": "ballot"}
 

@@ -1,0 +1,62 @@
+"""The day's vote procedures of the core (narrator.core.procedures), driven as the loop drives
+them: each vote asked in turn, the verdict returned. Ballottaggio's counting is runoff's
+(test_runoff.py); here, who is asked, for whom, and what the plurality votes decide."""
+
+from narrator.core.procedures import Ballottaggio, OpenVote, SecretVote, VoteStep, run
+from narrator.core.state import State
+
+SEATING = ("Anna", "Bruno", "Carla", "Dario", "Elena")
+STATE = State(1, SEATING, {}, {})
+
+
+def settle(procedure, *rounds):
+    """Run ``procedure`` with each round's votes (voter: voted); the steps asked and the verdict."""
+    flow = run(procedure, STATE)
+    asked = []
+    step = next(flow)
+    try:
+        while True:
+            assert isinstance(step, VoteStep)
+            asked.append((step.round, step.voter, step.candidates))
+            votes = rounds[1 if step.round == "runoff" else 0]  # the first round's votes, then the runoff's
+            step = flow.send({"voted": votes[step.voter]})
+    except StopIteration as stop:
+        return asked, stop.value
+
+
+def test_an_open_vote_lynches_the_most_voted():
+    asked, verdict = settle(OpenVote(SEATING, SEATING), {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno",
+                                                         "Dario": "Bruno", "Elena": "Anna"})
+    assert [voter for _round, voter, _candidates in asked] == list(SEATING)
+    assert verdict.lynched == "Bruno" and dict(verdict.tallies["vote"]) == {"Anna": 1, "Bruno": 3, "Carla": 1,
+                                                                          "Dario": 0, "Elena": 0}
+
+
+def test_a_tie_is_voted_again_by_the_others_and_a_second_tie_spares_everybody():
+    first = {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Carla", "Elena": "Anna"}
+    asked, verdict = settle(OpenVote(SEATING, SEATING), first, {"Anna": "Carla", "Dario": "Carla", "Elena": "Bruno"})
+    runoff = [(voter, candidates) for round_name, voter, candidates in asked if round_name == "runoff"]
+    assert runoff == [("Anna", ("Bruno", "Carla")), ("Dario", ("Bruno", "Carla")), ("Elena", ("Bruno", "Carla"))]
+    assert verdict.lynched == "Carla" and verdict.tied == ("Bruno", "Carla")
+    _asked, spared = settle(OpenVote(SEATING[:4], SEATING[:4]), {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Dario",
+                                                                 "Dario": "Carla"}, {})
+    assert spared.lynched is None  # everyone tied: nobody is left to vote again
+
+
+def test_a_secret_vote_spares_everybody_on_a_tie():
+    first = {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Carla", "Elena": "Anna"}
+    asked, verdict = settle(SecretVote(SEATING, SEATING), first)
+    assert {round_name for round_name, _voter, _candidates in asked} == {"vote"}
+    assert verdict.lynched is None and verdict.tied == ("Bruno", "Carla")
+    _asked, verdict = settle(SecretVote(SEATING, SEATING), {**first, "Elena": "Bruno"})
+    assert verdict.lynched == "Bruno"
+
+
+def test_a_ballottaggio_asks_everyone_from_the_anchors_left_then_the_living_who_are_not_suspects():
+    procedure = Ballottaggio(SEATING, frozenset({"Bruno"}), anchor="Bruno")
+    nomination = {"Carla": "Anna", "Dario": "Anna", "Elena": "Carla", "Anna": "Carla", "Bruno": "Dario"}
+    asked, verdict = settle(procedure, nomination, {"Dario": "Anna", "Elena": "Carla"})
+    assert [voter for round_name, voter, _c in asked if round_name == "nomination"] == ["Carla", "Dario", "Elena",
+                                                                                       "Anna", "Bruno"]
+    assert [voter for round_name, voter, _c in asked if round_name == "runoff"] == ["Dario", "Elena"]
+    assert verdict.lynched in ("Anna", "Carla") and not procedure.may_spare
