@@ -281,7 +281,7 @@ def test_the_ghosts_lay_the_sword_and_the_shield_first_and_second_to_die(game):
     assert (ask.key, ask.kind, ask.choosers, ask.labels) == ("fantasmi", "each", ("sword", "shield"), ("Bruno", "Ugo"))
     rounds.enter(entry_for(rounds.step, choice={"sword": "Anna", "shield": "Nina"}))
     advance(rounds, lambda step: isinstance(step, DayStep))
-    assert (rounds.step.procedure.sword, rounds.step.procedure.shield) == ("Anna", "Nina")
+    assert (rounds.step.procedure.plus, rounds.step.procedure.minus) == ("Anna", "Nina")  # a vote more, one fewer
 
 
 def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_count(game):
@@ -306,19 +306,19 @@ def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_
         rounds.enter(entry_for(step, **given))
     step = rounds.step
     assert isinstance(step, RevealStep)
-    assert step.marks == (("sword", "Bruno"), ("shield", "Carla"))  # laid before Ugo died, after the ghosts' turn
+    assert step.marks == (("plus", "Bruno"), ("minus", "Carla"))  # laid before Ugo died, after the ghosts' turn
     assert step.candidates == ("Anna", "Dario", "Elena")  # a living player voted for them
-    with pytest.raises(RoundsError, match="sword 'Gino' is not one of Anna, Dario, Elena"):
-        rounds.enter(entry_for(step, marks={"sword": "Gino", "shield": None}))
-    rounds.enter(entry_for(step, marks={"sword": "Elena", "shield": "Anna"}))
+    with pytest.raises(RoundsError, match="plus 'Gino' is not one of Anna, Dario, Elena"):
+        rounds.enter(entry_for(step, marks={"plus": "Gino", "minus": None}))
+    rounds.enter(entry_for(step, marks={"plus": "Elena", "minus": "Anna"}))
     advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
     vote, outcome = rounds.step.verdict.outcome
-    assert (vote.sword, vote.shield) == ("Elena", "Anna")
+    assert (vote.plus, vote.minus) == ("Elena", "Anna")
     assert dict(outcome.nomination) == {"Anna": 1, "Dario": 2, "Elena": 3, "Fabio": 0, "Gino": 2}
     assert "Elena" in outcome.suspects  # the sword's player: alone at the top
     while not isinstance(rounds.undo(), RevealStep):  # back to the marks: neither was turned up this time
         pass
-    rounds.enter(entry_for(rounds.step, marks={"sword": None, "shield": None}))
+    rounds.enter(entry_for(rounds.step, marks={"plus": None, "minus": None}))
     advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
     assert dict(rounds.step.verdict.outcome[1].nomination) == {"Anna": 2, "Dario": 2, "Elena": 2, "Fabio": 0,
                                                               "Gino": 2}

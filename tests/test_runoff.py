@@ -22,8 +22,8 @@ SEATING = ("Andrea", "Bruno", "Carla", "Daniela", "Elena", "Francesco", "Gianni"
 
 
 # What Lupus in Tabula's votes file calls each part: the errors name the file's fields.
-LUPUS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "sword": "sword",
-         "shield": "shield", "nomination": "nomination", "runoff": "ballot"}
+LUPUS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "plus": "sword",
+         "minus": "shield", "nomination": "nomination", "runoff": "ballot"}
 
 
 def day(nomination, runoff, dead=("Sara",), anchor="Francesco", seating=SEATING, **marks):
@@ -123,34 +123,34 @@ def test_a_tied_ballot_lynches_the_suspect_closer_to_the_anchor():
 
 def test_the_sword_adds_a_vote_once_a_living_player_votes_for_its_player_and_wins_ties():
     to_roberta = {name: "Roberta" for name in ("Bruno", "Carla", "Daniela", "Elena", "Francesco", "Gianni")}
-    outcome = settle_day(day(EXAMPLE_NOMINATION, to_roberta, sword="Roberta"))
+    outcome = settle_day(day(EXAMPLE_NOMINATION, to_roberta, plus="Roberta"))
     assert outcome.nomination["Roberta"] == 3 and outcome.suspects == ("Andrea", "Roberta")
-    assert outcome.steps == (("nomination", "sword"),)  # Andrea and Roberta at 3: the sword's player first
+    assert outcome.steps == (("nomination", "plus"),)  # Andrea and Roberta at 3: the sword's player first
 
 
 def test_the_sword_counts_only_for_a_living_voter():
     nomination = {**EXAMPLE_NOMINATION, "Sara": "Gianni"}  # the ghost alone votes for Gianni
     runoff = {name: "Andrea" for name in ("Bruno", "Carla", "Elena", "Francesco", "Gianni", "Roberta")}
-    outcome = settle_day(day(nomination, runoff, sword="Gianni"))
+    outcome = settle_day(day(nomination, runoff, plus="Gianni"))
     assert outcome.nomination["Gianni"] == 1
 
 
 def test_the_shield_cancels_a_vote_and_saves_its_player_in_a_tie():
     to_roberta = {name: "Roberta" for name in ("Bruno", "Carla", "Daniela", "Elena", "Francesco", "Gianni")}
-    outcome = settle_day(day(EXAMPLE_NOMINATION, to_roberta, shield="Daniela"))
+    outcome = settle_day(day(EXAMPLE_NOMINATION, to_roberta, minus="Daniela"))
     assert outcome.nomination["Daniela"] == 1  # one of her two votes cancelled
     assert outcome.suspects == ("Andrea", "Roberta")
     tied = {"Bruno": "Andrea", "Carla": "Daniela", "Elena": "Daniela", "Francesco": "Andrea",
             "Gianni": "Daniela", "Roberta": "Andrea"}
-    saved = settle_day(day({**EXAMPLE_NOMINATION, "Carla": "Daniela"}, tied, shield="Daniela"))
+    saved = settle_day(day({**EXAMPLE_NOMINATION, "Carla": "Daniela"}, tied, minus="Daniela"))
     assert saved.suspects == ("Andrea", "Daniela") and saved.lynched == "Andrea"
-    assert saved.steps[-1] == ("runoff", "shield")
+    assert saved.steps[-1] == ("runoff", "minus")
 
 
 def test_marks_lie_before_living_players_both_before_one_if_the_ghosts_wish():
     with pytest.raises(DayVoteError, match="sword: Sara is dead"):
-        check_day(day(EXAMPLE_NOMINATION, EXAMPLE_RUNOFF, sword="Sara"))
-    both = settle_day(day(EXAMPLE_NOMINATION, EXAMPLE_RUNOFF, sword="Andrea", shield="Andrea"))
+        check_day(day(EXAMPLE_NOMINATION, EXAMPLE_RUNOFF, plus="Sara"))
+    both = settle_day(day(EXAMPLE_NOMINATION, EXAMPLE_RUNOFF, plus="Andrea", minus="Andrea"))
     assert both.nomination["Andrea"] == 3  # the rulebook lets the ghosts choose one player: the marks cancel
     assert both.suspects == ("Andrea", "Daniela")
 
@@ -165,8 +165,8 @@ def days(draw):
     anchor = draw(st.sampled_from(seating))
     forced = draw(st.none() | st.sampled_from(seating))
     marked = draw(st.lists(st.sampled_from(living), max_size=2, unique=True))
-    sword, shield = (marked + [None, None])[:2]
-    return DayVote(seating, dead, anchor, nomination, {}, forced=forced, sword=sword, shield=shield)
+    plus, minus = (marked + [None, None])[:2]
+    return DayVote(seating, dead, anchor, nomination, {}, forced=forced, plus=plus, minus=minus)
 
 
 @settings(max_examples=200, deadline=None)
@@ -191,7 +191,7 @@ def test_properties_of_any_day(vote, rng):
     spared = next(name for name in suspects if name != outcome.lynched)
     assert outcome.runoff[outcome.lynched] >= outcome.runoff[spared]
     # Marks aside, the nomination's votes add up to one per voter.
-    if vote.sword is None and vote.shield is None:
+    if vote.plus is None and vote.minus is None:
         assert sum(outcome.nomination.values()) == len(vote.seating)
     # The order in which the votes were written down changes nothing.
     shuffled = replace(vote, nomination=dict(reversed(list(vote.nomination.items()))),

@@ -7,6 +7,7 @@ only, no role.
 - ``Ballottaggio``: a nomination in which everyone votes, the dead too, then a runoff between the
   two most voted, in which the living who are not suspects vote; ties go to the seat closest to an
   anchor, a player may be a suspect whatever the votes, and two marks change votes and ties
+  (``plus`` adds a vote and wins ties, ``minus`` takes one away and loses them)
   (``narrator.core.runoff``). Somebody is always lynched.
 - ``OpenVote``: every voter names a candidate; the most voted is lynched; a tie for first is voted
   again among the tied, by the others, and a second tie spares everybody.
@@ -28,9 +29,9 @@ class Ballottaggio:
     dead: frozenset[str]
     anchor: str | None = None  # the seat ties are counted to (None: a seat after the seating's last)
     forced: str | None = None  # a suspect whatever the votes (if alive)
-    sword: str | None = None  # marks laid face up before a living player (runoff.DayVote)
-    shield: str | None = None
-    face_down: tuple[tuple[str, str], ...] = ()  # marks laid face down: (mark, holder); turned up at the vote
+    plus: str | None = None  # the marks laid face up before a living player (runoff.DayVote): a vote more
+    minus: str | None = None  # ...and a vote fewer
+    face_down: tuple[tuple[str, str], ...] = ()  # marks laid face down: ("plus" or "minus", holder), turned up
     may_spare: ClassVar[bool] = False
     rounds: ClassVar[tuple[str, ...]] = ("nomination", "runoff")
 
@@ -128,13 +129,13 @@ def _ballottaggio(procedure: Ballottaggio, state) -> Iterator[RoundStep]:
     order = procedure.voting_order()
     nomination = yield from _round(procedure, state, "nomination", order, procedure.living)
     vote = DayVote(procedure.seating, procedure.dead, procedure.anchor, MappingProxyType(nomination),
-                   MappingProxyType({}), forced=procedure.forced, sword=procedure.sword, shield=procedure.shield)
+                   MappingProxyType({}), forced=procedure.forced, plus=procedure.plus, minus=procedure.minus)
     counted = marked_if_voted(vote)
     turned_up_before = tuple(name for name in procedure.living if name in counted)
     if procedure.face_down and turned_up_before:  # what was turned up, only the group saw
         entry = yield RevealStep(state, procedure.face_down, turned_up_before)
         turned_up = {mark: name for mark, name in entry["marks"].items() if name is not None}
-        vote = replace(vote, sword=turned_up.get("sword"), shield=turned_up.get("shield"))
+        vote = replace(vote, plus=turned_up.get("plus"), minus=turned_up.get("minus"))
     _counted, suspects, _steps = nominate(vote)
     runoff = yield from _round(procedure, state, "runoff",
                                [voter for voter in order if voter in procedure.living and voter not in suspects],

@@ -4,7 +4,8 @@ a runoff between them picks who is lynched.
 Generic: names, seats and votes only, no role. What a game adds is given as data: who may vote
 in which round (the dead vote in the nomination only), a player who joins the suspects whatever
 the votes (Lupus in Tabula's "gufato"), and the marks that change votes and ties (La Minaccia
-Fantasma's sword and shield). Ties go to the player closest to the anchor seat (the "Benvenuto!"
+Fantasma's sword and shield: a mark that adds a vote and wins ties, ``plus``, and one that
+takes a vote away and loses ties, ``minus``). Ties go to the player closest to the anchor seat (the "Benvenuto!"
 holder) counting clockwise from the tied player to it: the rulebook's example, seated Andrea,
 Bruno, Carla, Daniela, Elena, Francesco, Gianni, Roberta clockwise with Francesco holding the
 card, puts Daniela (two seats before Francesco) ahead of Roberta (seven).
@@ -20,7 +21,7 @@ from narrator.core.names import repeated
 
 # The parts of a day's vote, by the names errors give them; a game passes its own (Lupus in
 # Tabula's votes file calls the dead "ghosts" and the runoff "ballot").
-LABELS = MappingProxyType({part: part for part in ("seating", "dead", "anchor", "forced", "sword", "shield",
+LABELS = MappingProxyType({part: part for part in ("seating", "dead", "anchor", "forced", "plus", "minus",
                                                    "nomination", "runoff")})
 
 
@@ -37,9 +38,9 @@ class DayVote:
     nomination: Mapping[str, str]  # voter: voted, for every living and dead player
     runoff: Mapping[str, str]  # voter: voted, for every living player who is not a suspect
     forced: str | None = None  # a player who is a suspect whatever the votes (if alive)
-    sword: str | None = None  # one more nomination vote, once a living player votes for them; wins ties
-    shield: str | None = None  # one nomination vote fewer, likewise; loses ties (both before one player:
-    # the votes cancel, and in a tie the sword is looked at first)
+    plus: str | None = None  # one more nomination vote, once a living player votes for them; wins ties
+    minus: str | None = None  # one nomination vote fewer, likewise; loses ties (both before one player:
+    # the votes cancel, and in a tie the plus is looked at first)
     labels: Mapping[str, str] = field(default_factory=lambda: LABELS)  # what the game calls each part, for errors
 
     @property
@@ -58,9 +59,9 @@ class DayOutcome:
 
 # What ``DayOutcome.steps`` holds, for a game to explain the result in its own words: the round
 # ("nomination" or "runoff") and the reason: "forced" (the forced player is a suspect), or how a
-# tie was broken, "sword", "shield" or "anchor" (closeness to the anchor seat).
+# tie was broken, "plus", "minus" or "anchor" (closeness to the anchor seat).
 ROUNDS = ("nomination", "runoff")
-REASONS = ("forced", "sword", "shield", "anchor")
+REASONS = ("forced", "plus", "minus", "anchor")
 
 
 def settle_day(vote: DayVote) -> DayOutcome:
@@ -85,10 +86,10 @@ def nominate(vote: DayVote) -> tuple[dict[str, int], tuple[str, str], tuple[tupl
     for voted in vote.nomination.values():
         nominated[voted] += 1
     voted_by_living = marked_if_voted(vote)
-    if vote.sword in voted_by_living:
-        nominated[vote.sword] += 1
-    if vote.shield in voted_by_living:
-        nominated[vote.shield] -= 1
+    if vote.plus in voted_by_living:
+        nominated[vote.plus] += 1
+    if vote.minus in voted_by_living:
+        nominated[vote.minus] -= 1
     steps: list[tuple[str, str]] = []
     suspects: list[str] = []
     if vote.forced in nominated:
@@ -115,12 +116,12 @@ def _best(candidates: Sequence[str], votes: Mapping[str, int], vote: DayVote) ->
     tied = [name for name in candidates if votes[name] == top]
     if len(tied) == 1:
         return tied[0], None
-    if vote.sword in tied:
-        return vote.sword, "sword"
+    if vote.plus in tied:
+        return vote.plus, "plus"
     how = "anchor"
-    if vote.shield in tied:
-        tied.remove(vote.shield)
-        how = "shield"
+    if vote.minus in tied:
+        tied.remove(vote.minus)
+        how = "minus"
     return min(tied, key=lambda name: seats_before(vote.seating, name, vote.anchor)), how
 
 
@@ -144,7 +145,7 @@ def check_day(vote: DayVote) -> None:
         _seated(vote, name, "dead")
     if vote.anchor is not None:
         _seated(vote, vote.anchor, "anchor")
-    for part, name in (("forced", vote.forced), ("sword", vote.sword), ("shield", vote.shield)):
+    for part, name in (("forced", vote.forced), ("plus", vote.plus), ("minus", vote.minus)):
         if name is not None:
             _seated(vote, name, part)
             if part != "forced" and name in vote.dead:
@@ -233,7 +234,7 @@ def day_from_data(data: object, labels: Mapping[str, str], source: str) -> DayVo
         nomination=MappingProxyType(votes("nomination")),
         runoff=MappingProxyType(votes("runoff")),
         forced=name("forced", data.get(labels["forced"]), optional=True),
-        sword=name("sword", data.get(labels["sword"]), optional=True),
-        shield=name("shield", data.get(labels["shield"]), optional=True),
+        plus=name("plus", data.get(labels["plus"]), optional=True),
+        minus=name("minus", data.get(labels["minus"]), optional=True),
         labels=labels,
     )

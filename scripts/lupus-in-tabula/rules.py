@@ -18,12 +18,12 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "lynched",
              "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl",  # for the moderator
-             "mark_sword", "mark_shield", "ask_fantasmi_sword", "ask_fantasmi_shield")  # La Minaccia Fantasma
+             "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield")  # La Minaccia Fantasma
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
 END_AFTER = ("dawn", "day")  # after every death (the digest's "The end")
-FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "sword": "sword",
-          "shield": "shield", "nomination": "nomination", "runoff": "ballot"}
+FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "plus": "sword",
+          "minus": "shield", "nomination": "nomination", "runoff": "ballot"}
 
 
 def read_day(game, data, source: str) -> DayVote:
@@ -39,7 +39,7 @@ def explain_votes(game, vote: DayVote, outcome: DayOutcome, say) -> list[str]:
     def tie(reason):
         if reason == "anchor":
             return say("tie_anchor", anchor=vote.anchor) if vote.anchor else say("tie_unheld")
-        return say("tie_sword", name=vote.sword) if reason == "sword" else say("tie_shield", name=vote.shield)
+        return say("tie_sword", name=vote.plus) if reason == "plus" else say("tie_shield", name=vote.minus)
 
     lines = [say("nomination", tally=tally(outcome.nomination))]
     for stage, reason in outcome.steps:
@@ -81,6 +81,7 @@ HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
 ENDS = (HUMANS, WOLVES, "criceto-mannaro")  # who game_over() can name as winning: the Criceto alone
 GUFO, MEDIUM, MITOMANE, GHOSTS = "gufo", "medium", "mitomane", "fantasmi"
 MARKS = ("sword", "shield")  # La Minaccia Fantasma: the first ghost holds the sword, the second the shield
+EFFECTS = {"sword": "plus", "shield": "minus"}  # what each is to the Ballottaggio: a vote more, a vote fewer
 
 # The game record's keys (the digest's "Game record"): the turns' ids, and the ghosts' marks.
 NIGHT_KEYS = {"medium": "told", "veggente": "player", GUFO: "player", "guardia-del-corpo": "player",
@@ -188,9 +189,10 @@ def day(game, state):
     marks = state.own["marks"]
     face_down = ()
     if state.cards is None and _ghosts_lay_marks(state):  # laid at the night's end by the ghosts of then
-        face_down = tuple(zip(MARKS, state.dead[:min(len(MARKS), state.own["nightfall_dead"])], strict=False))
+        holders = state.dead[:min(len(MARKS), state.own["nightfall_dead"])]
+        face_down = tuple((EFFECTS[mark], holder) for mark, holder in zip(MARKS, holders, strict=False))
     return Ballottaggio(state.seating, frozenset(state.dead), state.dead[-1] if state.dead else None,
-                        forced=state.own["suspect"], sword=marks.get("sword"), shield=marks.get("shield"),
+                        forced=state.own["suspect"], plus=marks.get("sword"), minus=marks.get("shield"),
                         face_down=face_down)
 
 

@@ -359,7 +359,7 @@ class GameTable:
                     first=procedure.voting_order()[0]))
                 if procedure.forced in procedure.living:
                     click.echo(_("{name} is a suspect whatever the votes.").format(name=procedure.forced))
-                for mark, name in (("sword", procedure.sword), ("shield", procedure.shield)):
+                for mark, name in (("plus", procedure.plus), ("minus", procedure.minus)):
                     if name is not None:
                         click.echo(_("Before {name} lies {mark}.").format(mark=self.sentences(f"mark_{mark}"),
                                                                           name=name))
