@@ -214,24 +214,15 @@ class Rounds:
             raise RoundsError(msg("entry {number}: the game is over; nothing more can be entered", number=index))
         if not isinstance(entry, dict) or not isinstance(entry.get("marks", {}), dict):
             raise RoundsError(msg("entry {number}: not an entry of a game", number=index))
-        given = {key: entry[key] for key in ANSWERS if key in entry}
-        if isinstance(self.step, VoteStep):
-            given.setdefault("voted", None)
-        expected = entry_for(self.step, **given)
+        answers = {key: entry[key] for key in ANSWERS if key in entry}
+        needed = {"voted": None} if isinstance(self.step, VoteStep) else {}  # a vote's entry always holds one
+        expected = entry_for(self.step, **{**needed, **answers})
         if {key: entry.get(key) for key in expected} != expected or set(entry) != set(expected):
             raise RoundsError(msg("entry {number}: the game expects {expected} here, not {entry}", number=index,
-                                  expected=_shape(entry_for(self.step, **({"voted": None} if isinstance(
-                                      self.step, VoteStep) else {}))), entry=_shape(entry)))
+                                  expected=_shape(entry_for(self.step, **needed)), entry=_shape(entry)))
         _check(self.step, entry, index)
         self.entries.append(entry)
-        try:
-            self.step = self._flow.send(entry)
-        except RoundsError as error:  # the rules refuse what the entry leads to: nothing is taken
-            self.entries.pop()
-            replayed = Rounds(self.game, self.setup, self.entries)
-            self._flow, self.step = replayed._flow, replayed.step
-            raise RoundsError(msg("entry {number}: {error}", number=index, error=error.message), error.reason) from None
-
+        self.step = self._flow.send(entry)
 
 def _shape(entry: dict) -> str:
     """An entry as an error shows it: where it stands in the game, and which answers it holds."""
