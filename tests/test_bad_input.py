@@ -281,3 +281,26 @@ def test_ctrl_c_at_start_up_is_one_line(tmp_path):
             assert err == "narrate: interrotto\n"  # the C locale speaks Italian
         if process.returncode == -signal.SIGINT:
             assert err == ""  # ended by the signal before Python could even raise: silent
+
+
+def shipped_games():
+    from narrator.games import GAMES_DIR
+    from narrator.games.loader import available_games, load_game
+
+    return [load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)]
+
+
+@pytest.mark.parametrize("game", shipped_games(), ids=lambda game: game.id)
+def test_every_command_of_every_shipped_game_answers_without_a_traceback(tmp_path_factory, game):
+    """As a new user would meet them: each command with its usual arguments (the game's own number
+    of players), the input ending at the first question; an answer or one line, never a traceback."""
+    failures = []
+    for path, (options, arguments) in BASE.items():
+        options = [str(game.min_players) if option == "3" else option for option in options]
+        if path in ((), ("serve",)):  # the players' names given: the game starts
+            options += ["--names", ",".join(f"P{number}" for number in range(1, game.min_players + 1))]
+        tmp_path = tmp_path_factory.mktemp("game")
+        result = invoke(tmp_path, ["--game", game.id, *path, *options, *arguments])
+        if (reason := problem(result)) is not None:
+            failures.append(f"{' '.join(path) or 'narrate'}: {reason}")
+    assert not failures, "\n".join(failures)

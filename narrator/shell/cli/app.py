@@ -14,6 +14,7 @@ from narrator.shell.cli.games import add_game_option, games
 from narrator.shell.cli.options import (
     audio_options,
     day_options,
+    dealt_option,
     deck_options,
     script_options,
 )
@@ -38,8 +39,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @script_options
 @audio_options
 @day_options
-@click.option("--dealt", is_flag=True,
-              help="A game with a moderator: the cards are dealt already; type who holds which (else narrate deals).")
+@dealt_option
 @click.option("--speaker-box", is_flag=True, help="Tablets on the local network play the night (see 'narrate serve').")
 @box_options
 @click.pass_context

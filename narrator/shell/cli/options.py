@@ -259,6 +259,10 @@ BOX_OPTION_NAMES = ("host", "port", "laptop_audio")  # the speaker box's (shell/
 countdown_option = click.option("--countdown", type=click.IntRange(1, 30), metavar="S",
                                 help="Count the last S seconds of the day aloud (default: the game's, 3).")
 
+dealt_option = click.option(
+    "--dealt", is_flag=True,
+    help="A game with a moderator: the cards are dealt already; type who holds which (else narrate deals).")
+
 day_options = option_group([
     click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5)."),
     click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds."),

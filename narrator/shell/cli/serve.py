@@ -9,6 +9,7 @@ from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import (
     audio_options,
     day_options,
+    dealt_option,
     deck_options,
     option_group,
     script_options,
@@ -55,6 +56,7 @@ def host_name(value: str) -> str:
 @audio_options
 @box_options
 @day_options
+@dealt_option
 @click.pass_obj
 def serve(env, **params):
     """Serve the game to tablets on the local network: they play the night in step.
