@@ -60,7 +60,8 @@ def _imported(path) -> set[str]:
 def test_the_layers_point_one_way():
     """narrator/core uses nothing else of narrator; narrator/games (the plugins and their loader)
     uses the core; narrator/shell uses both. The speaker box uses neither the command line nor
-    click (the game flow hands it what to print with)."""
+    click (the game flow hands it what to print with); the sound (shell/audio) is given what it
+    needs, never the Environment that sits above it."""
     from pathlib import Path
 
     package = Path(__file__).resolve().parent.parent / "narrator"
@@ -70,7 +71,11 @@ def test_the_layers_point_one_way():
     for path in sorted(package.rglob("*.py")):
         parts = path.relative_to(package).parts
         imported = _imported(path)
-        if parts[:2] == ("shell", "speakerbox"):
+        if parts[:2] == ("shell", "audio"):  # below the environment, the commands and the speaker box
+            wrong += [f"{path.name} imports {name}" for name in imported
+                      if name.startswith(("narrator.shell.environment", "narrator.shell.cli", "narrator.shell.speakerbox",
+                                          "narrator.shell.doctor"))]
+        elif parts[:2] == ("shell", "speakerbox"):
             wrong += [f"{path.name} imports {name}" for name in imported
                       if name == "click" or name.startswith("narrator.shell.cli")]
         elif parts[0] in forbidden:

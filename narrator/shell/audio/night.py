@@ -1,7 +1,9 @@
 """From a night script to the night's audio: voices, background bed and mix; and to a file."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
@@ -12,12 +14,22 @@ from narrator.shell.audio.clip import Clip, audio_writer
 from narrator.shell.audio.mix import DEFAULT_MIX, MixSettings, NightAudio, build_night
 from narrator.shell.audio.tts import DEFAULT_RATE, engine_factory
 from narrator.shell.audio.voices import VoiceSource
-from narrator.shell.environment import Environment
 from narrator.shell.files import write_atomically
 from narrator.shell.voicepacks import default_pack, resolve_pack
 
 BED_VERSION = 3  # bump when the built-in beds are synthesized differently (their levelling is in the key)
 FILE_FORMATS = {".wav": ("WAV", "PCM_16"), ".flac": ("FLAC", "PCM_16"), ".ogg": ("OGG", "VORBIS")}
+
+
+class Sources(Protocol):
+    """What a night's sound needs of the machine it is made on (the shell's Environment has it):
+    where the voice packs are, which game, the default text-to-speech engine, the cache."""
+
+    game_id: str
+    cache_dir: Path
+    speech_engine: Callable[[], Any] | None
+
+    def voice_pack_folders(self) -> list[Path]: ...
 
 
 @dataclass(frozen=True)
@@ -29,7 +41,7 @@ class AudioChoice:
     ambience: str | None = "drums"  # a built-in bed, a file, or None for silence
 
 
-def voice_source(env: Environment, lang: str, choice: AudioChoice) -> VoiceSource:
+def voice_source(env: Sources, lang: str, choice: AudioChoice) -> VoiceSource:
     """The pack (unless a TTS voice or rate was asked for), with text-to-speech for what it lacks."""
     if choice.voice_pack:
         pack = resolve_pack(choice.voice_pack, env.voice_pack_folders(), env.game_id)
@@ -46,14 +58,14 @@ def voice_source(env: Environment, lang: str, choice: AudioChoice) -> VoiceSourc
                        choice.rate or DEFAULT_RATE)
 
 
-def night_audio(env: Environment, script: NightScript, choice: AudioChoice,
+def night_audio(env: Sources, script: NightScript, choice: AudioChoice,
                 settings: MixSettings = DEFAULT_MIX) -> NightAudio:
     clips = voice_source(env, script.settings.lang, choice).clips_for(script, settings.rate)
     bed = None if choice.ambience is None else cached_bed(env, choice.ambience, settings.rate)
     return build_night(script, clips, bed, settings)
 
 
-def cached_bed(env: Environment, choice: str, rate: int) -> Clip:
+def cached_bed(env: Sources, choice: str, rate: int) -> Clip:
     """Beds are made once and kept in the cache: a built-in one synthesized, a user's file read,
     looped and set by loudness (measuring imports scipy: once per file and change, not every game)."""
     cache = ClipCache(env.cache_dir / "beds")

@@ -14,7 +14,7 @@ def doctor(env):
     Example:
       narrate doctor
     """
-    from narrator.shell.audio.doctor import report
+    from narrator.shell.doctor import report
 
     for line in report(env):
         click.echo(line)
