@@ -171,16 +171,26 @@ CASES = {
     "a file name that is not text": (["deck", "--deck", "\udcff\udcfe.yaml"], "narrate: \\xff\\xfe.yaml: no such file"),
     "names that do not fit the deck": (["--players", "4", "--names", "A,B,C"],
                                        "narrate: the deck is for 4 players and 3 names are given: name each of the 4"),
+    "an empty voice pack": (["--players", "3", "--no-day", "--voice-pack", ""],
+                            "narrate: Invalid value for '--voice-pack': give a voice pack's name or folder ('narrate "
+                            "voices list' shows them), or leave --voice-pack out (see 'narrate --help')"),
+    "a blank voice": (["--players", "3", "--no-day", "--voice", " "],
+                      "narrate: Invalid value for '--voice': give a voice's name ('narrate doctor' lists them), or "
+                      "leave --voice out (see 'narrate --help')"),
+    "a player's name that is a list": (["votes", "{tmp}/list-name.yaml"],
+                                       "narrate: {tmp}/list-name.yaml: players[0]: name: ['C', 'a'] is not one name: "
+                                       "write one word or name, such as 'name: Anna'"),
 }
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_each_case_found_by_hand_is_one_line(tmp_path, case):
     args, line = CASES[case]
+    (tmp_path / "list-name.yaml").write_text(VOTES.replace("{name: Anna,", "{name: [C, a],"), encoding="utf-8")
     result = invoke(tmp_path, args)
     assert problem(result) is None and result.exit_code == 2, result.output
     if line is not None:
-        assert result.stderr == line + "\n"
+        assert result.stderr == line.replace("{tmp}", str(tmp_path)) + "\n"
 
 
 def test_a_group_called_alone_shows_its_help(run):

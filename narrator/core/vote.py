@@ -300,6 +300,9 @@ def ballots_from_data(game: Game, data: object, source: str) -> tuple[list[Ballo
                 who = entry.get("name") or msg("player {number}", number=index + 1)
                 raise VoteError(msg("{where}: {name} has no {field}: add '{field}: ...'", where=where, name=who,
                                     field=key))
+            if isinstance(value, list | dict | bool):
+                raise VoteError(msg("{where}: {field}: {value} is not one name: write one word or name, such as "
+                                    "'{field}: Anna'", where=where, field=key, value=value))
             values[key] = str(value).strip()
         try:
             values["name"] = player_name(values["name"])

@@ -227,6 +227,12 @@ def choose_audio(engine, voice, rate, voice_pack, ambience="drums", no_ambience=
     if engine is not None and engine not in ENGINES:
         raise click.BadParameter(_("no text-to-speech engine '{engine}': choose one of {engines}").format(
             engine=engine, engines=", ".join(ENGINES)), param_hint="'--engine'")
+    if voice_pack is not None and not voice_pack.strip():
+        raise click.BadParameter(_("give a voice pack's name or folder ('narrate voices list' shows them), or leave "
+                                   "--voice-pack out"), param_hint="'--voice-pack'")
+    if voice is not None and not voice.strip():
+        raise click.BadParameter(_("give a voice's name ('narrate doctor' lists them), or leave --voice out"),
+                                 param_hint="'--voice'")
     if voice_pack and (voice or rate or engine):
         raise click.UsageError(_("--voice-pack speaks recorded lines; --engine, --voice and --rate are for "
                                  "text-to-speech: choose one"))
