@@ -223,13 +223,25 @@ def test_resume_says_in_one_line_what_is_wrong(tmp_path, run):
                        "entry 2: veggente 'Zorro' is not one of"),
              "answer where none is asked": ({**good, "entries": [{**good["entries"][0], "choice": "Anna"}]},
                                             "entry 1: the game expects kind=phase, night=1, phase=night here, not "
-                                            "kind=phase, night=1, phase=night, choice")}
+                                            "kind=phase, night=1, phase=night, choice"),
+             "a count of no seconds": ({**good, "options": {**good["options"], "count_seconds": 0}},
+                                       "options: the count lasts 5 to 30 seconds, not 0"),
+             "a day of no seconds": ({**good, "options": {**good["options"], "day_seconds": 0}},
+                                     "options: the day lasts 1 to 3600 seconds"),
+             "a turn's seconds as text": ({**good, "options": {**good["options"], "slot_seconds": {"gufo": "x"}}},
+                                          "'slot_seconds' holds seconds that are not whole numbers")}
     for what, (data, words) in edits.items():
         edited = tmp_path / "edited.json"
         edited.write_text(json.dumps(data), encoding="utf-8")
         result = invoke(env, ["resume", str(edited)], [])
         assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1 and words in result.stderr, (
             what, result.stderr)
+    read_only = next((env.data_home / "games").glob("[!.]*.json"))
+    read_only.chmod(0o444)
+    result = invoke(env, ["resume", str(read_only)], [])  # said before anything is asked
+    assert result.exit_code == 2 and result.stderr.endswith(
+        f"narrate: {read_only} is read-only: make it writable (chmod u+w) to go on with the game\n"), result.stderr
+    assert json.loads(read_only.read_text(encoding="utf-8")) == good  # nothing of it lost
 
 
 def test_the_moderator_may_type_the_cards_dealt_by_hand(game, tmp_path):
@@ -486,3 +498,28 @@ def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path, capsys
     assert probes == ["probed"]
     assert len(played.read_text().splitlines()) == 1 + 3  # the player tried once with silence, then each sentence
     assert capsys.readouterr().err.count("the day's lines play through aplay") == 1  # and why, said once
+
+
+def test_resume_names_a_newest_save_it_cannot_read_and_asks_before_an_older_game(game, tmp_path):
+    env = lupus_env(tmp_path)
+    rounds, typed = planned_game(game, env, 8, seed=8)
+    first = invoke(env, command(8, NAMES[:8]), typed[:3])
+    assert first.exit_code == 2
+    games = env.data_home / "games"
+    broken = games / "lupus-in-tabula-29991231-000000.json"
+    broken.write_text("{not json", encoding="utf-8")
+    os.utime(broken, (time.time() + 60, time.time() + 60))  # the newest save
+    refused = invoke(env, ["resume"], ["n"])
+    assert refused.exit_code == 2
+    assert f"narrate: {broken}: not a saved game (it is not JSON)" in refused.stderr
+    assert "Go on with the older game saved in" in refused.output
+    assert refused.stderr.rstrip().endswith("no game resumed: 'narrate resume FILE' goes on with the one you name")
+    resumed = invoke(env, ["resume"], ["y", *typed[3:]])
+    assert resumed.exit_code == 0, resumed.output
+    assert broken.read_text(encoding="utf-8") == "{not json"  # the user's file is left as it was
+    only_broken = tmp_path / "other"
+    env.data_home = only_broken
+    (only_broken / "games").mkdir(parents=True)
+    (only_broken / "games" / "x.json").write_text("[]", encoding="utf-8")
+    alone = invoke(env, ["resume"], [])
+    assert alone.exit_code == 2 and "x.json: not a game saved by this narrate" in alone.stderr

@@ -33,6 +33,7 @@ class SavedGame:
         data = {"format": FORMAT, "game": self.game_id, "lang": self.lang, "options": self.options,
                 "setup": setup_as_dict(self.setup), "entries": self.entries, "over": self.over}
         text = json.dumps(data, ensure_ascii=False, indent=1)
+        self.check_writable()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -41,6 +42,17 @@ class SavedGame:
         write_atomically(self.path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
         for stale in self.path.parent.glob(f".{self.path.stem}.*{self.path.suffix}"):
             stale.unlink(missing_ok=True)  # a write cut short by a killed narrate (this game has one writer)
+
+
+    def check_writable(self) -> None:
+        """A game whose file is read-only cannot go on: said before anything is asked."""
+        try:
+            read_only = not self.path.stat().st_mode & 0o222
+        except OSError:
+            read_only = False  # a new game, or one the write will name
+        if read_only:
+            raise NarratorError(msg("{file} is read-only: make it writable (chmod u+w) to go on with the game",
+                                    file=self.path))
 
 
 def new_game_path(folder: Path, game_id: str, now: float) -> Path:
@@ -77,14 +89,31 @@ def load(path: Path) -> SavedGame:
 
 def unfinished(folder: Path) -> list[Path]:
     """The saved games not yet over, newest first (by when each was last saved)."""
+    return [path for path, problem in saved_games(folder) if problem is None]
+
+
+def saved_games(folder: Path) -> list[tuple[Path, str | None]]:
+    """Every file of the games folder but the finished games, newest first, each with why it
+    cannot be resumed (None: it can): a file that cannot be read or is not a game is kept in the
+    list, so that it is named rather than passed over in silence."""
     found = []
     for path in folder.glob("*.json") if folder.is_dir() else ():
         if path.name.startswith("."):  # a save being written, or one a killed narrate left unfinished
             continue
+        problem = None
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
-            continue
-        if isinstance(data, dict) and data.get("format") == FORMAT and data.get("over") is False:
-            found.append((path.stat().st_mtime_ns, path.name, path))
-    return [path for _mtime, _name, path in sorted(found, reverse=True)]
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                problem = msg("not a game saved by this narrate")
+            elif data.get("over") is not False:
+                continue
+        except OSError as error:
+            problem = msg("cannot read it ({reason})", reason=os_reason(error))
+        except (ValueError, RecursionError):
+            problem = msg("not a saved game (it is not JSON)")
+        try:
+            when = path.stat().st_mtime_ns
+        except OSError:
+            when = 0
+        found.append((when, path.name, path, problem))
+    return [(path, problem) for _mtime, _name, path, problem in sorted(found, reverse=True)]

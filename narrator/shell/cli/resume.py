@@ -7,7 +7,8 @@ import click
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.cli.games import use_game
-from narrator.shell.cli.interface import Command, speak
+from narrator.shell.cli.interface import Command, confirm, speak
+from narrator.shell.translation import _, say
 
 
 @click.command(cls=Command)
@@ -23,14 +24,24 @@ def resume(env, file):
     Examples:
       narrate resume
     """
-    from narrator.shell.savedgames import FOLDER, load, unfinished  # only here: every other command starts without it
+    from narrator.shell.savedgames import FOLDER, load, saved_games  # only here: every other command starts without it
 
     if file is None:
-        found = unfinished(env.data_home / FOLDER)
-        if not found:
+        found = saved_games(env.data_home / FOLDER)
+        games = [path for path, problem in found if problem is None]
+        if not games:
+            if found:  # only files that cannot be resumed: the newest one says why
+                path, problem = found[0]
+                raise NarratorError(msg("{file}: {problem}", file=path, problem=problem))
             raise NarratorError(msg("no game to resume in {folder}: start one, such as 'narrate --game "
                                     "lupus-in-tabula --players 8'", folder=env.data_home / FOLDER))
-        file = found[0]
+        file = games[0]
+        newer = [(path, problem) for path, problem in found[:found.index((file, None))]]
+        if newer:  # the newest save cannot be read: say so, and go on with an older game only if asked to
+            for path, problem in newer:
+                click.echo(_("narrate: {file}: {problem}").format(file=path, problem=say(problem)), err=True)
+            if not confirm(_("Go on with the older game saved in {file}?").format(file=file), default=False):
+                raise NarratorError(msg("no game resumed: 'narrate resume FILE' goes on with the one you name"))
     saved = load(file)
     if saved.over:
         raise NarratorError(msg("{file}: that game is over; start a new one", file=file))

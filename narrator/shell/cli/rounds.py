@@ -61,7 +61,7 @@ OPTION_KINDS = {"count_seconds": (int,), "count_style": (str,), "slot_seconds": 
                 "port": (int,), "laptop_audio": (bool,), "day_seconds": (int,)}
 
 
-def check_options(saved: SavedGame) -> None:
+def check_options(game, saved: SavedGame) -> None:
     """A saved game's options are the ones narrate keeps, each of its kind (a file edited by hand)."""
     for name, kinds in OPTION_KINDS.items():
         value = saved.options.get(name, ...)
@@ -73,6 +73,18 @@ def check_options(saved: SavedGame) -> None:
     if sorted(saved.options) != sorted(OPTION_KINDS):
         raise NarratorError(msg("{file}: options: '{name}' is not an option narrate keeps", file=saved.path,
                                 name=sorted(set(saved.options) - set(OPTION_KINDS))[0]))
+    options = saved.options
+    if not all(isinstance(seconds, int) and not isinstance(seconds, bool) for seconds in options["slot_seconds"].values()):
+        raise NarratorError(msg("{file}: options: 'slot_seconds' holds seconds that are not whole numbers",
+                                file=saved.path))
+    try:  # the values too, as the command line checks them (a count of 0 s, a day of none)
+        settings_for(game, saved.lang, options["count_seconds"], options["count_style"], saved.setup.options,
+                     options["slot_seconds"])
+        if not 1 <= options["day_seconds"] <= 3600 or not 0 <= (options["countdown"] or 0) <= game.count.maximum:
+            raise NarratorError(msg("the day lasts 1 to 3600 seconds and counts down at most {most}",
+                                    most=game.count.maximum))
+    except NarratorError as error:
+        raise NarratorError(msg("{file}: options: {error}", file=saved.path, error=error.message)) from None
 
 
 def start_rounds(env, params: dict) -> None:
@@ -147,7 +159,8 @@ def _cards_of(deck) -> list[str]:
 def run_rounds(env, saved: SavedGame) -> None:
     """Play the game from where its entries leave it, saving after each one, to its end."""
     game = env.game
-    check_options(saved)
+    check_options(game, saved)
+    saved.check_writable()
     rounds = Rounds(game, saved.setup, saved.entries)
     table = GameTable(env, saved)
     click.echo(_("The game is kept in {file}: if it stops, 'narrate resume' continues it.").format(file=saved.path))
