@@ -260,16 +260,17 @@ def test_a_killed_narrate_resumes_from_its_saved_file(tmp_path):
     home = tmp_path / "home"
     environ = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"),
                "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"), "LANG": "en_US.UTF-8"}
-    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], day_seconds=4)]
+    args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], day_seconds=4), "--dealt"]
     with open(tmp_path / "output.txt", "w") as output:
         process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT,
                                    env=environ, cwd=tmp_path, text=True)
-    process.stdin.write("Anna\n")  # the Veggente's choice, read when the prompt comes
+    process.stdin.write("".join(line + "\n" for line in [*DEALT, "Anna"]))  # the cards, the Veggente's choice
     process.stdin.flush()
     games = home / "data" / "narrator" / "games"
     chosen = {"kind": "phase", "night": 1, "phase": "veggente", "choice": "Anna"}
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:  # the choice is saved before the next turn is spoken
+        assert process.poll() is None, (tmp_path / "output.txt").read_text()  # it did not stop by itself
         paths = [path for path in games.glob("*.json") if not path.name.startswith(".")] if games.is_dir() else []
         if paths and chosen in json.loads(paths[0].read_text(encoding="utf-8"))["entries"]:
             break

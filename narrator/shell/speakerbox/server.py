@@ -80,8 +80,10 @@ def _number(value) -> float | None:
 class BoxServer:
     def __init__(self, box: Box, night_wav: bytes, clips: dict[str, bytes], clock: Callable[[], float],
                  control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
-                 token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH):
+                 token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH,
+                 request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS):
         self.box = box
+        self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self._night_audio = (secrets.token_hex(8), night_wav)  # a tablet that holds another night's must fetch it
         self.clips = clips
         self.clock = clock
@@ -136,7 +138,7 @@ class BoxServer:
         app.router.add_get("/clips/{key}", self._clip)
         app.router.add_get("/{path:.*}", self._asset)
         quiet_logs()
-        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=REQUEST_SECONDS)
+        self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.request_seconds)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -221,7 +223,7 @@ class BoxServer:
     async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
         """One tablet's message; one that does not take it in time is cut off, and will reconnect."""
         try:
-            await asyncio.wait_for(ws.send_str(text), SEND_SECONDS)
+            await asyncio.wait_for(ws.send_str(text), self.send_seconds)
         except (ConnectionError, RuntimeError):
             pass  # a tablet that went away; it will reconnect and be told again
         except asyncio.TimeoutError:
