@@ -13,7 +13,6 @@ import narrator.shell.speakerbox.server
 from narrator.shell.speakerbox.server import BoxServer
 from narrator.shell.speakerbox.state import Box, Playhead
 
-
 LIMIT = 1.0  # the seconds a peer has to send a request whole, or to take a message (5 s when narrate runs)
 
 
