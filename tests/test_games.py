@@ -143,3 +143,15 @@ def test_every_shipped_game_loads_and_speaks_every_line_in_each_language(game_id
     assert game.id == game_id and game.night.slots
     for lang in game.languages:
         assert all(text.strip() for _key, text in every_line(game, lang))
+
+
+@pytest.mark.parametrize("game_id", __import__("narrator.games.loader", fromlist=["x"]).available_games(GAMES_DIR))
+def test_the_call_to_vote_never_says_the_time_is_up(game_id):
+    """The same line calls the vote when the time runs out and when the group calls it early (Enter)."""
+    from narrator.games.loader import load_game
+
+    game = load_game(GAMES_DIR / game_id)
+    for language in game.languages.values():
+        if "day.vote" in language.lines:
+            line = language.line("day.vote").casefold()
+            assert not any(words in line for words in ("time is up", "tempo scaduto", "tempo è finito")), line
