@@ -144,8 +144,8 @@ def test_the_ghosts_marks_turned_up_are_typed_in_a_vecchio_saggio_game(game, tmp
     result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on", "minaccia-fantasma=on"), typed)
     assert result.exit_code == 0, result.output
     assert saved_game(env)["entries"] == rounds.entries
-    words = {"en": ("The ghosts' marks: one is turned up", "'s card (the sword) was turned up before"),
-             "it": ("Le carte dei fantasmi: una si scopre", "(la spada) è stata scoperta davanti a")}[language]
+    words = {"en": ("The marks laid face down: one is turned up", "'s card (the sword) was turned up before"),
+             "it": ("Le carte posate coperte: una si scopre", "(la spada) è stata scoperta davanti a")}[language]
     for text in words:
         assert text in result.output
 

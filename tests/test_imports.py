@@ -5,6 +5,7 @@ commands is measured in benchmarks/, this only guards what they load.
 """
 
 import json
+import re
 import subprocess
 import sys
 
@@ -94,7 +95,8 @@ def test_the_top_level_shows_the_layers():
 
 def test_no_generic_module_names_a_game_s_roles_sides_turns_or_marks():
     """A game is its folder: the code in narrator/ (the core, the loader, the shell) never names one
-    of a shipped game's roles, sides, turns or marks, as a string or as a name (docstrings aside)."""
+    of a shipped game's roles, sides, turns or marks, nor the words of a game's day, as a string or as a
+    name (docstrings aside)."""
     import ast
     from pathlib import Path
 
@@ -102,6 +104,9 @@ def test_no_generic_module_names_a_game_s_roles_sides_turns_or_marks():
     from narrator.games.loader import available_games, load_game
 
     names = {"sword", "shield"}  # Lupus in Tabula's marks (La Minaccia Fantasma): the core's are plus and minus
+    # ...and the words of a game's day, in any case, inside any string or name: its dead ("ghosts"),
+    # the card ties go to, the Gufo's suspect, the two suspects and their runoff.
+    day_words = re.compile(r"ghost|fantasm|benvenuto|welcome|gufat|indiziat|ballottagg", re.IGNORECASE)
     for game_id in available_games(GAMES_DIR):
         game = load_game(GAMES_DIR / game_id)
         names |= {role.id for role in game.roles} | {role.side for role in game.roles}
@@ -116,9 +121,10 @@ def test_no_generic_module_names_a_game_s_roles_sides_turns_or_marks():
                       and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
         for node in ast.walk(tree):
             text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-            if text is not None and id(node) not in docstrings and text in names:
+            if text is not None and id(node) not in docstrings and (text in names or day_words.search(text)):
                 found.append(f"{path.name}:{node.lineno} '{text}'")
             word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
-            if word in identifiers:
+            word = word or (node.name if isinstance(node, ast.FunctionDef | ast.ClassDef) else None)
+            if word in identifiers or (word and day_words.search(word)):
                 found.append(f"{path.name}:{node.lineno} {word}")
     assert found == []

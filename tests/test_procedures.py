@@ -1,8 +1,8 @@
 """The day's vote procedures of the core (narrator.core.procedures), driven as the loop drives
-them: each vote asked in turn, the verdict returned. Ballottaggio's counting is runoff's
+them: each vote asked in turn, the verdict returned. NominationRunoff's counting is runoff's
 (test_runoff.py); here, who is asked, for whom, and what the plurality votes decide."""
 
-from narrator.core.procedures import Ballottaggio, OpenVote, SecretVote, VoteStep, run
+from narrator.core.procedures import NominationRunoff, OpenVote, SecretVote, VoteStep, run
 from narrator.core.state import State
 
 SEATING = ("Anna", "Bruno", "Carla", "Dario", "Elena")
@@ -53,7 +53,7 @@ def test_a_secret_vote_spares_everybody_on_a_tie():
 
 
 def test_a_ballottaggio_asks_everyone_from_the_anchors_left_then_the_living_who_are_not_suspects():
-    procedure = Ballottaggio(SEATING, frozenset({"Bruno"}), anchor="Bruno")
+    procedure = NominationRunoff(SEATING, frozenset({"Bruno"}), anchor="Bruno")
     nomination = {"Carla": "Anna", "Dario": "Anna", "Elena": "Carla", "Anna": "Carla", "Bruno": "Dario"}
     asked, verdict = settle(procedure, nomination, {"Dario": "Anna", "Elena": "Carla"})
     assert [voter for round_name, voter, _c in asked if round_name == "nomination"] == ["Carla", "Dario", "Elena",

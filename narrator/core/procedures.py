@@ -4,7 +4,7 @@ Each is a frozen description of one day's vote (who votes, for whom, how ties go
 asks its votes one at a time (``VoteStep``) and returns the ``Verdict``. Generic: names and seats
 only, no role.
 
-- ``Ballottaggio``: a nomination in which everyone votes, the dead too, then a runoff between the
+- ``NominationRunoff``: a nomination in which everyone votes, the dead too, then a runoff between the
   two most voted, in which the living who are not suspects vote; ties go to the seat closest to an
   anchor, a player may be a suspect whatever the votes, and two marks change votes and ties
   (``plus`` adds a vote and wins ties, ``minus`` takes one away and loses them)
@@ -24,7 +24,7 @@ from narrator.core.state import EMPTY, RoundStep
 
 
 @dataclass(frozen=True)
-class Ballottaggio:
+class NominationRunoff:
     seating: tuple[str, ...]
     dead: frozenset[str]
     anchor: str | None = None  # the seat ties are counted to (None: a seat after the seating's last)
@@ -66,13 +66,13 @@ class SecretVote:
     rounds: ClassVar[tuple[str, ...]] = ("vote",)
 
 
-Procedure = Ballottaggio | OpenVote | SecretVote
+Procedure = NominationRunoff | OpenVote | SecretVote
 
 
 @dataclass(frozen=True)
 class Verdict:
     """What a day's vote decided: who is to be lynched (None: nobody), each round's votes as cast,
-    the tallies, and the procedure's own outcome (``runoff.DayOutcome`` for a Ballottaggio) for the
+    the tallies, and the procedure's own outcome (``runoff.DayOutcome`` for a NominationRunoff) for the
     game's explanation. ``given``: the verdict was entered as it is (a game record), not voted."""
 
     lynched: str | None
@@ -112,8 +112,8 @@ class RevealStep(RoundStep):
 
 def run(procedure: Procedure, state) -> Iterator[RoundStep]:
     """Ask the procedure's votes in turn (each ``yield`` takes its entry); return the Verdict."""
-    if isinstance(procedure, Ballottaggio):
-        return (yield from _ballottaggio(procedure, state))
+    if isinstance(procedure, NominationRunoff):
+        return (yield from _nomination_runoff(procedure, state))
     return (yield from _plurality(procedure, state))
 
 
@@ -125,7 +125,7 @@ def _round(procedure, state, name, voters, candidates, suspects=()) -> Iterator[
     return votes
 
 
-def _ballottaggio(procedure: Ballottaggio, state) -> Iterator[RoundStep]:
+def _nomination_runoff(procedure: NominationRunoff, state) -> Iterator[RoundStep]:
     order = procedure.voting_order()
     nomination = yield from _round(procedure, state, "nomination", order, procedure.living)
     vote = DayVote(procedure.seating, procedure.dead, procedure.anchor, MappingProxyType(nomination),

@@ -1,13 +1,13 @@
 """Lupus in Tabula's rules (shared/rules/lupus-in-tabula.md), on the contract of a game of many
 nights (``narrator.core.nights``): the night's asks, the dawn, the day's two rounds (the core's
-``Ballottaggio``, with the ghosts, the Benvenuto, the gufato and La Minaccia Fantasma's marks) and
+``NominationRunoff``, with the ghosts, the Benvenuto, the gufato and La Minaccia Fantasma's marks) and
 the end. The vote's explanation and the votes file of ``narrate votes`` use the game's own words
 (see the README)."""
 
 from dataclasses import replace
 
 from narrator.core.card import Block
-from narrator.core.procedures import Ballottaggio
+from narrator.core.procedures import NominationRunoff
 from narrator.core.runoff import DayOutcome, DayVote, day_from_data
 from narrator.core.state import Ask, Dawn, Dusk
 
@@ -81,7 +81,7 @@ HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
 ENDS = (HUMANS, WOLVES, "criceto-mannaro")  # who game_over() can name as winning: the Criceto alone
 GUFO, MEDIUM, MITOMANE, GHOSTS = "gufo", "medium", "mitomane", "fantasmi"
 MARKS = ("sword", "shield")  # La Minaccia Fantasma: the first ghost holds the sword, the second the shield
-EFFECTS = {"sword": "plus", "shield": "minus"}  # what each is to the Ballottaggio: a vote more, a vote fewer
+EFFECTS = {"sword": "plus", "shield": "minus"}  # what each is to the NominationRunoff: a vote more, a vote fewer
 
 # The game record's keys (the digest's "Game record"): the turns' ids, and the ghosts' marks.
 NIGHT_KEYS = {"medium": "told", "veggente": "player", GUFO: "player", "guardia-del-corpo": "player",
@@ -191,7 +191,7 @@ def day(game, state):
     if state.cards is None and _ghosts_lay_marks(state):  # laid at the night's end by the ghosts of then
         holders = state.dead[:min(len(MARKS), state.own["nightfall_dead"])]
         face_down = tuple((EFFECTS[mark], holder) for mark, holder in zip(MARKS, holders, strict=False))
-    return Ballottaggio(state.seating, frozenset(state.dead), state.dead[-1] if state.dead else None,
+    return NominationRunoff(state.seating, frozenset(state.dead), state.dead[-1] if state.dead else None,
                         forced=state.own["suspect"], plus=marks.get("sword"), minus=marks.get("shield"),
                         face_down=face_down)
 

@@ -83,8 +83,8 @@ script_options = option_group([
                  help="Turn one of the game's narration options on or off, such as nudge=off (repeatable; "
                       "'narrate games' lists each game's options)."),
     click.option("--variant", "variants", multiple=True, metavar="NAME",
-                 help="Play a variant of the game, such as vecchio-saggio or fantasmi: the same as --option NAME=on "
-                      "(repeatable)."),
+                 help="Play a variant of the game, by its option's name or another it is known by ('narrate games' "
+                      "lists them): the same as --option NAME=on (repeatable)."),
 ])
 
 

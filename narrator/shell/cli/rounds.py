@@ -17,7 +17,7 @@ from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import END_LINE, NOBODY_DIED_LINE
 from narrator.core.i18n import msg
-from narrator.core.procedures import Ballottaggio, OpenVote, RevealStep, VoteStep
+from narrator.core.procedures import NominationRunoff, OpenVote, RevealStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -263,7 +263,7 @@ class GameTable:
                 tonight = {**step.tonight, **({step.ask.key: given["choice"]} if given["choice"] is not None else {})}
                 self.show_places(step.state, tonight)
         elif step.nobody_alive:
-            click.echo(_("  ({character}: a ghost; the turn is called all the same)").format(
+            click.echo(_("  ({character}: out of the game; the turn is called all the same)").format(
                 character=self.character(step.phase)))
         elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and step.state.cards is not None:
             click.echo(_("  ({character}: nothing to enter tonight)").format(character=self.character(step.phase)))
@@ -366,9 +366,9 @@ class GameTable:
 
     def vote(self, step: VoteStep) -> dict:
         procedure = step.procedure
-        if not step.votes and isinstance(procedure, Ballottaggio):
+        if not step.votes and isinstance(procedure, NominationRunoff):
             if step.round == "nomination":
-                click.echo(_("The nomination: everyone votes, the ghosts too, starting with {first}.").format(
+                click.echo(_("The nomination: everyone votes, the dead too, starting with {first}.").format(
                     first=procedure.voting_order()[0]))
                 if procedure.forced in procedure.living:
                     click.echo(_("{name} is a suspect whatever the votes.").format(name=procedure.forced))
@@ -386,13 +386,13 @@ class GameTable:
         elif not step.votes:
             secret = "" if isinstance(procedure, OpenVote) else _(" (secret: type each vote as it is counted)")
             click.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
-        ghost = _(" (ghost)") if step.voter in step.state.dead else ""
-        voted = ask_name(_("{voter}{ghost} votes for").format(voter=step.voter, ghost=ghost), step.candidates)
+        out = _(" (out of the game)") if step.voter in step.state.dead else ""
+        voted = ask_name(_("{voter}{out} votes for").format(voter=step.voter, out=out), step.candidates)
         return entry_for(step, voted=voted)
 
     def reveal(self, step: RevealStep) -> dict:
-        """No moderator: the marks the ghosts laid face down count once they are turned up."""
-        click.echo(_("The ghosts' marks: one is turned up when a living player votes for the player it lies "
+        """No moderator: the marks laid face down count once they are turned up."""
+        click.echo(_("The marks laid face down: one is turned up when a living player votes for the player it lies "
                      "before."))
         turned_up = {mark: ask_name(_("{holder}'s card ({mark}) was turned up before").format(
             mark=self.sentences(f"mark_{mark}"), holder=holder), step.candidates, nobody=True)
@@ -460,7 +460,7 @@ class GameTable:
         if isinstance(step, DawnStep):
             return _("the dawn after night {night}").format(night=night)
         if isinstance(step, RevealStep):
-            return _("the ghosts' marks, day {night}").format(night=night)
+            return _("the marks turned up, day {night}").format(night=night)
         if isinstance(step, ActStep):
             return _("day {night}, after the vote").format(night=night)
         return _("night {night}").format(night=night)
