@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from narrator.core.runoff import DayOutcome, DayVote, marked_if_voted, nominate, settle_day
+from narrator.core.runoff import DayOutcome, DayVote, marked_if_voted, nominate, settle_day, tally
 from narrator.core.state import EMPTY, RoundStep
 
 
@@ -145,13 +145,6 @@ def _nomination_runoff(procedure: NominationRunoff, state) -> Iterator[RoundStep
     return Verdict(outcome.lynched, MappingProxyType({"nomination": vote.nomination, "runoff": vote.runoff}),
                    MappingProxyType({"nomination": outcome.nomination, "runoff": outcome.runoff}),
                    outcome=(vote, outcome))
-
-
-def tally(votes: Mapping[str, str], candidates) -> dict[str, int]:
-    counted = {name: 0 for name in candidates}
-    for voted in votes.values():
-        counted[voted] += 1
-    return counted
 
 
 def _top(counted: Mapping[str, int]) -> tuple[str, ...]:

@@ -38,7 +38,6 @@ from narrator.core.rounds import (
 )
 
 RECORD_KEYS = ("game", "options", "players", "rounds")
-RESULT_KEYS = ("revived",)  # a night's result a record may carry, not compared
 ON, OFF = ("on", "true", "yes", "si", "sì"), ("off", "false", "no")
 
 
@@ -190,8 +189,7 @@ class _Replay:
 
     def night(self, number: int, values: dict) -> None:
         rules = self.game.rules
-        revived = values.pop("revived", None)
-        del revived  # a result, not an entry: not compared
+        values.pop("revived", None)  # a night's result a record may carry: not compared
         while isinstance(self.rounds.step, PhaseStep):
             step = self.rounds.step
             given = {}

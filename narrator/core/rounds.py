@@ -410,15 +410,24 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         state = replace(state, night=state.night + 1)
 
 
+def _with(game: Game, tonight: Mapping[str, Any], ask: Ask, value: Any) -> Actions:
+    """The night's entries so far with ``value`` entered for ``ask`` (nothing for none)."""
+    return _actions(game, {**tonight, **({ask.key: value} if value is not None else {})}, game.rules.NIGHT_KEYS)
+
+
 def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
     """What the moderator tells (nods or shakes the head) for ``value`` in a turn that answers:
     one of the rules' ``ANSWERS`` for the ask's key, or None."""
-    told = game.rules.answer(game, state, ask, value, _actions(game, {**tonight, **(
-        {ask.key: value} if value is not None else {})}, game.rules.NIGHT_KEYS))
+    told = game.rules.answer(game, state, ask, value, _with(game, tonight, ask, value))
     if told is not None and told not in game.rules.ANSWERS.get(ask.key, ()):
         raise RulesError(msg("{file}: answer() gave '{value}' for '{key}', none of its ANSWERS", file=_source(game),
                              value=told, key=ask.key))
     return told
+
+
+def places_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> dict[str, str | None]:
+    """Who is away from home tonight and where, once ``value`` is entered for ``ask`` (the rules' ``places``)."""
+    return dict(game.rules.places(game, state, _with(game, tonight, ask, value)))
 
 
 # --- saving ---------------------------------------------------------------------------------------

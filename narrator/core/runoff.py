@@ -68,9 +68,7 @@ def settle_day(vote: DayVote) -> DayOutcome:
     """The suspects and the lynched player, by the rules the module's docstring gives."""
     nominated, pair, steps = nominate(vote)
     check_runoff(vote, pair)
-    counted = {name: 0 for name in pair}
-    for voted in vote.runoff.values():
-        counted[voted] += 1
+    counted = tally(vote.runoff, pair)
     lynched, how = _best(list(pair), counted, vote)
     if how:
         steps = (*steps, ("runoff", how))
@@ -82,9 +80,7 @@ def nominate(vote: DayVote) -> tuple[dict[str, int], tuple[str, str], tuple[tupl
     order, and how they were chosen. The runoff's votes are not looked at."""
     check_day(vote)
     living = vote.living
-    nominated = {name: 0 for name in living}
-    for voted in vote.nomination.values():
-        nominated[voted] += 1
+    nominated = tally(vote.nomination, living)
     voted_by_living = marked_if_voted(vote)
     if vote.plus in voted_by_living:
         nominated[vote.plus] += 1
@@ -102,6 +98,19 @@ def nominate(vote: DayVote) -> tuple[dict[str, int], tuple[str, str], tuple[tupl
             steps.append(("nomination", how))
     first, second = sorted(suspects, key=living.index)
     return nominated, (first, second), tuple(steps)
+
+
+def tally(votes: Mapping[str, str], candidates: Sequence[str]) -> dict[str, int]:
+    """Votes per candidate, in the candidates' order (voter: voted in, every voted a candidate)."""
+    counted = {name: 0 for name in candidates}
+    for voted in votes.values():
+        counted[voted] += 1
+    return counted
+
+
+def tally_text(counted: Mapping[str, int]) -> str:
+    """``Anna 3, Bruno 1``: the candidates who had votes, as a game's sentence quotes them ("-": none)."""
+    return ", ".join(f"{name} {count}" for name, count in counted.items() if count) or "-"
 
 
 def marked_if_voted(vote: DayVote) -> frozenset[str]:

@@ -10,6 +10,7 @@ was burned the day before, and the lovers who will kill themselves at the next d
 
 from narrator.core.card import Block
 from narrator.core.procedures import OpenVote
+from narrator.core.runoff import tally_text
 from narrator.core.state import Ask, Dawn, Dusk
 
 VILLAGE, WOLVES = "villaggio", "lupi"  # game.yaml's sides
@@ -264,17 +265,14 @@ def dusk(game, state, lynched, acts):
 
 def explain_day(game, procedure, verdict, say):
     """The votes, a runoff among the tied, who is burned or that nobody is."""
-    def tally(counted):
-        return ", ".join(f"{name} {count}" for name, count in counted.items() if count) or "-"
-
     if verdict.given:
         lines = []
     else:
-        lines = [say("votes", tally=tally(verdict.tallies["vote"]))]
+        lines = [say("votes", tally=tally_text(verdict.tallies["vote"]))]
         if verdict.tied:
             lines.append(say("tie", names=say.join(list(verdict.tied))))
             if "runoff" in verdict.tallies:
-                lines.append(say("runoff", tally=tally(verdict.tallies["runoff"])))
+                lines.append(say("runoff", tally=tally_text(verdict.tallies["runoff"])))
     lines.append(say("burned", name=verdict.lynched) if verdict.lynched is not None else say("spared"))
     return lines
 

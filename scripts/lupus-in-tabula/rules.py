@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from narrator.core.card import Block
 from narrator.core.procedures import NominationRunoff
-from narrator.core.runoff import DayOutcome, DayVote, day_from_data
+from narrator.core.runoff import DayOutcome, DayVote, day_from_data, tally_text
 from narrator.core.state import Ask, Dawn, Dusk
 
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
@@ -33,20 +33,17 @@ def read_day(game, data, source: str) -> DayVote:
 def explain_votes(game, vote: DayVote, outcome: DayOutcome, say) -> list[str]:
     """The result, a sentence per step: the nomination's votes, how the two indiziati were
     found, the ballottaggio's votes, who is lynched."""
-    def tally(votes):
-        return ", ".join(f"{name} {count}" for name, count in votes.items() if count) or "-"
-
     def tie(reason):
         if reason == "anchor":
             return say("tie_anchor", anchor=vote.anchor) if vote.anchor else say("tie_unheld")
         return say("tie_sword", name=vote.plus) if reason == "plus" else say("tie_shield", name=vote.minus)
 
-    lines = [say("nomination", tally=tally(outcome.nomination))]
+    lines = [say("nomination", tally=tally_text(outcome.nomination))]
     for stage, reason in outcome.steps:
         if stage == "nomination":
             lines.append(say("forced", name=vote.forced) if reason == "forced" else tie(reason))
     lines.append(say("suspects", names=say.join(list(outcome.suspects))))
-    lines.append(say("ballot", tally=tally(outcome.runoff)))
+    lines.append(say("ballot", tally=tally_text(outcome.runoff)))
     lines += [tie(reason) for stage, reason in outcome.steps if stage == "runoff"]
     lines.append(say("lynched", name=outcome.lynched))
     return lines

@@ -262,7 +262,10 @@ def night_from_options(env: Environment, params: dict, night: int = 1):
 DAY_OPTION_NAMES = ("day_minutes", "day_seconds", "no_day", "names")
 BOX_OPTION_NAMES = ("host", "port", "laptop_audio")  # the speaker box's (shell/cli/serve.py)
 
-countdown_option = click.option("--countdown", type=click.IntRange(1, 30), metavar="S",
+DAY_SECONDS = 3600  # the longest day (--day-seconds), and what a resumed game may hold
+COUNTDOWN = 30  # the most seconds counted down aloud before the vote (--countdown)
+
+countdown_option = click.option("--countdown", type=click.IntRange(1, COUNTDOWN), metavar="S",
                                 help="Count the last S seconds of the day aloud (default: the game's, 3).")
 
 dealt_option = click.option(
@@ -271,7 +274,7 @@ dealt_option = click.option(
 
 day_options = option_group([
     click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5)."),
-    click.option("--day-seconds", type=click.IntRange(1, 3600), metavar="S", help="...or give it in seconds."),
+    click.option("--day-seconds", type=click.IntRange(1, DAY_SECONDS), metavar="S", help="...or give it in seconds."),
     click.option("--no-day", is_flag=True, help="Stop at daybreak: no timed day and no vote."),
     click.option("--names", metavar="NAMES", help='The players in seating order, for the vote: "Anna,Bruno,...".'),
     countdown_option,

@@ -31,15 +31,18 @@ from narrator.core.rounds import (
     Setup,
     answer_for,
     entry_for,
+    places_for,
 )
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, NightScript, generate_script, settings_for
-from narrator.core.state import Actions, Dawn
+from narrator.core.state import Dawn
 from narrator.core.views import deck_text
 from narrator.core.vote import Sentences
 from narrator.shell.cli.nightvoice import BoxVoice, NightVoice
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
     BOX_OPTION_NAMES,
+    COUNTDOWN,
+    DAY_SECONDS,
     SCRIPT_OPTION_NAMES,
     choose_audio,
     choose_deck,
@@ -80,9 +83,9 @@ def check_options(game, saved: SavedGame) -> None:
     try:  # the values too, as the command line checks them (a count of 0 s, a day of none)
         settings_for(game, saved.lang, options["count_seconds"], options["count_style"], saved.setup.options,
                      options["slot_seconds"])
-        if not 1 <= options["day_seconds"] <= 3600 or not 0 <= (options["countdown"] or 0) <= game.count.maximum:
-            raise NarratorError(msg("the day lasts 1 to 3600 seconds and counts down at most {most}",
-                                    most=game.count.maximum))
+        if not 1 <= options["day_seconds"] <= DAY_SECONDS or not 1 <= (options["countdown"] or 1) <= COUNTDOWN:
+            raise NarratorError(msg("the day lasts 1 to {most} seconds and counts down 1 to {count}",
+                                    most=DAY_SECONDS, count=COUNTDOWN))
     except NarratorError as error:
         raise NarratorError(msg("{file}: options: {error}", file=saved.path, error=error.message)) from None
 
@@ -260,8 +263,7 @@ class GameTable:
                 told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
                 if told is not None:
                     self.nod(name, told, given["choice"])
-                tonight = {**step.tonight, **({step.ask.key: given["choice"]} if given["choice"] is not None else {})}
-                self.show_places(step.state, tonight)
+                self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
         elif step.nobody_alive:
             click.echo(_("  ({character}: out of the game; the turn is called all the same)").format(
                 character=self.character(step.phase)))
@@ -274,7 +276,8 @@ class GameTable:
         """What the moderator types for an ask, by its kind; ``undo`` anywhere takes the last answer back."""
         prompt_text = self.sentences.optional(f"ask_{ask.key}")
         if ask.kind == "player":
-            copies = self.game.slot(phase).cards(self.saved.setup.deck) if phase in self.turns else 1
+            turn = phase not in (None, INTRO_PHASE, OUTRO_PHASE)  # a turn's character, or a day's
+            copies = self.game.slot(phase).cards(self.saved.setup.deck) if turn else 1
             text = prompt_text or ngettext("{character} points at", "{character} point at", copies).format(
                 character=character)
             return ask_name(text, ask.candidates, nobody=not ask.required)
@@ -296,19 +299,14 @@ class GameTable:
         return ask_choice(prompt_text or character, {self.sentences.optional(f"choice_{choice}") or choice: choice
                                                      for choice in ask.choices}, required=ask.required)
 
-    def show_places(self, state, tonight) -> None:
+    def show_places(self, places: dict) -> None:
         """Where everyone is, once a movement changes it (the moderator's secret table)."""
-        places = dict(self.game.rules.places(self.game, state, Actions(tonight, self.game.rules.NIGHT_KEYS, "")))
         if places and places != self.places:
             lines = [self.sentences.optional("place_out", name=name) or _("{name}: out").format(name=name)
                      if house is None else self.sentences.optional("place_at", name=name, house=house)
                      or _("{name}: at {house}'s").format(name=name, house=house) for name, house in places.items()]
             click.echo(_("  Away from home: {places}").format(places="; ".join(lines)))
         self.places = places
-
-    @property
-    def turns(self) -> set[str]:
-        return {slot.id for slot in self.game.night.slots}
 
     def dawn(self, step: DawnStep) -> dict:
         if step.dawn is None:
@@ -438,7 +436,7 @@ class GameTable:
         click.echo(_("The cards (for the moderator's eyes only):"))
         width = max(len(name) for name in table.seating)
         for name in table.seating:
-            mark = _("  (out of the game)") if name in table.dead else ""
+            mark = " " + _(" (out of the game)") if name in table.dead else ""
             click.echo(f"  {name.ljust(width)}  {self.language.role_name(table.cards[name])}{mark}")
 
     def character(self, slot_id: str) -> str:
