@@ -15,7 +15,7 @@ from narrator.core.state import Ask, Dawn, Dusk
 
 VILLAGE, WOLVES = "villaggio", "lupi"  # game.yaml's sides
 ENDS = (VILLAGE, WOLVES)
-ROLE_FIELDS = {"lupo": "flag", "rank": "count", "dark": "flag", "puritan": "flag"}
+ROLE_FIELDS = {"lupo": "flag", "rank": "count", "dark": "flag", "puritan": "flag", "prowler": "flag"}
 
 COURTESAN, GUARD, THIEF, HUNTER = "cortigiana", "guardia", "ladro", "cacciatore"
 LOVER, MARTYR, MAYOR, UNDERTAKER = "amante", "martire", "sindaco", "becchino"
@@ -189,8 +189,7 @@ def dawn(game, state, tonight):
     hunter_awake = hunter is not None and _engaged(game, state, tonight) != hunter
     if hunter_awake:
         for name, house in where.items():
-            if house == hunter and name != hunter and (_is_lupo(game, state, name) or state.cards[name] in (GUARD,
-                                                                                                           THIEF)):
+            if house == hunter and name != hunter and _role(game, state, name).trait("prowler"):
                 dies(name, "shot")
     guard = _holder(state, GUARD)
     guarded = where.get(guard) if guard is not None and guard not in dead and where.get(guard) != guard else None
