@@ -58,7 +58,7 @@ def command(players, names, *options, day_seconds=20):
 
 def planned_game(game, env, players, seed, **options):
     """The game the terminal will play (the same deal as narrate's), played in the core with random
-    choices: its setup, its entries, and the lines a group types for them."""
+    choices: its setup, its entries, and the lines a group types for them (any game of many nights)."""
     chosen = {**game.option_defaults, **options}
     names = NAMES[:players]
     deck = game.recommended_decks[players]
@@ -80,7 +80,8 @@ def planned_game(game, env, players, seed, **options):
 def typed_for(game, step, entry, env) -> list[str]:
     """What a group types at the terminal for ``entry``."""
     if isinstance(step, PhaseStep | ActStep):
-        return typed_value(step.ask, entry["choice"]) if "choice" in entry else []
+        language = game.languages[env.default_language()]
+        return typed_value(step.ask, entry["choice"], language) if "choice" in entry else []
     if isinstance(step, DawnStep) and step.dawn is None:
         return [", ".join(entry["dead"])]
     if isinstance(step, EndQuestion):
@@ -93,14 +94,16 @@ def typed_for(game, step, entry, env) -> list[str]:
     return []
 
 
-def typed_value(ask, value) -> list[str]:
-    """The lines a moderator types for an ask's value, by its kind."""
+def typed_value(ask, value, language) -> list[str]:
+    """The lines a moderator types for an ask's value, by its kind (a choice as the language words it)."""
     if ask.kind == "each":
         return [(value or {}).get(chooser) or "" for chooser in ask.choosers]
     if ask.kind == "players":
         return [", ".join(value or [])]
     if ask.kind == "yes-no":
         return ["yes" if value else "no"]
+    if ask.kind == "choice" and value is not None:
+        return [language.vote.get(f"choice_{value}", value)]
     return [value or ""]
 
 
@@ -162,6 +165,9 @@ def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path, langua
     assert {"en": "Winners: ", "it": "Vincitori: "}[language] + ", ".join(over.winners) in result.output
     for name, role_id in rounds.setup.cards.items():  # the moderator's secret table
         assert f"{name.ljust(5)}  {game.languages[language].role_name(role_id)}" in result.output
+    werewolves = game.languages[language].role_name("lupo-mannaro", 2)  # the customary first night: they only meet
+    assert {"en": f"  ({werewolves}: nothing to enter tonight)",
+            "it": f"  ({werewolves}: stanotte niente da inserire)"}[language] in result.output
     mourns = {"en": "Dawn breaks. The village mourns", "it": "È l'alba. Il villaggio piange"}[language]
     deaths = [said for _time, said in env.speaker_said if said.startswith(mourns)]
     assert deaths, env.speaker_said  # the dead are said by name

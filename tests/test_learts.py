@@ -4,13 +4,13 @@ whole random games played to the end that resume to the same result from any ent
 
 import json
 import random
-from types import MappingProxyType
 
 import pytest
-from test_rounds import NAMES, random_entry
+from test_rounds import dealt, random_entry, setup_of
+from test_rounds import settle_record as settle
 
-from narrator.core.replay import ReplayError, replay
-from narrator.core.rounds import ActStep, DayStep, Over, PhaseStep, Rounds, Setup, entry_for
+from narrator.core.replay import ReplayError
+from narrator.core.rounds import ActStep, DayStep, Over, PhaseStep, Rounds, entry_for
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 
@@ -27,13 +27,6 @@ TABLE_A = {"Anna": "lupo-capobranco", "Bruno": "lupo-secondo", "Carla": "cortigi
            "Marco": "satanista"}
 TABLE_B = {"Olga": "lupo-capobranco", "Piero": "lupo-docile", "Rita": "amante", "Sara": "amante", "Teo": "sindaco",
            "Ugo": "becchino", "Vera": "martire", "Walter": "guardia", "Zoe": "cortigiana"}
-
-
-def settle(game, table, *rounds, **options):
-    record = {"players": [{"name": name, "card": card} for name, card in table.items()],
-              "options": {name.replace("_", "-"): "on" if value else "off" for name, value in options.items()},
-              "rounds": list(rounds)}
-    return replay(game, record, "record.yaml").as_dict()
 
 
 def night(result, number):
@@ -278,27 +271,12 @@ def test_a_round_after_the_end_is_refused(game):
 
 # --- whole games ------------------------------------------------------------------------------------
 
-def setup_of(game, cards, **options):
-    chosen = {**game.option_defaults, **{name.replace("_", "-"): value for name, value in options.items()}}
-    deck: dict[str, int] = {}
-    for role_id in cards.values():
-        deck[role_id] = deck.get(role_id, 0) + 1
-    return Setup(tuple(cards), MappingProxyType(deck), MappingProxyType(chosen), MappingProxyType(dict(cards)))
-
-
 def phases_of(rounds):
     seen = []
     while isinstance(rounds.step, PhaseStep):
         seen.append(rounds.step.phase)
         rounds.enter(entry_for(rounds.step))
     return seen
-
-
-def dealt(game, players, rng):
-    deck = game.recommended_decks[players]
-    cards = [role_id for role_id, copies in deck.items() for _copy in range(copies)]
-    rng.shuffle(cards)
-    return dict(zip(NAMES[:players], cards, strict=True))
 
 
 def lupi_and_others(game, state):

@@ -1,6 +1,7 @@
 """Lupus in Tabula's dawn and end (its rules.py), one test per ruling of the digest."""
 
 import pytest
+from test_rounds import settle_record
 
 from narrator.core.state import State
 from narrator.games import GAMES_DIR
@@ -71,15 +72,6 @@ def test_a_living_criceto_is_the_only_winner_and_counts_as_human(game):
     assert over(game, {"Elena", "Bruno"}) == (("criceto-mannaro",), ("Elena",))
 
 
-def lupus_record(game, cards, *rounds, **options):
-    from narrator.core.replay import replay
-
-    record = {"players": [{"name": name, "card": card} for name, card in cards.items()],
-              "options": {name.replace("_", "-"): "on" if value else "off" for name, value in options.items()},
-              "rounds": list(rounds)}
-    return replay(game, record, "partita.yaml").as_dict()
-
-
 RULEBOOK = {"Andrea": "villico", "Bruno": "villico", "Carla": "veggente", "Daniela": "villico", "Elena": "medium",
             "Francesco": "villico", "Gianni": "lupo-mannaro", "Roberta": "villico", "Zeno": "lupo-mannaro"}
 
@@ -93,7 +85,7 @@ def test_a_record_settles_the_rulebooks_vote_with_the_benvenuto_from_the_night(g
                   "Zeno": "Carla"}
     ballot = {"Bruno": "Daniela", "Carla": "Daniela", "Elena": "Andrea", "Gianni": "Daniela", "Roberta": "Andrea",
               "Zeno": "Daniela"}
-    result = lupus_record(game, RULEBOOK, {"night": {"veggente": "Zeno", "lupo-mannaro": "Francesco"}},
+    result = settle_record(game, RULEBOOK, {"night": {"veggente": "Zeno", "lupo-mannaro": "Francesco"}},
                           {"day": {"nomination": nomination, "ballot": ballot, "lynched": "Daniela"}},
                           {"night": {"veggente": "Gianni"}}, quiet_first_night=False)
     assert result == {"rounds": [{"night": 1, "dead": ["Francesco"], "answers": {"veggente": "wolf"}},
@@ -113,4 +105,4 @@ def test_a_lupus_record_is_refused_where_the_rules_forbid_it(game):
             ([{"night": {}}, {"day": {"nomination": {"Andrea": "Bruno"}}}], "round 2: nomination: Bruno did not vote"),
             ([{"night": {"gufato": "Andrea"}}], "round 1: gufato: not a key of")):
         with pytest.raises(ReplayError, match=error.replace("(", r"\(")):
-            lupus_record(game, RULEBOOK, *rounds)
+            settle_record(game, RULEBOOK, *rounds)

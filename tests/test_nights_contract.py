@@ -4,13 +4,11 @@ clear error naming the file, when the game loads or at the first use of a name i
 
 import random
 import shutil
-from types import MappingProxyType
 
 import pytest
-from test_rounds import NAMES, random_entry
+from test_rounds import dealt, play_to_the_end, setup_of
 
 from narrator.core.errors import DataError
-from narrator.core.rounds import Over, Rounds, Setup
 from narrator.core.state import RulesError
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
@@ -48,16 +46,7 @@ def test_a_rules_module_that_breaks_the_contract_does_not_load(tmp_path, old, ne
 
 def play(game, players=12, seed=1):
     rng = random.Random(seed)
-    deck = game.recommended_decks[players]
-    cards = [role_id for role_id, copies in deck.items() for _copy in range(copies)]
-    rng.shuffle(cards)
-    options = {**game.option_defaults, "quiet-first-night": False}
-    setup = Setup(NAMES[:players], MappingProxyType(dict(deck)), MappingProxyType(options),
-                  MappingProxyType(dict(zip(NAMES[:players], cards, strict=True))))
-    rounds = Rounds(game, setup)
-    while not isinstance(rounds.step, Over):
-        rounds.enter(random_entry(rounds.step, rng))
-    return rounds
+    return play_to_the_end(game, setup_of(game, dealt(game, players, rng), quiet_first_night=False), rng)
 
 
 def test_a_key_the_rules_never_declared_is_an_error_at_its_first_use(tmp_path):
@@ -73,15 +62,3 @@ def test_an_ask_of_a_kind_its_keys_do_not_declare_is_an_error(tmp_path):
     game = load_game(folder)
     with pytest.raises(RulesError, match="ask\\(\\) asks 'veggente' as players, which its keys do not declare"):
         play(game)
-
-
-def test_every_shipped_game_of_many_nights_fulfils_the_contract():
-    from narrator.core.nights import check_rules
-    from narrator.games.loader import available_games
-
-    many = [load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)]
-    many = [game for game in many if game.many_nights]
-    assert {game.id for game in many} >= {"lupus-in-tabula", "learts-variant"}
-    for game in many:
-        check_rules(game.rules, game.id)
-        assert game.plays_rounds

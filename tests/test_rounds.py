@@ -91,6 +91,16 @@ def random_entry(step, rng: random.Random) -> dict:
     return entry_for(step, **given)
 
 
+def settle_record(game, table: dict, *rounds, **options) -> dict:
+    """``narrate replay``'s JSON for a record of ``table`` (name: card), its options and its rounds."""
+    from narrator.core.replay import replay
+
+    record = {"players": [{"name": name, "card": card} for name, card in table.items()],
+              "options": {name.replace("_", "-"): "on" if value else "off" for name, value in options.items()},
+              "rounds": list(rounds)}
+    return replay(game, record, "record.yaml").as_dict()
+
+
 def play_to_the_end(game, setup, rng, most=5000) -> Rounds:
     rounds = Rounds(game, setup)
     for _entry in range(most):
