@@ -62,3 +62,9 @@ def test_an_ask_of_a_kind_its_keys_do_not_declare_is_an_error(tmp_path):
     game = load_game(folder)
     with pytest.raises(RulesError, match="ask\\(\\) asks 'veggente' as players, which its keys do not declare"):
         play(game)
+
+
+def test_a_votes_file_of_one_day_is_all_three_functions_or_none(tmp_path):
+    folder = lupus_with(tmp_path, "def day_as_dict(", "def day_as_dict_(")
+    with pytest.raises(DataError, match="a votes file of one day needs all of read_day, explain_votes, day_as_dict"):
+        load_game(folder)

@@ -26,8 +26,9 @@ VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules mod
 # ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
 # each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.
 VOTE_WORDS = ("lynched_mark", "lynched_list")
-# A game played to the end (narrator.core.rounds) says these lines, which name nobody and so are in its voice packs: the dawn with no death, and
-# the end, "end." and each winner its rules' game_over can name (a side, or a role that wins alone).
+# A game played to the end (narrator.core.rounds) says these lines, which name nobody and so are in
+# its voice packs: the dawn with no death, and the end, "end." and each winner its rules' game_over
+# can name (a side, or a role that wins alone).
 NOBODY_DIED_LINE = "dawn.nobody"
 END_LINE = "end.{winner}"
 

@@ -75,6 +75,8 @@ class NightsRules(Protocol):
     def card_back(self, game, language, deck) -> tuple: ...
 
 
+# A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all three, or none.
+ONE_DAY = ("read_day", "explain_votes", "day_as_dict")
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
          "END_AFTER")
 MOMENTS = ("dawn", "day")  # when the end may be checked
@@ -122,9 +124,16 @@ def check_rules(module: Any, path: str) -> None:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))
     if not module.END_AFTER or set(module.END_AFTER) - set(MOMENTS):
         raise fail(msg("END_AFTER: one or both of {moments}", moments=", ".join(MOMENTS)))
+    if 0 < sum(callable(getattr(module, name, None)) for name in ONE_DAY) < len(ONE_DAY):
+        raise fail(msg("a votes file of one day needs all of {names}, or none", names=", ".join(ONE_DAY)))
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
             raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))
+
+
+def reads_one_day(module: Any) -> bool:
+    """Whether a game of many nights' rules read a votes file of one day (``ONE_DAY``)."""
+    return all(callable(getattr(module, name, None)) for name in ONE_DAY)
 
 
 def answer_sentences(module: Any) -> tuple[str, ...]:

@@ -199,6 +199,7 @@ class Dusk:
     state: State
     dead: tuple[str, ...] = ()
     reasons: tuple[tuple[str, str], ...] = ()
+    revived: tuple[str, ...] = ()  # as a Dawn's: nobody a day brings back yet, but the screens ask alike
 
 
 @dataclass(frozen=True)

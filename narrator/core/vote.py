@@ -17,6 +17,7 @@ from narrator.core.errors import NarratorError, UnknownRoleError
 from narrator.core.game import Game, Language
 from narrator.core.i18n import msg
 from narrator.core.names import player_name, repeated
+from narrator.core.nights import reads_one_day
 
 if TYPE_CHECKING:
     from narrator.core.card import Block
@@ -123,10 +124,17 @@ class VoteRules(Protocol):
 def rules_of(game: Game) -> VoteRules:
     if game.rules is None:
         raise VoteError(msg("{game} has no vote rules yet: settle the vote by its rulebook", game=game.title))
-    if is_day_vote(game) and hasattr(game.rules, "read_day"):  # its optional votes file of one day
+    if is_day_vote(game):
+        day_file_rules(game)  # a game of many nights without a votes file of one day says so
         raise VoteError(msg("{game} votes in two rounds each day: give the day's votes in a file, narrate votes "
                             "FILE (the README shows one)", game=game.title))
-    if is_day_vote(game):
+    return game.rules
+
+
+def day_file_rules(game: Game):
+    """The rules of a game of many nights that read a votes file of one day (narrator.core.nights.ONE_DAY);
+    VoteError for one that does not."""
+    if not reads_one_day(game.rules):
         raise VoteError(msg("{game} settles each day's vote as the game is played; 'narrate replay FILE' settles a "
                             "whole game record (the README shows one)", game=game.title))
     return game.rules

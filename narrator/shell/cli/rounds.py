@@ -321,7 +321,7 @@ class GameTable:
     def announce(self, result) -> None:
         """What a night or a day came to, said aloud as the game's rules say it (a dawn with no
         death has a line of its own, in the voice packs)."""
-        if not result.dead and not getattr(result, "revived", ()):
+        if not result.dead and not result.revived:
             if isinstance(result, Dawn):
                 self.voice.announce(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
             return

@@ -67,12 +67,9 @@ def votes(env, file, names, as_json, lang):
 def show_day(env, data, source: str, lang: str, as_json: bool) -> None:
     """A day's two rounds from a votes file: the indiziati, the ballottaggio, who is lynched."""
     from narrator.core.runoff import settle_day
-    from narrator.core.vote import Sentences
+    from narrator.core.vote import Sentences, day_file_rules
 
-    rules = env.game.rules
-    if not hasattr(rules, "read_day"):  # the optional votes file of one day (rules.py: read_day, explain_votes)
-        raise NarratorError(msg("{game} has no votes file of one day: 'narrate replay FILE' settles a whole game "
-                                "record", game=env.game.title))
+    rules = day_file_rules(env.game)
     vote = rules.read_day(env.game, data, source)
     outcome = settle_day(vote)
     explanation = rules.explain_votes(env.game, vote, outcome, Sentences(env.game.languages[lang]))
