@@ -152,8 +152,8 @@ def browser():
 def run():
     """Run ``narrate`` with the given arguments in-process; stdout and stderr kept apart."""
 
-    def invoke(*args, env=None):
-        result = CliRunner().invoke(cli, list(args), obj=env or make_env(), prog_name="narrate")
+    def invoke(*args, env=None, input=None):
+        result = CliRunner().invoke(cli, list(args), obj=env or make_env(), prog_name="narrate", input=input)
         if result.exception and not isinstance(result.exception, SystemExit):
             raise result.exception
         return Result(result)

@@ -106,8 +106,8 @@ def problem(result) -> str | None:
         if isinstance(result.exception, Quiet):
             return None  # a good input: the speaker box is waiting for the group
         return f"raised {type(result.exception).__name__}: {result.exception!r}"[:300]
-    if result.exit_code == 0:
-        return None
+    if result.exit_code == 0 or (result.exit_code, result.stderr) == (130, "narrate: stopped\n"):
+        return None  # a good input, played until the input's q stopped it (at the deal, say)
     lines = result.stderr.splitlines()
     if result.exit_code != 2:
         return f"exit {result.exit_code}: {result.stderr[:200]!r}"

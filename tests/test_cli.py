@@ -185,8 +185,27 @@ def test_play_shows_the_deck_and_plays_the_night(run, tmp_path):
 
 
 def test_play_stopped_by_the_user_exits_130(run, tmp_path):
-    result = run("--players", "4", env=make_env(player=lambda: RecordingPlayer(completes=False)))
+    result = run("--players", "4", "--no-wait", env=make_env(player=lambda: RecordingPlayer(completes=False)))
     assert (result.exit_code, result.stderr) == (130, "narrate: stopped\n")
+
+
+def test_the_night_waits_for_the_deal_unless_told_not_to(run):
+    """After the deck, nobody has a card yet: the night starts when a line (Enter) says so; q stops
+    it before a sound; --no-wait starts at once; a closed input cannot answer, and that is said."""
+    deal = "Deal the cards; press Enter when everyone has theirs (q: stop).\n"
+    env = make_env({"LANG": "en_US.UTF-8"}, player=lambda: player)
+    player = RecordingPlayer()
+    dealt = run("--players", "4", "--no-day", env=env, input="\n")
+    assert dealt.exit_code == 0 and deal + "The night lasts" in dealt.stdout and len(player.nights) == 1
+    player = RecordingPlayer()
+    stopped = run("--players", "4", "--no-day", env=env, input="q\n")
+    assert (stopped.exit_code, stopped.stderr) == (130, "narrate: stopped\n") and player.nights == []
+    assert stopped.stdout.endswith(deal)
+    at_once = run("--players", "4", "--no-day", "--no-wait", env=env, input="")
+    assert at_once.exit_code == 0 and deal not in at_once.stdout and len(player.nights) == 1
+    closed = run("--players", "4", "--no-day", env=env, input="")
+    assert closed.exit_code == 0 and len(player.nights) == 2
+    assert closed.stderr == "narrate: no keyboard input to wait on: the night starts now (--no-wait says so)\n"
 
 
 def test_language_defaults_to_the_locale(run):

@@ -32,7 +32,7 @@ def command(players, *options, day_seconds=20):
 def test_a_ten_player_game_plays_to_a_winner(game, tmp_path, language):
     env = lupus_env(tmp_path, language, seed=31)
     rounds, typed = planned_game(game, env, 10, seed=7, **{"amanti-scelgono": True})
-    result = invoke(env, command(10, "amanti-scelgono=on"), typed)
+    result = invoke(env, command(10, "amanti-scelgono=on"), ["", *typed])  # Enter: the cards are dealt
     assert result.exit_code == 0, result.output
     saved = saved_game(env)
     assert saved["entries"] == rounds.entries and saved["over"] is True
@@ -51,12 +51,12 @@ def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
     env = lupus_env(tmp_path, "en", seed=12)
     rounds, typed = planned_game(game, env, 10, seed=3)
     cut = len(typed) // 2
-    first = invoke(env, command(10), typed[:cut])
+    first = invoke(env, command(10), ["", *typed[:cut]])
     assert first.exit_code == 2 and "the game is saved; 'narrate resume' goes on from here" in first.stderr
     stopped = saved_game(env)
     assert 0 < len(stopped["entries"]) < len(rounds.entries)
     assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
-    second = invoke(env, ["resume"], typed[cut:])
+    second = invoke(env, ["resume"], ["", *typed[cut:]])
     assert second.exit_code == 0, second.output
     assert saved_game(env)["entries"] == rounds.entries
 

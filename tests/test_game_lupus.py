@@ -124,8 +124,10 @@ def saved_game(env) -> dict:
 def test_an_eight_player_vecchio_saggio_game_plays_to_a_winner(game, tmp_path, language):
     env = lupus_env(tmp_path, language)
     rounds, typed = planned_game(game, env, 8, seed=3, **{"vecchio-saggio": True})
-    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on"), typed)
+    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on"), ["", *typed])  # Enter: the cards are dealt
     assert result.exit_code == 0, result.output
+    assert {"en": "Deal the cards; press Enter when everyone has theirs (q: stop).",
+            "it": "Distribuite le carte; premete Invio quando ognuno ha la sua (q: esci)."}[language] in result.output
     saved = saved_game(env)
     assert saved["entries"] == rounds.entries and saved["over"] is True
     nights = rounds.step.state.night
@@ -144,7 +146,7 @@ def test_the_ghosts_marks_turned_up_are_typed_in_a_vecchio_saggio_game(game, tmp
              for seed in range(100))
     rounds, typed = next(plan for plan in plans  # the first in which a mark was turned up, and counted
                          if any(entry["kind"] == "marks" and any(entry["marks"].values()) for entry in plan[0].entries))
-    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on", "minaccia-fantasma=on"), typed)
+    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on", "minaccia-fantasma=on"), ["", *typed])
     assert result.exit_code == 0, result.output
     assert saved_game(env)["entries"] == rounds.entries
     words = {"en": ("The marks laid face down: one is turned up", "'s card (the sword) was turned up before"),
@@ -157,8 +159,11 @@ def test_the_ghosts_marks_turned_up_are_typed_in_a_vecchio_saggio_game(game, tmp
 def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path, language):
     env = lupus_env(tmp_path, language)
     rounds, typed = planned_game(game, env, 12, seed=5, **{"minaccia-fantasma": True})
-    result = invoke(env, command(12, NAMES[:12], "minaccia-fantasma=on"), typed)
+    result = invoke(env, command(12, NAMES[:12], "minaccia-fantasma=on"), ["", *typed])
     assert result.exit_code == 0, result.output
+    deal = {"en": "Deal the cards; press", "it": "Distribuite le carte;"}[language]
+    first_card = next(f"{name.ljust(5)}  " for name in rounds.setup.cards)
+    assert result.output.index(first_card) < result.output.index(deal)  # the cards shown, then the group waited for
     saved = saved_game(env)
     assert saved["entries"] == rounds.entries and saved["over"] is True
     over = rounds.step
@@ -183,14 +188,15 @@ def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
     env = lupus_env(tmp_path)
     rounds, typed = planned_game(game, env, 12, seed=8)
     cut = len(typed) // 2
-    first = invoke(env, command(12, NAMES[:12]), typed[:cut])
+    first = invoke(env, command(12, NAMES[:12]), ["", *typed[:cut]])
     assert first.exit_code == 2 and "the input ended" in first.stderr
     assert "the game is saved; 'narrate resume' goes on from here" in first.stderr
     stopped = saved_game(env)
     assert stopped["over"] is False and 0 < len(stopped["entries"]) < len(rounds.entries)
     assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
-    second = invoke(env, ["resume"], typed[cut:])
+    second = invoke(env, ["resume"], ["", *typed[cut:]])
     assert second.exit_code == 0, second.output
+    assert "Press Enter when everyone is back at the table (q: stop)." in second.output
     assert saved_game(env)["entries"] == rounds.entries
     assert invoke(env, ["resume"], []).exit_code == 2  # nothing left to resume
 
@@ -202,7 +208,7 @@ def test_undo_at_a_prompt_takes_back_the_last_answer(game, tmp_path):
     # the first typed line that is a vote: the night's choices come before it
     night_lines = sum(1 for entry in rounds.entries[:first_vote] if "choice" in entry)
     wrong = "Bruno" if typed[night_lines] != "Bruno" else "Carla"
-    lines = typed[:night_lines] + [wrong, "undo"] + typed[night_lines:]
+    lines = ["", *typed[:night_lines], wrong, "undo", *typed[night_lines:]]
     result = invoke(env, command(8, NAMES[:8]), lines)
     assert result.exit_code == 0, result.output
     assert "Undone: back to" in result.output
@@ -217,7 +223,7 @@ def test_resume_says_in_one_line_what_is_wrong(tmp_path, run):
     broken.write_text("{not json", encoding="utf-8")
     result = invoke(env, ["resume", str(broken)], [])
     assert (result.exit_code, result.stderr) == (2, f"narrate: {broken}: not a saved game (it is not JSON)\n")
-    assert invoke(env, command(8, NAMES[:8]), ["Anna"]).exit_code == 2  # a game stopped at its first night
+    assert invoke(env, command(8, NAMES[:8]), ["", "Anna"]).exit_code == 2  # a game stopped at its first night
     good = saved_game(env)
     edits = {"count_seconds": ({**good, "options": {**good["options"], "count_seconds": "ten"}},
                                "options: 'count_seconds' is missing or not what narrate saved"),
@@ -305,7 +311,7 @@ def test_the_night_and_the_names_go_through_the_real_sound_path(tmp_path):
                "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     args = [sys.executable, "-m", "narrator", *command(8, NAMES[:8], "quiet-first-night=off", day_seconds=4),
             "--dealt"]
-    process = subprocess.run(args, input="\n".join([*DEALT, "Anna", "Bruno", ""]), capture_output=True, text=True,
+    process = subprocess.run(args, input="\n".join([*DEALT, "", "Anna", "Bruno", ""]), capture_output=True, text=True,
                              env=environ, cwd=tmp_path, timeout=300)
     assert process.returncode == 2 and "the input ended" in process.stderr, process.stderr
     assert "Dawn breaks. The village mourns Bruno." in process.stdout
@@ -457,7 +463,7 @@ def test_without_a_text_to_speech_engine_the_names_are_shown_only(game, tmp_path
 
     env = lupus_env(tmp_path)
     env.speaker, env.speech_engine = None, no_engine
-    result = invoke(env, [*command(8, NAMES[:8], "quiet-first-night=off"), "--dealt"], [*DEALT, "Anna", "Bruno"])
+    result = invoke(env, [*command(8, NAMES[:8], "quiet-first-night=off"), "--dealt"], [*DEALT, "", "Anna", "Bruno"])
     assert "Dawn breaks. The village mourns Bruno." in result.output
     assert "narrate: names are shown, not said: " in result.stderr
     assert result.exit_code == 2 and "the input ended" in result.stderr  # at the first vote
@@ -473,9 +479,9 @@ def test_a_resumed_game_plays_where_it_was_started_laptop_or_speaker_box(game, t
     invoke(env, command(8, NAMES[:8]), [])  # stopped at the first question
     (path,) = (env.data_home / "games").glob("[!.]*.json")
     saved = load(path)
-    assert saved.options["speaker_box"] is False and type(GameTable(env, saved).voice) is NightVoice
+    assert saved.options["speaker_box"] is False and type(GameTable(env, saved, None).voice) is NightVoice
     saved.options.update(speaker_box=True, host="127.0.0.1", port=0)  # as --speaker-box keeps them
-    voice = GameTable(env, saved).voice
+    voice = GameTable(env, saved, None).voice
     assert isinstance(voice, BoxVoice) and voice.box_options == {"host": "127.0.0.1", "port": 0, "laptop_audio": True}
 
 
@@ -499,7 +505,7 @@ def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path, capsys
 
     env = make_env(speech_engine=CountingEngine, player=lambda: RecordingPlayer(), cache_dir=tmp_path / "cache",
                    sound_problem=sound_problem, which=lambda program: str(aplay) if program == "aplay" else None)
-    voice = NightVoice(env, "en", choose_audio(None, None, None, None, no_ambience=True))
+    voice = NightVoice(env, "en", choose_audio(None, None, None, None, no_ambience=True), None)
     for name in ("Anna", "Bruno", "Carla"):
         voice.announce(f"{name} is lynched.")
     assert probes == ["probed"]
@@ -510,7 +516,7 @@ def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path, capsys
 def test_resume_names_a_newest_save_it_cannot_read_and_asks_before_an_older_game(game, tmp_path):
     env = lupus_env(tmp_path)
     rounds, typed = planned_game(game, env, 8, seed=8)
-    first = invoke(env, command(8, NAMES[:8]), typed[:3])
+    first = invoke(env, command(8, NAMES[:8]), ["", *typed[:3]])
     assert first.exit_code == 2
     games = env.data_home / "games"
     broken = games / "lupus-in-tabula-29991231-000000.json"
@@ -521,7 +527,7 @@ def test_resume_names_a_newest_save_it_cannot_read_and_asks_before_an_older_game
     assert f"narrate: {broken}: not a saved game (it is not JSON)" in refused.stderr
     assert "Go on with the older game saved in" in refused.output
     assert refused.stderr.rstrip().endswith("no game resumed: 'narrate resume FILE' goes on with the one you name")
-    resumed = invoke(env, ["resume"], ["y", *typed[3:]])
+    resumed = invoke(env, ["resume"], ["y", "", *typed[3:]])
     assert resumed.exit_code == 0, resumed.output
     assert broken.read_text(encoding="utf-8") == "{not json"  # the user's file is left as it was
     only_broken = tmp_path / "other"

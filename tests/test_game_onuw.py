@@ -38,7 +38,8 @@ def invoke(language, args, answers, **env):
 def test_a_whole_game_night_day_vote_and_winners(language, words):
     clock, player = FakeClock(), RecordingPlayer()
     claw = {"en": "claw of the werewolf", "it": "artiglio del lupo mannaro"}[language]
-    answers = ["doppelganger", "seer", "", "Cy",  # copied the Seer (no "became": not asked); no artifact
+    answers = ["",  # Enter: the cards are dealt
+               "doppelganger", "seer", "", "Cy",  # copied the Seer (no "became": not asked); no artifact
                "werewolf", "", "Cy",
                "paranormal-investigator", "tanner", "", "Ann",  # Cy saw the Tanner and became one
                "villager", claw, "Ben",  # Dee is a werewolf by the Claw

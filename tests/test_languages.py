@@ -146,12 +146,12 @@ def test_the_checker_finds_the_other_language():
 
 
 @pytest.mark.parametrize("language, words", [
-    ("it", ["La notte dura", "Carta di Anna adesso", "Anna ha votato", "Fazione vincente: Umani", "spazio: pausa"]),
-    ("en", ["The night lasts", "Anna's card now", "Anna voted for", "Winning side: Humans", "space: pause"]),
+    ("it", ["Distribuite le carte", "La notte dura", "Carta di Anna adesso", "Anna ha votato", "Fazione vincente: Umani", "spazio: pausa"]),
+    ("en", ["Deal the cards", "The night lasts", "Anna's card now", "Anna voted for", "Winning side: Humans", "space: pause"]),
 ])
 def test_a_whole_game_speaks_one_language(language, words):
     clock = FakeClock()
-    answers = ["contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
+    answers = ["", "contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
     result = invoke(language, ["--players", "4", "--day-seconds", "20", "--no-ambience", "--names",
                                "Anna,Bruno,Carla,Dario"], "".join(a + "\n" for a in answers), clock=clock,
                     sleep=clock.sleep, speaker=lambda: RecordingSpeaker(clock), player=lambda: RecordingPlayer())

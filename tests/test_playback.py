@@ -262,7 +262,7 @@ def test_real_sounddevice_path_on_a_null_alsa_device(tmp_path):
     environ = {**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "C.UTF-8",
                "XDG_CACHE_HOME": str(tmp_path / "cache")}
     process = subprocess.run([sys.executable, "-m", "narrator", "--players", "3", "--no-ambience", "--no-day"],
-                             capture_output=True, text=True, env=environ, cwd=tmp_path, stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, env=environ, cwd=tmp_path, input="\n",  # dealt
                              timeout=120)
     assert process.returncode == 0, process.stderr
     log = process.stderr.splitlines()

@@ -87,6 +87,32 @@ def test_a_page_without_the_token_cannot_start_or_pause(browser, game):
     assert listener.evaluate("narratorBox.state.night.running")  # still playing
 
 
+def test_the_controls_ask_for_the_deal_and_a_second_tap_before_the_night_is_ended(browser, game):
+    tablet, control, process = game("--no-day")
+    assert process.stdout.readline() == ("Distribuite le carte; quando ognuno ha la sua e i tablet sono collegati, "
+                                         "premi Invio qui (o Via nella pagina dei comandi). q ferma.\n")
+    laptop = joined(browser, control)
+    assert laptop.inner_text("#hint") == "Distribuite le carte, poi premete Via quando ognuno ha la sua."
+    listener = joined(browser, tablet)
+    start_night(laptop)
+    playing(listener)
+    end = "button[data-action=next]"
+    laptop.wait_for_selector(end)
+    assert laptop.inner_text(end) == "Chiudi la notte"
+    looks = laptop.evaluate("""Object.fromEntries([...document.querySelectorAll('#controls button')]
+        .filter((b) => !b.hidden).map((b) => [b.dataset.action, [getComputedStyle(b).backgroundColor,
+                                                                 b.getBoundingClientRect().top]]))""")
+    assert looks["next"][0] != looks["pause"][0]  # unlike Pause: another colour...
+    assert looks["next"][1] > looks["pause"][1]  # ...and a row of its own, away from it
+    laptop.click(end)  # one tap in the dark: it only says what a second would do
+    assert laptop.inner_text(end) == "Tocca di nuovo per chiudere la notte"
+    time.sleep(1.0)
+    assert listener.evaluate("narratorBox.state.stage === 'night' && narratorBox.state.night.running")
+    assert process.poll() is None  # the night plays on
+    laptop.click(end)  # the second tap ends it
+    assert process.wait(timeout=20) == 0
+
+
 def test_ctrl_c_stops_the_server_cleanly(game):
     import urllib.request
 

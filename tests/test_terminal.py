@@ -201,6 +201,9 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_takes_single_keys_again_then_q_st
 @pytest.mark.skipif(portaudio_missing(), reason="PortAudio (libportaudio2) is not installed")
 def test_sigterm_during_the_night_gives_the_terminal_back_with_echo(terminal):
     night = terminal("--players", "10", "--no-day", "--no-ambience")
+    night.wait_for(b"Deal the cards; press Enter when everyone has theirs (q: stop).")
+    assert b"close your eyes" not in night.read(0.5)  # nobody has a card yet: the night waits
+    os.write(night.leader, b"\n")  # a single key: everyone has theirs
     night.wait_for(b"close your eyes")
     os.write(night.leader, b" ")  # pause: ALSA's null device would play the whole night in a moment
     night.wait_for(b"paused")
@@ -209,6 +212,20 @@ def test_sigterm_during_the_night_gives_the_terminal_back_with_echo(terminal):
     assert termios.tcgetattr(night.follower) == night.before
     assert termios.tcgetattr(night.follower)[3] & termios.ECHO
     assert b"narrate: stopped by a signal" in night.output
+
+
+@pytest.mark.parametrize("stop", ["q", "Ctrl-C"])
+def test_q_or_ctrl_c_while_the_cards_are_dealt_stops_before_a_sound(terminal, stop):
+    night = terminal("--players", "5", "--no-day", "--no-ambience")
+    night.wait_for(b"Deal the cards; press Enter")
+    if stop == "q":
+        os.write(night.leader, b"q")  # no Enter needed
+    else:
+        os.killpg(night.process.pid, signal.SIGINT)  # what Ctrl-C sends to the foreground group
+    assert night.finish() == 130
+    assert (b"narrate: stopped" if stop == "q" else b"narrate: interrupted") in night.output
+    assert b"close your eyes" not in night.output and b"The night lasts" not in night.output
+    assert termios.tcgetattr(night.follower) == night.before
 
 
 def test_messages_and_the_day_screen_stay_within_a_40_column_terminal(terminal):

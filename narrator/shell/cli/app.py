@@ -17,6 +17,7 @@ from narrator.shell.cli.options import (
     dealt_option,
     deck_options,
     script_options,
+    wait_option,
 )
 from narrator.shell.cli.render import render
 from narrator.shell.cli.replay import replay
@@ -40,6 +41,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @audio_options
 @day_options
 @dealt_option
+@wait_option
 @click.option("--speaker-box", is_flag=True, help="Tablets on the local network play the night (see 'narrate serve').")
 @box_options
 @click.pass_context

@@ -26,13 +26,14 @@ from narrator.shell.translation import _, active_catalog
 class LaptopTable:
     """This laptop's own sound (or a file, when it has none) as the game's table."""
 
-    def __init__(self, env, settings, script, audio, rules):
+    def __init__(self, env, settings, script, audio, rules, waiting: str | None):
         self.env, self.settings, self.script, self.audio, self.rules = env, settings, script, audio, rules
+        self.waiting = waiting
 
     def night(self) -> bool:
         from narrator.shell.cli.play import play
 
-        return play(self.env, self.settings, self.script, self.audio)
+        return play(self.env, self.settings, self.script, self.audio, self.waiting)
 
     def day(self, seconds: int) -> None:
         run_the_day(self.env, self.settings.lang, seconds, self.audio, self.rules)
@@ -44,11 +45,12 @@ class LaptopTable:
         pass
 
 
-def open_box(env, params, settings, script, audio, rules):
+def open_box(env, params, settings, script, audio, rules, waiting: str | None):
+    from narrator.shell.cli.ready import BOX_TEXTS
     from narrator.shell.speakerbox.game import BoxTable
 
-    return BoxTable(env, script, audio, settings.lang, phase_labels(env, settings.lang), rules,
-                    say=click.echo, warn=lambda text: click.echo(text, err=True), **pick(params, BOX_OPTION_NAMES))
+    return BoxTable(env, script, audio, settings.lang, phase_labels(env, settings.lang), rules, waiting=waiting,
+                    ready=_(BOX_TEXTS[waiting]), say=click.echo, warn=lambda text: click.echo(text, err=True), **pick(params, BOX_OPTION_NAMES))
 
 
 def play_game(env, params, speaker_box: bool) -> None:
@@ -71,10 +73,11 @@ def play_game(env, params, speaker_box: bool) -> None:
     rules = day_rules(env, params["countdown"]) if day_seconds is not None else None
     click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang, active_catalog()))
     click.echo()
+    waiting = None if params["no_wait"] else "deal"
     if speaker_box:
-        table = open_box(env, params, settings, script, audio, rules)
+        table = open_box(env, params, settings, script, audio, rules, waiting)
     else:
-        table = LaptopTable(env, settings, script, audio, rules)
+        table = LaptopTable(env, settings, script, audio, rules, waiting)
     try:
         heard = table.night()
         if day_seconds is None or (not heard and not wait_for_go()):

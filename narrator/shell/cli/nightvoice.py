@@ -19,8 +19,9 @@ class NightVoice:
     """The night's lines as the game reaches them, and sentences with the players' names in them
     (no voice pack has those: the text-to-speech engine says them; they are always shown)."""
 
-    def __init__(self, env, lang: str, audio):
+    def __init__(self, env, lang: str, audio, waiting: str | None):
         self.env, self.lang, self.audio = env, lang, audio
+        self.waiting = waiting  # what the group is waited for before this run's first sound (ready.py)
         self._players = None
         self._source = None
         self._silent = False
@@ -48,8 +49,16 @@ class NightVoice:
         from narrator.shell.cli.day import wait_for_go
         from narrator.shell.cli.play import play
 
-        if not play(self.env, script.settings, script, self.audio) and not wait_for_go():
+        waiting, self.waiting = self.waiting, None
+        if not play(self.env, script.settings, script, self.audio, waiting) and not wait_for_go():
             raise Stopped
+
+    def ready(self) -> None:
+        """Before the first sound of this run, the group is waited for (once)."""
+        from narrator.shell.cli.ready import wait_for_group
+
+        waiting, self.waiting = self.waiting, None
+        wait_for_group(waiting)
 
     def part(self, script: NightScript, segments) -> None:
         """Speak some of the night's segments (a turn's opening and count, or its close)."""
@@ -69,6 +78,7 @@ class NightVoice:
                 else:
                     click.echo(f"  » {segment.text}")
             return
+        self.ready()
         part = replace(script, segments=tuple(segments))
         audio = night_audio(self.env, part, self.audio, DEFAULT_MIX if opens(script, segments) else
                             DEFAULT_MIX.carrying_on())
@@ -83,6 +93,7 @@ class NightVoice:
         if self._silent:
             return
         if self.env.speaker is not None:
+            self.ready()
             speaker = self.env.speaker()
             speaker.say(key or text)
             speaker.close()
@@ -101,6 +112,7 @@ class NightVoice:
             self._silent = True
             return
         speaker = make_speaker({"announcement": prepare_voice(raw, 48000, self._source.cache)})
+        self.ready()
         speaker.say("announcement")
         speaker.close()
 
@@ -132,6 +144,7 @@ class NightVoice:
     def day(self, seconds: int, rules) -> None:
         from narrator.shell.cli.day import run_the_day
 
+        self.ready()
         run_the_day(self.env, self.lang, seconds, self.audio, rules,
                     None if self.env.speaker is not None else self.speaker_maker())
 
@@ -146,8 +159,8 @@ class BoxVoice(NightVoice):
     """The tablets of the speaker box as the voice: each night, or each part of one, served to them
     as it comes; the day on every tablet; sentences with names made here and said by all."""
 
-    def __init__(self, env, lang: str, audio, rules, box_options: dict):
-        super().__init__(env, lang, audio)
+    def __init__(self, env, lang: str, audio, rules, box_options: dict, waiting: str | None):
+        super().__init__(env, lang, audio, waiting)
         self.rules, self.box_options = rules, box_options
         self.table = None
         self._made = 0  # sentences made so far: each gets a key of its own
@@ -157,9 +170,11 @@ class BoxVoice(NightVoice):
 
         labels = phase_labels(self.env, self.lang)
         if self.table is None:
+            from narrator.shell.cli.ready import BOX_TEXTS
             from narrator.shell.speakerbox.game import BoxTable
 
-            self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, say=click.echo,
+            self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, waiting=self.waiting,
+                                  ready=_(BOX_TEXTS[self.waiting]), say=click.echo,
                                   warn=lambda text: click.echo(text, err=True), **self.box_options)
         else:
             self.table.load(script, labels, carrying_on)
@@ -167,6 +182,9 @@ class BoxVoice(NightVoice):
     def whole_night(self, script: NightScript) -> None:
         self._load(script)
         self.table.night()
+
+    def ready(self) -> None:
+        pass  # the tablets' first night waits for Start, which is the group's go
 
     def part(self, script: NightScript, segments) -> None:
         if not segments:

@@ -272,6 +272,10 @@ dealt_option = click.option(
     "--dealt", is_flag=True,
     help="A game with a moderator: the cards are dealt already; type who holds which (else narrate deals).")
 
+wait_option = click.option(
+    "--no-wait", is_flag=True,
+    help="Start the night at once, for a group that dealt first (else narrate waits for Enter).")
+
 day_options = option_group([
     click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M", help="Length of the day's discussion (5)."),
     click.option("--day-seconds", type=click.IntRange(1, DAY_SECONDS), metavar="S", help="...or give it in seconds."),

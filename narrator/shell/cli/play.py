@@ -6,16 +6,18 @@ from narrator.core.errors import Stopped
 from narrator.core.script import NightScript, ScriptSettings
 from narrator.core.views import minutes
 from narrator.shell.cli.options import phase_labels
+from narrator.shell.cli.ready import wait_for_group
 from narrator.shell.environment import Environment
 from narrator.shell.translation import _, say
 
 NIGHT_FILE = "night.wav"
 
 
-def play(env: Environment, settings: ScriptSettings, script: NightScript, audio) -> bool:
+def play(env: Environment, settings: ScriptSettings, script: NightScript, audio, waiting: str | None = None) -> bool:
     """Play the night; True if the group heard it, False if it went to a file.
 
-    How the night will be heard is decided, and said, before anyone closes their eyes.
+    How the night will be heard is decided, and said, before anyone closes their eyes; then, when
+    it is heard here, the group is waited for (``waiting``: see ``ready.wait_for_group``).
     """
     from narrator.shell.audio.console import terminal_session
     from narrator.shell.audio.night import night_audio, write_night
@@ -35,6 +37,7 @@ def play(env: Environment, settings: ScriptSettings, script: NightScript, audio)
         click.echo(_("The night ({length}) is in {file}: play it to the group from any media player.").format(
             length=minutes(night.seconds), file=first.path))
         return False
+    wait_for_group(waiting)
     click.echo(_("The night lasts {length}. Everyone close your eyes. (space: pause, q: stop)").format(
         length=minutes(night.seconds)))
     with terminal_session(phase_labels(env, settings.lang)) as session:

@@ -13,8 +13,9 @@ from narrator.shell.translation import _, say
 
 @click.command(cls=Command)
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path), metavar="FILE")
+@click.option("--no-wait", is_flag=True, help="Go on at once (else narrate waits for Enter before the first sound).")
 @click.pass_obj
-def resume(env, file):
+def resume(env, file, no_wait):
     """Continue a game of many nights where it stopped: after Ctrl-C, q, a crash or a closed lid.
 
     Without FILE, the game saved most recently that is not over. Every entry was saved as it
@@ -52,4 +53,4 @@ def resume(env, file):
     speak(saved.lang, env.cache_dir)  # the game's language, whatever the locale
     from narrator.shell.cli.rounds import run_rounds
 
-    run_rounds(env, saved)
+    run_rounds(env, saved, None if no_wait else "go-on")

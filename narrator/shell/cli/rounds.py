@@ -122,7 +122,7 @@ def start_rounds(env, params: dict) -> None:
                       setup)
     Rounds(game, setup)  # the setup is checked before it is kept
     saved.save()
-    run_rounds(env, saved)
+    run_rounds(env, saved, None if params["no_wait"] else "deal")
 
 
 def dealt_cards(env, seating, deck) -> dict:
@@ -159,19 +159,23 @@ def _cards_of(deck) -> list[str]:
     return [role_id for role_id, copies in deck.counts for _copy in range(copies)]
 
 
-def run_rounds(env, saved: SavedGame) -> None:
-    """Play the game from where its entries leave it, saving after each one, to its end."""
+def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
+    """Play the game from where its entries leave it, saving after each one, to its end; the group
+    is waited for (``waiting``, see ``ready.wait_for_group``) before the first sound."""
     game = env.game
     check_options(game, saved)
     saved.check_writable()
     rounds = Rounds(game, saved.setup, saved.entries)
-    table = GameTable(env, saved)
+    table = GameTable(env, saved, waiting)
     click.echo(_("The game is kept in {file}: if it stops, 'narrate resume' continues it.").format(file=saved.path))
-    if rounds.entries and not isinstance(rounds.step, Over):
+    resumed = bool(rounds.entries) and not isinstance(rounds.step, Over)
+    if resumed:
         click.echo(_("Resumed at {step}.").format(step=table.describe(rounds.step)))
         if rounds.step.state.cards is not None:
             table.secret_table(rounds.step.state)
     try:
+        if resumed:
+            table.voice.ready()  # everyone sits down again before anything more is said or asked
         while not isinstance(rounds.step, Over):
             step = rounds.step
             try:
@@ -204,7 +208,7 @@ def run_rounds(env, saved: SavedGame) -> None:
 class GameTable:
     """The laptop during a game of many nights: the voice, the screen and the prompts."""
 
-    def __init__(self, env, saved: SavedGame):
+    def __init__(self, env, saved: SavedGame, waiting: str | None):
         self.env, self.saved, self.game = env, saved, env.game
         self.lang = saved.lang
         self.language = self.game.languages[self.lang]
@@ -216,9 +220,9 @@ class GameTable:
         self.places: dict = {}  # who was shown away from home tonight
         self.rules = day_rules(env, options["countdown"])
         if options["speaker_box"]:
-            self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES))
+            self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES), waiting)
         else:
-            self.voice = NightVoice(env, self.lang, self.audio)
+            self.voice = NightVoice(env, self.lang, self.audio, waiting)
 
     # --- the steps --------------------------------------------------------------------------------
 

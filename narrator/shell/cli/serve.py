@@ -13,6 +13,7 @@ from narrator.shell.cli.options import (
     deck_options,
     option_group,
     script_options,
+    wait_option,
 )
 from narrator.shell.translation import _
 
@@ -57,6 +58,7 @@ def host_name(value: str) -> str:
 @box_options
 @day_options
 @dealt_option
+@wait_option
 @click.pass_obj
 def serve(env, **params):
     """Serve the game to tablets on the local network: they play the night in step.

@@ -117,15 +117,18 @@ class BoxTable:
     """The tablets of the speaker box as the game's table: they play the night and the day in step.
 
     ``say`` and ``warn`` print for the people at the laptop (the command line gives click's); the
-    box itself knows nothing of the command line.
+    box itself knows nothing of the command line. ``waiting`` is what the group does before the
+    first Start ("deal", "go-on" or None), as the controls page shows it; ``ready`` says so at the laptop.
     """
 
     def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
-                 laptop_audio: bool, say: Callable[[str], None], warn: Callable[[str], None]):
+                 laptop_audio: bool, waiting: str | None, ready: str, say: Callable[[str], None],
+                 warn: Callable[[str], None]):
         self.env, self.lang, self.rules, self.say, self.warn, self.audio = env, lang, rules, say, warn, audio
         self.laptop_audio = laptop_audio
         self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
                                                                                rules)
+        self.box.waiting_for = waiting  # what the controls page asks for before Start
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
                                 language=active_language(), catalog=active_catalog())
@@ -137,6 +140,7 @@ class BoxTable:
             raise NarratorError(serve_error(host, port, error)) from None
         try:
             _announce(self.server, host, say)
+            say(ready)
         except BaseException:
             self.server.stop()
             raise
@@ -231,7 +235,6 @@ def _announce(server: BoxServer, host: str, say: Callable[[str], None]) -> None:
         say(out.getvalue().rstrip("\n"))
     say(_("This laptop's controls: {address}").format(
         address=f"http://127.0.0.1:{server.port}/?token={server.token}"))
-    say(_("Press Enter here (or Start on the controls page) to begin the night. q stops."))
 
 
 def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:

@@ -64,6 +64,7 @@ class Box:
     voting: bool = False
     result: list[str] | None = None
     final: bool = False  # the result is the game's end
+    waiting_for: str | None = None  # before the first Start: "deal" (the cards), "go-on" (a resumed game), or None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- the night -----------------------------------------------------------------------
@@ -180,5 +181,6 @@ class Box:
                                                           "voting": self.voting},
                 "result": self.result,
                 "final": self.final,
+                "waiting_for": self.waiting_for,
                 "actions": self.actions(),
             }

@@ -19,6 +19,7 @@ const SLEW = 0.004;          // at most 0.4 % faster or slower while catching up
 const JUMP = 0.006;          // further off than this (a tablet that slept, a glitch), cross-fade instead...
 const FADE = 0.008;          // ...over this long
 const FEEDBACK = 6;          // seconds a press's outcome stays on the controls page
+const CONFIRM = 4;           // seconds a first tap on Next waits for the second that confirms it
 const IN_STEP = 0.005;       // within this of the laptop's playhead, a tablet says it is in step
 const HUSH = 0.6;            // a page that comes in mid-night stays silent at least this long...
 const AGREE = 3;             // ...and until this many steering checks in a row find it...
@@ -69,7 +70,7 @@ if (controlling) {
   $("join").addEventListener("click", join);
 }
 document.querySelectorAll("#controls button").forEach((button) =>
-  button.addEventListener("click", () => press(button.dataset.action)));
+  button.addEventListener("click", () => tap(button.dataset.action)));
 
 async function join() {
   // An iPhone's or iPad's silent switch mutes a page's Web Audio unless the page says it plays
@@ -130,6 +131,27 @@ function connect() {
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+// Next cannot be taken back (it ends the night, or calls the vote): a first tap says what a
+// second will do, and only a second within CONFIRM seconds, at the same stage, does it. In the
+// dark one stray tap does nothing. The other buttons act at once.
+let armed = null;            // Next tapped once: {stage, at}
+
+function tap(action) {
+  const stage = box.state ? box.state.stage : null;
+  if (action === "next" && !(nextArmed() && armed.stage === stage)) {
+    armed = {stage, at: now()};
+    render();
+    setTimeout(render, CONFIRM * 1000 + 50);         // back to its plain label if no second tap comes
+    return;
+  }
+  armed = null;
+  press(action);
+}
+
+function nextArmed() {
+  return armed !== null && now() - armed.at < CONFIRM;
 }
 
 function press(action) {
@@ -495,7 +517,10 @@ function render() {
 function screenFor(state) {
   const known = box.offset !== null;
   if (state.stage === "waiting") {
-    if (controlling) return {title: TEXT.waiting, hint: TEXT.waiting_control};
+    if (controlling) {
+      const hint = {deal: TEXT.waiting_deal, "go-on": TEXT.waiting_go_on}[state.waiting_for] || TEXT.waiting_control;
+      return {title: TEXT.waiting, hint};
+    }
     return {title: TEXT.waiting, hint: box.awake === false ? `${TEXT.waiting_hint}\n\n${TEXT.may_lock}` : TEXT.waiting_hint};
   }
   if (state.stage === "night") {
@@ -550,6 +575,11 @@ function renderControls() {
   document.querySelectorAll("#controls button").forEach((button) => {
     button.hidden = !actions.includes(button.dataset.action);
   });
+  const next = document.querySelector("#controls button[data-action=next]");
+  const stage = box.state ? box.state.stage : "night";
+  const ready = nextArmed() && armed.stage === stage;
+  next.textContent = ready ? TEXT[`confirm_next_${stage}`] : TEXT[`next_${stage}`] || TEXT.next_night;
+  next.classList.toggle("armed", ready);
   $("controls").hidden = actions.length === 0;
   if (box.feedback && now() - box.feedback.at > FEEDBACK) box.feedback = null;  // said, and seen
   const feedback = box.feedback;
