@@ -155,3 +155,11 @@ def test_core_modules_never_translate_themselves():
                 if taken:
                     offenders.append(f"{path.relative_to(ROOT)} imports {sorted(taken)}")
     assert offenders == []
+
+
+def test_no_italian_message_needs_a_player_gender():
+    """narrate never knows a player's gender: "{voter} è fuori gioco", never "{voter} è morto"."""
+    from test_games import gendered_sentences
+
+    translations = [message.string for message in _po("it") if message.id and isinstance(message.string, str)]
+    assert gendered_sentences(translations) == []

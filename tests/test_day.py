@@ -190,6 +190,58 @@ def test_run_day_keys_enter_votes_now():
     assert elapsed < 1 and said == ["day.discuss", "day.vote"]
 
 
+@pytest.fixture(params=["en", "it"])
+def language(request, tmp_path):
+    """The shell speaking English, then Italian; English again afterwards."""
+    from narrator.shell import translation
+
+    translation.use(translation.load_catalog(request.param, tmp_path), request.param)
+    yield request.param
+    translation.use(translation.ENGLISH, translation.SOURCE_LANGUAGE)
+
+
+def day_log(total, presses):
+    """The log of a day of ``total`` seconds with ``presses`` (poll number → key), as in run_with_keys."""
+    clock = FakeClock()
+    timer = DayTimer(RULES, total, clock)
+    polls, out = [], io.StringIO()
+
+    def read_key(timeout):
+        polls.append(timeout)
+        clock.sleep(timeout)
+        return presses.get(len(polls))
+
+    run_day(timer, lambda key: None, read_key, DayScreen(out, interactive=False), {"day.vote": "Vote!"})
+    return out.getvalue().splitlines()
+
+
+ENDS = {"en": ("Time is up.", "Vote called with 0:40 left."),
+        "it": ("Tempo scaduto.", "Voto anticipato: mancavano ancora 0:40.")}
+
+
+def test_time_is_up_is_shown_only_when_the_time_ran_out(language):
+    time_up, called = ENDS[language]
+    assert day_log(40, {})[-2:] == ["0:00  Vote!", f"0:00  {time_up}"]
+    early = day_log(40, {3: "\n"})  # Enter, with forty seconds left
+    assert early[-2:] == ["0:40  Vote!", f"0:40  {called}"]
+    assert not [line for line in early if time_up in line]
+
+
+def test_the_screen_says_how_the_day_ended(language):
+    time_up, called = ENDS[language]
+    for press, words in (((), time_up), ((0,), called)):
+        clock = FakeClock()
+        timer = DayTimer(RULES, 40, clock)
+        if press:
+            timer.vote_now()
+        else:
+            clock.sleep(41)
+        timer.due()
+        out = io.StringIO()
+        DayScreen(out, interactive=True, size=lambda: (80, 24)).show(timer)
+        assert words in out.getvalue() and (time_up in out.getvalue()) == (not press)
+
+
 class RecordingSpeaker:
     def __init__(self, clock):
         self.clock = clock

@@ -215,6 +215,25 @@ def test_undo_at_a_prompt_takes_back_the_last_answer(game, tmp_path):
     assert saved_game(env)["entries"] == rounds.entries
 
 
+@pytest.mark.parametrize("language, undo, prompt, undone", [
+    ("it", "annulla", "Chi ha trovato la propria carta girata? (nomi, o Invio: nessuno; annulla: torna indietro): ",
+     "Annullato. Si riprende da: l'alba dopo la notte 1."),
+    ("en", "undo", "Who found their card turned? (names, or Enter: nobody; undo: go back): ",
+     "Undone: back to the dawn after night 1."),
+])
+def test_every_prompt_shows_the_undo_word_of_its_language_and_takes_it(game, tmp_path, language, undo, prompt,
+                                                                        undone):
+    env = lupus_env(tmp_path, language)
+    rounds, typed = planned_game(game, env, 8, seed=3, **{"vecchio-saggio": True})
+    lines = [typed[0], undo, *typed]  # the first dawn's answer, taken back and typed again
+    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on"), lines)
+    assert result.exit_code == 0, result.output
+    assert saved_game(env)["entries"] == rounds.entries
+    assert prompt in result.output and undone in result.output.splitlines()
+    hint = prompt[prompt.index(f"{undo}: "):]  # every line typed answered a prompt that named the undo word
+    assert sum(hint in line for line in result.output.splitlines()) == len(lines)
+
+
 def test_resume_says_in_one_line_what_is_wrong(tmp_path, run):
     env = lupus_env(tmp_path)
     result = invoke(env, ["resume"], [])

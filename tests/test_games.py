@@ -2,6 +2,7 @@
 assumes Una Notte da Lupi (its options, its language, its day)."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -155,3 +156,29 @@ def test_the_call_to_vote_never_says_the_time_is_up(game_id):
         if "day.vote" in language.lines:
             line = language.line("day.vote").casefold()
             assert not any(words in line for words in ("time is up", "tempo scaduto", "tempo è finito")), line
+
+
+# A player named in Italian followed by a participle or adjective that agrees with the player's
+# gender ("Elena è gufato", "{voter} è morto"): narrate never knows a player's gender.
+GENDERED_AFTER_PLAYER = re.compile(r"\{(?:name|names|voter|voted|target|holder)\},? (?:è|sono) (?:stat[oaie] )?"
+                                   r"(?:\w+(?:at|ut|it)[oaie]|mort[oaie]|viv[oaie]|salv[oaie])\b")
+
+
+def gendered_sentences(texts) -> list[str]:
+    return [text for text in texts if GENDERED_AFTER_PLAYER.search(text)]
+
+
+def test_the_check_for_a_gendered_word_finds_one():
+    assert gendered_sentences(["{name} è gufato: è comunque tra gli indiziati.", "{voter} è morto",
+                               "{voter}, che è fuori gioco", "Il Gufo ha scelto {name}"]) == [
+        "{name} è gufato: è comunque tra gli indiziati.", "{voter} è morto"]
+
+
+@pytest.mark.parametrize("game_id", __import__("narrator.games.loader", fromlist=["x"]).available_games(GAMES_DIR))
+def test_no_italian_sentence_of_a_game_needs_a_player_gender(game_id):
+    from narrator.core.script import every_line
+    from narrator.games.loader import load_game
+
+    game = load_game(GAMES_DIR / game_id)
+    texts = [*game.languages["it"].vote.values(), *(text for _key, text in every_line(game, "it"))]
+    assert gendered_sentences(str(text) for text in texts) == []

@@ -170,6 +170,32 @@ def test_doctor_is_in_one_language(language, tmp_path):
     assert leftovers(result.output, language) == [], result.output
 
 
+class TwoItalianVoices:
+    """A text-to-speech engine with one voice more for Italian, one voice in all for another engine."""
+    name = "fake"
+
+    def __init__(self, voices=(("it-a", "it"), ("it-b", "it"), ("en-a", "en"))):
+        from narrator.shell.audio.tts import Voice
+
+        self._voices = [Voice(voice_id, voice_id, (lang,)) for voice_id, lang in voices]
+
+    def voices(self):
+        return self._voices
+
+
+@pytest.mark.parametrize("language, lines", [
+    ("it", ["Sintesi vocale (fake): 3 voci", "  it: it-a (it-a), e un'altra", "  --engine other: 1 voce (en)"]),
+    ("en", ["Text-to-speech (fake): 3 voices", "  it: it-a (it-a), and 1 more", "  --engine other: 1 voice (en)"]),
+])
+def test_doctor_counts_voices_in_good_words(language, lines, tmp_path):
+    result = invoke(language, ["doctor"], speech_engine=TwoItalianVoices, cache_dir=tmp_path,
+                    speech_engines=lambda: {"fake": TwoItalianVoices,
+                                            "other": lambda: TwoItalianVoices((("en-x", "en"),))})
+    assert result.exit_code == 0, result.output
+    for line in lines:
+        assert line in result.output.splitlines(), result.output
+
+
 def test_a_run_leaves_the_language_as_it_found_it():
     """Two runs in one process, one per language: neither leaks into the other, nor into click."""
     invoke("it", ["deck", "--players", "6"])

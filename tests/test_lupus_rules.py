@@ -106,3 +106,13 @@ def test_a_lupus_record_is_refused_where_the_rules_forbid_it(game):
             ([{"night": {"gufato": "Andrea"}}], "round 1: gufato: not a key of")):
         with pytest.raises(ReplayError, match=error.replace("(", r"\(")):
             settle_record(game, RULEBOOK, *rounds)
+
+
+def test_the_owl_and_the_criceto_sentences_fit_any_player_in_italian(game):
+    from narrator.core.vote import Sentences
+
+    say = Sentences(game.languages["it"])
+    assert say("forced", name="Elena") == "Il Gufo ha scelto Elena: è comunque tra gli indiziati."
+    assert say("reason_owl", name="Elena", players=20) == (
+        "Il Gufo ha scelto Elena, e con 20 giocatori il Gufo è letale: Elena muore.")
+    assert say("reason_seen", name="Elena") == "Il Veggente ha scoperto il Criceto Mannaro, Elena, che muore."

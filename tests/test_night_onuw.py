@@ -194,3 +194,70 @@ def test_messages_give_examples_in_the_game_own_ids(run):
                              "'werewolf x2, seer, robber'\n")
     result = run("--game", ONUW, "script", "-p", "5", "--seconds", "seer", "--lang", "en")
     assert "write it like sentinel=15" in result.stderr and result.exit_code == 2
+
+
+def phase_keys(script, phase):
+    return [segment.key for segment in script.segments if segment.phase == phase and isinstance(segment, Line)]
+
+
+def spoken(script) -> str:
+    return " ".join(segment.text for segment in script.segments if isinstance(segment, Line))
+
+
+@pytest.mark.parametrize("lang, name", [("en", "Dream Wolf"), ("it", "Lupo Sognatore")])
+def test_the_minion_steps_name_the_dream_wolf_only_when_she_is_in_the_deck(lang, name):
+    without = parse_deck_list(onuw(), "doppelganger, werewolf x2, minion, seer, robber, villager")
+    script = night(without, lang)
+    assert name not in spoken(script)
+    assert phase_keys(script, "minion") == ["minion.open", "minion.thumbs-down", "minion.close"]
+    with_her = parse_deck_list(onuw(), "doppelganger, werewolf, dream-wolf, minion, seer, robber, villager")
+    script = night(with_her, lang)
+    assert phase_keys(script, "minion") == ["minion.open", "minion.dream-wolf", "minion.thumbs-down", "minion.close"]
+    doppelganger = phase_keys(script, "doppelganger")
+    assert doppelganger[doppelganger.index("doppelganger.minion"):] == [
+        "doppelganger.minion", "doppelganger.dream-wolf", "doppelganger.minion-thumbs-down", "doppelganger.close"]
+    for key in ("minion.dream-wolf", "doppelganger.dream-wolf"):
+        assert name in onuw().languages[lang].line(key)
+
+
+def test_a_card_with_a_shield_is_off_limits_to_the_village_idiot_and_the_curators():
+    deck = parse_deck_list(onuw(), "sentinel, doppelganger, werewolf x2, village-idiot, curator, villager")
+    script = night(deck)
+    assert phase_keys(script, "village-idiot") == ["village-idiot.open", "village-idiot.shield", "village-idiot.close"]
+    assert phase_keys(script, "curator") == ["curator.open", "curator.shield", "curator.close"]
+    assert phase_keys(script, "doppelganger-curator") == [
+        "doppelganger-curator.open", "doppelganger-curator.shield", "doppelganger-curator.close"]
+    doppelganger = phase_keys(script, "doppelganger")
+    assert doppelganger[doppelganger.index("doppelganger.as-village-idiot") + 1] == "doppelganger.shield-stays"
+    for lang, shield in (("en", "shield"), ("it", "scudo")):
+        language = onuw().languages[lang]
+        for key in ("village-idiot.shield", "curator.shield", "doppelganger-curator.shield",
+                    "doppelganger.shield-stays"):
+            assert shield in language.line(key)
+
+
+@settings(max_examples=200, deadline=None)
+@given(deck=decks())
+def test_the_dream_wolf_and_the_shield_are_named_exactly_when_their_cards_are_in_the_deck(deck):
+    for lang, dream_wolf, shield in (("en", "Dream Wolf", "shield"), ("it", "Sognatore", "scudo")):
+        text = spoken(night(deck, lang))
+        assert (dream_wolf in text) == ("dream-wolf" in deck.role_ids)
+        assert (shield in text) == ("sentinel" in deck.role_ids)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "other players' cards"), ("it", "carte di altri giocatori")])
+def test_the_doppelganger_investigator_looks_at_other_players_cards_as_the_investigator_does(lang, words):
+    language = onuw().languages[lang]
+    assert words in language.line("paranormal-investigator.open")
+    assert words in language.line("doppelganger.as-paranormal-investigator")
+
+
+def test_a_doppelganger_who_copied_a_wolf_that_acts_is_told_what_to_do_at_the_later_turns():
+    english, italian = onuw().languages["en"], onuw().languages["it"]
+    assert english.line("doppelganger.act-now") == (
+        "If you saw one of these roles, do its action now, and not again at its own turn.")
+    assert italian.line("doppelganger.act-now") == (
+        "Se hai visto uno di questi ruoli, fai adesso la sua azione, e non di nuovo al suo turno.")
+    for wolf in ("alpha-wolf", "mystic-wolf"):
+        assert english.line(f"doppelganger.as-{wolf}").endswith("; later, wake up with the werewolves.")
+        assert italian.line(f"doppelganger.as-{wolf}").endswith("; più tardi, apri gli occhi insieme ai lupi.")

@@ -209,10 +209,34 @@ def test_explanation_in_italian_names_nobody_with_a_gendered_word():
     assert result.explanation == (
         "Voti ricevuti: Ann 3, Ben 1, Cy 0, Dee 0.",
         "Muore Ann, con più voti di tutti (3).",
-        "Muore Ann, con la carta Cacciatore, e porta con sé Ben.",
+        "Ann, che gioca come Cacciatore, muore e porta con sé Ben.",
         "Almeno un giocatore è un lupo, e non sono morti né lupi né il Conciatore: vince la squadra dei lupi.",
         "Vincono: Cy e Dee.",
     )
+
+
+@pytest.mark.parametrize("lang, sentences", [
+    ("en", ("Tanners died (Ann and Ben) and no werewolf did: the werewolf team cannot win.",
+            "Ann and Ben died as Tanners, and each of them wins.")),
+    ("it", ("Tra i morti ci sono dei Conciatori (Ann e Ben) e nessun lupo: la squadra dei lupi non può vincere.",
+            "Ann e Ben muoiono come Conciatori, ed è la vittoria di ciascuno."))])
+def test_two_players_dying_as_the_tanner_are_spoken_of_in_the_plural(lang, sentences):
+    result = vote(seat("Ann", "tanner", "Ben"), seat("Ben", "doppelganger", "Ann", copied="tanner"),
+                  seat("Cy", "villager", "Ann"), seat("Dee", "villager", "Ben"), seat("Eve", "werewolf", "Cy"),
+                  lang=lang)
+    assert outcome(result) == (("Ann", "Ben"), ("tanner",), ("Ann", "Ben"))
+    assert result.explanation[-3:-1] == sentences
+
+
+def test_in_italian_a_power_is_the_role_played_not_the_card_held():
+    result = vote(seat("Ann", "werewolf", "Cy"), seat("Ben", "doppelganger", "Ann", copied="bodyguard"),
+                  seat("Cy", "villager", "Ann"), seat("Dee", "hunter", "Ann"), seat("Eve", "seer", "Dee"),
+                  seat("Fay", "villager", "Dee"), lang="it")
+    assert result.explanation[2:6] == (
+        "Ben, che gioca come Guardia del Corpo, indica Ann: Ann non può morire.",
+        "Con più voti di tutti sarebbe toccato ad Ann, ma la Guardia del Corpo lo impedisce.",
+        "Muore Dee, con più voti di tutti (2).",
+        "Dee, che gioca come Cacciatore, muore e indica Ann, ma la Guardia del Corpo protegge Ann.")
 
 
 # --- the votes file and bad ballots -----------------------------------------------------------

@@ -81,6 +81,7 @@ class DayTimer:
         self._paused_left: float | None = None
         self._said_above = total + 1  # every event with left >= this has been said
         self.voting = False
+        self.left_at_call: float | None = None  # the time left when the group called the vote early
 
     def left(self) -> float:
         if self.voting:
@@ -124,7 +125,18 @@ class DayTimer:
         self._said_above = max(self._said_above, self.left() + 1e-9)  # marks above the new time left come round again
 
     def vote_now(self) -> None:
+        if not self.voting:
+            self.left_at_call = self.left()
         self.voting = True
+
+    @property
+    def called_early(self) -> bool:
+        """The group called the vote with time left (Enter), rather than the time running out."""
+        return self.voting and (self.left_at_call or 0.0) > 0.0
+
+    def shown_left(self) -> float:
+        """The time the clock shows: what is left, or, once the vote was called early, what was left then."""
+        return self.left_at_call if self.called_early else self.left()
 
     def due(self) -> list[DayEvent]:
         """The events whose mark the time left has reached since the last call, in order."""

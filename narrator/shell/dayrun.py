@@ -28,16 +28,21 @@ class DayScreen:
         self._drawn: list[int] = []  # the lengths of the rows on screen now
         self._last = None
         self._paused = False
+        self._ended = False  # a log has said how the day ended
         self.caption = ""  # the last line said, shown under the digits
 
     def show(self, timer: DayTimer) -> None:
-        face = clock_face(timer.left())
+        face = clock_face(timer.shown_left())
         over = timer.voting or timer.finished
-        state = "" if over else (_("paused: space resumes") if timer.paused else _(HELP))
+        state = end_of_day(timer) if over else (_("paused: space resumes") if timer.paused else _(HELP))
         if not self.interactive:
             if timer.paused != self._paused:
                 self._paused = timer.paused
                 self.out.write(f"{face}  {_('paused (space resumes)') if timer.paused else _('resumed')}\n")
+                self.out.flush()
+            if over and not self._ended:
+                self._ended = True
+                self.out.write(f"{face}  {state}\n")
                 self.out.flush()
             return
         columns, lines = self.size()
@@ -61,6 +66,13 @@ class DayScreen:
         if not self.interactive:
             self.out.write(f"{clock_face(left)}  {text}\n")
             self.out.flush()
+
+
+def end_of_day(timer: DayTimer) -> str:
+    """How the day ended: the time ran out, or the group called the vote with time left."""
+    if timer.called_early:
+        return _("Vote called with {time} left.").format(time=clock_face(timer.left_at_call))
+    return _("Time is up.")
 
 
 def layout(face: str, caption: str, state: str, width: int, height: int) -> list[str]:
@@ -90,7 +102,7 @@ def run_day(timer: DayTimer, say: Callable[[str], None], read_key: Callable[[flo
     while True:
         for event in timer.due():
             say(event.key)
-            screen.said(texts.get(event.key, event.key), timer.left())
+            screen.said(texts.get(event.key, event.key), timer.shown_left())
         screen.show(timer)
         if timer.finished:
             screen.finish()

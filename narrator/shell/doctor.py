@@ -7,7 +7,7 @@ from narrator import __version__
 from narrator.core.errors import NarratorError
 from narrator.shell.audio.player import available_command_players, command_player_works
 from narrator.shell.environment import Environment
-from narrator.shell.translation import _, say
+from narrator.shell.translation import _, ngettext, say
 from narrator.shell.voicepacks import SOURCE_NAMES, find_packs
 
 
@@ -45,12 +45,13 @@ def _speech(env: Environment) -> list[str]:
         voices = engine.voices()
     except NarratorError as error:
         return [_("Text-to-speech: unavailable: {reason}").format(reason=say(error))]
-    lines = [_("Text-to-speech ({engine}): {count} voices").format(engine=engine.name, count=len(voices))]
+    lines = [ngettext("Text-to-speech ({engine}): {count} voice", "Text-to-speech ({engine}): {count} voices",
+                      len(voices)).format(engine=engine.name, count=len(voices))]
     for lang in sorted(env.game.languages):
         try:
             voice = choose_voice(engine, lang)
             others = sum(1 for v in voices if v.speaks(lang)) - 1
-            more = _(", and {count} more").format(count=others) if others > 0 else ""
+            more = ngettext(", and {count} more", ", and {count} more", others).format(count=others) if others else ""
             lines.append(f"  {lang}: {voice.id} ({voice.name}){more}")
         except NarratorError as error:
             lines.append(f"  {lang}: {say(error)}")
@@ -63,7 +64,8 @@ def _speech(env: Environment) -> list[str]:
             lines.append("  " + _("--engine {engine}: unavailable: {reason}").format(engine=name, reason=say(error)))
             continue
         speaking = [lang for lang in sorted(env.game.languages) if any(voice.speaks(lang) for voice in others)]
-        lines.append("  " + _("--engine {engine}: {count} voices ({languages})").format(
+        lines.append("  " + ngettext("--engine {engine}: {count} voice ({languages})",
+                                     "--engine {engine}: {count} voices ({languages})", len(others)).format(
             engine=name, count=len(others), languages=", ".join(speaking) or "-"))
     return lines
 

@@ -23,7 +23,7 @@ ROLE_FIELDS = {
 SENTENCES = ("tally", "copied", "copied_nothing", "became", "artifact_role", "artifact_nothing", "protects",
              "spared", "dies_one", "dies_two", "dies_tie", "nobody_dies", "hunter_shoots", "hunter_target_protected",
              "village_werewolf_died", "village_no_werewolf", "werewolves_win", "minion_wins", "werewolves_lose",
-             "tanner_wins", "no_team_wins", "winners", "no_winners")
+             "werewolves_lose_tanners", "tanner_wins", "tanners_win", "no_team_wins", "winners", "no_winners")
 CARD_TEXTS = ("vote", "vote_most", "vote_protect", "vote_hunter", "vote_village", "vote_werewolves", "vote_tanner",
               "vote_artifacts", "vote_final_card")
 
@@ -172,10 +172,11 @@ def resolve(game, ballots, table, say):
             sides.append(WEREWOLF_TEAM)
             explanation.append(say("minion_wins"))
     elif tanners_dead and not werewolves_dead:
-        explanation.append(say("werewolves_lose", names=say.join(tanners_dead)))
+        explanation.append(say("werewolves_lose" if len(tanners_dead) == 1 else "werewolves_lose_tanners",
+                               names=say.join(tanners_dead)))
     if tanners_dead:
         sides.append(TANNER)
-        explanation.append(say("tanner_wins", names=say.join(tanners_dead)))
+        explanation.append(say("tanner_wins" if len(tanners_dead) == 1 else "tanners_win", names=say.join(tanners_dead)))
     if not sides:
         explanation.append(say("no_team_wins"))
 

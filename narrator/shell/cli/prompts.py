@@ -1,5 +1,5 @@
 """Prompts of a game at the terminal: player names typed (a unique start is enough), and
-``undo`` at any of them."""
+``undo`` (or the word for it in the language in use, which every prompt shows) at any of them."""
 
 import click
 
@@ -16,9 +16,13 @@ def is_undo(text: str) -> bool:
     return text.strip().casefold() in (*UNDO_WORDS, _("undo").casefold())
 
 
-def prompt(question: str, parse):
-    """A question whose answer ``parse`` checks; ``undo`` takes back the last entry instead."""
-    answer = click.prompt(question, default="", show_default=False, value_proc=parse)
+def prompt(question: str, parse, hint: str = ""):
+    """A question whose answer ``parse`` checks; ``undo`` takes back the last entry instead.
+
+    The prompt shows ``hint`` (what else may be typed) and the undo word, in one parenthesis."""
+    hints = [part for part in (hint, _("{undo}: go back").format(undo=_("undo"))) if part]
+    shown = f"{question} ({'; '.join(hints)})"
+    answer = click.prompt(shown, default="", show_default=False, value_proc=parse)
     if answer is Undo:
         raise Undo
     return answer
@@ -35,7 +39,7 @@ def ask_name(question: str, names, nobody: bool = False) -> str | None:
         return found if found in (Undo, None) else found[0]
 
     with completion(list(names)):
-        return prompt(question + (_(" (Enter: nobody)") if nobody else ""), parse)
+        return prompt(question, parse, _("Enter: nobody") if nobody else "")
 
 
 def ask_names(question: str, names) -> list[str]:
@@ -44,7 +48,7 @@ def ask_names(question: str, names) -> list[str]:
         found = names_in(text, names, nobody=True)
         return [] if found is None else found
 
-    return prompt(question, parse)
+    return prompt(question, parse, _("names, or Enter: nobody"))
 
 
 def names_in(text: str, names, nobody: bool):
@@ -87,5 +91,4 @@ def ask_choice(question: str, choices: dict, required: bool = False):
                                                                                    choices=", ".join(words)))
         return choices[matches[0]]
 
-    shown = f"{question} ({' / '.join(words)}{'' if required else _(', Enter: none')})"
-    return prompt(shown, parse)
+    return prompt(question, parse, " / ".join(words) + ("" if required else _(", Enter: none")))

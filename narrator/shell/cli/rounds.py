@@ -286,7 +286,7 @@ class GameTable:
                 character=character)
             return ask_name(text, ask.candidates, nobody=not ask.required)
         if ask.kind == "players":
-            return ask_names(prompt_text or _("{character} point at (names, or Enter: nobody)").format(
+            return ask_names(prompt_text or _("{character} point at").format(
                 character=character), ask.candidates) or None
         if ask.kind == "each":
             chosen = {}
@@ -314,7 +314,7 @@ class GameTable:
 
     def dawn(self, step: DawnStep) -> dict:
         if step.dawn is None:
-            dead = ask_names(_("Who found their card turned? (names, or Enter: nobody)"), step.state.living)
+            dead = ask_names(_("Who found their card turned?"), step.state.living)
             self.announce(Dawn(step.state.died(dead), tuple(dead)))
             return entry_for(step, dead=dead)
         for reason, name in step.dawn.reasons:
@@ -336,8 +336,8 @@ class GameTable:
         shown = {winner: self.winner_name(winner) for winner in step.winners}
         sides = {name.casefold(): winner for winner, name in shown.items()} | {winner: winner for winner in shown}
         names = ", ".join(shown.values())
-        question = (_("Which side has won? ({sides})") if step.must_end
-                    else _("Has a side won? (Enter: not yet; or {sides})")).format(sides=names)
+        question, hint = ((_("Which side has won?"), names) if step.must_end
+                          else (_("Has a side won?"), _("Enter: not yet; or {sides}").format(sides=names)))
 
         def side(text: str):
             text = text.strip().casefold()
@@ -349,7 +349,7 @@ class GameTable:
                 return sides[text]
             raise click.BadParameter(_("'{answer}' is not a side: {sides}").format(answer=text, sides=names))
 
-        winner = prompt(question, side)
+        winner = prompt(question, side, hint)
         return entry_for(step, winner=winner)
 
     def winner_name(self, winner: str) -> str:
