@@ -278,7 +278,7 @@ def test_a_whole_game_from_night_to_verdict():
     speaker = RecordingSpeaker(clock)
     player = RecordingPlayer()
     env = make_env(clock=clock, sleep=clock.sleep, speaker=lambda: speaker, player=lambda: player)
-    answers = ["contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
+    answers = ["", "contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
     result = CliRunner().invoke(cli, ["--players", "4", "--lang", "en", "--day-seconds", "20", "--names",
                                       "Anna,Bruno,Carla,Dario"], obj=env, input="".join(a + "\n" for a in answers))
     assert result.exit_code == 0, result.output
@@ -296,7 +296,7 @@ def test_the_vote_asks_for_the_turned_token_when_the_apprentice_is_in_the_deck()
     names = "A,B,C,D,E,F,G,H,I,J"
     cards = ["lupo-mannaro", "lupo-mannaro", "veggente", "massone", "massone", "mitomane", "guastafeste",
              "apprendista-stregone", "truffatore", "mortovivo"]
-    answers = []
+    answers = [""]  # Enter: the cards are dealt
     for index, card in enumerate(cards):
         answers += [card, "A" if index else "B"]
     answers.append("massone")
@@ -363,7 +363,7 @@ def test_after_the_night_a_card_not_in_the_deck_or_one_too_many_is_asked_again()
     clock = FakeClock()
     env = make_env(clock=clock, sleep=clock.sleep, speaker=lambda: RecordingSpeaker(clock),
                    player=lambda: RecordingPlayer())
-    answers = ["mortovivo", "contadino", "Bruno", "contadino", "Carla", "contadino", "veggente", "Bruno",
+    answers = ["", "mortovivo", "contadino", "Bruno", "contadino", "Carla", "contadino", "veggente", "Bruno",
                "lupo-mannaro", "Bruno"]
     result = CliRunner().invoke(cli, ["--players", "4", "--lang", "en", "--day-seconds", "3", "--names",
                                       "Anna,Bruno,Carla,Dario"], obj=env, input="".join(a + "\n" for a in answers))

@@ -226,7 +226,7 @@ def test_every_prompt_shows_the_undo_word_of_its_language_and_takes_it(game, tmp
     env = lupus_env(tmp_path, language)
     rounds, typed = planned_game(game, env, 8, seed=3, **{"vecchio-saggio": True})
     lines = [typed[0], undo, *typed]  # the first dawn's answer, taken back and typed again
-    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on"), lines)
+    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on"), ["", *lines])  # Enter: the cards are dealt
     assert result.exit_code == 0, result.output
     assert saved_game(env)["entries"] == rounds.entries
     assert prompt in result.output and undone in result.output.splitlines()
