@@ -24,6 +24,7 @@ import numpy as np
 from narrator.core.errors import Interrupted, NarratorError
 from narrator.core.i18n import Text, msg
 from narrator.shell.audio.mix import NightAudio
+from narrator.shell.resources import pip_install
 from narrator.shell.translation import say
 
 PAUSE_FADE = 0.02  # seconds
@@ -160,7 +161,7 @@ def sounddevice_problem() -> Text | None:
     except OSError:
         return msg("PortAudio is missing: on Debian/Ubuntu, sudo apt-get install libportaudio2")
     except ImportError:
-        return msg("sounddevice is not installed: pip install sounddevice")
+        return msg("sounddevice is not installed: {command}", command=pip_install("sounddevice"))
     try:
         sounddevice.query_devices(kind="output")
     except Exception as error:  # sounddevice.PortAudioError, or a bad device setting

@@ -88,7 +88,8 @@ def render_voices(env, lang, engine, voice, rate, model, name, overwrite, folder
     """Speak every line with text-to-speech into a voice pack FOLDER.
 
     A bare name puts the pack among your packs; a path puts it there. With a Piper voice model
-    (pip install 'narrator[piper]'), the pack speaks with a neural voice.
+    (Piper is optional: 'narrate doctor' says how to install it), the pack speaks with a neural
+    voice.
 
     \b
     Examples:
