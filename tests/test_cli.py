@@ -186,7 +186,7 @@ def test_play_shows_the_deck_and_plays_the_night(run, tmp_path):
 
 def test_play_stopped_by_the_user_exits_130(run, tmp_path):
     result = run("--players", "4", "--no-wait", env=make_env(player=lambda: RecordingPlayer(completes=False)))
-    assert (result.exit_code, result.stderr) == (130, "narrate: stopped\n")
+    assert (result.exit_code, result.stderr) == (130, "0:02  Nightfall\nnarrate: stopped\n")  # the progress, then why
 
 
 def test_the_night_waits_for_the_deal_unless_told_not_to(run):

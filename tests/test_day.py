@@ -9,6 +9,7 @@ from narrator.core.bigdigits import big, clock_face
 from narrator.core.day import DayTimer, day_schedule, parse_duration
 from narrator.core.errors import NarratorError
 from narrator.core.game import DayRules
+from narrator.shell.audio.clip import read_clip
 from narrator.shell.cli import cli
 from narrator.shell.dayrun import DayScreen, run_day
 from tests.conftest import RecordingPlayer, make_env
@@ -322,7 +323,7 @@ def test_with_no_sound_the_plan_is_said_first_the_night_goes_to_the_data_folder_
     monkeypatch.chdir(work)
     clock = FakeClock()
     env = no_sound_env(tmp_path, clock)
-    answers = ["", "contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
+    answers = ["", "", "contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
     result = CliRunner().invoke(cli, ["--players", "4", "--lang", "en", "--no-ambience", "--day-seconds", "20",
                                       "--names", "Anna,Bruno,Carla,Dario"], obj=env,
                                 input="".join(a + "\n" for a in answers))
@@ -332,6 +333,15 @@ def test_with_no_sound_the_plan_is_said_first_the_night_goes_to_the_data_folder_
                                     f"{night_file} instead of played\n")
     assert "close your eyes" not in result.stdout
     assert f") is in {night_file}: play it to the group from any media player.\n" in result.stdout
+    # Enter as the file starts on another device: this screen follows the night, by the clock.
+    assert ("Press Enter as it starts playing, and this screen follows the night: who is called, the count, the "
+            "time (space: pause, q: stop)") in result.stdout
+    followed = result.stderr.splitlines()[1:7]
+    assert [line.split("  ")[1] for line in followed] == ["Nightfall", "Werewolves", "Seer", "Troublemaker", "Robber",
+                                                          "Dawn"]
+    times = [int(line[0]) * 60 + int(line[2:4]) for line in followed]
+    assert times == sorted(times) and times[-1] > 60
+    assert clock.now - 1000 > read_clip(night_file).seconds + 20  # the night followed to its end, then the day
     assert "press Enter to start the day" in result.stdout
     assert night_file.stat().st_size > 100_000
     assert list(work.iterdir()) == []  # nothing written into the working folder

@@ -7,6 +7,7 @@ import stat
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -109,6 +110,9 @@ def test_a_new_file_gets_the_umask_mode(tmp_path):
 # --- A full disk ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command, name, room", [(["render", "--players", "6", "--no-ambience"], "notte.wav", 40_000),
+                                                 (["render", "--players", "6", "--no-ambience"], "notte.flac", 40_000),
+                                                 (["render", "--players", "6", "--no-ambience"], "notte.ogg", 40_000),
+                                                 (["render", "--players", "6", "--no-ambience"], "notte.ogg", 0),
                                                  (["card", "--players", "6"], "tessera.pdf", 4_000)])
 def test_a_write_that_runs_out_of_room_is_one_line_and_keeps_the_old_file(tmp_path, command, name, room):
     target = tmp_path / name
@@ -148,6 +152,67 @@ def test_a_full_disk_for_the_output_is_one_line(tmp_path, full_disk):
     assert err == (f"narrate: {full_disk / 'notte.wav'}: non posso scriverlo (spazio esaurito sul disco); "
                    "non è cambiato niente\n")
     assert list(full_disk.iterdir()) == []
+
+
+@contextmanager
+def file_size_limit(limit_bytes):
+    """Files cannot grow past ``limit_bytes`` in this process while it lasts: the system cuts the
+    write (EFBIG) as a full disk would. Only the soft limit moves, so it can be put back."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
+TWO_MINUTES = Clip((0.3 * np.sin(np.arange(48000 * 120) * 0.05)).astype(np.float32), 48000)
+
+
+@pytest.mark.parametrize("name", ["line.wav", "line.flac", "line.ogg", "names.json", "pack.yaml"])
+def test_every_kind_of_file_cut_short_is_an_error_and_keeps_the_old_one(tmp_path, name):
+    """Sound (a clip, a pack's line: wav, flac, ogg) and text (saved games, names, manifests, the
+    gains cache: all written as text through write_atomically), cut by the system."""
+    from narrator.shell.audio.clip import write_clip
+
+    target = tmp_path / name
+    target.write_bytes(b"the group's old file")
+    if target.suffix in (".wav", ".flac", ".ogg"):
+        write = lambda: write_clip(TWO_MINUTES, target)  # noqa: E731
+    else:
+        write = lambda: write_text(target, "x" * 100_000)  # noqa: E731
+    with file_size_limit(30_000), pytest.raises(NarratorError, match=r": cannot write it \(File too large\); "
+                                                                      r"nothing was changed$"):
+        write()
+    assert target.read_bytes() == b"the group's old file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+@pytest.mark.parametrize("name", ["line.wav", "line.flac", "line.ogg"])
+def test_a_sound_file_that_comes_out_short_without_an_error_is_refused(tmp_path, monkeypatch, name):
+    """Should an encoder lose data with no error from the system (no such failure can be made for
+    real, hence the stand-in), the file read back is short: refused, and the old one kept."""
+    from narrator.shell.audio import clip
+    from narrator.shell.audio.clip import write_clip
+
+    write_all = clip._CarefulFile._write_all
+
+    def lossy(self, data):
+        if self.raw.tell() > 20_000 and len(data) > 64:  # the header's rewrite at the end still lands
+            return len(data)  # says written, writes nothing
+        return write_all(self, data)
+
+    monkeypatch.setattr(clip._CarefulFile, "_write_all", lossy)
+    target = tmp_path / name
+    target.write_bytes(b"the group's old file")
+    with pytest.raises(NarratorError, match=r": cannot write it \(Input/output error\); nothing was changed$"):
+        write_clip(TWO_MINUTES, target)
+    assert target.read_bytes() == b"the group's old file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
 # --- Signals --------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ commands is measured in benchmarks/, this only guards what they load.
 """
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -44,6 +45,36 @@ def test_quick_commands_import_no_heavy_modules(args):
     cython = {name for name in loaded if name == "cython_runtime" or name.startswith("_cython_")}  # PyYAML's C loader
     assert loaded - ALLOWED - cython == set()
     assert "narrator" in loaded and "click" in loaded
+
+
+HELP_PROBE = """
+import json, sys
+sys.argv = ["narrate"] + json.loads(sys.argv[1])
+from narrator.shell.launch import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES=" + json.dumps(sorted(sys.modules)))
+"""
+# What the core and the games are made of, that narrate --help needs none of (it lists commands).
+GAME_MODULES = {"narrator.core.game", "narrator.core.deck", "narrator.core.script", "narrator.core.views",
+                "narrator.core.card", "narrator.core.vote", "narrator.core.state", "narrator.games.loader"}
+
+
+@pytest.mark.parametrize("args, unwanted", [(["--help"], {"yaml", *GAME_MODULES}),
+                                            (["script", "--players", "10"], {"yaml"}),
+                                            (["deck", "--players", "6"], {"yaml"})])
+def test_a_warm_start_parses_no_yaml_and_help_loads_no_game(args, unwanted):
+    """Start-up speed (benchmarks/startup.py): PyYAML and a game's dataclasses were most of it.
+    The game's files come parsed from the cache once read (narrator.shell.yamlcache)."""
+    def loaded():
+        process = subprocess.run([sys.executable, "-c", HELP_PROBE, json.dumps(args)], capture_output=True, text=True,
+                                 env={**os.environ, "LANG": "C.UTF-8"})
+        return set(json.loads(process.stderr.rsplit("MODULES=", 1)[1]))
+
+    loaded()  # the first run reads the files and keeps them parsed
+    assert loaded() & unwanted == set()
 
 
 def _imported(path) -> set[str]:

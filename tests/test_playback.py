@@ -23,6 +23,7 @@ from narrator.shell.audio.player import (
     Transport,
     choose_players,
     command_player_works,
+    follow_night,
     plan,
     play_night,
 )
@@ -187,6 +188,30 @@ def test_file_player_writes_the_one_night_file_it_names(night, tmp_path):
     assert written == [tmp_path / "nights" / "night.wav"]
     assert str(plan(player, "no sound output device")) == (
         f"no sound output device; the night will be written to {tmp_path / 'nights' / 'night.wav'} instead of played")
+
+
+def test_a_night_playing_elsewhere_is_followed_by_the_clock_with_pause_and_stop(night):
+    """The file plays on a phone; the laptop shows where it is, second by second, and holds still
+    while paused (space), as the phone is."""
+    now = [0.0]
+    keys = {10.0: " ", 15.0: " "}  # paused from 10 s to 15 s of the clock
+    seen = []
+
+    def read_key(timeout):
+        now[0] = round(now[0] + timeout, 6)
+        return keys.pop(now[0], None)
+
+    session = Session(read_key=read_key, show=lambda t: seen.append((now[0], t.position, t.paused)), say=print)
+    assert follow_night(night, session, lambda: now[0]) is True
+    position = {at: where for at, where, _ in seen}
+    assert position[5.0] == 5 * RATE and position[10.0] == 10 * RATE
+    assert position[12.0] == 10 * RATE and position[15.0] == 10 * RATE  # paused: the night stands still
+    assert position[20.0] == 15 * RATE
+    assert seen[-1][1] == night.length and now[0] == pytest.approx(night.seconds + 5, abs=0.2)
+
+    now[0], keys = 0.0, {3.0: "q"}
+    assert follow_night(night, session, lambda: now[0]) is False  # q: no longer followed
+    assert now[0] == 3.0
 
 
 def test_without_portaudio_the_command_players_that_work_then_a_file(tmp_path):

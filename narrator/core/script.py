@@ -11,12 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from narrator.core.choices import COUNT_STYLES
 from narrator.core.deck import Deck, players_for
 from narrator.core.errors import NarratorError
 from narrator.core.game import END_LINE, NOBODY_DIED_LINE, CountStep, Game, LineStep, Step
 from narrator.core.i18n import msg
-
-COUNT_STYLES = ("full", "edges", "silent")
 
 INTRO_PHASE = "night"
 OUTRO_PHASE = "dawn"

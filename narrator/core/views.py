@@ -14,8 +14,6 @@ from narrator.core.i18n import ENGLISH, Catalog
 from narrator.core.script import Count, Line, NightScript
 from narrator.core.timeline import Timeline
 
-FORMATS = ("text", "json", "yaml")
-
 
 def dump(data: Any, fmt: str) -> str:
     """``data`` as JSON or YAML text (UTF-8, accents kept as they are)."""

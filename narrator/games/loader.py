@@ -37,34 +37,15 @@ from narrator.core.game import (
 from narrator.core.i18n import msg
 from narrator.core.nights import answer_sentences, check_rules
 from narrator.core.vote import VoteRules
+from narrator.games.summary import GAME_FILE as _GAME_FILE
+from narrator.games.summary import available_games, default_language, language_ids  # noqa: F401 (the loader's API)
 from narrator.games.yamlfile import read_yaml
 
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
-_GAME_FILE = "game.yaml"
 _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
 # A game of many nights' rules fulfil narrator.core.nights.NightsRules instead (checked by check_rules).
 _TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
-
-
-def available_games(games_dir: Path) -> tuple[str, ...]:
-    return tuple(sorted(p.parent.name for p in games_dir.glob(f"*/{_GAME_FILE}")))
-
-
-def default_language(folder: Path) -> str | None:
-    """The language a game narrates in when the locale names none of its own (game.yaml's
-    ``language``), read without loading the game; None when it names none or cannot be read."""
-    try:
-        data = read_yaml(folder / _GAME_FILE)
-    except NarratorError:
-        return None
-    language = data.get("language") if isinstance(data, dict) else None
-    return language if isinstance(language, str) and language in language_ids(folder) else None
-
-
-def language_ids(folder: Path) -> tuple[str, ...]:
-    """The languages a game folder narrates in (one file each beside game.yaml), without reading them."""
-    return tuple(sorted(path.stem for path in folder.glob("*.yaml") if path.name != _GAME_FILE))
 
 
 def load_game(folder: Path) -> Game:

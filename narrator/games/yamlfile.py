@@ -1,4 +1,9 @@
-"""Reading YAML files with errors a person can act on: the file, the line, what is wrong."""
+"""Reading YAML files with errors a person can act on: the file, the line, what is wrong.
+
+A file read once can be kept parsed (``keep_parsed``: the shell gives a store in the user's cache),
+by the digest of its bytes: the next run reads it back without parsing, or importing PyYAML at
+all. Only a file that parsed without error is kept; a changed file is a different digest.
+"""
 
 from functools import cache
 from pathlib import Path
@@ -9,6 +14,15 @@ from narrator.core.i18n import msg, os_reason
 
 MAX_BYTES = 1_000_000  # a deck, a votes file or a game's data is a few kilobytes; refuse a runaway file
 MAX_DEPTH = 64  # far deeper than any of narrate's files; libyaml's composer crashes the process on thousands
+_MISSING = object()
+_store = None  # where parsed files are kept between runs: get(key) -> bytes | None, put(key, bytes)
+
+
+def keep_parsed(store):
+    """Keep parsed files in ``store`` from now on (None: parse every time); returns the one before."""
+    global _store
+    previous, _store = _store, store
+    return previous
 
 
 def read_yaml(path: Path, plain_text_scalars: bool = False) -> Any:
@@ -17,8 +31,6 @@ def read_yaml(path: Path, plain_text_scalars: bool = False) -> Any:
     With ``plain_text_scalars``, unquoted values stay text (``name: yes`` is the name "yes",
     not true), except an empty value or ``null``: for files where every value is a name.
     """
-    import yaml
-
     try:
         with path.open("rb") as file:
             raw = file.read(MAX_BYTES + 1)
@@ -31,6 +43,18 @@ def read_yaml(path: Path, plain_text_scalars: bool = False) -> Any:
     if len(raw) > MAX_BYTES:
         raise DataError(msg("{file}: larger than {size} kB; this is not a file narrate reads", file=path,
                             size=MAX_BYTES // 1000))
+    key = _key(raw, plain_text_scalars) if _store is not None else None
+    if key is not None and (kept := _kept(key)) is not _MISSING:
+        return kept
+    data = _parsed(path, raw, plain_text_scalars)
+    if key is not None:
+        _keep(key, data)
+    return data
+
+
+def _parsed(path: Path, raw: bytes, plain_text_scalars: bool) -> Any:
+    import yaml
+
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -52,6 +76,35 @@ def read_yaml(path: Path, plain_text_scalars: bool = False) -> Any:
                             file=path, depth=MAX_DEPTH)) from None
     except ValueError:  # int() refuses a number of thousands of digits
         raise DataError(msg("{file}: holds a number far too long to mean anything here", file=path)) from None
+
+
+def _key(raw: bytes, plain_text_scalars: bool) -> str:
+    import hashlib
+
+    return hashlib.sha256(raw + (b"\x01" if plain_text_scalars else b"\x00")).hexdigest()[:32]
+
+
+def _kept(key: str) -> Any:
+    """The data kept for ``key``, or ``_MISSING`` (none, or damaged: parsed again, never trusted)."""
+    import marshal
+
+    blob = _store.get(key)
+    if blob is None:
+        return _MISSING
+    try:
+        return marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return _MISSING
+
+
+def _keep(key: str, data: Any) -> None:
+    import marshal
+
+    try:
+        blob = marshal.dumps(data)
+    except ValueError:  # a date or a set (YAML has them): parsed again each time
+        return
+    _store.put(key, blob)
 
 
 class _TooDeep(Exception):

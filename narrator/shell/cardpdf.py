@@ -6,12 +6,17 @@ out at the largest body size that fits, down to a floor below which it asks for 
 A6, A5 and Letter cards have two pages (front and back); A4 holds both sides on one page.
 """
 
-from pathlib import Path
+from __future__ import annotations
 
-from narrator.core.card import Block, CardContent
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.files import write_atomically
+
+if TYPE_CHECKING:  # the card's content is made by the caller: narrate --help lists the sizes without the core
+    from narrator.core.card import Block, CardContent
 
 SIZES = {"a6": (105.0, 148.0), "a5": (148.0, 210.0), "a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGINS = {"a6": 7.0, "a5": 9.0, "a4": 12.0, "letter": 12.0}  # mm kept clear for any printer

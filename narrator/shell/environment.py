@@ -12,12 +12,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from narrator.core.game import Game
 from narrator.core.language import language_from_environ
 from narrator.games import GAMES_DIR
 from narrator.shell.resources import data_dir
+
+if TYPE_CHECKING:
+    from narrator.core.game import Game
 
 DEFAULT_GAME = "una-notte-da-lupi"
 
@@ -69,7 +71,7 @@ class Environment:
     sleep: Callable[[float], None] = time.sleep
 
     @cached_property
-    def game(self) -> Game:
+    def game(self) -> "Game":
         """The game's catalog and scripts, loaded and validated once per run."""
         from narrator.games.loader import load_game
 
@@ -85,7 +87,7 @@ class Environment:
 
     def game_language_ids(self) -> tuple[str, ...]:
         """The languages the game narrates in, known without loading the game."""
-        from narrator.games.loader import language_ids
+        from narrator.games.summary import language_ids
 
         return language_ids(self.games_dir / self.game_id)
 
@@ -100,7 +102,7 @@ class Environment:
         if "game" in self.__dict__:
             fallback = self.game.default_language
         else:
-            from narrator.games.loader import default_language
+            from narrator.games.summary import default_language
 
             fallback = default_language(self.games_dir / self.game_id)
         ids = self.game_language_ids()

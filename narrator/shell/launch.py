@@ -17,10 +17,10 @@ def main() -> None:
     pressed = []
     signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
     try:
-        # Read at every start, before the command runs (the game's language is in its YAML, the
-        # user's folders come from platformdirs): imported here, a Ctrl-C cannot cut them in half.
+        # Read at every start, before the command runs (the user's folders come from platformdirs):
+        # imported here, a Ctrl-C cannot cut it in half. PyYAML is not: the game's files are read
+        # parsed from the cache (narrator.shell.yamlcache), and PyYAML only when one is new.
         import platformdirs  # noqa: F401
-        import yaml  # noqa: F401
 
         from narrator.core.errors import Interrupted, Terminated
         from narrator.shell.cli.app import main as run

@@ -4,8 +4,13 @@ In a built wheel they sit inside the package under ``_data/`` (see pyproject's f
 in a source checkout or an editable install they are the folders at the top of the repository.
 """
 
+import os
+import sys
 from pathlib import Path
 
+# The name narrator is installed by (pyproject's [project] name): "narrator" on the package index
+# is someone else's project. The import package stays narrator, the command narrate.
+DISTRIBUTION = "werewolf-narrator"
 _PACKAGE = Path(__file__).resolve().parent.parent  # narrator/
 
 
@@ -17,5 +22,19 @@ def data_dir(name: str) -> Path:
     from narrator.core.errors import NarratorError
     from narrator.core.i18n import msg
 
-    raise NarratorError(msg("narrator's '{folder}' data folder is missing from this install; reinstall with "
-                            "'pip install .'", folder=name))
+    raise NarratorError(msg("narrator's '{folder}' data folder is missing from this install; reinstall it: {command}",
+                            folder=name, command=pip_install("--force-reinstall", DISTRIBUTION)))
+
+
+def pip_install(*requirements: str) -> str:
+    """The command that installs ``requirements`` where this narrate runs, ready to paste into a
+    shell: the running interpreter's pip (a bare ``pip`` may be another Python's, or none), every
+    word quoted as the shell needs (``[`` in an extra is a wildcard to a POSIX shell)."""
+    words = [sys.executable, "-m", "pip", "install", *requirements]
+    if os.name == "nt":
+        import subprocess
+
+        return subprocess.list2cmdline(words)
+    import shlex
+
+    return shlex.join(words)

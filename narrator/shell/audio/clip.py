@@ -1,6 +1,7 @@
 """Audio clips: mono float32 samples at a known rate, read, written, trimmed and resampled."""
 
 import errno
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -79,13 +80,15 @@ def audio_writer(path: Path, rate: int, file_format: str, subtype: str | None = 
 
     with open(path, "wb", buffering=0) as raw:  # unbuffered: a failed write fails in write, not in a later seek
         careful = _CarefulFile(raw)
+        writes = None
         try:
             out = None
             try:
                 with signals_held():  # a signal noted here is raised once out is set, so it is closed below
                     out = soundfile.SoundFile(careful, "w", samplerate=rate, channels=1, format=file_format,
                                               subtype=subtype)
-                yield _HeldWrites(out)
+                writes = _HeldWrites(out)
+                yield writes
             finally:
                 if out is not None:  # closed while raw is open: left to the collector, it would write to a closed file
                     with signals_held():
@@ -94,6 +97,28 @@ def audio_writer(path: Path, rate: int, file_format: str, subtype: str | None = 
             if careful.error is not None:
                 raise careful.error from None  # the real reason (a full disk), which libsndfile cannot pass on
             raise
+        if careful.error is not None:  # libsndfile's Ogg writer goes on past a failed write and reports nothing
+            raise careful.error
+    _check_complete(path, file_format, writes.frames)
+
+
+def _check_complete(path: Path, file_format: str, frames: int) -> None:
+    """The file just written holds every frame given to it, read back as a player reads it: data
+    lost without an error (libsndfile's Ogg encoder drops the system's) is an error. A compressed
+    file is decoded to its end (FLAC's header gives the count it was given, written last, not what
+    was kept; about 0.2 s for a whole night); a WAV's count is its data's length on the disk."""
+    import soundfile
+
+    try:
+        with open(path, "rb") as raw, soundfile.SoundFile(raw) as audio:
+            if file_format == "WAV":  # samples as stored: libsndfile counts them by the file's length
+                found = audio.frames
+            else:  # decoded to the end
+                found = sum(len(block) for block in audio.blocks(WRITE_BLOCK, dtype="float32"))
+    except (RuntimeError, soundfile.LibsndfileError):
+        found = None
+    if found != frames:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
 
 
 @contextmanager
@@ -132,10 +157,12 @@ class _HeldWrites:
 
     def __init__(self, out):
         self.out = out
+        self.frames = 0  # how many were given, to check the file against once it is closed
 
     def write(self, samples) -> None:
         with signals_held():
             self.out.write(samples)
+        self.frames += len(samples)
 
 
 class _CarefulFile:

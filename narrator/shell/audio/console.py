@@ -155,10 +155,13 @@ def _rearm_after_suspend(fd: int, saved) -> Callable[[], None]:
 
 
 @contextlib.contextmanager
-def terminal_session(labels: Mapping[str, str], out: TextIO = sys.stderr, stdin: TextIO = sys.stdin):
-    """A ``Session`` on the real terminal, restored however playback ends."""
+def terminal_session(labels: Mapping[str, str], out: TextIO | None = None, stdin: TextIO | None = None,
+                     sleep: Callable[[float], None] = time.sleep):
+    """A ``Session`` on the real terminal, restored however playback ends (``sleep``: how a wait
+    for a key passes where no key can come). The streams are the ones in use when it starts."""
+    out = out or sys.stderr
     console = Console(out, labels, interactive=out.isatty())
-    with keys(stdin) as read_key:
+    with keys(stdin or sys.stdin, sleep) as read_key:
         try:
             yield Session(read_key=read_key, show=console.show, say=console.say)
         finally:

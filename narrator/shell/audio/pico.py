@@ -13,6 +13,7 @@ import numpy as np
 from narrator.core.i18n import msg
 from narrator.shell.audio.clip import Clip
 from narrator.shell.audio.tts import DEFAULT_RATE, EngineUnavailable, Voice
+from narrator.shell.resources import pip_install
 
 PICO_RATE = 16000  # what py-nanotts always returns
 # Pico's voices, in the order a language prefers them (British English before American).
@@ -46,8 +47,9 @@ class PicoEngine:
             try:
                 from py_nanotts import NanoTTS
             except ImportError:  # no wheel for this platform, or not installed
-                raise EngineUnavailable(msg("SVOX Pico is not installed here (pip install py-nanotts; it has wheels "
-                                            "for Linux and Windows): use --engine pyttsx3 for the system's voices")
+                raise EngineUnavailable(msg("SVOX Pico is not installed here ({command}; it has wheels for Linux and "
+                                            "Windows): use --engine pyttsx3 for the system's voices",
+                                            command=pip_install("py-nanotts"))
                                         ) from None
             self._tts = NanoTTS()
         return self._tts

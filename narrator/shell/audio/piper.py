@@ -1,6 +1,6 @@
 """Piper, a neural text-to-speech engine, speaking with a voice model file the user has.
 
-Optional (``pip install 'narrator[piper]'``): the ``piper-tts`` package is GPL-3.0 and brings
+Optional (the ``piper`` extra: ``python -m pip install 'werewolf-narrator[piper]'``): the ``piper-tts`` package is GPL-3.0 and brings
 onnxruntime, so narrate never needs it. A Piper voice is two files: the model
 (``it_IT-paola-medium.onnx``) and its configuration beside it (the same name plus ``.json``),
 which says the voice's language and sample rate. Each voice has a licence of its own, named in
@@ -20,6 +20,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.audio.clip import Clip
 from narrator.shell.audio.tts import DEFAULT_RATE, EngineUnavailable, Voice
+from narrator.shell.resources import DISTRIBUTION, pip_install
 
 SENTENCE_PAUSE_SECONDS = 0.35
 
@@ -62,8 +63,8 @@ class PiperEngine:
             try:
                 from piper import PiperVoice
             except ImportError:
-                raise EngineUnavailable(msg("Piper is not installed here: pip install 'narrator[piper]' (piper-tts, "
-                                            "GPL-3.0)")) from None
+                raise EngineUnavailable(msg("Piper is not installed here: {command} (piper-tts, GPL-3.0)",
+                                            command=pip_install(f"{DISTRIBUTION}[piper]"))) from None
             try:
                 self._voice = PiperVoice.load(self.model, config_path=self.config_file)
             except Exception as error:  # onnxruntime's own failure for a file that is no model, whatever its type

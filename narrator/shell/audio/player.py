@@ -24,6 +24,7 @@ import numpy as np
 from narrator.core.errors import Interrupted, NarratorError
 from narrator.core.i18n import Text, msg
 from narrator.shell.audio.mix import NightAudio
+from narrator.shell.resources import pip_install
 from narrator.shell.translation import say
 
 PAUSE_FADE = 0.02  # seconds
@@ -64,6 +65,13 @@ class Transport:
     def stop(self) -> None:
         with self._lock:
             self.stopping, self._target, self._fade = True, 0.0, STOP_FADE
+
+    def advance(self, frames: int) -> None:
+        """Move on ``frames`` with no sound made, unless paused: the night playing elsewhere."""
+        with self._lock:
+            self._gain = self._target  # nothing sounds here, so nothing to fade
+            if self._target:
+                self.position = min(self.position + frames, self.night.length)
 
     def next_block(self, frames: int) -> np.ndarray:
         """The next ``frames`` samples (zeros once paused or stopped, or past the end)."""
@@ -160,7 +168,7 @@ def sounddevice_problem() -> Text | None:
     except OSError:
         return msg("PortAudio is missing: on Debian/Ubuntu, sudo apt-get install libportaudio2")
     except ImportError:
-        return msg("sounddevice is not installed: pip install sounddevice")
+        return msg("sounddevice is not installed: {command}", command=pip_install("sounddevice"))
     try:
         sounddevice.query_devices(kind="output")
     except Exception as error:  # sounddevice.PortAudioError, or a bad device setting
@@ -225,6 +233,31 @@ class FilePlayer:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._write_wav(night, self.path)
         return True
+
+
+def follow_night(night: NightAudio, session: Session, clock: Callable[[], float]) -> bool:
+    """Show the night on this screen as it plays on another device (the file on a phone), from
+    the moment it was started there, by the clock: the part of the night, the count, the time.
+    Space pauses (as the other device is paused), q stops following. True if followed to the end."""
+    transport = Transport(night)
+    last = clock()
+    try:
+        while not transport.finished:
+            session.show(transport)
+            key = session.read_key(0.1)
+            now = clock()
+            transport.advance(round((now - last) * night.rate))  # up to the key, which acts from then on
+            last = now
+            if key == " ":
+                transport.toggle_pause()
+            elif key in ("q", "Q"):
+                transport.stop()
+                transport.advance(0)
+    except (KeyboardInterrupt, Interrupted):
+        transport.stop()
+        transport.advance(0)
+    session.show(transport)
+    return not transport.stopping
 
 
 def command_player_works(program: str, which: Callable[[str], str | None] = shutil.which) -> bool:

@@ -26,6 +26,7 @@ from typing import Protocol
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.audio.clip import Clip, read_clip, trim_silence
+from narrator.shell.resources import DISTRIBUTION, pip_install
 
 DEFAULT_RATE = 150  # words per minute: calm enough to follow with eyes closed
 
@@ -96,7 +97,7 @@ class Pyttsx3Engine:
                 engine = pyttsx3.init()
                 listed = engine.getProperty("voices")
             except ImportError:
-                raise EngineUnavailable(msg("pyttsx3 is not installed: pip install pyttsx3")) from None
+                raise EngineUnavailable(msg("pyttsx3 is not installed: {command}", command=pip_install("pyttsx3"))) from None
             except Exception as error:  # the driver's own start-up failure, whatever its type
                 raise EngineUnavailable(msg("the text-to-speech engine did not start ({error}); on Debian/Ubuntu: "
                                             "sudo apt-get install libespeak-ng1", error=error)) from None
@@ -174,8 +175,8 @@ def _piper(model: Path | None = None) -> SpeechEngine:
         import importlib.util
 
         if importlib.util.find_spec("piper") is None:
-            raise EngineUnavailable(msg("Piper is not installed here: pip install 'narrator[piper]' (piper-tts, "
-                                        "GPL-3.0)"))
+            raise EngineUnavailable(msg("Piper is not installed here: {command} (piper-tts, GPL-3.0)",
+                                        command=pip_install(f"{DISTRIBUTION}[piper]")))
         raise EngineUnavailable(msg("Piper speaks with a voice model you have: render a pack with 'narrate voices "
                                     "render --engine piper --model FILE.onnx', then play it with --voice-pack"))
     return PiperEngine(model)

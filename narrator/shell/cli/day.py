@@ -4,7 +4,6 @@ import sys
 
 import click
 
-from narrator.core.day import DayTimer, day_spoken_keys, parse_duration
 from narrator.core.errors import Stopped
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import (
@@ -16,7 +15,6 @@ from narrator.shell.cli.options import (
     pick,
     voice_options,
 )
-from narrator.shell.dayrun import DayScreen, run_day
 from narrator.shell.translation import _, say
 
 
@@ -37,6 +35,8 @@ def timer(env, duration, lang, countdown, **params):
       narrate timer
       narrate timer 3m --lang en
     """
+    from narrator.core.day import parse_duration
+
     run_the_day(env, language(env, lang), parse_duration(duration),
                 choose_audio(**pick(params, VOICE_OPTION_NAMES), ambience=None), day_rules(env, countdown))
 
@@ -60,10 +60,12 @@ def run_the_day(env, lang: str, seconds: int, audio, rules, make_speaker=None) -
 
     ``make_speaker``: how lines are said here, when a game of many days has found it already (and
     said why it is not the best way once): else it is found now."""
+    from narrator.core.day import DayTimer, day_spoken_keys
     from narrator.shell.audio.clip import prepare_voice
     from narrator.shell.audio.console import keys
     from narrator.shell.audio.night import voice_source
     from narrator.shell.audio.speaker import speaker_maker
+    from narrator.shell.dayrun import DayScreen, run_day
 
     language = env.game.languages[lang]
     texts = {key: language.line(key) for key in day_spoken_keys(rules)}

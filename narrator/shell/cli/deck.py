@@ -1,6 +1,5 @@
 import click
 
-from narrator.core.views import deck_data, deck_text, dump
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import (
     DECK_OPTION_NAMES,
@@ -34,6 +33,8 @@ def deck(env, lang, fmt, **params):
       narrate deck --deck "lupo-mannaro x2, veggente, truffatore, guastafeste, contadino x2"
       narrate deck --players 8 --random --seed 42
     """
+    from narrator.core.views import deck_data, deck_text, dump
+
     choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
     say_seed(choice)
     lang = language(env, lang)

@@ -35,11 +35,12 @@ class NarrateGroup(Group):
                 stream.reconfigure(errors="backslashreplace")
         arguments = sys.argv[1:] if args is None else list(args)
         from narrator.shell.environment import Environment
+        from narrator.shell.yamlcache import parsed_yaml_kept
 
         env = None
         try:
             env = extra["obj"] = extra.get("obj") or Environment()
-            with speaking(env, arguments), translated(self):
+            with parsed_yaml_kept(env.cache_dir), speaking(env, arguments), translated(self):
                 if any("\x00" in argument for argument in arguments):
                     fail(_("narrate: an argument holds a NUL character; no file, name or value can: type it again"))
                 self._run(args, prog_name, complete_var, extra, arguments)

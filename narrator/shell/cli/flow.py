@@ -6,7 +6,6 @@ sound, or the tablets), and the vote is always asked and settled here, at the la
 
 import click
 
-from narrator.core.views import deck_text
 from narrator.shell.cli.day import run_the_day, wait_for_go
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -55,6 +54,7 @@ def open_box(env, params, settings, script, audio, rules, waiting: str | None):
 
 def play_game(env, params, speaker_box: bool) -> None:
     """The deck, the night, the day, the vote and the verdict, as the options ask."""
+    from narrator.core.views import deck_text
     from narrator.core.vote import resolve_vote
     from narrator.core.votes_view import vote_text
 

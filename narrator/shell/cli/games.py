@@ -4,7 +4,6 @@ import click
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
-from narrator.core.views import dump, games_data, games_text
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import format_option, interface_lang_option
 from narrator.shell.translation import active_catalog, say
@@ -22,7 +21,9 @@ def games(env, fmt):
       narrate games
       narrate --game una-notte-da-lupi --players 6
     """
-    from narrator.games.loader import available_games, load_game
+    from narrator.core.views import dump, games_data, games_text
+    from narrator.games.loader import load_game
+    from narrator.games.summary import available_games
 
     found = [load_game(env.games_dir / game_id) for game_id in available_games(env.games_dir)]
     click.echo(games_text(found, active_catalog()) if fmt == "text" else dump(games_data(found), fmt))
@@ -41,7 +42,7 @@ def choose_game(ctx, param, value: str | None) -> None:
 
 def use_game(env, game_id: str) -> None:
     """Narrate ``game_id`` from now on; a ``NarratorError`` with the list when there is no such game."""
-    from narrator.games.loader import available_games
+    from narrator.games.summary import available_games
 
     known = available_games(env.games_dir)
     if game_id not in known:

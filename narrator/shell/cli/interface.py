@@ -48,7 +48,7 @@ def interface_language(env, arguments: Sequence[str]) -> str:
     """The language the run speaks: the one asked for if the game has it, else the default."""
     asked_game = value_asked(arguments, "--game")
     if asked_game is not None:
-        from narrator.games.loader import available_games
+        from narrator.games.summary import available_games
 
         if asked_game in available_games(env.games_dir):
             env.use_game(asked_game)  # its languages, and its default one, decide

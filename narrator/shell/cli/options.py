@@ -1,16 +1,24 @@
-"""Options shared by several commands, and turning them into core arguments."""
+"""Options shared by several commands, and turning them into core arguments.
 
-import random
+The core is imported where an option is turned into its arguments, not at the top: every command
+is defined at start-up (``narrate --help`` lists them), and only the one that runs needs it.
+"""
+
+from __future__ import annotations
+
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from narrator.core.deck import Deck, build_deck, deck_from_data, parse_deck_list
-from narrator.core.script import COUNT_STYLES, ScriptSettings, settings_for
-from narrator.core.views import FORMATS
-from narrator.shell.environment import Environment
+from narrator.core.choices import COUNT_STYLES, FORMATS
 from narrator.shell.translation import _
+
+if TYPE_CHECKING:
+    from narrator.core.deck import Deck
+    from narrator.core.script import ScriptSettings
+    from narrator.shell.environment import Environment
 
 DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed")
 SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "game_options", "variants")
@@ -28,20 +36,19 @@ def option_group(decorators):
 
 class PlayersOption(click.Option):
     """--players, whose help gives the chosen game's range of players (Lupus in Tabula's is not
-    Una Notte da Lupi's): filled in only when the help is shown, so other runs load no game for it."""
+    Una Notte da Lupi's): filled in only when the help is shown, from the game's file alone."""
 
     def get_help_record(self, ctx):
         record = super().get_help_record(ctx)
         if record is None or "{players}" not in record[1]:
             return record
-        from narrator.core.errors import NarratorError
+        from narrator.games.summary import players_range
 
-        try:
-            game = ctx.find_root().obj.game
-            players = f"{game.min_players}-{game.max_players}"
-        except (AttributeError, NarratorError):  # no game to ask (a broken games folder says so elsewhere)
+        env = ctx.find_root().obj
+        players = players_range(env.games_dir / env.game_id) if env is not None else None
+        if players is None:  # no game to ask (a broken games folder says so elsewhere)
             return record[0], record[1].replace(" ({players})", "")
-        return record[0], record[1].replace("{players}", players)
+        return record[0], record[1].replace("{players}", "{}-{}".format(*players))
 
 
 deck_options = option_group([
@@ -102,6 +109,10 @@ class DeckChoice:
 
 def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed) -> DeckChoice:
     """The deck the options ask for, validated; a deck file is read here."""
+    import random
+
+    from narrator.core.deck import build_deck, deck_from_data, parse_deck_list
+
     game = env.game
     if seed is not None and not random_deck:
         raise click.UsageError(_("--seed goes with --random"))
@@ -134,6 +145,8 @@ def choose_settings(env: Environment, lang, count_seconds, count_style, slot_sec
                     night: int = 1) -> ScriptSettings:
     """Narration settings; an option left unsaid keeps the game's default (a game may have none);
     a variant is its option turned on."""
+    from narrator.core.script import settings_for
+
     asked = {env.game.option_named(name): value for name, value in map(_switch, game_options)}
     asked |= {env.game.option_named(name.strip()): True for name in variants}
     example = f"{env.game.night.slots[0].id}=15" if env.game.night.slots else "TURN=15"
@@ -164,6 +177,8 @@ def _switch(text: str) -> tuple[str, bool]:
 
 
 def language(env: Environment, lang: str | None) -> str:
+    from narrator.core.script import settings_for
+
     return settings_for(env.game, _lang(env, lang)).lang
 
 

@@ -36,6 +36,7 @@ def play(env: Environment, settings: ScriptSettings, script: NightScript, audio,
         first.play(night, None)
         click.echo(_("The night ({length}) is in {file}: play it to the group from any media player.").format(
             length=minutes(night.seconds), file=first.path))
+        follow(env, settings, night)
         return False
     wait_for_group(waiting)
     click.echo(_("The night lasts {length}. Everyone close your eyes. (space: pause, q: stop)").format(
@@ -45,3 +46,23 @@ def play(env: Environment, settings: ScriptSettings, script: NightScript, audio,
     if not completed:
         raise Stopped
     return True
+
+
+def follow(env: Environment, settings: ScriptSettings, night) -> None:
+    """While the file plays on another device, this screen shows where the night is, as it does
+    when the laptop plays it: whoever holds the phone can follow. Started with Enter as the file
+    starts; nothing is followed where no one can press it (standard input closed)."""
+    import sys
+
+    from narrator.shell.audio.console import terminal_session
+    from narrator.shell.audio.player import follow_night
+
+    try:
+        click.prompt(_("Press Enter as it starts playing, and this screen follows the night: who is called, the "
+                       "count, the time (space: pause, q: stop)"), default="", show_default=False, prompt_suffix=" ")
+    except click.Abort:
+        if sys.stdin.isatty():
+            raise
+        return
+    with terminal_session(phase_labels(env, settings.lang), sleep=env.sleep) as session:
+        follow_night(night, session, env.clock)

@@ -1,7 +1,6 @@
 
 import click
 
-from narrator.core.views import minutes
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -30,6 +29,7 @@ def render(env, output, **params):
       narrate render --players 6 -o notte.wav
       narrate render --players 8 --lang en --ambience rain -o night.ogg
     """
+    from narrator.core.views import minutes
     from narrator.shell.audio.night import night_audio, write_night
 
     *_unused, script = night_from_options(env, params)

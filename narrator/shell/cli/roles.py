@@ -1,6 +1,5 @@
 import click
 
-from narrator.core.views import dump, roles_data, roles_text
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import format_option, lang_option, language
 from narrator.shell.translation import active_catalog
@@ -17,5 +16,7 @@ def roles(env, lang, fmt):
     Example:
       narrate roles --lang en
     """
+    from narrator.core.views import dump, roles_data, roles_text
+
     lang = language(env, lang)
     click.echo(roles_text(env.game, lang, active_catalog()) if fmt == "text" else dump(roles_data(env.game, lang), fmt))

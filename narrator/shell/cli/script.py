@@ -1,7 +1,5 @@
 import click
 
-from narrator.core.timeline import script_timeline
-from narrator.core.views import dump, script_data, script_text
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import (
     deck_options,
@@ -10,7 +8,6 @@ from narrator.shell.cli.options import (
     script_options,
 )
 from narrator.shell.translation import active_catalog
-from narrator.shell.voicepacks import default_pack, resolve_pack
 
 
 @click.command(cls=Command)
@@ -34,6 +31,10 @@ def script(env, fmt, voice_pack, night_number, **params):
       narrate script --players 10 --lang en --count-style full
       narrate script --deck mydeck.yaml --format json
     """
+    from narrator.core.timeline import script_timeline
+    from narrator.core.views import dump, script_data, script_text
+    from narrator.shell.voicepacks import default_pack, resolve_pack
+
     choice, settings, night = night_from_options(env, params, night_number)
     folders = env.voice_pack_folders()
     pack = resolve_pack(voice_pack, folders, env.game_id) if voice_pack else default_pack(settings.lang, env.game_id, folders)

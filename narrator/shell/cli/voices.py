@@ -7,11 +7,9 @@ import click
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.core.names import player_name
-from narrator.core.views import table
 from narrator.shell.cli.interface import Group
 from narrator.shell.cli.options import engine_option, language
 from narrator.shell.translation import _, say
-from narrator.shell.voicepacks import SOURCE_NAMES, find_packs
 
 LICENCE_RECORDED = "the recording belongs to whoever recorded it"
 
@@ -54,6 +52,8 @@ def list_packs(env):
       narrate voices list
     """
     from narrator.core.script import every_line
+    from narrator.core.views import table
+    from narrator.shell.voicepacks import SOURCE_NAMES, find_packs
 
     rows = [(_("pack"), _("lang"), _("lines"), _("source"), _("name"), _("where"))]
     for pack in find_packs(env.voice_pack_folders()):
@@ -88,7 +88,8 @@ def render_voices(env, lang, engine, voice, rate, model, name, overwrite, folder
     """Speak every line with text-to-speech into a voice pack FOLDER.
 
     A bare name puts the pack among your packs; a path puts it there. With a Piper voice model
-    (pip install 'narrator[piper]'), the pack speaks with a neural voice.
+    (Piper is optional: 'narrate doctor' says how to install it), the pack speaks with a neural
+    voice.
 
     \b
     Examples:

@@ -9,16 +9,6 @@ import click
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg, os_reason
 from narrator.core.names import player_name, seating
-from narrator.core.vote import (
-    Ballot,
-    ballots_from_data,
-    check_cards,
-    is_day_vote,
-    read_answer,
-    resolve_vote,
-    rules_of,
-)
-from narrator.core.votes_view import vote_text
 from narrator.shell.cli.games import use_game
 from narrator.shell.cli.interface import Command, confirm
 from narrator.shell.cli.options import language
@@ -45,6 +35,8 @@ def votes(env, file, names, as_json, lang):
       narrate votes --names "Anna,Bruno,Carla,Dario"
       narrate votes partita.yaml --json
     """
+    from narrator.core.vote import ballots_from_data, is_day_vote, rules_of
+
     if file is not None:
         from narrator.games.yamlfile import read_yaml
 
@@ -80,6 +72,9 @@ def show_day(env, data, source: str, lang: str, as_json: bool) -> None:
 
 
 def show_result(env, ballots, table, lang: str, as_json: bool = False, deck=None) -> None:
+    from narrator.core.vote import resolve_vote
+    from narrator.core.votes_view import vote_text
+
     result = resolve_vote(env.game, ballots, table, lang, deck)
     if as_json:
         click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
@@ -94,6 +89,8 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     ``players``, every card must be one of the deck's (no more copies than it has), and only a
     token of the deck's roles can have been turned.
     """
+    from narrator.core.vote import Ballot, rules_of
+
     game = env.game
     names = seating_names(env, names_option, players)
     words = game.languages[lang]
@@ -150,6 +147,8 @@ def _ask(game, question, words, deck, nobody: str, **values) -> str | None:
 
 
 def _answer(game, question, text: str, allowed: list[str]) -> str | None:
+    from narrator.core.vote import read_answer
+
     if text.strip().casefold() == _("none").casefold():
         return None
     answer = _as_parameter(read_answer, game, question, text)
@@ -159,8 +158,10 @@ def _answer(game, question, text: str, allowed: list[str]) -> str | None:
     return answer
 
 
-def _card(game, name: str, text: str, deck, so_far: list[Ballot]) -> str:
+def _card(game, name: str, text: str, deck, so_far: list) -> str:
     """A card named at the prompt, checked with the cards already given (see ``check_cards``)."""
+    from narrator.core.vote import Ballot, check_cards
+
     role_id = game.resolve_role(text)
     check_cards(game, [*so_far, Ballot(name, role_id, "")], deck)
     return role_id
