@@ -385,6 +385,19 @@ def test_after_the_night_a_card_not_in_the_deck_or_one_too_many_is_asked_again()
     assert "Lynched: Bruno" in result.output
 
 
+def test_after_the_night_a_card_is_taken_by_a_start_of_its_name_in_the_deck_played():
+    clock = FakeClock()
+    env = make_env({"LANG": "it_IT.UTF-8"}, clock=clock, sleep=clock.sleep, speaker=lambda: RecordingSpeaker(clock),
+                   player=lambda: RecordingPlayer())
+    answers = ["", "lupo", "Bruno", "zorro", "contad", "Carla", "vegg", "Bruno", "truff", "Bruno"]
+    result = CliRunner().invoke(cli, ["--players", "4", "--day-seconds", "3", "--names", "Anna,Bruno,Carla,Dario"],
+                                obj=env, input="".join(a + "\n" for a in answers))
+    assert result.exit_code == 0, result.output
+    assert ("Errore: nessuna carta 'zorro' qui: una tra Lupo Mannaro, Veggente, Guastafeste, Truffatore, Contadino"
+            in result.output)  # the deck played, in the game's language, not every role in the box
+    assert "Vincono: Anna." in result.output  # "lupo": Anna held the Lupo Mannaro
+
+
 def test_names_that_do_not_fit_the_deck_are_refused_before_the_night():
     player = RecordingPlayer()
     env = make_env(player=lambda: player)

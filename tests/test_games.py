@@ -182,3 +182,24 @@ def test_no_italian_sentence_of_a_game_needs_a_player_gender(game_id):
     game = load_game(GAMES_DIR / game_id)
     texts = [*game.languages["it"].vote.values(), *(text for _key, text in every_line(game, "it"))]
     assert gendered_sentences(str(text) for text in texts) == []
+
+
+def test_a_card_is_named_by_any_start_that_only_one_card_of_the_deck_has():
+    from narrator.core.errors import UnknownRoleError
+    from narrator.games.loader import load_game
+
+    game = load_game(GAMES_DIR / "one-night-ultimate-werewolf")
+    italian, english = game.languages["it"], game.languages["en"]
+    deck = ["werewolf", "seer", "robber", "villager"]
+    assert game.resolve_card("lupo", deck, italian) == "werewolf"  # one kind of lupo in this deck
+    assert game.resolve_card("rob", deck, english) == "robber"
+    assert game.resolve_card("Mystic Wolf", deck, english) == "mystic-wolf"  # a whole name: check_cards says more
+    wolves = ["werewolf", "alpha-wolf", "mystic-wolf", "villager"]
+    with pytest.raises(UnknownRoleError) as more:
+        game.resolve_card("lupo", wolves, italian)
+    assert str(more.value) == ("'lupo' begins the name of more than one card (Lupo Mannaro, Lupo Alfa, Lupo Mistico): "
+                               "type more of it")
+    assert game.resolve_card("lupo a", wolves, italian) == "alpha-wolf"
+    with pytest.raises(UnknownRoleError) as unknown:
+        game.resolve_card("Zorro", deck, english)
+    assert str(unknown.value) == "no card 'Zorro' here: one of Werewolf, Seer, Robber, Villager"  # the deck, not the box

@@ -330,6 +330,7 @@ def games(draw):
     names = NAMES[:players]
     ballots = []
     artifacts = list(game.tokens) if "curator" in deck.role_ids else []
+    turns = game.rules.artifact_turns(game, deck)  # no more than the night's turns could place
     for name, card in zip(names, cards, strict=True):
         answers = {}
         if card == "doppelganger" and draw(st.booleans()):
@@ -337,7 +338,7 @@ def games(draw):
                                                      or ["villager"]))
         if card == "paranormal-investigator" and draw(st.booleans()):
             answers["became"] = draw(st.sampled_from(["werewolf", "tanner"]))
-        if artifacts and draw(st.booleans()):
+        if artifacts and len(game.tokens) - len(artifacts) < turns and draw(st.booleans()):
             answers["artifact"] = artifacts.pop(draw(st.integers(0, len(artifacts) - 1)))
         target = draw(st.sampled_from([other for other in names if other != name]))
         ballots.append(seat(name, card, target, **answers))
@@ -388,3 +389,19 @@ def test_results_do_not_depend_on_the_order_of_the_ballots(case, seed):
     other = resolve_vote(onuw(), shuffled, {}, "en", deck)
     assert set(one.lynched) == set(other.lynched) and set(one.winners) == set(other.winners)
     assert set(one.winning_sides) == set(other.winning_sides)
+
+
+def test_no_more_artifacts_than_the_night_could_place():
+    from narrator.core.deck import make_deck
+
+    game = onuw()
+    three = [seat("Ann", "villager", "Ben", artifact="mask-of-muting"),
+             seat("Ben", "seer", "Ann", artifact="shroud-of-shame"), seat("Cy", "werewolf", "Ann", artifact="void-of-nothingness")]
+    with pytest.raises(VoteError, match=re.escape("3 artifacts lie on cards, but this deck places at most 2 (one at "
+                                                  "each turn that places one): check the tokens")):
+        resolve_vote(game, three, {}, "en")  # the box: the Curator, and a Doppelgänger who copied her
+    with_a_curator = make_deck(game, {"villager": 1, "seer": 1, "werewolf": 1, "curator": 1, "robber": 1, "drunk": 1})
+    with pytest.raises(VoteError, match=re.escape("2 artifacts lie on cards, but this deck places at most 1")):
+        resolve_vote(game, three[:2] + [seat("Cy", "werewolf", "Ann")], {}, "en", with_a_curator)
+    assert resolve_vote(game, three[:1] + [seat("Ben", "seer", "Ann"), seat("Cy", "werewolf", "Ann")], {}, "en",
+                        with_a_curator).lynched

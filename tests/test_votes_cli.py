@@ -142,3 +142,37 @@ def test_interactive_names_option_and_bad_names(tmp_path):
     named = ask(env, ["contadino", "Bruno", "contadino", "Anna", "lupo-mannaro", "Anna", "none"], "--names",
                 "Anna,Bruno,Carla")
     assert named.exit_code == 0 and "Same players" not in named.output
+
+
+@pytest.mark.parametrize("game_id", ["una-notte-da-lupi", "one-night-ultimate-werewolf", "lupus-in-tabula"])
+def test_the_help_of_votes_describes_every_field_of_the_chosen_game_file(run, game_id):
+    from narrator.core.nights import reads_one_day
+    from narrator.core.vote import rules_of
+    from narrator.games.loader import load_game
+    from tests.conftest import GAMES_DIR
+
+    game = load_game(GAMES_DIR / game_id)
+    if game.plays_rounds:
+        assert reads_one_day(game.rules)
+        fields = {"file": {*game.rules.FIELDS.values(), "game"}}
+    else:
+        questions = rules_of(game).questions(game)
+        fields = {"file": {"players", "game", *(q.key for q in questions if not q.per_player)},
+                  "player": {"name", "card", "vote", *(q.key for q in questions if q.per_player)}}
+    for code, language in game.languages.items():
+        assert {level: set(described) for level, described in language.votes_file.items()} == fields, code
+    for lang, heading in (("en", "A votes file of"), ("it", "Un file di voti di")):
+        shown = run("--game", game_id, "votes", "--help", env=make_env({"LANG": f"{lang}_{lang.upper()}.UTF-8"})).stdout
+        assert f"{heading} {game.title} (YAML)" in shown
+        language = game.languages[lang]
+        for level in fields:
+            for field, text in language.votes_file[level].items():
+                assert f"  {field}" in shown and text.split()[0] in shown, (lang, field)
+
+
+def test_the_help_of_votes_names_the_one_night_ultimate_werewolf_fields(run):
+    shown = run("--game", "one-night-ultimate-werewolf", "votes", "--help",
+                env=make_env({"LANG": "en_GB.UTF-8"})).stdout
+    for line in ("  copied    for whoever holds the Doppelgänger, the role she copied at night",
+                 "  artifact  the artifact lying on their card, when the Curator is in the deck"):
+        assert line in shown

@@ -8,7 +8,7 @@ Nothing here knows a role by name: what makes the wolves or the Massoni special 
 import difflib
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -160,6 +160,9 @@ class Language:
     tokens: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # token id: its name
     slots: Mapping[str, RoleText] = field(default_factory=lambda: MappingProxyType({}))  # a turn's own name
     apart: str = ""  # what the deck calls the cards set apart (the centre werewolf)
+    # A votes file's fields, for 'narrate votes --help': "file" (the top level) and, where the file lists
+    # the players, "player" (each entry): field → what it holds.
+    votes_file: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
 
     def line(self, key: str) -> str:
         """The text of a line key; ``count.N`` is the N-th second of the count."""
@@ -316,6 +319,30 @@ class Game:
                                         close=index[close[0]][1]))
         raise UnknownRoleError(msg("no role '{name}' (known roles: {roles})", name=name.strip(),
                                     roles=", ".join(self.role_ids)))
+
+    def resolve_card(self, name: str, role_ids: Sequence[str], language) -> str:
+        """The role a player names at a prompt, among ``role_ids`` (the deck played, in its order):
+        an id or a name in any language as ``resolve_role`` reads it, or any start of one that only
+        one of these roles has ("lupo" when the deck has one kind of lupo). Else an error that
+        lists these roles in ``language``, not the whole box."""
+        index = self._name_index
+        key = normalize_name(name)
+        if key in index:
+            return index[key][0]
+        starting = {index[spelled][0] for spelled in index if key and spelled.startswith(key)} & set(role_ids)
+        if len(starting) == 1:
+            return starting.pop()
+        cards = ", ".join(language.role_name(role_id) for role_id in role_ids)
+        spellings = [spelled for spelled in index if index[spelled][0] in role_ids]
+        close = difflib.get_close_matches(key, spellings, n=1, cutoff=0.6) if len(key) <= 60 else []
+        if close and not starting:
+            raise UnknownRoleError(msg("no role '{name}' — did you mean '{close}'?", name=name.strip(),
+                                        close=index[close[0]][1]))
+        if starting:
+            raise UnknownRoleError(msg("'{name}' begins the name of more than one card ({cards}): type more of it",
+                                       name=name.strip(), cards=", ".join(
+                                           language.role_name(role_id) for role_id in role_ids if role_id in starting)))
+        raise UnknownRoleError(msg("no card '{name}' here: one of {cards}", name=name.strip(), cards=cards))
 
     def token_trait(self, token: str, name: str) -> Any:
         """A field of a token that the game's rules module declares (``TOKEN_FIELDS``), or None."""

@@ -398,7 +398,7 @@ NIGHTS_CARD_TEXTS = ("night_number", "night_onwards")  # a game of many nights h
 def _language(path: Path, game: Game) -> Language:
     root = Field(str(path), "", read_yaml(path))
     root.keys_within({"language", "roles", "sides", "count", "lines", "vote", "card", "moments", "euphony", "tokens", "slots",
-                      "apart"})
+                      "apart", "votes_file"})
     roles_field = root.get("roles")
     roles = {}
     for role in game.roles:
@@ -447,6 +447,7 @@ def _language(path: Path, game: Game) -> Language:
         euphony=MappingProxyType({word: form.text() for word, form in root.get("euphony", {}).items()}),
         tokens=MappingProxyType(tokens),
         slots=MappingProxyType(_slot_texts(root.get("slots", {}), game)),
+        votes_file=_votes_file(root.get("votes_file", {})),
         apart=root.get("apart").text() if any(role.sets_apart for role in game.roles) else
         root.get("apart", "").value,
         name=root.get("language").text(),
@@ -455,6 +456,13 @@ def _language(path: Path, game: Game) -> Language:
         count=count,
         lines=MappingProxyType(lines),
     )
+
+
+def _votes_file(field: Field) -> MappingProxyType:
+    """A votes file's fields and what each holds: at the "file" level and in each "player" entry."""
+    field.keys_within({"file", "player"})
+    return MappingProxyType({level: MappingProxyType({key: text.text() for key, text in entries.items()})
+                             for level, entries in field.items()})
 
 
 def _texts_by_role(field: Field, roles: dict, game: Game) -> dict[str, str]:

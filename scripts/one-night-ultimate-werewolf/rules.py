@@ -55,13 +55,28 @@ def questions(game):
 
 
 def check(game, ballots, table, deck):
-    """Each artifact lies on one card (what the copy allows is the questions' ``only_if``)."""
+    """Each artifact lies on one card, and no more lie out than the night's turns could place (what
+    the copy allows is the questions' ``only_if``)."""
     placed = [ballot.answers["artifact"] for ballot in ballots if "artifact" in ballot.answers]
+    most = artifact_turns(game, deck)
+    if len(placed) > most:
+        raise VoteError(msg("{count} artifacts lie on cards, but this deck places at most {most} (one at each turn "
+                            "that places one): check the tokens", count=len(placed), most=most))
     twice = next((artifact for artifact in placed if placed.count(artifact) > 1), None)
     if twice is not None:
         holders = ", ".join(ballot.name for ballot in ballots if ballot.answers.get("artifact") == twice)
         raise VoteError(msg("'{artifact}' lies on two cards ({players}), but there is one of each: check the tokens",
                             artifact=twice, players=holders))
+
+
+def artifact_turns(game, deck) -> int:
+    """How many artifacts a night can place: one per card that places one, and one per card that may
+    copy it (without a known deck, the box's)."""
+    def copies(role):
+        return role.copies if deck is None else deck.all_copies(role.id)
+
+    placers = sum(copies(role) for role in game.roles if role.trait("places_artifacts"))
+    return placers + (sum(copies(role) for role in game.roles if role.trait("copies_a_role")) if placers else 0)
 
 
 def final_role(game, ballot):

@@ -141,7 +141,7 @@ def typed_cards(env, seating, deck, lang: str) -> dict:
     for name in seating:
         def card(text: str, name=name) -> str:
             try:
-                role_id = game.resolve_role(text)
+                role_id = game.resolve_card(text, [role for role, _copies in deck.counts], language)
             except NarratorError as error:
                 raise click.BadParameter(say(error)) from None
             if role_id not in left:

@@ -13,12 +13,29 @@ from narrator.shell.cli.games import use_game
 from narrator.shell.cli.interface import Command, confirm
 from narrator.shell.cli.options import language
 from narrator.shell.files import write_atomically
-from narrator.shell.translation import _, active_catalog, say
+from narrator.shell.translation import _, active_catalog, active_language, say
 
 NAMES_FILE = "players.json"
 
 
-@click.command(cls=Command)
+class VotesCommand(Command):
+    """``narrate votes``, whose help ends with the fields of the chosen game's votes file."""
+
+    def format_epilog(self, ctx, formatter):
+        super().format_epilog(ctx, formatter)
+        env = ctx.find_root().obj
+        try:
+            game = env.game
+        except NarratorError:
+            return  # a game that cannot be loaded says why when it is used, not in the help
+        language = game.languages.get(active_language()) or game.languages[game.default_language]
+        titles = {"file": _("A votes file of {game} (YAML) holds"), "player": _("Each of its players holds")}
+        for level, fields in language.votes_file.items():
+            with formatter.section(titles[level].format(game=game.title)):
+                formatter.write_dl(list(fields.items()))
+
+
+@click.command(cls=VotesCommand)
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path), metavar="FILE")
 @click.option("--names", metavar="NAMES", help='The players in seating order: "Anna,Bruno,Carla,...".')
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON, for programs.")
@@ -105,8 +122,8 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     for name in names:
         with completion(role_choices):
             card = click.prompt(_("{name}'s card now").format(name=name),
-                                value_proc=lambda text, name=name: _as_parameter(_card, game, name, text, deck,
-                                                                                 ballots))
+                                value_proc=lambda text, name=name: _as_parameter(_card, game, words, name, text,
+                                                                                 deck, ballots))
         answers = {}
         for question in questions:
             if question.asked_of(card, deck, answers):
@@ -158,11 +175,16 @@ def _answer(game, question, text: str, allowed: list[str]) -> str | None:
     return answer
 
 
-def _card(game, name: str, text: str, deck, so_far: list) -> str:
-    """A card named at the prompt, checked with the cards already given (see ``check_cards``)."""
+def _card(game, words, name: str, text: str, deck, so_far: list) -> str:
+    """A card named at the prompt (any unique start of a name of the deck played, or of the box
+    when the deck is not known), checked with the cards already given (see ``check_cards``)."""
     from narrator.core.vote import Ballot, check_cards
 
-    role_id = game.resolve_role(text)
+    if deck is None:
+        on_the_table = list(game.role_ids)
+    else:
+        on_the_table = list(dict.fromkeys(role for role, _copies in (*deck.counts, *deck.apart)))
+    role_id = game.resolve_card(text, on_the_table, words)
     check_cards(game, [*so_far, Ballot(name, role_id, "")], deck)
     return role_id
 
