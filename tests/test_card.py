@@ -9,8 +9,9 @@ import pytest
 
 from narrator.core.deck import recommended_deck
 from narrator.core.script import generate_script, settings_for
+from narrator.games.loader import available_games, load_game
 from narrator.shell.cardpdf import SMALLEST
-from tests.conftest import make_env
+from tests.conftest import GAMES_DIR, make_env
 
 pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils (pdftotext, pdftoppm)")
 
@@ -220,3 +221,41 @@ def test_the_moderators_card_of_leart_s_variant_has_the_calls_the_dawn_the_vote_
     positions = [text.index(word) for word in words]
     assert positions == sorted(positions), list(zip(words, positions, strict=True))
     assert pdf_info(path)[0] == 2
+
+
+SHIPPED = {game_id: load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)}
+
+
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_the_largest_recommended_deck_fills_both_sides_of_an_a5_card_at_9_points_or_more(run, tmp_path, game_id):
+    """Type as large as the sheet allows: both sides inked down to their last fifth, 9 pt or more
+    (the back of a 10-player One Night Ultimate Werewolf card was three quarters empty at 7.5)."""
+    game = SHIPPED[game_id]
+    path, said = make_card(run, tmp_path, "--game", game_id, "--players", str(game.max_players))
+    assert float(re.search(r"text at ([\d.]+) pt", said)[1]) >= 9
+    subprocess.run(["pdftoppm", "-gray", "-r", "36", str(path), str(tmp_path / "page")], check=True)
+    pages = sorted(tmp_path.glob("page*.pgm"))
+    assert len(pages) == 2
+    for page in pages:
+        image = read_pgm(page)
+        inked = np.flatnonzero((image < 200).any(axis=1))
+        assert inked[-1] > 0.8 * image.shape[0], page.name
+
+
+@pytest.mark.parametrize("game_id, players, size, lang, heading", [
+    ("one-night-ultimate-werewolf", 10, "a5", "en", "The night (continued)"),
+    ("lupus-in-tabula", 24, "a6", "it", "La notte (segue)")])
+def test_a_night_too_long_for_the_front_runs_on_to_the_back_under_its_heading(run, tmp_path, game_id, players, size,
+                                                                              lang, heading):
+    path, _said = make_card(run, tmp_path, "--game", game_id, "--players", str(players), "--size", size,
+                            "--lang", lang)
+    front, back = (flat(pdf_page_text(path, page)) for page in (1, 2))
+    assert back.startswith(heading + " ")
+    assert heading not in front
+    day = SHIPPED[game_id].languages[lang].card["day"]
+    assert day in back and day not in front  # the day follows the night
+
+
+def pdf_page_text(path, page):
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", "-f", str(page), "-l", str(page), str(path), "-"],
+                          capture_output=True, text=True, check=True).stdout

@@ -21,7 +21,7 @@ IN_DECK_RULES = ("any", "all-copies", "all-or-none")
 # What the card's front and the start of its back say in every game; a game's rules module names
 # the texts its own part of the back needs (the vote).
 CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day", "day_text",
-              "vote_call")
+              "vote_call", "continued")
 VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules module names the rest
 # ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
 # each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.

@@ -25,14 +25,14 @@ def card(env, size, day_minutes, output, **params):
       narrate card --players 8 --lang en --size a5 -o card.pdf
     """
     from narrator.core.card import card_content
+    from narrator.core.card import day_minutes as game_day_minutes
     from narrator.core.script import night_scripts
     from narrator.shell.cardpdf import write_card
 
     choice, settings, _script = night_from_options(env, params)
     scripts = night_scripts(env.game, choice.deck, settings)
-    if day_minutes is None:  # the game's own day (five minutes for one that has no timed day)
-        day_minutes = env.game.day.seconds / 60 if env.game.day is not None else 5
-    content = card_content(env.game, choice.deck, choice.players, scripts, day_minutes)
+    content = card_content(env.game, choice.deck, choice.players, scripts,
+                           game_day_minutes(env.game) if day_minutes is None else day_minutes)
     pages, body = write_card(content, size, output)
     click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, text at {points} pt)",
                         "narrate: wrote {file} ({size}, {count} pages, text at {points} pt)", pages).format(
