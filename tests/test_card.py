@@ -259,3 +259,17 @@ def test_a_night_too_long_for_the_front_runs_on_to_the_back_under_its_heading(ru
 def pdf_page_text(path, page):
     return subprocess.run(["pdftotext", "-enc", "UTF-8", "-f", str(page), "-l", str(page), str(path), "-"],
                           capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize("lang, title, moderator", [("it", "Tessera del narratore", "moderat"),
+                                                    ("en", "Speaker card", "moderator")])
+def test_the_vecchio_saggio_card_speaks_of_no_moderator(run, tmp_path, lang, title, moderator):
+    """Without a moderator (the Vecchio Saggio's game), neither the card's title nor its setup names
+    one; with one, the card is the moderator's."""
+    path, _said = make_card(run, tmp_path, "--game", "lupus-in-tabula", "--players", "8", "--variant",
+                            "vecchio-saggio", "--lang", lang)
+    text = flat(pdf_text(path))
+    assert text.startswith(f"Lupus in Tabula · {title} ")
+    assert moderator not in text.lower()
+    path, _said = make_card(run, tmp_path, "--game", "lupus-in-tabula", "--players", "8", "--lang", lang)
+    assert moderator in flat(pdf_text(path)).lower()

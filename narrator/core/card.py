@@ -40,11 +40,12 @@ def card_content(game: Game, deck: Deck, players: int, scripts: Sequence[NightSc
     if deck.apart:
         cards += " · " + language.apart + ": " + ", ".join(
             f"{copies}× {language.role_name(role_id)}" for role_id, copies in deck.apart)
+    alone = game.unmoderated(deck.role_ids, scripts[0].settings.options)  # nobody to speak of as the moderator
     front = [
-        Block("title", f"{game.title} · {texts['title']}"),
+        Block("title", f"{game.title} · {texts['title_alone' if alone else 'title']}"),
         Block("subtitle", texts["deck"].format(players=players, cards=deck.size)),
         Block("text", cards),
-        Block("note", language.setup(deck.role_ids)),
+        Block("note", language.setup(deck.role_ids, alone)),
     ]
     front.append(Block("heading", texts["night"]))
     front += _night(game, language, deck, scripts[0]) if len(scripts) == 1 else _nights(game, language, deck, scripts)

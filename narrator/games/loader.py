@@ -16,6 +16,7 @@ from types import MappingProxyType
 from narrator.core.errors import DataError, NarratorError
 from narrator.core.fields import Field
 from narrator.core.game import (
+    ALONE_CARD_TEXTS,
     CARD_TEXTS,
     IN_DECK_RULES,
     VOTE_SENTENCES,
@@ -447,6 +448,7 @@ def _language(path: Path, game: Game) -> Language:
     vote = {key: vote_field.get(key).text() for key in sentences}
     vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}
     card_texts = (*CARD_TEXTS, *(NIGHTS_CARD_TEXTS if game.many_nights else ()),
+                  *(ALONE_CARD_TEXTS if game.without_moderator is not None else ()),
                   *(game.rules.CARD_TEXTS if game.rules else ()))
     card_field = root.get("card").keys_within(set(card_texts) | {"win", "setup_with"})
     card = {key: card_field.get(key).text() for key in card_texts}
