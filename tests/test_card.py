@@ -273,3 +273,93 @@ def test_the_vecchio_saggio_card_speaks_of_no_moderator(run, tmp_path, lang, tit
     assert moderator not in text.lower()
     path, _said = make_card(run, tmp_path, "--game", "lupus-in-tabula", "--players", "8", "--lang", lang)
     assert moderator in flat(pdf_text(path)).lower()
+
+
+def pdf_raw_text(path, page=None):
+    """The text in the order it is drawn (a table's cells one after another), flattened."""
+    pages = ["-f", str(page), "-l", str(page)] if page else []
+    return flat(subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", *pages, str(path), "-"], capture_output=True,
+                               text=True, check=True).stdout)
+
+
+TWELVE = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino", "Ida", "Luca", "Marta", "Nino", "Olga"]
+
+
+@pytest.mark.parametrize("game_id", ["lupus-in-tabula", "learts-variant"])
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_moderators_sheet_seats_the_players_and_heads_the_games_own_columns(run, tmp_path, game_id, lang):
+    """12 players named: the seating in order with a column for each one's card, then the grid of
+    the nights and the grid of the days, headed with the game's columns, a row a night (a day)."""
+    from narrator.core.sheet import sheet_content
+
+    game = SHIPPED[game_id]
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", game_id, "card", "--players", "12", "--sheet", "--names", ",".join(TWELVE), "--lang", lang,
+                 "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    said = {"en": r"wrote {file} \(A4, 2 pages, (\d+) nights and days to mark\)",
+            "it": r"scritto {file} \(A4, 2 pagine, (\d+) notti e giorni da segnare\)"}[lang]  # in the game's language
+    rounds = int(re.fullmatch(f"narrate: {said.format(file=path)}\n", result.stdout)[1])
+    assert rounds >= 6
+    expected = sheet_content(game, recommended_deck(game, 12), lang, game.option_defaults, 12, TWELVE)
+    seating, grids = pdf_raw_text(path, 1), pdf_raw_text(path, 2)
+    assert seating.startswith(f"{expected.title} {expected.deck} {expected.cards} {expected.seating} "
+                              f"{' '.join(expected.seat_headers)} ")
+    assert seating.endswith(" ".join(f"{number} {name}" for number, name in enumerate(TWELVE, start=1)))
+    numbers = " ".join(str(number) for number in range(1, rounds + 1))
+    assert grids == (f"{expected.nights} {expected.night} {' '.join(expected.night_columns)} {numbers} "
+                     f"{expected.days} {expected.day} {' '.join(expected.day_columns)} {numbers}")
+
+
+def test_the_sheet_can_carry_narrates_deal(run, tmp_path):
+    """--deal: narrate deals the deck to the seats (numbered, without --names), one card each, and
+    says how to play the game with that deal."""
+    game = SHIPPED["lupus-in-tabula"]
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", "lupus-in-tabula", "card", "--players", "9", "--sheet", "--deal", "--size", "a5",
+                 "--lang", "en", "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1] == ("narrate: hand out the cards as the sheet says, then play with --dealt "
+                                             "and type them in")
+    seating = pdf_raw_text(path, 1)
+    rows = re.findall(r"(\d) (Werewolf|Villager|Seer|Medium)(?= |$)", seating.split(" Notes ", 1)[1])
+    assert [int(number) for number, _card in rows] == list(range(1, 10))
+    language = game.languages["en"]
+    dealt = sorted(card for _number, card in rows)
+    assert dealt == sorted(language.role_name(role) for role, copies in recommended_deck(game, 9).counts
+                           for _copy in range(copies))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "6", "--sheet"],
+     "narrate card: --sheet is the moderator's sheet, and this game of Una Notte da Lupi has no moderator "
+     "(see 'narrate card --help')"),
+    (["--game", "one-night-ultimate-werewolf", "--players", "6", "--sheet"],
+     "narrate card: --sheet is the moderator's sheet, and this game of One Night Ultimate Werewolf has no moderator "
+     "(see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--variant", "vecchio-saggio"],
+     "narrate card: --sheet is the moderator's sheet, and this game of Lupus in Tabula has no moderator "
+     "(see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--deal"],
+     "narrate card: --deal goes with --sheet (see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--names", "A,B,C,D,E,F,G,H"],
+     "narrate card: --names goes with --sheet (see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--size", "a6"],
+     "narrate: the moderator's sheet needs room to write in: choose --size a5, a4, letter, not a6"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--names", "A,B"],
+     "narrate: the deck is for 8 players and 2 names are given: name each of the 8"),
+])
+def test_a_sheet_where_there_is_none_or_cannot_be_is_refused_in_one_line(run, tmp_path, args, message):
+    result = run("card", *args, "--lang", "en", "-o", str(tmp_path / "foglio.pdf"))
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", message + "\n")
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_a_sheet_for_the_players_named_needs_no_player_count(run, tmp_path):
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", "learts-variant", "card", "--sheet", "--names", ",".join(TWELVE[:9]), "--lang", "en",
+                 "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    seating = pdf_raw_text(path, 1)
+    assert "The deck: 9 players, 9 cards" in seating
+    assert seating.endswith(" ".join(f"{number} {name}" for number, name in enumerate(TWELVE[:9], start=1)))

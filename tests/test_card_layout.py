@@ -20,9 +20,9 @@ from narrator.shell.cardpdf import (
     _fragments,
     _indent,
     _markdown,
-    _new_pdf,
     _paginate,
     lay_out,
+    new_pdf,
 )
 from tests.conftest import GAMES_DIR
 
@@ -123,7 +123,7 @@ def test_a4_holds_both_sides_on_one_page():
 def test_the_lines_measured_are_the_lines_fpdf_draws(size, lang):
     """Every block of each game's richest card, at a size on the steps and one between them."""
     measure = Measure(size)
-    pdf = _new_pdf(size)
+    pdf = new_pdf(size)
     pdf.add_page()
     width = pdf.w - pdf.l_margin - pdf.r_margin
     differ = []

@@ -25,6 +25,9 @@ CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge"
 # ...and a game that may be played without a moderator (``without_moderator``) has a card title and a
 # setup of its own for that game, which speak of no moderator.
 ALONE_CARD_TEXTS = ("title_alone", "setup_alone")
+# ...and a game whose rules give a moderator's sheet (narrator.core.sheet) heads its parts with these.
+SHEET_TEXTS = ("sheet_title", "sheet_seating", "sheet_seat", "sheet_player", "sheet_card", "sheet_notes",
+               "sheet_nights", "sheet_night", "sheet_days", "sheet_day")
 VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules module names the rest
 # ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
 # each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.

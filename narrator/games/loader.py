@@ -19,6 +19,7 @@ from narrator.core.game import (
     ALONE_CARD_TEXTS,
     CARD_TEXTS,
     IN_DECK_RULES,
+    SHEET_TEXTS,
     VOTE_SENTENCES,
     VOTE_WORDS,
     Condition,
@@ -36,7 +37,7 @@ from narrator.core.game import (
     WakeSlot,
 )
 from narrator.core.i18n import msg
-from narrator.core.nights import answer_sentences, check_rules
+from narrator.core.nights import answer_sentences, check_rules, keeps_sheet
 from narrator.core.vote import VoteRules
 from narrator.games.yamlfile import read_yaml
 
@@ -449,6 +450,7 @@ def _language(path: Path, game: Game) -> Language:
     vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}
     card_texts = (*CARD_TEXTS, *(NIGHTS_CARD_TEXTS if game.many_nights else ()),
                   *(ALONE_CARD_TEXTS if game.without_moderator is not None else ()),
+                  *(SHEET_TEXTS if game.plays_rounds and keeps_sheet(game.rules) else ()),
                   *(game.rules.CARD_TEXTS if game.rules else ()))
     card_field = root.get("card").keys_within(set(card_texts) | {"win", "setup_with"})
     card = {key: card_field.get(key).text() for key in card_texts}

@@ -137,12 +137,12 @@ def _continued(content: CardContent, blocks: Sequence[Block], cut: int) -> tuple
     return () if section is None else (Block("heading", content.continued.format(heading=section.text)),)
 
 
-def _new_pdf(size: str, height: float | None = None):
+def new_pdf(size: str):
+    """An empty PDF of the sheet ``size``, its margins set and the card's font loaded."""
     from fpdf import FPDF
 
-    width, page_height = SIZES[size]
     margin = MARGINS[size]
-    pdf = FPDF(unit="mm", format=(width, height or page_height))
+    pdf = FPDF(unit="mm", format=SIZES[size])
     pdf.set_auto_page_break(False)
     pdf.set_margins(margin, margin, margin)
     pdf.add_font(FAMILY, "", FONTS / "DejaVuSansCondensed.ttf")
@@ -156,7 +156,7 @@ class Measure:
     ``multi_cell`` breaks them, at the last space that fits."""
 
     def __init__(self, size: str):
-        self.pdf = _new_pdf(size)
+        self.pdf = new_pdf(size)
         width, height = SIZES[size]
         margin = MARGINS[size]
         self.room = height - 2 * margin  # mm of a page's height for the blocks
@@ -247,7 +247,7 @@ def _gutter(body: float) -> float:
 
 def _drawn(layout: Layout, size: str, content: CardContent):
     """The card drawn as laid out, or None if anything runs past the bottom margin."""
-    pdf = _new_pdf(size)
+    pdf = new_pdf(size)
     pdf.set_title(next((b.text for b in content.front if b.kind == "title"), "Speaker card"))
     bottom = SIZES[size][1] - MARGINS[size]
     for page in layout.pages:
