@@ -344,6 +344,8 @@ def test_the_sheet_can_carry_narrates_deal(run, tmp_path):
      "narrate card: --deal goes with --sheet (see 'narrate card --help')"),
     (["--game", "lupus-in-tabula", "--players", "8", "--names", "A,B,C,D,E,F,G,H"],
      "narrate card: --names goes with --sheet (see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--day-minutes", "4"],
+     "narrate card: --day-minutes is printed on the card: leave it out with --sheet (see 'narrate card --help')"),
     (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--size", "a6"],
      "narrate: the moderator's sheet needs room to write in: choose --size a5, a4, letter, not a6"),
     (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--names", "A,B"],
@@ -363,3 +365,20 @@ def test_a_sheet_for_the_players_named_needs_no_player_count(run, tmp_path):
     seating = pdf_raw_text(path, 1)
     assert "The deck: 9 players, 9 cards" in seating
     assert seating.endswith(" ".join(f"{number} {name}" for number, name in enumerate(TWELVE[:9], start=1)))
+
+
+@pytest.mark.parametrize("size", ["a5", "a4", "letter"])
+def test_the_sheet_of_the_most_players_keeps_inside_the_margins(run, tmp_path, size):
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", "learts-variant", "card", "--players", "24", "--sheet", "--size", size, "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    dpi = 72
+    subprocess.run(["pdftoppm", "-gray", "-r", str(dpi), str(path), str(tmp_path / "page")], check=True)
+    margin = int(PRINTABLE_MM / 25.4 * dpi)
+    pages = sorted(tmp_path.glob("page*.pgm"))
+    assert len(pages) == 2
+    for page in pages:
+        ink = read_pgm(page) < 200
+        assert ink.any()
+        ink[margin:-margin, margin:-margin] = False
+        assert not ink.any(), f"{page.name}: ink within {PRINTABLE_MM} mm of the edge"

@@ -44,6 +44,8 @@ def card(env, size, day_minutes, sheet, names, deal, output, **params):
 
     if not sheet and (names is not None or deal):
         raise click.UsageError(_("{option} goes with --sheet").format(option="--names" if names is not None else "--deal"))
+    if sheet and day_minutes is not None:
+        raise click.UsageError(_("--day-minutes is printed on the card: leave it out with --sheet"))
     if sheet and names is not None and params["players"] is None and params["deck_spec"] is None:
         from narrator.shell.cli.votes import check_names
 
