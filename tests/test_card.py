@@ -9,8 +9,9 @@ import pytest
 
 from narrator.core.deck import recommended_deck
 from narrator.core.script import generate_script, settings_for
+from narrator.games.loader import available_games, load_game
 from narrator.shell.cardpdf import SMALLEST
-from tests.conftest import make_env
+from tests.conftest import GAMES_DIR, make_env
 
 pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils (pdftotext, pdftoppm)")
 
@@ -220,3 +221,164 @@ def test_the_moderators_card_of_leart_s_variant_has_the_calls_the_dawn_the_vote_
     positions = [text.index(word) for word in words]
     assert positions == sorted(positions), list(zip(words, positions, strict=True))
     assert pdf_info(path)[0] == 2
+
+
+SHIPPED = {game_id: load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)}
+
+
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_the_largest_recommended_deck_fills_both_sides_of_an_a5_card_at_9_points_or_more(run, tmp_path, game_id):
+    """Type as large as the sheet allows: both sides inked down to their last fifth, 9 pt or more
+    (the back of a 10-player One Night Ultimate Werewolf card was three quarters empty at 7.5)."""
+    game = SHIPPED[game_id]
+    path, said = make_card(run, tmp_path, "--game", game_id, "--players", str(game.max_players))
+    assert float(re.search(r"text at ([\d.]+) pt", said)[1]) >= 9
+    subprocess.run(["pdftoppm", "-gray", "-r", "36", str(path), str(tmp_path / "page")], check=True)
+    pages = sorted(tmp_path.glob("page*.pgm"))
+    assert len(pages) == 2
+    for page in pages:
+        image = read_pgm(page)
+        inked = np.flatnonzero((image < 200).any(axis=1))
+        assert inked[-1] > 0.8 * image.shape[0], page.name
+
+
+@pytest.mark.parametrize("game_id, players, size, lang, heading", [
+    ("one-night-ultimate-werewolf", 10, "a5", "en", "The night (continued)"),
+    ("lupus-in-tabula", 24, "a6", "it", "La notte (segue)")])
+def test_a_night_too_long_for_the_front_runs_on_to_the_back_under_its_heading(run, tmp_path, game_id, players, size,
+                                                                              lang, heading):
+    path, _said = make_card(run, tmp_path, "--game", game_id, "--players", str(players), "--size", size,
+                            "--lang", lang)
+    front, back = (flat(pdf_page_text(path, page)) for page in (1, 2))
+    assert back.startswith(heading + " ")
+    assert heading not in front
+    day = SHIPPED[game_id].languages[lang].card["day"]
+    assert day in back and day not in front  # the day follows the night
+
+
+def pdf_page_text(path, page):
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", "-f", str(page), "-l", str(page), str(path), "-"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize("lang, title, moderator", [("it", "Tessera del narratore", "moderat"),
+                                                    ("en", "Speaker card", "moderator")])
+def test_the_vecchio_saggio_card_speaks_of_no_moderator(run, tmp_path, lang, title, moderator):
+    """Without a moderator (the Vecchio Saggio's game), neither the card's title nor its setup names
+    one; with one, the card is the moderator's."""
+    path, _said = make_card(run, tmp_path, "--game", "lupus-in-tabula", "--players", "8", "--variant",
+                            "vecchio-saggio", "--lang", lang)
+    text = flat(pdf_text(path))
+    assert text.startswith(f"Lupus in Tabula · {title} ")
+    assert moderator not in text.lower()
+    path, _said = make_card(run, tmp_path, "--game", "lupus-in-tabula", "--players", "8", "--lang", lang)
+    assert moderator in flat(pdf_text(path)).lower()
+
+
+def pdf_raw_text(path, page=None):
+    """The text in the order it is drawn (a table's cells one after another), flattened."""
+    pages = ["-f", str(page), "-l", str(page)] if page else []
+    return flat(subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", *pages, str(path), "-"], capture_output=True,
+                               text=True, check=True).stdout)
+
+
+TWELVE = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino", "Ida", "Luca", "Marta", "Nino", "Olga"]
+
+
+@pytest.mark.parametrize("game_id", ["lupus-in-tabula", "learts-variant"])
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_moderators_sheet_seats_the_players_and_heads_the_games_own_columns(run, tmp_path, game_id, lang):
+    """12 players named: the seating in order with a column for each one's card, then the grid of
+    the nights and the grid of the days, headed with the game's columns, a row a night (a day)."""
+    from narrator.core.sheet import sheet_content
+
+    game = SHIPPED[game_id]
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", game_id, "card", "--players", "12", "--sheet", "--names", ",".join(TWELVE), "--lang", lang,
+                 "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    said = {"en": r"wrote {file} \(A4, 2 pages, (\d+) nights and days to mark\)",
+            "it": r"scritto {file} \(A4, 2 pagine, (\d+) notti e giorni da segnare\)"}[lang]  # in the game's language
+    rounds = int(re.fullmatch(f"narrate: {said.format(file=path)}\n", result.stdout)[1])
+    assert rounds >= 6
+    expected = sheet_content(game, recommended_deck(game, 12), lang, game.option_defaults, 12, TWELVE)
+    seating, grids = pdf_raw_text(path, 1), pdf_raw_text(path, 2)
+    assert seating.startswith(f"{expected.title} {expected.deck} {expected.cards} {expected.seating} "
+                              f"{' '.join(expected.seat_headers)} ")
+    assert seating.endswith(" ".join(f"{number} {name}" for number, name in enumerate(TWELVE, start=1)))
+    numbers = " ".join(str(number) for number in range(1, rounds + 1))
+    assert grids == (f"{expected.nights} {expected.night} {' '.join(expected.night_columns)} {numbers} "
+                     f"{expected.days} {expected.day} {' '.join(expected.day_columns)} {numbers}")
+
+
+def test_the_sheet_can_carry_narrates_deal(run, tmp_path):
+    """--deal: narrate deals the deck to the seats (numbered, without --names), one card each, and
+    says how to play the game with that deal."""
+    game = SHIPPED["lupus-in-tabula"]
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", "lupus-in-tabula", "card", "--players", "9", "--sheet", "--deal", "--size", "a5",
+                 "--lang", "en", "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1] == ("narrate: hand out the cards as the sheet says, then play with --dealt "
+                                             "and type them in")
+    seating = pdf_raw_text(path, 1)
+    rows = re.findall(r"(\d) (Werewolf|Villager|Seer|Medium)(?= |$)", seating.split(" Notes ", 1)[1])
+    assert [int(number) for number, _card in rows] == list(range(1, 10))
+    language = game.languages["en"]
+    dealt = sorted(card for _number, card in rows)
+    assert dealt == sorted(language.role_name(role) for role, copies in recommended_deck(game, 9).counts
+                           for _copy in range(copies))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "6", "--sheet"],
+     "narrate card: --sheet is the moderator's sheet, and this game of Una Notte da Lupi has no moderator "
+     "(see 'narrate card --help')"),
+    (["--game", "one-night-ultimate-werewolf", "--players", "6", "--sheet"],
+     "narrate card: --sheet is the moderator's sheet, and this game of One Night Ultimate Werewolf has no moderator "
+     "(see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--variant", "vecchio-saggio"],
+     "narrate card: --sheet is the moderator's sheet, and this game of Lupus in Tabula has no moderator "
+     "(see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--deal"],
+     "narrate card: --deal goes with --sheet (see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--names", "A,B,C,D,E,F,G,H"],
+     "narrate card: --names goes with --sheet (see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--day-minutes", "4"],
+     "narrate card: --day-minutes is printed on the card: leave it out with --sheet (see 'narrate card --help')"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--size", "a6"],
+     "narrate: the moderator's sheet needs room to write in: choose --size a5, a4, letter, not a6"),
+    (["--game", "lupus-in-tabula", "--players", "8", "--sheet", "--names", "A,B"],
+     "narrate: the deck is for 8 players and 2 names are given: name each of the 8"),
+])
+def test_a_sheet_where_there_is_none_or_cannot_be_is_refused_in_one_line(run, tmp_path, args, message):
+    result = run("card", *args, "--lang", "en", "-o", str(tmp_path / "foglio.pdf"))
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", message + "\n")
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_a_sheet_for_the_players_named_needs_no_player_count(run, tmp_path):
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", "learts-variant", "card", "--sheet", "--names", ",".join(TWELVE[:9]), "--lang", "en",
+                 "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    seating = pdf_raw_text(path, 1)
+    assert "The deck: 9 players, 9 cards" in seating
+    assert seating.endswith(" ".join(f"{number} {name}" for number, name in enumerate(TWELVE[:9], start=1)))
+
+
+@pytest.mark.parametrize("size", ["a5", "a4", "letter"])
+def test_the_sheet_of_the_most_players_keeps_inside_the_margins(run, tmp_path, size):
+    path = tmp_path / "foglio.pdf"
+    result = run("--game", "learts-variant", "card", "--players", "24", "--sheet", "--size", size, "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    dpi = 72
+    subprocess.run(["pdftoppm", "-gray", "-r", str(dpi), str(path), str(tmp_path / "page")], check=True)
+    margin = int(PRINTABLE_MM / 25.4 * dpi)
+    pages = sorted(tmp_path.glob("page*.pgm"))
+    assert len(pages) == 2
+    for page in pages:
+        ink = read_pgm(page) < 200
+        assert ink.any()
+        ink[margin:-margin, margin:-margin] = False
+        assert not ink.any(), f"{page.name}: ink within {PRINTABLE_MM} mm of the edge"

@@ -137,6 +137,8 @@ def test_an_eight_player_vecchio_saggio_game_plays_to_a_winner(game, tmp_path, l
         assert words in result.output
     assert result.output.count("── " + {"en": "Night", "it": "Notte"}[language]) == nights
     assert env.speaker_said[-1][1] == f"end.{rounds.step.sides[0]}"  # the end is said aloud, from the pack
+    assert game.languages[language].card["setup_alone"] in result.output  # the setup shown before the night...
+    assert "moderat" not in result.output.lower()  # ...and nothing else speaks of a moderator: there is none
 
 
 @pytest.mark.parametrize("language", ["en", "it"])

@@ -10,6 +10,8 @@ import pytest
 import yaml
 from conftest import GAMES_DIR, RecordingPlayer, make_env
 
+from narrator.core.game import CARD_TEXTS
+
 GAME = "una-notte-da-lupi"
 
 
@@ -37,8 +39,7 @@ def other_game(tmp_path) -> Path:
         del english["lines"][key]
     english["vote"] = {"and": english["vote"]["and"]}
     english["card"] = {key: text for key, text in english["card"].items()
-                       if key in ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day",
-                                  "day_text", "vote_call")}
+                       if key in CARD_TEXTS}  # what every game's card says
     (folder / "en.yaml").write_text(yaml.safe_dump(english, allow_unicode=True), encoding="utf-8")
     return scripts
 

@@ -6,10 +6,11 @@ cannot disagree. Layout and fonts are ``narrator.shell.cardpdf``'s business.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
 
 from narrator.core.deck import Deck
 from narrator.core.game import Game
-from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, Line, NightScript
+from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, Line, NightScript, ScriptSettings
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Block:
 class CardContent:
     front: tuple[Block, ...]  # the deck, the setup, the night
     back: tuple[Block, ...]  # the day, then the vote as the game's rules module tells it
+    continued: str = "{heading}"  # heads a section again where the page turns inside it: "{heading} (continued)"
 
 
 def card_content(game: Game, deck: Deck, players: int, scripts: Sequence[NightScript],
@@ -38,11 +40,12 @@ def card_content(game: Game, deck: Deck, players: int, scripts: Sequence[NightSc
     if deck.apart:
         cards += " · " + language.apart + ": " + ", ".join(
             f"{copies}× {language.role_name(role_id)}" for role_id, copies in deck.apart)
+    alone = game.unmoderated(deck.role_ids, scripts[0].settings.options)  # nobody to speak of as the moderator
     front = [
-        Block("title", f"{game.title} · {texts['title']}"),
+        Block("title", f"{game.title} · {texts['title_alone' if alone else 'title']}"),
         Block("subtitle", texts["deck"].format(players=players, cards=deck.size)),
         Block("text", cards),
-        Block("note", language.setup(deck.role_ids)),
+        Block("note", language.setup(deck.role_ids, alone)),
     ]
     front.append(Block("heading", texts["night"]))
     front += _night(game, language, deck, scripts[0]) if len(scripts) == 1 else _nights(game, language, deck, scripts)
@@ -53,7 +56,7 @@ def card_content(game: Game, deck: Deck, players: int, scripts: Sequence[NightSc
     ]
     if game.rules is not None:  # the lynching and who wins: the game's own rules say it
         back += game.rules.card_back(game, language, deck)
-    return CardContent(tuple(front), tuple(back))
+    return CardContent(tuple(front), tuple(back), texts["continued"])
 
 
 def _night(game: Game, language, deck: Deck, script: NightScript) -> list[Block]:
@@ -145,3 +148,63 @@ def _paragraphs(script: NightScript, texts) -> list[tuple[str, tuple[tuple[str, 
 
 def _minutes(minutes: float) -> str:
     return str(int(minutes)) if float(minutes).is_integer() else f"{minutes:g}"
+
+
+def day_minutes(game: Game) -> float:
+    """The day's length the back prints unless told: the game's own, or five minutes for a game
+    that has no timed day."""
+    return game.day.seconds / 60 if game.day is not None else 5
+
+
+def deck_card(game: Game, deck: Deck, players: int, settings: ScriptSettings) -> CardContent:
+    """The card of ``deck`` with these settings, every night the deck's nights differ on, the game's day."""
+    from narrator.core.script import night_scripts
+
+    return card_content(game, deck, players, night_scripts(game, deck, settings), day_minutes(game))
+
+
+def variant_settings(game: Game, players: int, lang: str) -> tuple[ScriptSettings, ...]:
+    """The settings of every combination of the game's options that ``players`` may play."""
+    from narrator.core.script import settings_for
+
+    names = list(game.option_defaults)
+    combinations = (dict(zip(names, values, strict=True)) for values in product((False, True), repeat=len(names)))
+    return tuple(settings_for(game, lang, options=options) for options in combinations
+                 if all(not on or game.option_players.get(name, players) == players for name, on in options.items()))
+
+
+def richest_card(game: Game, players: int, lang: str) -> tuple[Deck, ScriptSettings]:
+    """The deck of ``players`` and the options (a variant) whose card says the most, as near as a
+    quick search finds them: it measures how small the card's type must get (dev/card_sizes.py,
+    the tests)."""
+    candidates = [(richest_deck(game, players, settings), settings) for settings in variant_settings(game, players, lang)]
+    return max(candidates, key=lambda candidate: card_length(deck_card(game, candidate[0], players, candidate[1])))
+
+
+def richest_deck(game: Game, players: int, settings: ScriptSettings) -> Deck:
+    """The legal deck of ``players`` whose card says the most with ``settings``, as near as a quick
+    search finds it: the box's cards taken richest first (by how much less the card of a deck of
+    every card says without them), their other copies after, the deck's rules keeping it legal."""
+    from narrator.core.deck import deck_units, first_legal_deck, make_deck
+
+    def length(counts: dict[str, int]) -> int:
+        return card_length(deck_card(game, make_deck(game, counts), players, settings))
+
+    box = {role.id: role.copies for role in game.roles}
+    every = length(box)
+    gain = {role.id: every - length({**box, role.id: 0}) for role in game.roles}
+    units = deck_units(game)
+    first = sorted(dict.fromkeys(units), key=lambda unit: -gain[unit[0]])  # stable: the catalog's order on a tie
+    rest = list(units)
+    for unit in first:
+        rest.remove(unit)
+    deck = first_legal_deck(game, players, [*first, *rest])
+    if deck is None:  # a game's data is checked to make a deck for every player count: never
+        raise ValueError(f"no legal deck of {players} players in {game.id}")
+    return deck
+
+
+def card_length(content: CardContent) -> int:
+    """How much a card says: the characters of every block."""
+    return sum(len(block.text) + len(block.detail) + len(str(block.number or "")) +
+               sum(len(words) for words, _bold in block.parts) for block in (*content.front, *content.back))

@@ -6,7 +6,7 @@ Every rule comes from the role data (``copies``, ``in_deck``, ``excludes``) and 
 
 import random
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from narrator.core.errors import DeckError, NarratorError
@@ -249,16 +249,30 @@ def adjust_deck(game: Game, deck: Deck, add: Iterable[str] = (), remove: Iterabl
 def random_deck(game: Game, players: int, rng: random.Random) -> Deck:
     """A legal deck for ``players`` drawn with ``rng``; the same seed gives the same deck."""
     check_players(game, players)
-    forced = {role.id: role.copies for role in game.roles if role.in_deck == "all-copies"}
-    units = [(role.id, role.copies if role.in_deck == "all-or-none" else 1)
-             for role in game.roles if role.in_deck != "all-copies"
-             for _ in range(1 if role.in_deck == "all-or-none" else role.copies)]
+    units = list(deck_units(game))
     rng.shuffle(units)
-    needed = players + game.extra_cards - sum(forced.values())
-    chosen = _fill(game, forced, units, needed)
-    if chosen is None:
+    deck = first_legal_deck(game, players, units)
+    if deck is None:
         raise DeckError(msg("no legal deck of {cards} cards can be made from the box",
                              cards=players + game.extra_cards))
+    return deck
+
+
+def deck_units(game: Game) -> tuple[tuple[str, int], ...]:
+    """The box as the units a deck is built of: a card, or a set that goes in together (the Massoni),
+    each with its size; every copy of a role, but none of the roles whose every copy is always in."""
+    return tuple((role.id, role.copies if role.in_deck == "all-or-none" else 1)
+                 for role in game.roles if role.in_deck != "all-copies"
+                 for _ in range(1 if role.in_deck == "all-or-none" else role.copies))
+
+
+def first_legal_deck(game: Game, players: int, units: Sequence[tuple[str, int]]) -> Deck | None:
+    """The legal deck for ``players`` that takes ``units`` (``deck_units``, in any order) first in
+    the order given, with the roles whose every copy is always in; None when there is none."""
+    forced = {role.id: role.copies for role in game.roles if role.in_deck == "all-copies"}
+    chosen = _fill(game, forced, list(units), players + game.extra_cards - sum(forced.values()))
+    if chosen is None:
+        return None
     deck = make_deck(game, chosen)
     check_deck(game, deck, players)
     return deck

@@ -21,7 +21,13 @@ IN_DECK_RULES = ("any", "all-copies", "all-or-none")
 # What the card's front and the start of its back say in every game; a game's rules module names
 # the texts its own part of the back needs (the vote).
 CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge", "day_break", "day", "day_text",
-              "vote_call")
+              "vote_call", "continued")
+# ...and a game that may be played without a moderator (``without_moderator``) has a card title and a
+# setup of its own for that game, which speak of no moderator.
+ALONE_CARD_TEXTS = ("title_alone", "setup_alone")
+# ...and a game whose rules give a moderator's sheet (narrator.core.sheet) heads its parts with these.
+SHEET_TEXTS = ("sheet_title", "sheet_seating", "sheet_seat", "sheet_player", "sheet_card", "sheet_notes",
+               "sheet_nights", "sheet_night", "sheet_days", "sheet_day")
 VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules module names the rest
 # ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
 # each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.
@@ -181,9 +187,11 @@ class Language:
             return self.slots[slot.id].name if copies == 1 else self.slots[slot.id].plural
         return self.role_name(slot.roles[0], copies)
 
-    def setup(self, role_ids: frozenset[str]) -> str:
-        """How to lay out the table for a deck: the game's setup, then each of the deck's roles' own."""
-        return " ".join([self.card["setup"], *(text for role, text in self.setup_with.items() if role in role_ids)])
+    def setup(self, role_ids: frozenset[str], alone: bool = False) -> str:
+        """How to lay out the table for a deck: the game's setup (``alone``: the one for a game with
+        no moderator), then each of the deck's roles' own."""
+        return " ".join([self.card["setup_alone" if alone else "setup"],
+                         *(text for role, text in self.setup_with.items() if role in role_ids)])
 
     def slot_summary(self, slot: "WakeSlot") -> str:
         return self.slots[slot.id].summary if slot.id in self.slots else self.roles[slot.roles[0]].summary
@@ -250,6 +258,10 @@ class Game:
     def plays_rounds(self) -> bool:
         """A game of many nights with rules (``narrator.core.nights``): narrate plays it to the end."""
         return self.many_nights and self.rules is not None
+
+    def unmoderated(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
+        """Whether this is a game that can have a moderator played without one (its card says so)."""
+        return self.without_moderator is not None and not self.moderated(roles_in_deck, options)
 
     def moderated(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
         """Whether a moderator keeps the laptop (a game of many nights, unless its options say otherwise)."""

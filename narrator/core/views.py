@@ -6,6 +6,7 @@ no words to translate.
 """
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from narrator.core.deck import Deck
@@ -54,7 +55,11 @@ def deck_data(game: Game, deck: Deck, players: int, lang: str) -> dict[str, Any]
     } | ({"apart": dict(deck.apart)} if deck.apart else {})
 
 
-def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog = ENGLISH) -> str:
+def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog = ENGLISH,
+              options: Mapping[str, bool] | None = None) -> str:
+    """The deck as a table, the night's order and the setup, with the game's options (its defaults
+    unless given: a variant without a moderator has a setup of its own)."""
+    options = game.option_defaults if options is None else options
     language = game.languages[lang]
     rows = [("", catalog.gettext("card"), "id", catalog.gettext("side"), catalog.gettext("night"))]
     for role_id, copies in deck.counts:
@@ -65,7 +70,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
         rows.append((f"+{copies}", language.role_name(role_id), role_id, language.sides[game.role(role_id).side],
                      language.apart))
     called = [language.slot_name(slot, slot.cards(deck.as_dict()))
-              for slot in game.slots_of_any_night(deck.role_ids, game.option_defaults)]
+              for slot in game.slots_of_any_night(deck.role_ids, options)]
     if not called:
         order = catalog.gettext("Night order: nobody wakes")
     elif game.many_nights:
@@ -78,7 +83,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
             game=game.title, players=players, cards=deck.size),
         *table(rows),
         order,
-        language.setup(deck.role_ids),
+        language.setup(deck.role_ids, game.unmoderated(deck.role_ids, options)),
     ])
 
 

@@ -16,8 +16,10 @@ from types import MappingProxyType
 from narrator.core.errors import DataError, NarratorError
 from narrator.core.fields import Field
 from narrator.core.game import (
+    ALONE_CARD_TEXTS,
     CARD_TEXTS,
     IN_DECK_RULES,
+    SHEET_TEXTS,
     VOTE_SENTENCES,
     VOTE_WORDS,
     Condition,
@@ -35,7 +37,7 @@ from narrator.core.game import (
     WakeSlot,
 )
 from narrator.core.i18n import msg
-from narrator.core.nights import answer_sentences, check_rules
+from narrator.core.nights import answer_sentences, check_rules, keeps_sheet
 from narrator.core.vote import VoteRules
 from narrator.games.summary import GAME_FILE as _GAME_FILE
 from narrator.games.summary import available_games, default_language, language_ids  # noqa: F401 (the loader's API)
@@ -428,6 +430,8 @@ def _language(path: Path, game: Game) -> Language:
     vote = {key: vote_field.get(key).text() for key in sentences}
     vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}
     card_texts = (*CARD_TEXTS, *(NIGHTS_CARD_TEXTS if game.many_nights else ()),
+                  *(ALONE_CARD_TEXTS if game.without_moderator is not None else ()),
+                  *(SHEET_TEXTS if game.plays_rounds and keeps_sheet(game.rules) else ()),
                   *(game.rules.CARD_TEXTS if game.rules else ()))
     card_field = root.get("card").keys_within(set(card_texts) | {"win", "setup_with"})
     card = {key: card_field.get(key).text() for key in card_texts}

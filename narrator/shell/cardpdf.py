@@ -1,13 +1,21 @@
 """The speaker card as a print-ready PDF (fpdf2, with an embedded Unicode font).
 
 Made to be read in dim light: strong black on white, section bars in white on black, the night's
-steps numbered large, role names in bold. Type is as large as the sheet allows: the card is laid
-out at the largest body size that fits, down to a floor below which it asks for a larger sheet.
-A6, A5 and Letter cards have two pages (front and back); A4 holds both sides on one page.
+steps numbered large, role names in bold. Type is as large as the sheet allows: the card's blocks
+flow from the front on to the back (A4 holds both sides on one page), at the largest body size at
+which they fit, down to a floor below which it asks for a larger sheet. The front keeps the night
+and the back the day whenever that fits at that size; otherwise the night runs on to the back (or
+the day starts on the front), and a section cut in two is headed again on the back, "(continued)".
+
+Finding the size is cheap: every word is measured once with the font's widths and the lines are
+broken as fpdf breaks them (``Measure``), so each size tried is arithmetic; the card is then drawn
+once, and checked to fit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,111 +27,277 @@ if TYPE_CHECKING:  # the card's content is made by the caller: narrate --help li
     from narrator.core.card import Block, CardContent
 
 SIZES = {"a6": (105.0, 148.0), "a5": (148.0, 210.0), "a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-MARGINS = {"a6": 7.0, "a5": 9.0, "a4": 12.0, "letter": 12.0}  # mm kept clear for any printer
-LARGEST = {"a6": 9.0, "a5": 12.0, "a4": 12.0, "letter": 12.0}  # body size tried first, in points
+MARGINS = {"a6": 6.5, "a5": 7.0, "a4": 10.0, "letter": 10.0}  # mm kept clear for any printer (most ink to 5)
+LARGEST = 14.0  # the body size tried first, in points: larger only spreads a short card thin
 SMALLEST = 5.5  # below this a card is no longer readable in the dark
+STEP = 0.25  # points between the sizes tried
 ONE_PAGE = {"a4"}
 PT = 25.4 / 72  # millimetres per point
 FONTS = Path(__file__).parent / "fonts"
 FAMILY = "DejaVuCond"
+MARKDOWN_MARKERS = ("**", "__", "~~", "--")  # fpdf's; escaped in the words so that they print as written
+KEEP_WITH_NEXT = {"title", "subtitle", "heading", "rule"}  # never the last block of a page
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a kind of block is set: its type (times the body size), bold or not, grey, the room
+    before and after it (mm per point of body), the line height, whether it sits past the gutter."""
+
+    size: float = 1.0
+    bold: bool = False
+    grey: int = 0
+    before: float = 0.0
+    after: float = 0.0
+    leading: float = 1.17
+    gutter: bool = False
+
+
+STYLES = {
+    "title": Style(size=1.3, bold=True, after=0.12),
+    "subtitle": Style(size=1.1, bold=True),
+    "heading": Style(size=1.2, bold=True, before=0.25, after=0.15, leading=1.55),  # one line, white on black
+    "role": Style(before=0.2, leading=1.2),  # past the gutter when it has a number
+    "said": Style(leading=1.2, gutter=True),
+    "note": Style(size=0.85, grey=60),
+    "rule": Style(size=0.95, bold=True, grey=30, before=0.15),
+    "text": Style(after=0.05),
+}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The card's pages, each a list of blocks, at ``body`` points."""
+
+    body: float
+    pages: tuple[tuple[Block, ...], ...]
 
 
 def write_card(content: CardContent, size: str, path: Path) -> tuple[int, float]:
     """Write the card to ``path`` (temporary file, then rename); return (pages, body size in pt)."""
     if size not in SIZES:
         raise NarratorError(msg("no sheet size '{size}': choose one of {sizes}", size=size, sizes=", ".join(SIZES)))
-    body = LARGEST[size]
-    while body >= SMALLEST:
-        pdf = _laid_out(content, size, body)
+    measure = Measure(size)
+    below = LARGEST + STEP
+    while True:
+        layout = lay_out(content, size, measure, below=below)
+        if layout is None:
+            raise NarratorError(msg("this deck's card does not fit on {size} at a readable size: choose a larger "
+                                    "--size", size=size.upper()))
+        pdf = _drawn(layout, size, content)
         if pdf is not None:
-            data = bytes(pdf.output())
-            write_atomically(path, lambda temporary, data=data: temporary.write_bytes(data))
-            return pdf.pages_count, body
-        body -= 0.25
-    raise NarratorError(msg("this deck's card does not fit on {size} at a readable size: choose a larger --size",
-                            size=size.upper()))
+            break
+        below = layout.body  # measured and drawn disagree (never seen): the next size down
+    data = bytes(pdf.output())
+    write_atomically(path, lambda temporary: temporary.write_bytes(data))
+    return pdf.pages_count, layout.body
 
 
-def _laid_out(content: CardContent, size: str, body: float):
-    """The card laid out at ``body`` points, or None when something would run past the margin."""
+def lay_out(content: CardContent, size: str, measure: "Measure | None" = None,
+            below: float = LARGEST + STEP) -> Layout | None:
+    """The card at the largest body size under ``below`` at which it fits ``size``, or None
+    when it fits at no readable size."""
+    measure = measure or Measure(size)
+    body = below - STEP
+    while body >= SMALLEST:
+        pages = _paginate(content, size, body, measure)
+        if pages is not None:
+            return Layout(body, pages)
+        body -= STEP
+    return None
+
+
+def _paginate(content: CardContent, size: str, body: float, measure: "Measure") -> tuple | None:
+    """The blocks page by page at ``body`` points, or None when they do not fit. Two sides: the
+    night on the front and the day on the back when both fit so; else the front as full as it
+    can be, with the section the cut falls in headed again on the back."""
+    blocks = content.front + content.back
+    room = measure.room
+    heights = [measure.height(block, body) for block in blocks]
+    if size in ONE_PAGE:
+        return (blocks,) if sum(heights) <= room else None
+    cuts = [cut for cut in range(1, len(blocks)) if _may_cut(blocks, cut)]
+    natural = len(content.front)
+    for cut in ([natural] if natural in cuts else []) + sorted(cuts, reverse=True):
+        if sum(heights[:cut]) > room:
+            continue
+        heading = _continued(content, blocks, cut)
+        if sum(measure.height(block, body) for block in heading) + sum(heights[cut:]) <= room:
+            return blocks[:cut], heading + blocks[cut:]
+    return None
+
+
+def _may_cut(blocks: Sequence[Block], cut: int) -> bool:
+    """Whether the page may turn before ``blocks[cut]``: never after a heading, a title or a rule,
+    nor between a turn of the night and the words said in it."""
+    last, following = blocks[cut - 1], blocks[cut]
+    return last.kind not in KEEP_WITH_NEXT and not (last.kind == "role" and following.kind == "said")
+
+
+def _continued(content: CardContent, blocks: Sequence[Block], cut: int) -> tuple[Block, ...]:
+    """The heading that opens the back when the cut falls inside a section: "The night (continued)"."""
+    from narrator.core.card import Block
+
+    if blocks[cut].kind == "heading":
+        return ()
+    section = next((block for block in reversed(blocks[:cut]) if block.kind == "heading"), None)
+    return () if section is None else (Block("heading", content.continued.format(heading=section.text)),)
+
+
+def new_pdf(size: str):
+    """An empty PDF of the sheet ``size``, its margins set and the card's font loaded."""
     from fpdf import FPDF
 
-    width, height = SIZES[size]
     margin = MARGINS[size]
-    pdf = FPDF(unit="mm", format=(width, height))
+    pdf = FPDF(unit="mm", format=SIZES[size])
     pdf.set_auto_page_break(False)
     pdf.set_margins(margin, margin, margin)
     pdf.add_font(FAMILY, "", FONTS / "DejaVuSansCondensed.ttf")
     pdf.add_font(FAMILY, "B", FONTS / "DejaVuSansCondensed-Bold.ttf")
+    return pdf
+
+
+class Measure:
+    """The height of each block at a body size, without drawing: each word's width is read once
+    from the font (at 1 pt: widths grow with the size), and lines are broken where fpdf's
+    ``multi_cell`` breaks them, at the last space that fits."""
+
+    def __init__(self, size: str):
+        self.pdf = new_pdf(size)
+        width, height = SIZES[size]
+        margin = MARGINS[size]
+        self.room = height - 2 * margin  # mm of a page's height for the blocks
+        self.width = width - 2 * margin
+        self._words: dict[tuple, list[tuple[float, float]]] = {}
+
+    def height(self, block: Block, body: float) -> float:
+        style = STYLES.get(block.kind, STYLES["text"])
+        size = body * style.size
+        space = (style.before + style.after) * body
+        if block.kind == "heading":
+            return space + size * PT * style.leading
+        return space + self.lines(block, body) * size * PT * style.leading
+
+    def lines(self, block: Block, body: float) -> int:
+        """How many lines ``multi_cell`` takes for the block's words at ``body`` points."""
+        style = STYLES.get(block.kind, STYLES["text"])
+        size = body * style.size
+        room = (self.width - _indent(block, body) - 2 * self.pdf.c_margin) / size  # in mm at 1 pt
+        lines, line = 1, None
+        for space, word in self._words_of(block):
+            if line is None:
+                line = word
+            elif line + space + word <= room + 1e-9:
+                line += space + word
+            else:
+                lines, line = lines + 1, word
+            while line > room:  # a word wider than the line is cut where it overflows
+                lines, line = lines + 1, line - room
+        return lines
+
+    def _words_of(self, block: Block) -> list[tuple[float, float]]:
+        """Each word of the block as (the width of the space before it, its width), in mm at 1 pt."""
+        key = (block.kind, block.text, block.detail, block.parts)
+        if key not in self._words:
+            style = STYLES.get(block.kind, STYLES["text"])
+            words: list[list[float]] = [[0.0, 0.0]]
+            for part, bold in _fragments(block, style):
+                stripped = part.lstrip(" ")
+                self.pdf.set_font(FAMILY, "", 1)  # leading spaces are set outside the bold
+                for _space in range(len(part) - len(stripped)):
+                    words.append([self.pdf.get_string_width(" "), 0.0])
+                self.pdf.set_font(FAMILY, "B" if bold else "", 1)
+                for index, word in enumerate(stripped.split(" ")):
+                    if index:
+                        words.append([self.pdf.get_string_width(" "), 0.0])
+                    words[-1][1] += self.pdf.get_string_width(word)
+            self._words[key] = [(space, width) for space, width in words]
+        return self._words[key]
+
+
+def _fragments(block: Block, style: Style) -> list[tuple[str, bool]]:
+    """The block's words as printed, in runs of one style."""
+    if block.kind == "role":
+        return [(block.text, True)] + ([("  " + block.detail, False)] if block.detail else [])
+    if block.kind == "said":
+        runs: list[tuple[str, bool]] = []
+        for index, (words, bold) in enumerate(block.parts):
+            runs.append(((" " if index else "") + words, bold))
+        return runs
+    if block.kind == "heading":
+        return [(" " + block.text, True)]
+    return [(block.text, style.bold)]
+
+
+def _markdown(runs: Sequence[tuple[str, bool]]) -> str:
+    def escaped(words: str) -> str:
+        for marker in MARKDOWN_MARKERS:
+            words = words.replace(marker, "\\" + marker)
+        return words
+
+    out = []
+    for words, bold in runs:
+        stripped = words.lstrip(" ")
+        lead = words[:len(words) - len(stripped)]
+        out.append(lead + (f"**{escaped(stripped)}**" if bold and stripped else escaped(stripped)))
+    return "".join(out)
+
+
+def _indent(block: Block, body: float) -> float:
+    style = STYLES.get(block.kind, STYLES["text"])
+    return _gutter(body) if style.gutter or (block.kind == "role" and block.number is not None) else 0.0
+
+
+def _gutter(body: float) -> float:
+    return body * 0.8  # mm: room for the step numbers
+
+
+def _drawn(layout: Layout, size: str, content: CardContent):
+    """The card drawn as laid out, or None if anything runs past the bottom margin."""
+    pdf = new_pdf(size)
     pdf.set_title(next((b.text for b in content.front if b.kind == "title"), "Speaker card"))
-    sides = [content.front + content.back] if size in ONE_PAGE else [content.front, content.back]
-    for blocks in sides:
+    bottom = SIZES[size][1] - MARGINS[size]
+    for page in layout.pages:
         pdf.add_page()
-        for block in blocks:
-            _draw(pdf, block, body)
-            if pdf.get_y() > height - margin:
-                return None
+        for block in page:
+            _draw(pdf, block, layout.body)
+        if pdf.get_y() > bottom + 0.01:
+            return None
     return pdf
 
 
 def _draw(pdf, block: Block, body: float) -> None:
     from fpdf.enums import XPos, YPos
 
+    style = STYLES.get(block.kind, STYLES["text"])
     left, width = pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin
-    gutter = body * 0.8  # mm: room for the step numbers
-
-    def text(size: float, style: str, words: str, indent: float = 0.0, grey: int = 0, space: float = 0.0):
-        pdf.set_font(FAMILY, style, size)
-        pdf.set_text_color(grey)
-        pdf.set_x(left + indent)
-        pdf.multi_cell(width - indent, size * PT * 1.22, words, align="L", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-        pdf.set_y(pdf.get_y() + space)
-
-    kind = block.kind
-    if kind == "title":
-        text(body * 1.3, "B", block.text, space=body * 0.12)
-    elif kind == "subtitle":
-        text(body * 1.1, "B", block.text)
-    elif kind == "heading":
-        pdf.set_y(pdf.get_y() + body * 0.25)
-        size = body * 1.2
+    size = body * style.size
+    indent = _indent(block, body)
+    pdf.set_y(pdf.get_y() + style.before * body)
+    top = pdf.get_y()
+    if block.kind == "heading":
         pdf.set_font(FAMILY, "B", size)
         pdf.set_fill_color(0)
         pdf.set_text_color(255)
         pdf.set_x(left)
-        pdf.cell(width, size * PT * 1.55, " " + block.text, fill=True, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-        pdf.set_y(pdf.get_y() + body * 0.15)
-    elif kind == "role":
-        pdf.set_y(pdf.get_y() + body * 0.2)
-        top = pdf.get_y()
-        indent = gutter if block.number is not None else 0
-        if block.number is not None:
-            pdf.set_font(FAMILY, "B", body * 1.6)
+        pdf.cell(width, size * PT * style.leading, " " + block.text, fill=True, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    else:
+        if block.kind == "role" and block.number is not None:  # large, or as large as fits the gutter
+            number = str(block.number)
+            pdf.set_font(FAMILY, "B", 1)
+            points = min(body * 1.6, (_gutter(body) - body * 0.12) / pdf.get_string_width(number))
+            pdf.set_font(FAMILY, "B", points)
             pdf.set_text_color(0)
-            pdf.set_xy(left, top - body * 0.06)
-            pdf.cell(gutter, body * 1.6 * PT, str(block.number))
+            pdf.set_xy(left - pdf.c_margin, top - body * 0.06)
+            pdf.cell(_gutter(body), body * 1.6 * PT, number)
             pdf.set_y(top)
-        words = f"**{block.text}**" + (f"  {block.detail}" if block.detail else "")
-        pdf.set_font(FAMILY, "", body)
-        pdf.set_text_color(0)
+        pdf.set_font(FAMILY, "", size)
+        pdf.set_text_color(style.grey)
         pdf.set_x(left + indent)
-        pdf.multi_cell(width - indent, body * PT * 1.25, words, align="L", markdown=True,
-                       new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    elif kind == "said":
-        words = " ".join(f"**{part}**" if bold else part for part, bold in block.parts)
-        pdf.set_font(FAMILY, "", body)
-        pdf.set_text_color(0)
-        pdf.set_x(left + gutter)
-        pdf.set_draw_color(0)
-        pdf.set_line_width(0.35)
-        top = pdf.get_y()
-        pdf.multi_cell(width - gutter, body * PT * 1.25, words, align="L", markdown=True,
-                       new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-        pdf.line(left + gutter - 1.2, top + 0.4, left + gutter - 1.2, pdf.get_y() - 0.4)  # a bar: spoken words
-    elif kind == "note":
-        text(body * 0.85, "", block.text, grey=60)
-    elif kind == "rule":
-        pdf.set_y(pdf.get_y() + body * 0.15)
-        text(body * 0.95, "B", block.text, grey=30)
-    else:  # text
-        text(body, "", block.text, space=body * 0.05)
+        pdf.multi_cell(width - indent, size * PT * style.leading, _markdown(_fragments(block, style)), align="L",
+                       markdown=True, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        if block.kind == "said":  # a bar: spoken words
+            pdf.set_draw_color(0)
+            pdf.set_line_width(0.35)
+            pdf.line(left + indent - 1.2, top + 0.4, left + indent - 1.2, pdf.get_y() - 0.4)
+    pdf.set_y(pdf.get_y() + style.after * body)

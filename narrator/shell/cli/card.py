@@ -1,39 +1,89 @@
-
 import click
 
 from narrator.shell.cardpdf import SIZES
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import deck_options, night_from_options, output_option, script_options
-from narrator.shell.translation import ngettext
+from narrator.shell.translation import _, ngettext
 
 
 @click.command(cls=Command)
 @deck_options
 @script_options
-@click.option("--size", "-s", type=click.Choice(sorted(SIZES)), default="a5", show_default=True,
-              help="Sheet size: A6 and A5 print front and back, A4 holds both on one page.")
+@click.option("--size", "-s", type=click.Choice(sorted(SIZES)),
+              help="Sheet size: A6 and A5 print front and back, A4 holds both on one page (default: A5; the "
+                   "moderator's sheet A4).")
 @click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M",
               help="The day's length, as printed on the back (default: the game's).")
+@click.option("--sheet", is_flag=True,
+              help="A game with a moderator: print the moderator's sheet instead, the seating with each player's "
+                   "card and a grid of nights and days to mark.")
+@click.option("--names", metavar="NAMES", help='With --sheet: the players in seating order, "Anna,Bruno,..." '
+                                               "(else numbered seats, the names written in by hand); without "
+                                               "--players, as many play as are named.")
+@click.option("--deal", is_flag=True, help="With --sheet: narrate deals the cards and prints who holds which (else a "
+                                          "column to write them in).")
 @output_option("The PDF file to write.")
 @click.pass_obj
-def card(env, size, day_minutes, output, **params):
+def card(env, size, day_minutes, sheet, names, deal, output, **params):
     """Print the speaker card for this deck: the night in order, the day, how the vote works.
+
+    With --sheet, a game with a moderator prints the moderator's sheet instead: the seating,
+    with each player's card, and a grid of the nights and one of the days, with a column for
+    each thing the moderator marks (who was protected, seen, killed, lynched...).
 
     \b
     Examples:
       narrate card --players 8 -o tessera.pdf
       narrate card --players 8 --lang en --size a5 -o card.pdf
+      narrate --game lupus-in-tabula card --players 12 --sheet --names "Anna,Bruno,..." -o foglio.pdf
     """
     from narrator.core.card import card_content
+    from narrator.core.card import day_minutes as game_day_minutes
     from narrator.core.script import night_scripts
     from narrator.shell.cardpdf import write_card
 
+    if not sheet and (names is not None or deal):
+        raise click.UsageError(_("{option} goes with --sheet").format(option="--names" if names is not None else "--deal"))
+    if sheet and day_minutes is not None:
+        raise click.UsageError(_("--day-minutes is printed on the card: leave it out with --sheet"))
+    if sheet and names is not None and params["players"] is None and params["deck_spec"] is None:
+        from narrator.shell.cli.votes import check_names
+
+        params["players"] = len(check_names(env, names, None))  # as many as are named
     choice, settings, _script = night_from_options(env, params)
+    if sheet:
+        _write_sheet(env, choice, settings, size or "a4", names, deal, output)
+        return
     scripts = night_scripts(env.game, choice.deck, settings)
-    if day_minutes is None:  # the game's own day (five minutes for one that has no timed day)
-        day_minutes = env.game.day.seconds / 60 if env.game.day is not None else 5
-    content = card_content(env.game, choice.deck, choice.players, scripts, day_minutes)
+    content = card_content(env.game, choice.deck, choice.players, scripts,
+                           game_day_minutes(env.game) if day_minutes is None else day_minutes)
+    size = size or "a5"
     pages, body = write_card(content, size, output)
     click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, text at {points} pt)",
                         "narrate: wrote {file} ({size}, {count} pages, text at {points} pt)", pages).format(
         file=output, size=size.upper(), count=pages, points=f"{body:g}"))
+
+
+def _write_sheet(env, choice, settings, size: str, names, deal: bool, output) -> None:
+    """The moderator's sheet (narrator.core.sheet), refused in one line for a game without a moderator."""
+    from narrator.core.sheet import has_sheet, sheet_content
+    from narrator.shell.cli.rounds import dealt_cards
+    from narrator.shell.cli.votes import check_names
+    from narrator.shell.sheetpdf import write_sheet
+
+    game = env.game
+    if not has_sheet(game, choice.deck, settings.options):
+        if not game.moderated(choice.deck.role_ids, settings.options):
+            raise click.UsageError(_("--sheet is the moderator's sheet, and this game of {game} has no "
+                                     "moderator").format(game=game.title))
+        raise click.UsageError(_("{game} has no moderator's sheet").format(game=game.title))
+    seating = check_names(env, names, choice.players) if names is not None else None
+    seats = seating or [str(number) for number in range(1, choice.players + 1)]
+    cards = dealt_cards(env, seats, choice.deck) if deal else None
+    content = sheet_content(game, choice.deck, settings.lang, settings.options, choice.players, seating, cards)
+    pages, rounds = write_sheet(content, size, output)
+    click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, {rounds} nights and days to mark)",
+                        "narrate: wrote {file} ({size}, {count} pages, {rounds} nights and days to mark)",
+                        pages).format(file=output, size=size.upper(), count=pages, rounds=rounds))
+    if deal:
+        click.echo(_("narrate: hand out the cards as the sheet says, then play with --dealt and type them in"))

@@ -71,7 +71,7 @@ def play_game(env, params, speaker_box: bool) -> None:
         check_names(env, params["names"], choice.players)  # before the night, not after the day
     audio = choose_audio(**pick(params, AUDIO_OPTION_NAMES))
     rules = day_rules(env, params["countdown"]) if day_seconds is not None else None
-    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang, active_catalog()))
+    click.echo(deck_text(env.game, choice.deck, choice.players, settings.lang, active_catalog(), settings.options))
     click.echo()
     waiting = None if params["no_wait"] else "deal"
     if speaker_box:

@@ -105,7 +105,7 @@ def start_rounds(env, params: dict) -> None:
     from narrator.shell.cli.votes import seating_names
 
     seating = tuple(seating_names(env, params["names"], choice.players))
-    click.echo(deck_text(game, choice.deck, choice.players, settings.lang, active_catalog()))
+    click.echo(deck_text(game, choice.deck, choice.players, settings.lang, active_catalog(), settings.options))
     click.echo()
     cards = None
     if game.moderated(choice.deck.role_ids, settings.options):

@@ -1,0 +1,101 @@
+"""How large the speaker card's type is: the table in the README, measured again.
+
+    python dev/card_sizes.py            # the README's table: each game's largest decks on every sheet
+    python dev/card_sizes.py --sweep    # every player count's recommended deck, with every variant, on A5
+
+A game's largest decks are its recommended deck at its most players, and the deck whose card says
+the most at its most players: the box's cards taken richest first, in the options (the variant)
+that say the most (``narrator.core.card.richest_card``). Sizes are the body type in points that ``narrate card``
+would print at (the same layout, measured without drawing); "—" is a deck that fits no readable
+size on that sheet. The sweep prints the smallest A5 size of each game and every deck under the
+floor the tests hold (``FLOOR``).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from narrator.core.card import deck_card, richest_card, variant_settings  # noqa: E402
+from narrator.core.deck import recommended_deck  # noqa: E402
+from narrator.core.script import settings_for  # noqa: E402
+from narrator.games.loader import available_games, load_game  # noqa: E402
+from narrator.shell.cardpdf import SIZES, Measure, lay_out  # noqa: E402
+
+GAMES = ROOT / "scripts"
+FLOOR = 9.0  # points on A5: every shipped game's recommended decks, in every variant (tests/test_card.py)
+
+
+def body(content, size: str, measures: dict) -> float | None:
+    """The body size the card is printed at on ``size``, or None when it fits no readable size."""
+    if size not in measures:
+        measures[size] = Measure(size)
+    layout = lay_out(content, size, measures[size])
+    return None if layout is None else layout.body
+
+
+def points(value: float | None) -> str:
+    return "—" if value is None else f"{value:g}"
+
+
+def table() -> list[str]:
+    """The README's table: for each game its recommended deck and its richest deck at its most
+    players, the body size on every sheet (the smaller of its languages')."""
+    measures: dict = {}
+    rows = ["| game | deck | " + " | ".join(size.upper() if size != "letter" else "Letter" for size in SIZES) + " |",
+            "|---|---|" + "---:|" * len(SIZES)]
+    for game_id in available_games(GAMES):
+        game = load_game(GAMES / game_id)
+        players = game.max_players
+        for kind in ("recommended", "richest"):
+            sizes: dict[str, list[float | None]] = {size: [] for size in SIZES}
+            for lang in sorted(game.languages):
+                if kind == "recommended":
+                    deck, settings = recommended_deck(game, players), settings_for(game, lang)
+                else:
+                    deck, settings = richest_card(game, players, lang)
+                content = deck_card(game, deck, players, settings)
+                for size in SIZES:
+                    sizes[size].append(body(content, size, measures))
+            on = [name for name, value in settings.options.items() if value != game.option_defaults[name]]
+            turns = len(game.slots_of_any_night(deck.role_ids, settings.options))
+            described = f"{kind}, {players} players, {turns} turns" + (f", {', '.join(on)}" if on else "")
+            cells = [points(None if None in values else min(values)) for values in sizes.values()]
+            rows.append(f"| {game.title if kind == 'recommended' else ''} | {described} | " + " | ".join(cells) + " |")
+    return rows
+
+
+def sweep() -> list[str]:
+    """Every player count's recommended deck in every variant and language, on A5: the smallest
+    size of each game, and each deck under ``FLOOR``."""
+    measures: dict = {}
+    lines = []
+    for game_id in available_games(GAMES):
+        game = load_game(GAMES / game_id)
+        smallest: tuple[float, str] | None = None
+        for players in range(game.min_players, game.max_players + 1):
+            deck = recommended_deck(game, players)
+            for lang in sorted(game.languages):
+                for settings in variant_settings(game, players, lang):
+                    size = body(deck_card(game, deck, players, settings), "a5", measures) or 0.0
+                    on = ",".join(name for name, value in settings.options.items() if value) or "-"
+                    where = f"{players} players, {lang}, options {on}"
+                    if smallest is None or size < smallest[0]:
+                        smallest = (size, where)
+                    if size < FLOOR:
+                        lines.append(f"  under {FLOOR:g} pt: {game_id}, {where}: {size:g} pt")
+        lines.append(f"{game_id}: smallest A5 body {smallest[0]:g} pt ({smallest[1]})")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sweep", action="store_true", help="every recommended deck and variant, on A5")
+    arguments = parser.parse_args()
+    print("\n".join(sweep() if arguments.sweep else table()))
+
+
+if __name__ == "__main__":
+    main()
