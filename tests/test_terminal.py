@@ -236,3 +236,25 @@ def test_messages_and_the_day_screen_stay_within_a_40_column_terminal(terminal):
         for row in chunk.split("\x1b[")[0].split("\n"):
             assert len(row) <= 39, row
 
+
+
+def test_the_day_digits_grow_with_the_terminal_and_are_redrawn_on_resize():
+    sizes = iter([(80, 24), (80, 24), (160, 50), (40, 10)])
+    out = io.StringIO()
+    screen = DayScreen(out, interactive=True, size=lambda: next(sizes))
+    timer = DayTimer(RULES, 299, FakeClock())
+    drawn = []
+    for _ in range(4):
+        before = len(out.getvalue())
+        screen.show(timer)
+        drawn.append(out.getvalue()[before:])
+    assert drawn[1] == ""  # nothing changed: nothing redrawn
+
+    def digit_rows(text):
+        return [row for row in text.split("\x1b[J")[1].splitlines() if "█" in row]
+
+    at_80, at_160, at_40 = (digit_rows(text) for text in (drawn[0], drawn[2], drawn[3]))
+    assert len(at_80) == 15 and len(at_160) == 30 and len(at_40) == 5  # 3, 6 (the width allows no more), 1 times 5
+    assert max(len(row) for row in at_160) <= 159 and max(len(row) for row in at_80) <= 79
+    rows_at_80 = len(drawn[0].split("\x1b[J")[1].splitlines())
+    assert drawn[2].startswith(f"\x1b[{rows_at_80}A\r\x1b[J")  # the old screen is cleared, not scrolled

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from typing import TextIO
 
-from narrator.core.bigdigits import big, clock_face
+from narrator.core.bigdigits import HEIGHT, big, big_width, clock_face
 from narrator.core.day import DayTimer
 from narrator.core.i18n import N_
 from narrator.shell.terminal import fit, rows_taken, size_of
@@ -76,21 +76,29 @@ def end_of_day(timer: DayTimer) -> str:
 
 
 def layout(face: str, caption: str, state: str, width: int, height: int) -> list[str]:
-    """The day's screen as rows for a terminal ``width`` by ``height``: big digits where they fit."""
+    """The day's screen as rows for a terminal ``width`` by ``height``: the digits as large as the
+    terminal allows (read from across the table), centred, with the last line said and the keys."""
     import textwrap
 
-    digits = big(face)
-    if len(digits[0]) <= width:
-        pad = "   " if len(digits[0]) + 3 <= width else ""
+    for scale in range(max(1, min(width // big_width(face), height // HEIGHT)), 0, -1):
+        digits = big(face, scale)
+        if len(digits[0]) > width:
+            continue
+        pad = " " * ((width - len(digits[0])) // 2)
         big_rows = [pad + row for row in digits]
-        state = pad + state if len(pad + state) <= width else state
-        caption_rows = [pad + row for row in textwrap.wrap(caption, max(10, width - len(pad)))] or [""]
-        for rows in (["", *big_rows, "", *caption_rows, state],
-                     [*big_rows, *caption_rows, state],
-                     [*big_rows, caption_rows[0], state]):
+        state_row = _centred(state, width)
+        caption_rows = [_centred(row, width) for row in textwrap.wrap(caption, max(10, width))] or [""]
+        for rows in (["", *big_rows, "", *caption_rows, state_row],
+                     [*big_rows, *caption_rows, state_row],
+                     [*big_rows, caption_rows[0], state_row]):
             if len(rows) <= height:
-                return rows
+                top = [""] * ((height - len(rows)) // 2) if scale > 1 else []  # large digits sit mid-screen
+                return top + rows
     return [f"{face}  {caption}", state][:max(1, height)]
+
+
+def _centred(text: str, width: int) -> str:
+    return " " * max(0, (width - len(text)) // 2) + text
 
 
 def run_day(timer: DayTimer, say: Callable[[str], None], read_key: Callable[[float], str | None],
