@@ -149,7 +149,7 @@ def test_screen_redraws_in_place_and_shows_the_last_line_said():
     clock = FakeClock()
     timer = DayTimer(RULES, 90, clock)
     out = io.StringIO()
-    screen = DayScreen(out, interactive=True, size=lambda: (40, 12))  # room for digits of five rows
+    screen = DayScreen(out, interactive=True, size=lambda: (80, 12))  # room for digits of five rows
     screen.show(timer)
     clock.sleep(1)
     screen.said("Two minutes left.", timer.left())

@@ -35,14 +35,15 @@ def wait_for_group(waiting: str | None) -> None:
     """
     if waiting is None:
         return
-    click.echo(_(LAPTOP_TEXTS[waiting]))
     stdin = sys.stdin
     if _is_terminal(stdin):
         from narrator.shell.audio.console import keys
 
-        with keys(stdin) as read_key:
+        with keys(stdin) as read_key:  # single keys from now: a key pressed once the line shows counts
+            click.echo(_(LAPTOP_TEXTS[waiting]))
             _until_enter(read_key)
         return
+    click.echo(_(LAPTOP_TEXTS[waiting]))
     line = stdin.readline()
     if not line:
         click.echo(_("narrate: no keyboard input to wait on: the night starts now (--no-wait says so)"), err=True)
