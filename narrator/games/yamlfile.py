@@ -1,8 +1,8 @@
 """Reading YAML files with errors a person can act on: the file, the line, what is wrong.
 
 A file read once can be kept parsed (``keep_parsed``: the shell gives a store in the user's cache),
-by the digest of its bytes: the next run reads it back without parsing, or importing PyYAML at
-all. Only a file that parsed without error is kept; a changed file is a different digest.
+by the checksums of its bytes: the next run reads it back without parsing, or importing PyYAML at
+all. Only a file that parsed without error is kept; a changed file has other checksums.
 """
 
 from functools import cache
@@ -79,9 +79,11 @@ def _parsed(path: Path, raw: bytes, plain_text_scalars: bool) -> Any:
 
 
 def _key(raw: bytes, plain_text_scalars: bool) -> str:
-    import hashlib
+    """The bytes' length and two checksums (64 bits: an edited file never meets its old key in
+    practice); zlib is part of every start already, hashlib would add its OpenSSL load."""
+    import zlib
 
-    return hashlib.sha256(raw + (b"\x01" if plain_text_scalars else b"\x00")).hexdigest()[:32]
+    return f"{len(raw):x}-{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}-{int(plain_text_scalars)}"
 
 
 def _kept(key: str) -> Any:

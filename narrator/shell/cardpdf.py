@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from narrator.core.choices import SHEETS
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.files import write_atomically
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # the card's content is made by the caller: narrate --help li
     from narrator.core.card import Block, CardContent
 
 SIZES = {"a6": (105.0, 148.0), "a5": (148.0, 210.0), "a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+assert sorted(SIZES) == sorted(SHEETS)  # the command line offers every one, and only these
 MARGINS = {"a6": 6.5, "a5": 7.0, "a4": 10.0, "letter": 10.0}  # mm kept clear for any printer (most ink to 5)
 LARGEST = 14.0  # the body size tried first, in points: larger only spreads a short card thin
 SMALLEST = 5.5  # below this a card is no longer readable in the dark

@@ -5,7 +5,6 @@ system themselves, so that tests hand them a made-up one (see tests/conftest.py)
 """
 
 import os
-import secrets
 import shutil
 import time
 from collections.abc import Callable, Mapping
@@ -28,6 +27,12 @@ def _user_dir(kind: str) -> Path:
     import platformdirs
 
     return Path(getattr(platformdirs, f"user_{kind}_dir")("narrator"))
+
+
+def _fresh_seed() -> int:
+    import secrets  # only when a deck is drawn or cards dealt: it loads OpenSSL's hashes
+
+    return secrets.randbelow(1_000_000)
 
 
 def _sound_problem() -> str | None:
@@ -54,7 +59,7 @@ class Environment:
     games_dir: Path = GAMES_DIR  # where the games are found (tests use copies)
     game_id: str = DEFAULT_GAME
     game_given: bool = False  # --game was on the command line (a votes file's game: must then agree)
-    new_seed: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
+    new_seed: Callable[[], int] = lambda: _fresh_seed()
     voices_dir: Path = field(default_factory=lambda: data_dir("voices"))  # the packs narrator ships
     cache_dir: Path = field(default_factory=lambda: _user_dir("cache"))
     data_home: Path = field(default_factory=lambda: _user_dir("data"))  # the user's own packs live here

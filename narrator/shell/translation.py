@@ -11,8 +11,8 @@ library reads), so starting a command costs no parsing.
 """
 
 import gettext
-import hashlib
 import io
+import zlib  # the cache's key: a checksum is enough, and cheaper to import than hashlib
 from pathlib import Path
 
 from narrator.core.i18n import ENGLISH, Catalog, Text, rendered
@@ -38,7 +38,7 @@ def load_catalog(language: str, cache_dir: Path | None = None, locale_dir: Path 
     data = source.read_bytes()
     cached = None
     if cache_dir is not None:
-        cached = cache_dir / "catalogs" / f"{language}-{hashlib.sha256(data).hexdigest()[:20]}.mo"
+        cached = cache_dir / "catalogs" / f"{language}-{len(data)}-{zlib.crc32(data):08x}.mo"
         try:
             return gettext.GNUTranslations(io.BytesIO(cached.read_bytes()))
         except Exception:  # missing, unreadable or damaged: compiled again, never trusted

@@ -1,6 +1,6 @@
 import click
 
-from narrator.shell.cardpdf import SIZES
+from narrator.core.choices import SHEETS
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import deck_options, night_from_options, output_option, script_options
 from narrator.shell.translation import _, ngettext
@@ -9,7 +9,7 @@ from narrator.shell.translation import _, ngettext
 @click.command(cls=Command)
 @deck_options
 @script_options
-@click.option("--size", "-s", type=click.Choice(sorted(SIZES)),
+@click.option("--size", "-s", type=click.Choice(SHEETS),
               help="Sheet size: A6 and A5 print front and back, A4 holds both on one page (default: A5; the "
                    "moderator's sheet A4).")
 @click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M",
