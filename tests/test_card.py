@@ -127,6 +127,25 @@ def test_back_lists_the_win_of_each_special_role_in_the_deck(run, tmp_path):
     assert "Werehamster" not in text
 
 
+@pytest.mark.parametrize("game_id", sorted(available_games(GAMES_DIR)))
+def test_every_game_ends_the_back_with_the_roles_that_change_who_wins(game_id):
+    """One mechanism for every game: the language's ``card.win`` texts, under ``wins``, last."""
+    from narrator.core.card import deck_card
+
+    game = load_game(GAMES_DIR / game_id)
+    players = max(game.recommended_decks)
+    deck = recommended_deck(game, players)
+    for lang, language in game.languages.items():
+        back = deck_card(game, deck, players, settings_for(game, lang)).back
+        special = [role.id for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]
+        tail = [(block.kind, block.text, block.detail) for block in back[len(back) - len(special) - 1:]]
+        expected = [("role", language.role_name(role_id), language.card_wins[role_id]) for role_id in special]
+        if special:
+            assert tail == [("heading", language.card["wins"], ""), *expected], (game_id, lang)
+        assert sum(block.kind == "heading" and block.text == language.card.get("wins") for block in back) == (
+            1 if special else 0)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--players", "8", "--size", "b5", "-o", "{tmp}/t.pdf"], re.compile(r"narrate card: .*'b5'.* \(see 'narrate card --help'\)")),
     (["--players", "8", "-o", "{tmp}/missing/t.pdf"], "narrate: {tmp}/missing/t.pdf: the folder {tmp}/missing does not exist"),

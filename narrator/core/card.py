@@ -56,6 +56,7 @@ def card_content(game: Game, deck: Deck, players: int, scripts: Sequence[NightSc
     ]
     if game.rules is not None:  # the lynching and who wins: the game's own rules say it
         back += game.rules.card_back(game, language, deck)
+    back += _wins(game, language, deck)
     return CardContent(tuple(front), tuple(back), texts["continued"])
 
 
@@ -144,6 +145,15 @@ def _paragraphs(script: NightScript, texts) -> list[tuple[str, tuple[tuple[str, 
     if said:
         out.append((phase, tuple(said), first))
     return out
+
+
+def _wins(game: Game, language, deck: Deck) -> list[Block]:
+    """Last on the back, the deck's roles that change who wins, as the language's ``card.win`` says."""
+    special = [role.id for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]
+    if not special:
+        return []
+    return [Block("heading", language.card["wins"]),
+            *(Block("role", language.role_name(role_id), detail=language.card_wins[role_id]) for role_id in special)]
 
 
 def _minutes(minutes: float) -> str:

@@ -433,7 +433,9 @@ def _language(path: Path, game: Game) -> Language:
                   *(ALONE_CARD_TEXTS if game.without_moderator is not None else ()),
                   *(SHEET_TEXTS if game.plays_rounds and keeps_sheet(game.rules) else ()),
                   *(game.rules.CARD_TEXTS if game.rules else ()))
-    card_field = root.get("card").keys_within(set(card_texts) | {"win", "setup_with"})
+    card_field = root.get("card")
+    card_texts += ("wins",) if card_field.get("win", {}).value else ()  # the heading over the roles' wins
+    card_field.keys_within(set(card_texts) | {"win", "setup_with"})
     card = {key: card_field.get(key).text() for key in card_texts}
     tokens_field = root.get("tokens", {} if not game.tokens else None)
     tokens = {token: tokens_field.get(token).text() for token in game.tokens}

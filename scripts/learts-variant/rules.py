@@ -37,7 +37,7 @@ SENTENCES = ("votes", "tie", "runoff", "burned", "spared", "dawn_dead", "revived
              "reason_spirit", "reason_revived", "reason_pardoned",
              "ask_sindaco", "ask_amanti", "choice_monogama", "choice_aperta", "place_out", "place_at")
 CARD_TEXTS = ("vote", "vote_text", "vote_ties", "vote_sindaco", "houses", "houses_text", "houses_hunter",
-              "houses_lovers", "houses_martyr", "end", "end_sides", "wins",
+              "houses_lovers", "houses_martyr", "end", "end_sides",
               # the moderator's sheet's columns (sheet_columns)
               "sheet_revived", "sheet_shielded", "sheet_visited", "sheet_guarded", "sheet_robbed", "sheet_attacked",
               "sheet_watched", "sheet_aura", "sheet_dead", "sheet_burned", "sheet_pardoned")
@@ -302,7 +302,7 @@ def game_over(game, state):
 
 
 def card_back(game, language, deck):
-    """How the houses work at dawn, the vote and the sindaco, the end, and who changes it."""
+    """How the houses work at dawn, the vote and the sindaco, the end (who changes it follows: ``card.win``)."""
     texts = language.card
     back = [Block("heading", texts["houses"]), Block("text", texts["houses_text"])]
     if HUNTER in deck.role_ids:
@@ -315,10 +315,6 @@ def card_back(game, language, deck):
     if MAYOR in deck.role_ids:
         back.append(Block("text", texts["vote_sindaco"]))
     back += [Block("heading", texts["end"]), Block("text", texts["end_sides"])]
-    special = [role for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]
-    if special:
-        back.append(Block("heading", texts["wins"]))
-        back += [Block("role", language.role_name(role.id), detail=language.card_wins[role.id]) for role in special]
     return tuple(back)
 
 

@@ -20,7 +20,7 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl",  # for the moderator
              "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield")  # La Minaccia Fantasma
-CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides", "wins",
+CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides",
               # the moderator's sheet's columns (sheet_columns)
               "sheet_victim", "sheet_protected", "sheet_seen", "sheet_owl", "sheet_copied", "sheet_sword",
               "sheet_shield", "sheet_dead", "sheet_suspects", "sheet_lynched")
@@ -60,17 +60,13 @@ def day_as_dict(outcome: DayOutcome, explanation: list[str]) -> dict:
 
 
 def card_back(game, language, deck):
-    """The day's vote, how the game ends, and the characters of the deck that change the ending."""
+    """The day's vote and how the game ends (the characters that change the ending follow: ``card.win``)."""
     texts = language.card
     back = [Block("heading", texts["vote"]), Block("text", texts["vote_nomination"])]
     if GUFO in deck.role_ids:
         back.append(Block("text", texts["vote_forced"]))
     back += [Block("text", texts["vote_ballot"]), Block("text", texts["vote_ties"]),
              Block("heading", texts["end"]), Block("text", texts["end_sides"])]
-    special = [role for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]
-    if special:
-        back.append(Block("heading", texts["wins"]))
-        back += [Block("role", language.role_name(role.id), detail=language.card_wins[role.id]) for role in special]
     return tuple(back)
 
 

@@ -21,7 +21,7 @@ SENTENCES = ("bewitched", "tally", "passes", "passes_not", "nobody_lynched", "ly
              "lynched_tie", "alone_lynched_wins", "alone_lynched_tie", "wolf_lynched", "no_wolf_lynched",
              "no_wolf_side_playing", "nobody_lynched_no_wolf", "nobody_lynched_wolf", "unvoted_steals",
              "unvoted_has_votes", "winners", "no_winners")
-CARD_TEXTS = ("vote", "vote_most", "vote_one_each", "vote_passes", "vote_sides", "wins")
+CARD_TEXTS = ("vote", "vote_most", "vote_one_each", "vote_passes", "vote_sides")
 
 HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
 
@@ -136,7 +136,7 @@ def resolve(game, ballots, table, say):
 
 
 def card_back(game, language, deck):
-    """The lynching and the roles that change the ending, for the deck played."""
+    """The lynching, for the deck played (the roles that change the ending follow it: ``card.win``)."""
     texts = language.card
     back = [
         Block("heading", texts["vote"]),
@@ -146,8 +146,4 @@ def card_back(game, language, deck):
           for role in game.roles if role.trait("passes_votes_at") is not None and role.id in deck.role_ids),
         Block("text", texts["vote_sides"]),
     ]
-    special = [role for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]
-    if special:
-        back.append(Block("heading", texts["wins"]))
-        back += [Block("role", language.role_name(role.id), detail=language.card_wins[role.id]) for role in special]
     return tuple(back)
