@@ -36,8 +36,6 @@ def lupus_with(tmp_path, old: str, new: str, game_id="lupus-in-tabula"):
      "ENDS: 'criceto' is neither a side nor a role"),
     ('ANSWERS = {"veggente": ("wolf", "not-wolf")', 'ANSWERS = {"seer": ("wolf", "not-wolf")',
      "ANSWERS\\['seer'\\]: a night key"),
-    ("def sheet_columns(game, language, deck, options):", "def sheet_columns(game, language, deck):",
-     r"sheet_columns should be a function taking \(game, language, deck, options\)"),
 ])
 def test_a_rules_module_that_breaks_the_contract_does_not_load(tmp_path, old, new, error):
     folder = lupus_with(tmp_path, old, new)

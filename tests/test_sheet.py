@@ -1,5 +1,5 @@
 """The moderator's sheet, as content (narrator.core.sheet): the seating with each player's card or
-a blank to fill in, and the grids' columns, which are the game's own (its rules' sheet_columns)."""
+a blank to fill in, and the grids' columns, which are the game's own (its game.yaml's sheet:)."""
 
 import shutil
 
@@ -7,7 +7,6 @@ import pytest
 
 from narrator.core.deck import make_deck, recommended_deck
 from narrator.core.errors import DataError
-from narrator.core.nights import COLUMN_MOMENTS, Column
 from narrator.core.script import settings_for
 from narrator.core.sheet import has_sheet, sheet_content
 from narrator.games.loader import available_games, load_game
@@ -82,15 +81,23 @@ def test_the_seating_names_each_seat_and_card_or_leaves_them_to_write_in():
     assert dealt.title == "Lupus in Tabula · Moderator's sheet"
 
 
-def test_every_column_is_of_a_night_or_a_day():
+def test_every_column_has_its_heading_in_every_language_and_each_grid_has_columns():
     for game in SHIPPED.values():
-        if game.plays_rounds:
-            deck = make_deck(game, {role.id: role.copies for role in game.roles})  # every card: every column
+        if game.sheet:
+            assert {column.moment for column in game.sheet} == {"night", "day"}, game.id
             for lang, language in game.languages.items():
-                columns = game.rules.sheet_columns(game, language, deck, {name: True for name in game.option_defaults})
-                assert columns and all(isinstance(column, Column) and column.moment in COLUMN_MOMENTS
-                                       for column in columns), (game.id, lang)
-                assert {column.moment for column in columns} == set(COLUMN_MOMENTS)
+                assert all(language.card[column.key] for column in game.sheet), (game.id, lang)
+
+
+def test_the_columns_are_those_whose_condition_holds_for_the_deck_and_the_options():
+    game = SHIPPED["learts-variant"]
+    every = make_deck(game, {role.id: role.copies for role in game.roles})
+    revived = sheet_content(game, every, "en", {**game.option_defaults, "martire-protezione": False}, 24)
+    shielded = sheet_content(game, every, "en", {**game.option_defaults, "martire-protezione": True}, 24)
+    texts = game.languages["en"].card
+    assert revived.night_columns[0] == texts["sheet_revived"] and texts["sheet_shielded"] not in revived.night_columns
+    assert shielded.night_columns[0] == texts["sheet_shielded"] and texts["sheet_revived"] not in shielded.night_columns
+    assert revived.day_columns == (texts["sheet_burned"], texts["sheet_pardoned"])
 
 
 def copy_of(tmp_path, game_id, name, old, new):
@@ -103,11 +110,20 @@ def copy_of(tmp_path, game_id, name, old, new):
     return folder
 
 
-def test_a_sheets_columns_of_no_moment_are_an_error_naming_the_rules(tmp_path):
-    folder = copy_of(tmp_path, "lupus-in-tabula", "rules.py", 'Column("day", texts[key])', 'Column("dusk", texts[key])')
-    game = load_game(folder)
-    with pytest.raises(DataError, match=r"rules.py: sheet_columns gives Column\(moment='dusk'"):
-        sheet_content(game, recommended_deck(game, 8), "it", options(game), 8)
+def test_a_sheet_of_a_moment_other_than_night_and_day_or_of_an_unknown_role_does_not_load(tmp_path):
+    folder = copy_of(tmp_path, "lupus-in-tabula", "game.yaml", "  day: [sheet_suspects, sheet_lynched]",
+                     "  dusk: [sheet_suspects, sheet_lynched]")
+    with pytest.raises(DataError, match=r"game.yaml: sheet: unknown field 'dusk' \(known: day, night\)"):
+        load_game(folder)
+    folder = copy_of(tmp_path / "other", "lupus-in-tabula", "game.yaml", "{deck_has: gufo}", "{deck_has: gufetto}")
+    with pytest.raises(DataError, match=r"game.yaml: sheet.night\[3\].when: no role 'gufetto'"):
+        load_game(folder)
+
+
+def test_a_column_without_its_heading_in_a_language_does_not_load(tmp_path):
+    folder = copy_of(tmp_path, "lupus-in-tabula", "it.yaml", "  sheet_owl:", "  sheet_gufo:")
+    with pytest.raises(DataError, match=r"it.yaml.*sheet_owl"):
+        load_game(folder)
 
 
 def test_a_game_with_a_sheet_names_its_parts_in_every_language(tmp_path):

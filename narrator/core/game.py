@@ -25,7 +25,7 @@ CARD_TEXTS = ("title", "deck", "setup", "night", "night_start", "count", "nudge"
 # ...and a game that may be played without a moderator (``without_moderator``) has a card title and a
 # setup of its own for that game, which speak of no moderator.
 ALONE_CARD_TEXTS = ("title_alone", "setup_alone")
-# ...and a game whose rules give a moderator's sheet (narrator.core.sheet) heads its parts with these.
+# ...and a game with a moderator's sheet (game.yaml's sheet:, narrator.core.sheet) heads its parts with these.
 SHEET_TEXTS = ("sheet_title", "sheet_seating", "sheet_seat", "sheet_player", "sheet_card", "sheet_notes",
                "sheet_nights", "sheet_night", "sheet_days", "sheet_day")
 VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules module names the rest
@@ -72,6 +72,17 @@ class Condition:
         """This condition and every one inside it (to check the roles and options they name)."""
         inner = (*self.all_of, *self.any_of, *((self.negated,) if self.negated else ()))
         return (self, *(part for condition in inner for part in condition.parts()))
+
+
+@dataclass(frozen=True)
+class SheetColumn:
+    """A column of the moderator's sheet (``narrate card --sheet``): what is marked each night
+    (who was protected) or each day (who was lynched), headed by the language's card text
+    ``key``, printed when ``when`` holds for the deck and the options (always, when None)."""
+
+    moment: str  # "night" or "day"
+    key: str
+    when: Condition | None = None
 
 
 @dataclass(frozen=True)
@@ -247,6 +258,7 @@ class Game:
     gap_before_count: float = 0.0  # a breath between a turn's opening line and its first number
     many_nights: bool = False  # nights follow one another until a side wins (turns may depend on the night)
     without_moderator: Condition | None = None  # when it holds, nobody at the laptop knows the cards
+    sheet: tuple[SheetColumn, ...] = ()  # a game with a moderator: the moderator's sheet's columns, in order
     option_aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # --variant's names
     option_players: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # played by exactly N
 

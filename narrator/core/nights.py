@@ -10,7 +10,6 @@ same ACTION KEYS the asks carry.
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from narrator.core.errors import DataError
@@ -78,22 +77,6 @@ class NightsRules(Protocol):
 
 # A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all three, or none.
 ONE_DAY = ("read_day", "explain_votes", "day_as_dict")
-# ...and a moderator's sheet ('narrate card --sheet'): sheet_columns(game, language, deck, options), the
-# Columns of its grid of nights and of its grid of days for that deck and those options, in the order printed.
-SHEET = "sheet_columns"
-SHEET_PARAMETERS = ("game", "language", "deck", "options")
-COLUMN_MOMENTS = ("night", "day")
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column of the moderator's sheet: what is marked each night (who was protected) or each
-    day (who was lynched), headed by ``label`` in the game's language."""
-
-    moment: str  # one of COLUMN_MOMENTS
-    label: str
-
-
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
          "END_AFTER")
 MOMENTS = ("dawn", "day")  # when the end may be checked
@@ -141,11 +124,6 @@ def check_rules(module: Any, path: str) -> None:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))
     if not module.END_AFTER or set(module.END_AFTER) - set(MOMENTS):
         raise fail(msg("END_AFTER: one or both of {moments}", moments=", ".join(MOMENTS)))
-    if hasattr(module, SHEET):
-        given = getattr(module, SHEET)
-        if not callable(given) or tuple(inspect.signature(given).parameters) != SHEET_PARAMETERS:
-            raise fail(msg("{name} should be a function taking ({wanted})", name=SHEET,
-                           wanted=", ".join(SHEET_PARAMETERS)))
     if 0 < sum(callable(getattr(module, name, None)) for name in ONE_DAY) < len(ONE_DAY):
         raise fail(msg("a votes file of one day needs all of {names}, or none", names=", ".join(ONE_DAY)))
     for round_name, key in module.VOTE_KEYS.items():
@@ -156,11 +134,6 @@ def check_rules(module: Any, path: str) -> None:
 def reads_one_day(module: Any) -> bool:
     """Whether a game of many nights' rules read a votes file of one day (``ONE_DAY``)."""
     return all(callable(getattr(module, name, None)) for name in ONE_DAY)
-
-
-def keeps_sheet(module: Any) -> bool:
-    """Whether a game of many nights' rules give a moderator's sheet (``SHEET``)."""
-    return callable(getattr(module, SHEET, None))
 
 
 def answer_sentences(module: Any) -> tuple[str, ...]:

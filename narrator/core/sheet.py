@@ -4,18 +4,15 @@ deck, the options and the seating.
 A game with a moderator keeps its night on the moderator's card; the sheet is the paper the
 moderator marks as the game goes: the seating, with each player's card (where narrate dealt it, or
 a blank to fill in by hand), and a grid of the nights and one of the days whose columns are the
-game's own, from its rules (``sheet_columns``, narrator.core.nights): who was protected, seen,
-killed, lynched. Layout and fonts are ``narrator.shell.sheetpdf``'s business.
+game's own, from its data (game.yaml's ``sheet:``, the columns that apply to the deck and the
+options): who was protected, seen, killed, lynched. Layout and fonts are ``narrator.shell.sheetpdf``'s business.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from narrator.core.deck import Deck
-from narrator.core.errors import DataError
 from narrator.core.game import Game
-from narrator.core.i18n import msg
-from narrator.core.nights import COLUMN_MOMENTS, SHEET, Column, keeps_sheet
 
 
 @dataclass(frozen=True)
@@ -42,8 +39,8 @@ class SheetContent:
 
 
 def has_sheet(game: Game, deck: Deck, options: Mapping[str, bool]) -> bool:
-    """Whether this game, as these options play it, has a moderator, and its rules a sheet for them."""
-    return game.plays_rounds and game.moderated(deck.role_ids, options) and keeps_sheet(game.rules)
+    """Whether this game, as these options play it, has a moderator, and its data a sheet for them."""
+    return bool(game.sheet) and game.moderated(deck.role_ids, options)
 
 
 def sheet_content(game: Game, deck: Deck, lang: str, options: Mapping[str, bool], players: int,
@@ -52,12 +49,7 @@ def sheet_content(game: Game, deck: Deck, lang: str, options: Mapping[str, bool]
     ``names`` (blank to write in when None), with ``cards`` (name: role id, as dealt) or blank."""
     language = game.languages[lang]
     texts = language.card
-    columns: tuple[Column, ...] = tuple(getattr(game.rules, SHEET)(game, language, deck, options))
-    for column in columns:
-        if not isinstance(column, Column) or column.moment not in COLUMN_MOMENTS:
-            raise DataError(msg("{file}: {name} gives {column}: a Column of one of {moments}",
-                                file=getattr(game.rules, "__file__", game.id), name=SHEET, column=repr(column),
-                                moments=", ".join(COLUMN_MOMENTS)))
+    columns = [column for column in game.sheet if column.when is None or column.when.holds(deck.role_ids, options)]
     listed = ", ".join(f"{copies}× {language.role_name(role_id)}" for role_id, copies in deck.counts)
     seats = tuple(Seat(number, names[number - 1] if names else "",
                        language.role_name(cards[names[number - 1] if names else str(number)]) if cards else "")
@@ -71,8 +63,8 @@ def sheet_content(game: Game, deck: Deck, lang: str, options: Mapping[str, bool]
         seats=seats,
         nights=texts["sheet_nights"],
         night=texts["sheet_night"],
-        night_columns=tuple(column.label for column in columns if column.moment == "night"),
+        night_columns=tuple(texts[column.key] for column in columns if column.moment == "night"),
         days=texts["sheet_days"],
         day=texts["sheet_day"],
-        day_columns=tuple(column.label for column in columns if column.moment == "day"),
+        day_columns=tuple(texts[column.key] for column in columns if column.moment == "day"),
     )

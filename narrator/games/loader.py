@@ -33,11 +33,12 @@ from narrator.core.game import (
     Role,
     RoleText,
     SetApart,
+    SheetColumn,
     Step,
     WakeSlot,
 )
 from narrator.core.i18n import msg
-from narrator.core.nights import answer_sentences, check_rules, keeps_sheet
+from narrator.core.nights import answer_sentences, check_rules
 from narrator.core.vote import VoteRules
 from narrator.games.summary import GAME_FILE as _GAME_FILE
 from narrator.games.summary import available_games, default_language, language_ids  # noqa: F401 (the loader's API)
@@ -56,7 +57,7 @@ def load_game(folder: Path) -> Game:
     root = Field(str(game_file), "", read_yaml(game_file))
     root.keys_within({"id", "title", "language", "players", "undealt", "sides", "roles", "recommended_decks",
                       "count", "night", "wake", "options", "gaps", "day", "tokens", "needs_side", "nights",
-                      "without_moderator", "minority"})
+                      "without_moderator", "minority", "sheet"})
     sides = tuple(item.text() for item in root.get("sides").elements())
     if not sides:
         raise root.get("sides").fail(msg("a list of the sides a card can be on"))
@@ -111,7 +112,10 @@ def load_game(folder: Path) -> Game:
         option_aliases=MappingProxyType(aliases),
         option_players=MappingProxyType(option_players),
         without_moderator=_optional_condition(root.get("without_moderator", None), role_ids, set(options)),
+        sheet=_sheet(root.get("sheet", None), role_ids, set(options)),
     )
+    if game.sheet and not game.many_nights:
+        raise root.get("sheet").fail(msg("a moderator's sheet is for a game of many nights (nights: many)"))
     if game.plays_rounds:
         _check_ends(game, folder / _RULES_FILE)
     languages = {language: _language(folder / f"{language}.yaml", game) for language in language_ids(folder)}
@@ -300,6 +304,30 @@ def _optional_condition(field: Field, role_ids: set[str], options: set[str]):
     return condition
 
 
+SHEET_MOMENTS = ("night", "day")
+
+
+def _sheet(field: Field, role_ids: set[str], options: set[str]) -> tuple[SheetColumn, ...]:
+    """The moderator's sheet: for each of its grids (``night``, ``day``) a list of columns, each a
+    card text key, or ``{column: KEY, when: CONDITION}`` for one printed only when it holds."""
+    if field.value is None:
+        return ()
+    field.keys_within(set(SHEET_MOMENTS))
+    columns = []
+    for moment in SHEET_MOMENTS:
+        items = list(field.get(moment).elements())
+        if not items:
+            raise field.get(moment).fail(msg("a list of the columns marked each {moment}", moment=moment))
+        for item in items:
+            if isinstance(item.value, str):
+                columns.append(SheetColumn(moment, item.text()))
+                continue
+            item.keys_within({"column", "when"})
+            columns.append(SheetColumn(moment, item.get("column").text(),
+                                       _optional_condition(item.get("when"), role_ids, options)))
+    return tuple(columns)
+
+
 def _steps(field: Field) -> tuple[Step, ...]:
     steps: list[Step] = []
     for item in field.elements():
@@ -431,7 +459,7 @@ def _language(path: Path, game: Game) -> Language:
     vote |= {key: vote_field.get(key).text() for key in VOTE_WORDS if vote_field.get(key, None).value is not None}
     card_texts = (*CARD_TEXTS, *(NIGHTS_CARD_TEXTS if game.many_nights else ()),
                   *(ALONE_CARD_TEXTS if game.without_moderator is not None else ()),
-                  *(SHEET_TEXTS if game.plays_rounds and keeps_sheet(game.rules) else ()),
+                  *((*SHEET_TEXTS, *dict.fromkeys(column.key for column in game.sheet)) if game.sheet else ()),
                   *(game.rules.CARD_TEXTS if game.rules else ()))
     card_field = root.get("card")
     card_texts += ("wins",) if card_field.get("win", {}).value else ()  # the heading over the roles' wins

@@ -9,7 +9,6 @@ was burned the day before, and the lovers who will kill themselves at the next d
 """
 
 from narrator.core.card import Block
-from narrator.core.nights import Column
 from narrator.core.procedures import OpenVote
 from narrator.core.runoff import tally_text
 from narrator.core.state import Ask, Dawn, Dusk
@@ -37,10 +36,7 @@ SENTENCES = ("votes", "tie", "runoff", "burned", "spared", "dawn_dead", "revived
              "reason_spirit", "reason_revived", "reason_pardoned",
              "ask_sindaco", "ask_amanti", "choice_monogama", "choice_aperta", "place_out", "place_at")
 CARD_TEXTS = ("vote", "vote_text", "vote_ties", "vote_sindaco", "houses", "houses_text", "houses_hunter",
-              "houses_lovers", "houses_martyr", "end", "end_sides",
-              # the moderator's sheet's columns (sheet_columns)
-              "sheet_revived", "sheet_shielded", "sheet_visited", "sheet_guarded", "sheet_robbed", "sheet_attacked",
-              "sheet_watched", "sheet_aura", "sheet_dead", "sheet_burned", "sheet_pardoned")
+              "houses_lovers", "houses_martyr", "end", "end_sides")
 
 
 # --- who is who ------------------------------------------------------------------------------------
@@ -316,19 +312,3 @@ def card_back(game, language, deck):
         back.append(Block("text", texts["vote_sindaco"]))
     back += [Block("heading", texts["end"]), Block("text", texts["end_sides"])]
     return tuple(back)
-
-
-def sheet_columns(game, language, deck, options):
-    """What the moderator marks each night, for the deck's characters in the night's order (whom the
-    martire brings back or shields, the houses the cortigiana, the guardia and the ladro go to, the
-    houses the lupi attack, whom the ficcanaso and the Medium point at, who died at dawn) and each
-    day (who burns, whom the sindaco pardons)."""
-    texts = language.card
-    has = deck.role_ids
-    martyr = ["sheet_shielded" if options.get("martire-protezione") else "sheet_revived"] if MARTYR in has else []
-    night = [*martyr, *(key for role, key in ((COURTESAN, "sheet_visited"), (GUARD, "sheet_guarded"),
-                                              (THIEF, "sheet_robbed")) if role in has),
-             "sheet_attacked", *(["sheet_watched"] if NOSY in has else []), *(["sheet_aura"] if MEDIUM in has else []),
-             "sheet_dead"]
-    day = ["sheet_burned", *(["sheet_pardoned"] if MAYOR in has else [])]
-    return (*(Column("night", texts[key]) for key in night), *(Column("day", texts[key]) for key in day))

@@ -7,7 +7,6 @@ the end. The vote's explanation and the votes file of ``narrate votes`` use the 
 from dataclasses import replace
 
 from narrator.core.card import Block
-from narrator.core.nights import Column
 from narrator.core.procedures import NominationRunoff
 from narrator.core.runoff import DayOutcome, DayVote, day_from_data, tally_text
 from narrator.core.state import Ask, Dawn, Dusk
@@ -20,10 +19,7 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl",  # for the moderator
              "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield")  # La Minaccia Fantasma
-CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides",
-              # the moderator's sheet's columns (sheet_columns)
-              "sheet_victim", "sheet_protected", "sheet_seen", "sheet_owl", "sheet_copied", "sheet_sword",
-              "sheet_shield", "sheet_dead", "sheet_suspects", "sheet_lynched")
+CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
 END_AFTER = ("dawn", "day")  # after every death (the digest's "The end")
 FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "plus": "sword",
@@ -70,23 +66,11 @@ def card_back(game, language, deck):
     return tuple(back)
 
 
-def sheet_columns(game, language, deck, options):
-    """What the moderator marks each night (the lupi's victim, whom the Guardia protects, whom the
-    Veggente sees, the gufato, whom the Mitomane copies, where the ghosts lay the sword and the
-    shield, who died at dawn) and each day (the two indiziati, the lynched), for the deck's characters."""
-    texts = language.card
-    night = ["sheet_victim", *(["sheet_protected"] if GUARD in deck.role_ids else []), "sheet_seen",
-             *(["sheet_owl"] if GUFO in deck.role_ids else []), *(["sheet_copied"] if MITOMANE in deck.role_ids else []),
-             *(["sheet_sword", "sheet_shield"] if options.get("minaccia-fantasma") else []), "sheet_dead"]
-    return (*(Column("night", texts[key]) for key in night),
-            *(Column("day", texts[key]) for key in ("sheet_suspects", "sheet_lynched")))
-
-
 # --- the game of many nights (narrator.core.nights): pure, the state and the entries in ----------
 
 HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
 ENDS = (HUMANS, WOLVES, "criceto-mannaro")  # who game_over() can name as winning: the Criceto alone
-GUFO, MEDIUM, MITOMANE, GHOSTS, GUARD = "gufo", "medium", "mitomane", "fantasmi", "guardia-del-corpo"
+GUFO, MEDIUM, MITOMANE, GHOSTS = "gufo", "medium", "mitomane", "fantasmi"
 MARKS = ("sword", "shield")  # La Minaccia Fantasma: the first ghost holds the sword, the second the shield
 EFFECTS = {"sword": "plus", "shield": "minus"}  # what each is to the NominationRunoff: a vote more, a vote fewer
 
