@@ -166,11 +166,14 @@ def day_minutes(game: Game) -> float:
     return game.day.seconds / 60 if game.day is not None else 5
 
 
-def deck_card(game: Game, deck: Deck, players: int, settings: ScriptSettings) -> CardContent:
-    """The card of ``deck`` with these settings, every night the deck's nights differ on, the game's day."""
+def deck_card(game: Game, deck: Deck, players: int, settings: ScriptSettings,
+              minutes: float | None = None) -> CardContent:
+    """The card of ``deck`` with these settings, every night the deck's nights differ on, and a
+    day of ``minutes`` (the game's own when None)."""
     from narrator.core.script import night_scripts
 
-    return card_content(game, deck, players, night_scripts(game, deck, settings), day_minutes(game))
+    return card_content(game, deck, players, night_scripts(game, deck, settings),
+                        day_minutes(game) if minutes is None else minutes)
 
 
 def variant_settings(game: Game, players: int, lang: str) -> tuple[ScriptSettings, ...]:

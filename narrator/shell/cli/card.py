@@ -37,9 +37,7 @@ def card(env, size, day_minutes, sheet, names, deal, output, **params):
       narrate card --players 8 --lang en --size a5 -o card.pdf
       narrate --game lupus-in-tabula card --players 12 --sheet --names "Anna,Bruno,..." -o foglio.pdf
     """
-    from narrator.core.card import card_content
-    from narrator.core.card import day_minutes as game_day_minutes
-    from narrator.core.script import night_scripts
+    from narrator.core.card import deck_card
     from narrator.shell.cardpdf import write_card
 
     if not sheet and (names is not None or deal):
@@ -54,9 +52,7 @@ def card(env, size, day_minutes, sheet, names, deal, output, **params):
     if sheet:
         _write_sheet(env, choice, settings, size or "a4", names, deal, output)
         return
-    scripts = night_scripts(env.game, choice.deck, settings)
-    content = card_content(env.game, choice.deck, choice.players, scripts,
-                           game_day_minutes(env.game) if day_minutes is None else day_minutes)
+    content = deck_card(env.game, choice.deck, choice.players, settings, day_minutes)
     size = size or "a5"
     pages, body = write_card(content, size, output)
     click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, text at {points} pt)",
