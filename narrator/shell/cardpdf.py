@@ -268,6 +268,19 @@ def _drawn(layout: Layout, size: str, content: CardContent):
     return pdf
 
 
+def bar(pdf, words: str, size: float, height: float) -> None:
+    """A section's heading: ``words`` in white bold on a black bar across the page (the card's and
+    the moderator's sheet's)."""
+    from fpdf.enums import XPos, YPos
+
+    pdf.set_font(FAMILY, "B", size)
+    pdf.set_fill_color(0)
+    pdf.set_text_color(255)
+    pdf.set_x(pdf.l_margin)
+    pdf.cell(pdf.w - pdf.l_margin - pdf.r_margin, height, " " + words, fill=True, new_x=XPos.LMARGIN,
+             new_y=YPos.NEXT)
+
+
 def _draw(pdf, block: Block, body: float) -> None:
     from fpdf.enums import XPos, YPos
 
@@ -278,11 +291,7 @@ def _draw(pdf, block: Block, body: float) -> None:
     pdf.set_y(pdf.get_y() + style.before * body)
     top = pdf.get_y()
     if block.kind == "heading":
-        pdf.set_font(FAMILY, "B", size)
-        pdf.set_fill_color(0)
-        pdf.set_text_color(255)
-        pdf.set_x(left)
-        pdf.cell(width, size * PT * style.leading, " " + block.text, fill=True, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        bar(pdf, block.text, size, size * PT * style.leading)
     else:
         if block.kind == "role" and block.number is not None:  # large, or as large as fits the gutter
             number = str(block.number)

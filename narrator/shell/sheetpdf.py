@@ -13,7 +13,7 @@ from pathlib import Path
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.core.sheet import SheetContent
-from narrator.shell.cardpdf import FAMILY, PT, new_pdf
+from narrator.shell.cardpdf import FAMILY, PT, bar, new_pdf
 from narrator.shell.files import write_atomically
 
 SHEET_SIZES = ("a5", "a4", "letter")  # an A6 grid has no room for a pencil
@@ -109,14 +109,9 @@ class _Sheet:
         return self.body * 1.2 * PT * 1.55 + self.body * 0.4
 
     def heading(self, words: str) -> None:
-        from fpdf.enums import XPos, YPos
-
         pdf, size = self.pdf, self.body * 1.2
         pdf.set_y(pdf.get_y() + self.body * 0.2)
-        pdf.set_font(FAMILY, "B", size)
-        pdf.set_fill_color(0)
-        pdf.set_text_color(255)
-        pdf.cell(self.width, size * PT * 1.55, " " + words, fill=True, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        bar(pdf, words, size, size * PT * 1.55)
         pdf.set_y(pdf.get_y() + self.body * 0.2)
 
     def _seat_widths(self, content: SheetContent) -> list[float]:
