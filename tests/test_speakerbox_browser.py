@@ -104,11 +104,16 @@ def test_the_controls_ask_for_the_deal_and_a_second_tap_before_the_night_is_ende
                                                                  b.getBoundingClientRect().top]]))""")
     assert looks["next"][0] != looks["pause"][0]  # unlike Pause: another colour...
     assert looks["next"][1] > looks["pause"][1]  # ...and a row of its own, away from it
-    laptop.click(end)  # one tap in the dark: it only says what a second would do
+    laptop.click(end)  # one tap in the dark: it only says what a second would do...
+    armed = time.monotonic()
     assert laptop.inner_text(end) == "Tocca di nuovo per chiudere la notte"
-    time.sleep(1.0)
+    laptop.wait_for_function(f"document.querySelector('{end}').textContent === 'Chiudi la notte'",
+                             timeout=6000)  # ...for four seconds, then it is a first tap again
+    assert 3.5 < time.monotonic() - armed < 5.5
     assert listener.evaluate("narratorBox.state.stage === 'night' && narratorBox.state.night.running")
     assert process.poll() is None  # the night plays on
+    laptop.click(end)
+    assert laptop.inner_text(end) == "Tocca di nuovo per chiudere la notte"
     laptop.click(end)  # the second tap ends it
     assert process.wait(timeout=20) == 0
 
