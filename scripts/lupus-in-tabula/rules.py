@@ -20,8 +20,8 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl",  # for the moderator
              "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield")  # La Minaccia Fantasma
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides")
-# The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
 END_AFTER = ("dawn", "day")  # after every death (the digest's "The end")
+# The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
 FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "plus": "sword",
           "minus": "shield", "nomination": "nomination", "runoff": "ballot"}
 
