@@ -357,6 +357,7 @@ def test_with_no_sound_and_no_keyboard_the_day_does_not_start(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stderr.endswith("narrate: nobody can say go (no keyboard input): the day was not started; "
                                   "run 'narrate timer' when the group is ready\n")
+    assert "the count, the time (space: pause, q: stop) \nWhen the night is over" in result.stdout  # a line each
     assert speaker.said == [] and clock.now == 1000.0
 
 

@@ -63,6 +63,7 @@ def follow(env: Environment, settings: ScriptSettings, night) -> None:
     except click.Abort:
         if sys.stdin.isatty():
             raise
+        click.echo()  # the question ends its line: what comes next is not written after it
         return
     with terminal_session(phase_labels(env, settings.lang), sleep=env.sleep) as session:
         follow_night(night, session, env.clock)
