@@ -33,7 +33,7 @@ def many_nights(tmp_path):
     (folder / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     for lang in ("it", "en"):  # a game of many nights heads each night on its card
         texts = yaml.safe_load((folder / f"{lang}.yaml").read_text(encoding="utf-8"))
-        texts["card"] = {key: value for key, value in texts["card"].items() if key in CARD_TEXTS + ("win", "setup_with")}
+        texts["card"] = {key: value for key, value in texts["card"].items() if key in CARD_TEXTS + ("win", "wins", "setup_with")}
         texts["card"] |= {"night_number": "N{night}", "night_onwards": "N{night}+"}
         texts["vote"] = {"and": texts["vote"]["and"]}
         (folder / f"{lang}.yaml").write_text(yaml.safe_dump(texts, allow_unicode=True), encoding="utf-8")
