@@ -61,7 +61,8 @@ class Quiet(Exception):
 
 
 def commands(group=cli, path=()):
-    for name, command in group.commands.items():
+    for name in group.list_commands(None):
+        command = group.get_command(None, name)
         if isinstance(command, click.Group):
             yield from commands(command, (*path, name))
         else:
@@ -74,7 +75,7 @@ def settings(path):
     """Where each value goes: every option that takes a value, and every argument."""
     command = cli
     for name in path:
-        command = command.commands[name]
+        command = command.get_command(None, name)
     for param in command.params:
         if isinstance(param, click.Option) and (param.is_flag or param.count or param.name == "version"):
             continue

@@ -90,7 +90,7 @@ def test_every_command_takes_game():
     for path in command_paths():
         command = cli
         for name in path:
-            command = command.commands[name]
+            command = command.get_command(None, name)
         assert "--game" in [opt for param in command.params for opt in param.opts], path
 
 

@@ -66,8 +66,9 @@ def invoke(language, args, input=None, **env):
 
 def command_paths(command=cli, path=()):
     yield list(path)
-    for name, sub in sorted(getattr(command, "commands", {}).items()):
-        yield from command_paths(sub, (*path, name))
+    if isinstance(command, click.Group):
+        for name in command.list_commands(None):
+            yield from command_paths(command.get_command(None, name), (*path, name))
 
 
 @pytest.mark.parametrize("language", sorted(LOCALES))

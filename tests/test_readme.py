@@ -52,10 +52,10 @@ def test_every_use_example_is_a_command_line_narrate_accepts(example):
     assert words[0] == "narrate"
     command, name, args, parent = cli, "narrate", words[1:], None
     while True:
-        at = next((i for i, word in enumerate(args) if isinstance(command, click.Group) and word in command.commands),
+        at = next((i for i, word in enumerate(args) if isinstance(command, click.Group) and word in command.list_commands(None)),
                   len(args))
         # with its subcommand, if any; --game needs the environment, as in a real run
         context = command.make_context(name, args[:at + 1], parent=parent, **({} if parent else {"obj": make_env()}))
         if at == len(args):
             return
-        command, name, args, parent = command.commands[args[at]], args[at], args[at + 1:], context
+        command, name, args, parent = command.get_command(None, args[at]), args[at], args[at + 1:], context

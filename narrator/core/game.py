@@ -5,7 +5,6 @@ Nothing here knows a role by name: what makes the wolves or the Massoni special 
 ``narrator.games.loader`` builds these objects from ``narrator/games/<game>/`` and validates them once.
 """
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -337,6 +336,8 @@ class Game:
         key = normalize_name(name)
         if key in index:
             return index[key][0]
+        import difflib  # only when a name is wrong
+
         close = difflib.get_close_matches(key, list(index), n=1, cutoff=0.6) if len(key) <= 60 else []
         if close:
             raise UnknownRoleError(msg("no role '{name}' — did you mean '{close}'?", name=name.strip(),
@@ -358,6 +359,8 @@ class Game:
             return starting.pop()
         cards = ", ".join(language.role_name(role_id) for role_id in role_ids)
         spellings = [spelled for spelled in index if index[spelled][0] in role_ids]
+        import difflib
+
         close = difflib.get_close_matches(key, spellings, n=1, cutoff=0.6) if len(key) <= 60 else []
         if close and not starting:
             raise UnknownRoleError(msg("no role '{name}' — did you mean '{close}'?", name=name.strip(),

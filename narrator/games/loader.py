@@ -5,10 +5,10 @@ language. Everything is checked here, once: a malformed file fails at load with 
 field, never later in the middle of a night.
 """
 
-import hashlib
 import importlib.util
 import re
 import sys
+import zlib  # names each rules module by its path's checksum: cheaper to import than hashlib
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -231,7 +231,7 @@ def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | None:
     path = (folder / _RULES_FILE).resolve()
     if not path.is_file():
         return None
-    name = f"narrator.games._rules_{hashlib.sha256(str(path).encode()).hexdigest()[:16]}"
+    name = f"narrator.games._rules_{zlib.crc32(str(path).encode()):08x}"
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path)

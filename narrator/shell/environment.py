@@ -15,18 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from narrator.core.language import language_from_environ
 from narrator.games import GAMES_DIR
+from narrator.shell.folders import user_dir
 from narrator.shell.resources import data_dir
 
 if TYPE_CHECKING:
     from narrator.core.game import Game
 
 DEFAULT_GAME = "una-notte-da-lupi"
-
-
-def _user_dir(kind: str) -> Path:
-    import platformdirs
-
-    return Path(getattr(platformdirs, f"user_{kind}_dir")("narrator"))
 
 
 def _fresh_seed() -> int:
@@ -61,9 +56,9 @@ class Environment:
     game_given: bool = False  # --game was on the command line (a votes file's game: must then agree)
     new_seed: Callable[[], int] = lambda: _fresh_seed()
     voices_dir: Path = field(default_factory=lambda: data_dir("voices"))  # the packs narrator ships
-    cache_dir: Path = field(default_factory=lambda: _user_dir("cache"))
-    data_home: Path = field(default_factory=lambda: _user_dir("data"))  # the user's own packs live here
-    config_dir: Path = field(default_factory=lambda: _user_dir("config"))  # remembered player names
+    cache_dir: Path = field(default_factory=lambda: user_dir("cache"))
+    data_home: Path = field(default_factory=lambda: user_dir("data"))  # the user's own packs live here
+    config_dir: Path = field(default_factory=lambda: user_dir("config"))  # remembered player names
     speech_engine: Callable[[], Any] | None = _speech_engine  # a factory; None means no text-to-speech
     speech_engines: Callable[[], Mapping[str, Callable[[], Any]]] = _speech_engines  # every engine, by name
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one

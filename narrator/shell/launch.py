@@ -17,11 +17,8 @@ def main() -> None:
     pressed = []
     signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
     try:
-        # Read at every start, before the command runs (the user's folders come from platformdirs):
-        # imported here, a Ctrl-C cannot cut it in half. PyYAML is not: the game's files are read
-        # parsed from the cache (narrator.shell.yamlcache), and PyYAML only when one is new.
-        import platformdirs  # noqa: F401
-
+        # PyYAML is not imported here: the game's files are read parsed from the cache
+        # (narrator.shell.yamlcache), and PyYAML only when one is new.
         from narrator.core.errors import Interrupted, Terminated
         from narrator.shell.cli.app import main as run
         from narrator.shell.cli.errors import EXIT_INTERRUPTED, fail

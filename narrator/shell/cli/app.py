@@ -4,13 +4,8 @@ import click
 from click.core import ParameterSource
 
 from narrator import __version__
-from narrator.shell.cli.card import card
-from narrator.shell.cli.day import timer
-from narrator.shell.cli.deck import deck
-from narrator.shell.cli.doctor import doctor
 from narrator.shell.cli.errors import NarrateGroup
-from narrator.shell.cli.flow import play_game
-from narrator.shell.cli.games import add_game_option, games
+from narrator.shell.cli.games import add_game_option
 from narrator.shell.cli.options import (
     audio_options,
     day_options,
@@ -19,21 +14,33 @@ from narrator.shell.cli.options import (
     script_options,
     wait_option,
 )
-from narrator.shell.cli.render import render
-from narrator.shell.cli.replay import replay
-from narrator.shell.cli.resume import resume
-from narrator.shell.cli.roles import roles
-from narrator.shell.cli.script import script
-from narrator.shell.cli.serve import box_options, serve
-from narrator.shell.cli.voices import voices
-from narrator.shell.cli.votes import votes
+from narrator.shell.cli.serve import box_options
 from narrator.shell.environment import Environment
 from narrator.shell.translation import _
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
+# Every command, imported only when called: name, where it is, and its line in 'narrate --help'.
+COMMANDS = {
+    "card": ("narrator.shell.cli.card:card", "Print the speaker card, or the moderator's sheet."),
+    "deck": ("narrator.shell.cli.deck:deck", "Show a deck and check it against the rules."),
+    "doctor": ("narrator.shell.cli.doctor:doctor", "Check the voices, voice packs and sound output here."),
+    "games": ("narrator.shell.cli.games:games", "List the games, with their players and languages."),
+    "render": ("narrator.shell.cli.render:render", "Write the whole night to one audio file."),
+    "replay": ("narrator.shell.cli.replay:replay", "Settle a record of a game of many nights."),
+    "resume": ("narrator.shell.cli.resume:resume", "Continue a game of many nights where it stopped."),
+    "roles": ("narrator.shell.cli.roles:roles", "List every role in the box."),
+    "script": ("narrator.shell.cli.script:script", "Print the night, line by line, with its times."),
+    "serve": ("narrator.shell.cli.serve:serve", "Serve the game to tablets on the local network."),
+    "timer": ("narrator.shell.cli.day:timer", "Run the day's discussion timer alone."),
+    "voices": ("narrator.shell.cli.voices:voices", "Voice packs: recorded lines to speak with."),
+    "votes": ("narrator.shell.cli.votes:votes", "Settle the vote by the rules: who is lynched, who wins."),
+}
 
-@click.group(cls=NarrateGroup, invoke_without_command=True, context_settings=CONTEXT)
+
+@click.group(cls=NarrateGroup, invoke_without_command=True, context_settings=CONTEXT,
+             lazy={name: where for name, (where, _summary) in COMMANDS.items()},
+             summaries={name: summary for name, (_where, summary) in COMMANDS.items()}, prepare=add_game_option)
 @click.version_option(__version__, "--version", "-V", prog_name="narrate", message="%(prog)s %(version)s",
                       help="Show the version and exit.")  # click's message id, translated when shown
 @deck_options
@@ -78,11 +85,11 @@ def cli(ctx, **params):
     if not given:
         click.echo(ctx.get_help())
         return
+    from narrator.shell.cli.flow import play_game
+
     play_game(env, params, speaker_box=params["speaker_box"])
 
 
-for command in (games, script, deck, roles, render, card, timer, votes, replay, resume, serve, voices, doctor):
-    cli.add_command(command)
 add_game_option(cli)
 
 

@@ -6,7 +6,7 @@ import click
 
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.i18n import os_reason
-from narrator.shell.cli.interface import Group, speaking, translated
+from narrator.shell.cli.interface import LazyGroup, speaking, translated
 from narrator.shell.translation import _, say
 
 EXIT_BAD_INPUT = 2
@@ -18,7 +18,7 @@ MAX_QUOTED = 40  # ...its first characters (a path of ordinary length is shown w
 MAX_LINE = 300  # an error line never grows past this, whatever it quotes
 
 
-class NarrateGroup(Group):
+class NarrateGroup(LazyGroup):
     """A click group whose errors are one line each, never a traceback or a usage dump, and that
     speaks the game's language from its first word."""
 

@@ -101,8 +101,9 @@ def help_message_id(help_text: str) -> str:
 _COMMAND_TEXTS = ("help", "short_help", "options_metavar", "subcommand_metavar")
 
 
-def _texts_of(command: click.Command) -> Iterator[tuple[object, str]]:
-    """(object, attribute) for every piece of interface text a command and its parameters hold."""
+def _texts_of(command: click.Command, every: bool = False) -> Iterator[tuple[object, str]]:
+    """(object, attribute) for every piece of interface text a command and its parameters hold: in
+    the commands loaded so far, or with ``every`` in all of them (importing those not yet loaded)."""
     for name in _COMMAND_TEXTS:
         if getattr(command, name, None):
             yield command, name
@@ -110,14 +111,33 @@ def _texts_of(command: click.Command) -> Iterator[tuple[object, str]]:
         for name in ("help", "metavar"):
             if getattr(param, name, None):
                 yield param, name
-    for sub in getattr(command, "commands", {}).values():
-        yield from _texts_of(sub)
+    if every and isinstance(command, LazyGroup):
+        yield from ((command, name) for name in command.summaries)
+        subs = [command.get_command(None, name) for name in command.list_commands(None)]
+    else:
+        subs = getattr(command, "commands", {}).values()
+    for sub in subs:
+        yield from _texts_of(sub, every)
 
 
 def command_message_ids(command: click.Command) -> Iterator[str]:
     """Every message id a command tree shows (for dev/catalog.py)."""
-    for thing, name in _texts_of(command):
-        yield help_message_id(getattr(thing, name))
+    for thing, name in _texts_of(command, every=True):
+        text = thing.summaries[name] if isinstance(thing, LazyGroup) and name in thing.summaries else getattr(
+            thing, name)
+        yield help_message_id(text)
+
+
+_changed: list[list[tuple[object, str, str]]] = []  # while translated() lasts: the texts it has changed
+
+
+def _translate(command: click.Command) -> None:
+    """Put the texts of ``command`` in the language in use, if a translated() is in force."""
+    if _changed:
+        for thing, name in _texts_of(command):
+            text = getattr(thing, name)
+            _changed[-1].append((thing, name, text))
+            setattr(thing, name, _(help_message_id(text)))
 
 
 @contextmanager
@@ -125,15 +145,15 @@ def translated(command: click.Command) -> Iterator[None]:
     """The command tree in the language in use while a run lasts; English again afterwards.
 
     The command objects keep English, the catalogs' message ids, so that a process that runs
-    narrate twice (the tests) can run it in two languages.
+    narrate twice (the tests) can run it in two languages. A command loaded during the run is
+    translated as it loads.
     """
-    saved = [(thing, name, getattr(thing, name)) for thing, name in _texts_of(command)]
+    _changed.append([])
     try:
-        for thing, name, text in saved:
-            setattr(thing, name, _(help_message_id(text)))
+        _translate(command)
         yield
     finally:
-        for thing, name, text in saved:
+        for thing, name, text in reversed(_changed.pop()):
             setattr(thing, name, text)
 
 
@@ -155,6 +175,44 @@ class Command(TranslatedHelp, click.Command):
 class Group(TranslatedHelp, click.Group):
     command_class = Command
     group_class = type  # subgroups are of this class too
+
+
+class LazyGroup(Group):
+    """A group whose commands are imported only when one is called (or its own help asked for).
+
+    ``lazy`` maps each command's name to ``"module:attribute"``; ``summaries`` gives the line
+    each has in the group's list of commands, so that ``--help`` imports none of them (a quick
+    command then loads only what it needs). ``prepare`` runs on each command as it loads.
+    """
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, summaries: dict[str, str] | None = None,
+                 prepare=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+        self.summaries = dict(summaries or {})
+        self.prepare = prepare or (lambda command: None)
+
+    def list_commands(self, ctx) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx, name: str):
+        if name not in self.commands and name in self.lazy:
+            import importlib
+
+            module, attribute = self.lazy[name].split(":")
+            command = getattr(importlib.import_module(module), attribute)
+            self.prepare(command)
+            _translate(command)
+            self.commands[name] = command
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx, formatter) -> None:
+        rows = [(name, _(self.summaries[name]) if name in self.summaries
+                 else self.get_command(ctx, name).get_short_help_str(formatter.width))
+                for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section(_("Commands")):
+                formatter.write_dl(rows)
 
 
 def confirm(question: str, default: bool = True) -> bool:

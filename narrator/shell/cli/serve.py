@@ -4,7 +4,6 @@ import re
 
 import click
 
-from narrator.shell.cli.flow import play_game
 from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import (
     audio_options,
@@ -71,4 +70,6 @@ def serve(env, **params):
       narrate serve --players 6
       narrate --players 6 --speaker-box --no-laptop-audio
     """
+    from narrator.shell.cli.flow import play_game  # the whole game: imported when served, not with narrate
+
     play_game(env, params, speaker_box=True)
