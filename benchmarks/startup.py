@@ -17,6 +17,8 @@ from pathlib import Path
 NARRATE = Path(sys.executable).parent / "narrate"
 COMMANDS = {
     "python -c pass (baseline)": [sys.executable, "-c", "pass"],
+    # the floor under any command: the libraries every narrate run stands on, imported and nothing else
+    "libraries alone": [sys.executable, "-c", "import click, dataclasses, pathlib, gettext, zlib, marshal"],
     "narrate --help": [str(NARRATE), "--help"],
     "narrate script --players 10": [str(NARRATE), "script", "--players", "10"],
     "narrate roles": [str(NARRATE), "roles"],

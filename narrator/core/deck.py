@@ -4,14 +4,17 @@ Every rule comes from the role data (``copies``, ``in_deck``, ``excludes``) and 
 ``extra_cards``; there is no role named in this module.
 """
 
-import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from narrator.core.errors import DeckError, NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg, plural
+
+if TYPE_CHECKING:
+    import random  # the caller gives the generator
 
 
 @dataclass(frozen=True)
@@ -246,7 +249,7 @@ def adjust_deck(game: Game, deck: Deck, add: Iterable[str] = (), remove: Iterabl
     return make_deck(game, counts)
 
 
-def random_deck(game: Game, players: int, rng: random.Random) -> Deck:
+def random_deck(game: Game, players: int, rng: "random.Random") -> Deck:
     """A legal deck for ``players`` drawn with ``rng``; the same seed gives the same deck."""
     check_players(game, players)
     units = list(deck_units(game))
@@ -301,7 +304,7 @@ def _legal(game: Game, counts: dict[str, int]) -> bool:
 
 def build_deck(game: Game, *, players: int | None = None, base: Deck | None = None,
                add: Iterable[str] = (), remove: Iterable[str] = (),
-               rng: random.Random | None = None) -> tuple[Deck, int]:
+               rng: "random.Random | None" = None) -> tuple[Deck, int]:
     """The deck a group asked for, checked against the rules, and the number of players.
 
     ``base`` is an explicit deck; without it the deck is the recommended one for ``players``,

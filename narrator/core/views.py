@@ -5,7 +5,6 @@ Text for people comes in the language of ``catalog`` (see narrator.core.i18n); d
 no words to translate.
 """
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +18,8 @@ from narrator.core.timeline import Timeline
 def dump(data: Any, fmt: str) -> str:
     """``data`` as JSON or YAML text (UTF-8, accents kept as they are)."""
     if fmt == "json":
+        import json
+
         return json.dumps(data, ensure_ascii=False, indent=2)
     import yaml
 

@@ -5,7 +5,6 @@ system themselves, so that tests hand them a made-up one (see tests/conftest.py)
 """
 
 import os
-import shutil
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +21,12 @@ if TYPE_CHECKING:
     from narrator.core.game import Game
 
 DEFAULT_GAME = "una-notte-da-lupi"
+
+
+def _which(name: str) -> str | None:
+    import shutil
+
+    return shutil.which(name)
 
 
 def _fresh_seed() -> int:
@@ -63,7 +68,7 @@ class Environment:
     speech_engines: Callable[[], Mapping[str, Callable[[], Any]]] = _speech_engines  # every engine, by name
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one
     sound_problem: Callable[[], str | None] = _sound_problem  # why PortAudio cannot play here, or None
-    which: Callable[[str], str | None] = shutil.which  # finds the command-line players
+    which: Callable[[str], str | None] = lambda name: _which(name)  # finds the command-line players
     recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
     speaker: Callable[..., Any] | None = None  # a factory for tests; None means the best one here
     clock: Callable[[], float] = time.monotonic  # the day timer's clock: never the wall clock

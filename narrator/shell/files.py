@@ -10,7 +10,6 @@ file keeps its mode and owner, and a device, a pipe or a read-only file is refus
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,6 +40,8 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
         raise NarratorError(msg("{file}: the folder {folder} does not exist", file=path, folder=target.parent))
     existing = _existing(target, path)
     try:
+        import tempfile  # with random and shutil: only when something is written
+
         descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.",
                                                  suffix=target.suffix)
     except OSError as error:

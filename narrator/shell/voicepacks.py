@@ -6,7 +6,7 @@ without loading any audio library; the texts tell when a pack no longer matches 
 This module reads and writes manifests only; audio is in ``narrator.shell.audio.packs``.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -88,16 +88,19 @@ def save_pack(pack: VoicePack) -> None:
 
 def find_packs(folders: list[Path]) -> list[VoicePack]:
     """Every readable pack directly inside ``folders`` (a broken one is skipped, not fatal)."""
-    packs = []
+    return list(_each_pack(folders))
+
+
+def _each_pack(folders: list[Path]) -> Iterator[VoicePack]:
+    """The packs of ``find_packs``, read one at a time as they are asked for."""
     for folder in folders:
         if not folder.is_dir():
             continue
         for manifest in sorted(folder.glob(f"*/{MANIFEST}")):
             try:
-                packs.append(load_pack(manifest.parent))
+                yield load_pack(manifest.parent)
             except (DataError, NarratorError):
                 continue
-    return packs
 
 
 def resolve_pack(choice: str, folders: list[Path], game_id: str) -> VoicePack:
@@ -128,7 +131,4 @@ def _has_manifest(folder: Path) -> bool:
 
 def default_pack(lang: str, game_id: str, folders: list[Path]) -> VoicePack | None:
     """The first pack (shipped packs come first) for this language and game."""
-    for pack in find_packs(folders):
-        if pack.language == lang and pack.game == game_id:
-            return pack
-    return None
+    return next((pack for pack in _each_pack(folders) if pack.language == lang and pack.game == game_id), None)
