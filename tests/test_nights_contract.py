@@ -68,3 +68,22 @@ def test_a_votes_file_of_one_day_is_all_three_functions_or_none(tmp_path):
     folder = lupus_with(tmp_path, "def day_as_dict(", "def day_as_dict_(")
     with pytest.raises(DataError, match="a votes file of one day needs all of read_day, explain_votes, day_as_dict"):
         load_game(folder)
+
+
+def test_an_end_with_no_side_is_for_rules_that_say_it_may_come(tmp_path):
+    """game_over() naming no side is a plugin's mistake unless its rules declare END_WITHOUT_SIDE
+    (Wherewolf in Tabula's: only the cursed are left); then the game ends and no side wins."""
+    ending = "def game_over(game, state):\n    return (), ()\n\n\ndef game_over_(game, state):"
+    game = load_game(lupus_with(tmp_path, "def game_over(game, state):", ending))
+    with pytest.raises(RulesError, match="game_over\\(\\) named no side, and END_WITHOUT_SIDE is not true"):
+        play(game)
+    declared = lupus_with(tmp_path / "declared", "def game_over(game, state):",
+                          "END_WITHOUT_SIDE = True\n\n\n" + ending)
+    with pytest.raises(DataError, match="end.none"):  # its languages must then say it
+        load_game(declared)
+    for language in ("it", "en"):
+        path = declared / f"{language}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace(
+            "  dawn.nobody:", "  end.none: Nobody wins.\n  dawn.nobody:", 1), encoding="utf-8")
+    over = play(load_game(declared)).step
+    assert over.sides == () and over.winners == ()

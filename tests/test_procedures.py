@@ -19,7 +19,7 @@ def settle(procedure, *rounds):
             assert isinstance(step, VoteStep)
             asked.append((step.round, step.voter, step.candidates))
             votes = rounds[1 if step.round == "runoff" else 0]  # the first round's votes, then the runoff's
-            step = flow.send({"voted": votes[step.voter]})
+            step = flow.send({"voted": votes.get(step.voter)})
     except StopIteration as stop:
         return asked, stop.value
 
@@ -50,6 +50,23 @@ def test_a_secret_vote_spares_everybody_on_a_tie():
     assert verdict.lynched is None and verdict.tied == ("Bruno", "Carla")
     _asked, verdict = settle(SecretVote(SEATING, SEATING), {**first, "Elena": "Bruno"})
     assert verdict.lynched == "Bruno"
+
+
+def test_a_secret_vote_may_weigh_voters_let_them_abstain_and_bar_voting_for_oneself():
+    """Wherewolf in Tabula's: a cursed voter counts two, a voter may abstain, nobody votes for himself."""
+    procedure = SecretVote(SEATING, SEATING, weights={"Elena": 2}, may_abstain=True, others_only=True)
+    asked, verdict = settle(procedure, {"Anna": "Bruno", "Bruno": "Anna", "Elena": "Anna"})  # Carla, Dario: none
+    assert ("vote", "Anna", ("Bruno", "Carla", "Dario", "Elena")) in asked
+    assert dict(verdict.votes["vote"]) == {"Anna": "Bruno", "Bruno": "Anna", "Elena": "Anna"}
+    assert verdict.lynched == "Anna" and verdict.tallies["vote"]["Anna"] == 3
+    _asked, tied = settle(procedure, {"Anna": "Bruno", "Carla": "Bruno", "Elena": "Anna"})  # 2 against 2
+    assert tied.lynched is None and tied.tied == ("Anna", "Bruno")
+
+
+def test_a_day_that_spares_everybody_still_takes_and_counts_the_votes():
+    procedure = SecretVote(SEATING, SEATING, spares_all=True)
+    asked, verdict = settle(procedure, dict.fromkeys(SEATING, "Bruno") | {"Bruno": "Anna"})
+    assert len(asked) == 5 and verdict.tallies["vote"]["Bruno"] == 4 and verdict.lynched is None
 
 
 def test_a_ballottaggio_asks_everyone_from_the_anchors_left_then_the_living_who_are_not_suspects():

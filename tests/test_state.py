@@ -15,6 +15,8 @@ NAMES = ("Anna", "Bruno", "Carla")
     (Ask("k", "player", ("Anna",), NAMES, required=True), ["Bruno"], [None]),
     (Ask("k", "players", ("Anna",), NAMES, most=2), [["Anna", "Bruno"], None], [[], ["Anna", "Anna"],
                                                                                  ["Anna", "Bruno", "Carla"], "Anna"]),
+    (Ask("k", "players", ("Anna",), NAMES, required=True, most=2, least=2), [["Anna", "Bruno"]],
+     [None, ["Anna"], ["Anna", "Bruno", "Carla"]]),
     (Ask("k", "each", ("Anna", "Bruno"), NAMES), [{"Anna": "Carla"}, None], [{}, {"Zoe": "Carla"}, {"Anna": "Zoe"},
                                                                               ["Carla"]]),
     (Ask("k", "each", ("Anna", "Bruno"), NAMES, required=True), [{"Anna": "Carla", "Bruno": "Carla"}],

@@ -77,8 +77,10 @@ def check_players(game: Game, players: int) -> None:
                                  players=players))
 
 
-def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
-    """Raise ``DeckError`` naming the first rule ``deck`` breaks; return the number of players."""
+def check_deck(game: Game, deck: Deck, players: int | None = None, options: Mapping[str, bool] | None = None) -> int:
+    """Raise ``DeckError`` naming the first rule ``deck`` breaks; return the number of players.
+    A game whose rules draw its set also checks the deck against those rules, with ``options``
+    (the game's defaults when None)."""
     for role_id, copies in deck.counts:
         role = game.role(role_id)
         if copies > role.copies:
@@ -128,6 +130,10 @@ def check_deck(game: Game, deck: Deck, players: int | None = None) -> int:
                    else plural("remove {count} role", "remove {count} roles", -change))
             raise DeckError(msg("{players} players need {needed} cards; this deck has {cards}: {fix}",
                                  players=players, needed=needed, cards=deck.size, fix=fix))
+    if game.draws_set:
+        problem = game.rules.deck_problem(game, deck, game.option_defaults if options is None else options)
+        if problem is not None:
+            raise DeckError(problem)
     return players
 
 
@@ -304,17 +310,39 @@ def _legal(game: Game, counts: dict[str, int]) -> bool:
 
 def build_deck(game: Game, *, players: int | None = None, base: Deck | None = None,
                add: Iterable[str] = (), remove: Iterable[str] = (),
-               rng: "random.Random | None" = None) -> tuple[Deck, int]:
+               rng: "random.Random | None" = None, options: Mapping[str, bool] | None = None) -> tuple[Deck, int]:
     """The deck a group asked for, checked against the rules, and the number of players.
 
     ``base`` is an explicit deck; without it the deck is the recommended one for ``players``,
-    or a random legal one when ``rng`` is given. ``add``/``remove`` then adjust it one card each.
+    or a random legal one when ``rng`` is given (in a game whose rules draw the set, the set they
+    draw with ``options``). ``add``/``remove`` then adjust it one card each.
     """
     if base is not None and rng is not None:
         raise NarratorError(msg("--deck and --random do not mix: give the cards, or draw them at random"))
     if base is None:
         if players is None:
             raise NarratorError(msg("say how many are playing with --players N, or give the cards with --deck"))
-        base = random_deck(game, players, rng) if rng is not None else recommended_deck(game, players)
+        if game.draws_set:
+            if rng is None:
+                raise NarratorError(msg("{game} draws its set at random: add --random (and --seed N to draw one again), "
+                                        "or give the cards with --deck", game=game.title))
+            check_players(game, players)
+            base = make_deck(game, game.rules.draw_deck(game, players, _options(game, options), rng))
+        else:
+            base = random_deck(game, players, rng) if rng is not None else recommended_deck(game, players)
     deck = adjust_deck(game, base, add, remove)
-    return deck, check_deck(game, deck, players)
+    return deck, check_deck(game, deck, players, options)
+
+
+def _options(game: Game, options: Mapping[str, bool] | None) -> Mapping[str, bool]:
+    return game.option_defaults if options is None else options
+
+
+def possible_roles(game: Game, players: int, options: Mapping[str, bool] | None = None) -> tuple[str, ...]:
+    """Every role the game's draw could deal to ``players`` (its Possibili), in the catalog's order;
+    () for a game that does not draw its set."""
+    if not game.draws_set:
+        return ()
+    check_players(game, players)
+    possible = set(game.rules.possible_roles(game, players, _options(game, options)))
+    return tuple(role_id for role_id in game.role_ids if role_id in possible)

@@ -36,6 +36,12 @@ VOTE_WORDS = ("lynched_mark", "lynched_list")
 # can name (a side, or a role that wins alone).
 NOBODY_DIED_LINE = "dawn.nobody"
 END_LINE = "end.{winner}"
+NO_SIDE_LINE = "end.none"  # a game whose rules may end it with no side winning (END_WITHOUT_SIDE) says this
+
+
+def end_line(sides) -> str:
+    """The line that ends a game won by ``sides`` (the first one's), or by no side."""
+    return END_LINE.format(winner=sides[0]) if sides else NO_SIDE_LINE
 
 
 @dataclass(frozen=True)
@@ -293,6 +299,21 @@ class Game:
     @property
     def role_ids(self) -> tuple[str, ...]:
         return tuple(role.id for role in self.roles)
+
+    @property
+    def draws_set(self) -> bool:
+        """Whether the game's rules draw its set of cards (and name every role they could draw,
+        the Possibili) instead of the recommended decks: ``narrator.core.nights.DRAWN_SET``."""
+        return callable(getattr(self.rules, "draw_deck", None))
+
+    def turn_roles(self, counts: Mapping[str, int], options: Mapping[str, bool]) -> frozenset[str]:
+        """The roles whose turns a night with this deck calls: the deck's and, in a game whose set is
+        drawn, every role the draw could have given for as many players (so that the turns called
+        tell nothing of what was drawn)."""
+        roles = frozenset(role_id for role_id, copies in counts.items() if copies)
+        if not self.draws_set:
+            return roles
+        return roles | frozenset(self.rules.possible_roles(self, sum(counts.values()) - self.extra_cards, options))
 
     def called_slots(self, roles_in_deck: frozenset[str], options: Mapping[str, bool],
                      night: int = 1) -> tuple[WakeSlot, ...]:

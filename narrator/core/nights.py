@@ -77,6 +77,12 @@ class NightsRules(Protocol):
 
 # A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all three, or none.
 ONE_DAY = ("read_day", "explain_votes", "day_as_dict")
+# A game may draw its set by its own formula instead of recommended decks: all three, or none.
+#   draw_deck(game, players, options, rng) -> {role id: copies}, the set drawn with ``rng``
+#   deck_problem(game, deck, options) -> why a deck (drawn or written) breaks the rules (one msg), or None
+#   possible_roles(game, players, options) -> every role the draw could give (the Possibili): their
+#       turns are called every night, dealt or not, and ``narrate deck`` lists them
+DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
          "END_AFTER")
 MOMENTS = ("dawn", "day")  # when the end may be checked
@@ -126,6 +132,16 @@ def check_rules(module: Any, path: str) -> None:
         raise fail(msg("END_AFTER: one or both of {moments}", moments=", ".join(MOMENTS)))
     if 0 < sum(callable(getattr(module, name, None)) for name in ONE_DAY) < len(ONE_DAY):
         raise fail(msg("a votes file of one day needs all of {names}, or none", names=", ".join(ONE_DAY)))
+    drawn = [name for name in DRAWN_SET if callable(getattr(module, name, None))]
+    if 0 < len(drawn) < len(DRAWN_SET):
+        raise fail(msg("a set drawn by the rules needs all of {names}, or none", names=", ".join(DRAWN_SET)))
+    for name in drawn:
+        wanted = {"draw_deck": ["game", "players", "options", "rng"], "deck_problem": ["game", "deck", "options"],
+                  "possible_roles": ["game", "players", "options"]}[name]
+        have = list(inspect.signature(getattr(module, name)).parameters)
+        if have != wanted:
+            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
+                       wanted=", ".join(wanted)))
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
             raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))

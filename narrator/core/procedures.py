@@ -11,7 +11,10 @@ only, no role.
   (``narrator.core.runoff``). Somebody is always lynched.
 - ``OpenVote``: every voter names a candidate; the most voted is lynched; a tie for first is voted
   again among the tied, by the others, and a second tie spares everybody.
-- ``SecretVote``: one vote, the most voted is lynched, a tie spares everybody.
+- ``SecretVote``: one vote, the most voted is lynched, a tie spares everybody. A voter may count
+  more than once (``weights``), may abstain (``may_abstain``) and may be barred from voting for
+  himself (``others_only``); on a day when nobody may be lynched (``spares_all``) the votes are
+  still taken and counted, and spare everybody.
 """
 
 from collections.abc import Iterator, Mapping
@@ -62,6 +65,10 @@ class OpenVote:
 class SecretVote:
     voters: tuple[str, ...]
     candidates: tuple[str, ...]
+    weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: votes counted (default 1)
+    may_abstain: bool = False  # a voter may vote for nobody
+    others_only: bool = False  # a voter may not vote for himself
+    spares_all: bool = False  # whatever the votes, nobody is lynched today
     may_spare: ClassVar[bool] = True
     rounds: ClassVar[tuple[str, ...]] = ("vote",)
 
@@ -120,9 +127,20 @@ def run(procedure: Procedure, state) -> Iterator[RoundStep]:
 def _round(procedure, state, name, voters, candidates, suspects=()) -> Iterator[RoundStep]:
     votes: dict[str, str] = {}
     for voter in voters:
-        entry = yield VoteStep(state, procedure, name, voter, candidates, MappingProxyType(dict(votes)), suspects)
-        votes[voter] = entry["voted"]
+        allowed = tuple(name for name in candidates if name != voter) if getattr(procedure, "others_only", False) \
+            else candidates
+        entry = yield VoteStep(state, procedure, name, voter, allowed, MappingProxyType(dict(votes)), suspects)
+        if entry["voted"] is not None:  # an abstention (where the procedure allows one) is no vote
+            votes[voter] = entry["voted"]
     return votes
+
+
+def weighed(votes: Mapping[str, str], candidates, weights: Mapping[str, int]) -> dict[str, int]:
+    """Votes per candidate, in the candidates' order, each voter counting ``weights[voter]`` (default 1)."""
+    counted = {name: 0 for name in candidates}
+    for voter, voted in votes.items():
+        counted[voted] += weights.get(voter, 1)
+    return counted
 
 
 def _nomination_runoff(procedure: NominationRunoff, state) -> Iterator[RoundStep]:
@@ -154,9 +172,11 @@ def _top(counted: Mapping[str, int]) -> tuple[str, ...]:
 
 def _plurality(procedure: OpenVote | SecretVote, state) -> Iterator[RoundStep]:
     first = yield from _round(procedure, state, "vote", procedure.voters, procedure.candidates)
-    counted = tally(first, procedure.candidates)
+    counted = weighed(first, procedure.candidates, getattr(procedure, "weights", EMPTY))
     top = _top(counted)
     votes, tallies = {"vote": MappingProxyType(first)}, {"vote": MappingProxyType(counted)}
+    if getattr(procedure, "spares_all", False):
+        return Verdict(None, MappingProxyType(votes), MappingProxyType(tallies))
     if len(top) == 1 or not isinstance(procedure, OpenVote) or not top:
         return Verdict(top[0] if len(top) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
                        top if len(top) > 1 else ())

@@ -257,7 +257,7 @@ def _check(step: Step, entry: dict, index: int) -> None:
         if step.must_end and entry["winner"] is None:
             raise RoundsError(msg("entry {number}: too few are alive to vote: name the side that won", number=index))
     elif isinstance(step, VoteStep):
-        if entry["voted"] is None:
+        if entry["voted"] is None and not getattr(step.procedure, "may_abstain", False):
             raise RoundsError(msg("entry {number}: {voter} has not voted", number=index, voter=step.voter))
         allowed(entry["voted"], step.candidates, "vote")
     elif isinstance(step, DayStep) and "lynched" in entry:
@@ -265,6 +265,9 @@ def _check(step: Step, entry: dict, index: int) -> None:
             reason = msg("somebody is always lynched in this game")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
         allowed(entry["lynched"], step.procedure.candidates, "lynched")
+        if entry["lynched"] is not None and getattr(step.procedure, "spares_all", False):
+            reason = msg("nobody may be lynched today")
+            raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
 
 
 # --- the course of the game ---------------------------------------------------------------------
@@ -277,7 +280,7 @@ def check_setup(game: Game, setup: Setup) -> None:
     unknown = sorted(set(setup.role_ids) - set(game.role_ids))
     if unknown:
         raise RoundsError(msg("no role '{role}' in {game}", role=unknown[0], game=game.title))
-    check_deck(game, make_deck(game, setup.deck), len(setup.seating))
+    check_deck(game, make_deck(game, setup.deck), len(setup.seating), setup.options)
     if repeated(list(setup.seating)) is not None:
         raise RoundsError(msg("the seating lists each player once"))
     for option, players in game.option_players.items():
@@ -334,7 +337,7 @@ def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | Non
 
 def tonight_skips(game: Game, state: State) -> frozenset[str]:
     """The deck's turns of this night that the game's rules leave out."""
-    called = game.called_slots(frozenset(state.deck), state.options, state.night)
+    called = game.called_slots(game.turn_roles(state.deck, state.options), state.options, state.night)
     return frozenset(slot.id for slot in called if not game.rules.calls(game, state, slot.id))
 
 
@@ -353,6 +356,9 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
             answer = yield EndQuestion(state, len(state.living) < 3, possible_winners(game, setup))
             return None if answer["winner"] is None else ((answer["winner"],), None)
         result = rules.game_over(game, state)
+        if result is not None and not result[0] and not getattr(rules, "END_WITHOUT_SIDE", False):
+            raise RulesError(msg("{file}: game_over() named no side, and END_WITHOUT_SIDE is not true",
+                                 file=_source(game)))
         return None if result is None else (tuple(result[0]), tuple(result[1]))
 
     while True:
@@ -364,7 +370,8 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         else:
             tonight: dict[str, Any] = {}
             answers: dict[str, str] = {}
-            turns = [slot.id for slot in game.called_slots(frozenset(state.deck), state.options, state.night)
+            turns = [slot.id for slot in game.called_slots(game.turn_roles(state.deck, state.options), state.options,
+                                                           state.night)
                      if slot.id not in skip]
             for phase in (INTRO_PHASE, *turns, OUTRO_PHASE):
                 ask = None

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from narrator.core.choices import COUNT_STYLES
 from narrator.core.deck import Deck, players_for
 from narrator.core.errors import NarratorError
-from narrator.core.game import END_LINE, NOBODY_DIED_LINE, CountStep, Game, LineStep, Step
+from narrator.core.game import END_LINE, NO_SIDE_LINE, NOBODY_DIED_LINE, CountStep, Game, LineStep, Step
 from narrator.core.i18n import msg
 
 INTRO_PHASE = "night"
@@ -137,7 +137,8 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     box), so that silence never tells anyone what is in play.
     """
     language = game.languages[settings.lang]
-    called = tuple(slot for slot in game.called_slots(deck.role_ids, settings.options, settings.night)
+    roles = game.turn_roles(deck.as_dict(), settings.options)
+    called = tuple(slot for slot in game.called_slots(roles, settings.options, settings.night)
                    if slot.id not in settings.skip)
     sections: list[tuple[str, tuple[Step, ...], str | None]] = [(INTRO_PHASE, game.night.before, None)]
     sections += [(slot.id, game.slot_steps(slot), slot.id) for slot in called]
@@ -147,7 +148,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     for phase, steps, role_id in sections:
         section: list[Segment] = []
         for step in steps:
-            if step.when is not None and not step.when.holds(deck.role_ids, settings.options, settings.night):
+            if step.when is not None and not step.when.holds(roles, settings.options, settings.night):
                 continue
             if isinstance(step, CountStep):
                 section.append(_count(phase, turn_count(game, settings, phase), settings, game.count,
@@ -234,7 +235,8 @@ def every_line_key(game: Game) -> list[str]:
 
 def round_line_keys(game: Game) -> list[str]:
     """The lines of a game played to the end that name nobody: no death at dawn, each end."""
-    return [NOBODY_DIED_LINE, *(END_LINE.format(winner=winner) for winner in game.rules.ENDS)]
+    return [NOBODY_DIED_LINE, *(END_LINE.format(winner=winner) for winner in game.rules.ENDS),
+            *([NO_SIDE_LINE] if getattr(game.rules, "END_WITHOUT_SIDE", False) else [])]
 
 
 # A count's word longer than this runs into the next second's when every second is spoken: text-to-

@@ -21,7 +21,7 @@ EMPTY: Mapping = MappingProxyType({})
 
 # The kinds of entry an ask takes (what the value of its ACTION KEY is in a game record):
 #   player       one player's name (or nobody, unless required)
-#   players      several players' names (a list; up to ``most``)
+#   players      several players' names (a list; ``least`` to ``most`` of them)
 #   each         one player per chooser: a mapping chooser -> name (``choosers`` are its keys)
 #   yes-no       true or false
 #   choice       one of ``choices``
@@ -103,6 +103,7 @@ class Ask:
     required: bool = False
     about: str | None = None  # told: the player the answer is about
     most: int = 0  # players: at most this many (0: any number)
+    least: int = 0  # players: at least this many, when any are given (``required``: always)
     labels: tuple[str, ...] = ()  # each: how each chooser is shown (a holder's name), else the chooser
 
     def label(self, chooser: str) -> str:
@@ -129,6 +130,10 @@ class Ask:
                 return msg("'{key}' is a list of names", key=self.key)
             if len(set(value)) != len(value) or (self.most and len(value) > self.most):
                 return msg("'{key}': at most {most} different names", key=self.key, most=self.most or len(value))
+            if len(value) < self.least:
+                return msg("'{key}': {least} different names", key=self.key, least=self.least) \
+                    if self.least == self.most else msg("'{key}': at least {least} different names", key=self.key,
+                                                        least=self.least)
             return next((why for why in map(player, value) if why), None)
         if self.kind == "each":
             if not isinstance(value, Mapping) or not all(isinstance(name, str) for name in value.values()):

@@ -8,7 +8,7 @@ no words to translate.
 from collections.abc import Mapping
 from typing import Any
 
-from narrator.core.deck import Deck
+from narrator.core.deck import Deck, possible_roles
 from narrator.core.game import Game
 from narrator.core.i18n import ENGLISH, Catalog
 from narrator.core.script import Count, Line, NightScript
@@ -71,7 +71,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
         rows.append((f"+{copies}", language.role_name(role_id), role_id, language.sides[game.role(role_id).side],
                      language.apart))
     called = [language.slot_name(slot, slot.cards(deck.as_dict()))
-              for slot in game.slots_of_any_night(deck.role_ids, options)]
+              for slot in game.slots_of_any_night(game.turn_roles(deck.as_dict(), options), options)]
     if not called:
         order = catalog.gettext("Night order: nobody wakes")
     elif game.many_nights:
@@ -79,10 +79,16 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
             roles=", ".join(called))
     else:
         order = catalog.gettext("Night order: {roles}").format(roles=", ".join(called))
+    possible = []
+    if game.draws_set:
+        possible = [catalog.gettext("Possible roles (any of them may have been drawn; they may be read out): {roles}")
+                    .format(roles=", ".join(language.role_name(role_id)
+                                            for role_id in possible_roles(game, players, options)))]
     return "\n".join([
         catalog.gettext("{game}: deck for {players} players ({cards} cards)").format(
             game=game.title, players=players, cards=deck.size),
         *table(rows),
+        *possible,
         order,
         language.setup(deck.role_ids, game.unmoderated(deck.role_ids, options)),
     ])

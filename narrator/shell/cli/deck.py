@@ -4,8 +4,10 @@ from narrator.shell.cli.interface import Command
 from narrator.shell.cli.options import (
     DECK_OPTION_NAMES,
     choose_deck,
+    choose_settings,
     deck_options,
     format_option,
+    game_option_options,
     lang_option,
     language,
     pick,
@@ -16,10 +18,11 @@ from narrator.shell.translation import active_catalog
 
 @click.command(cls=Command)
 @deck_options
+@game_option_options
 @lang_option
 @format_option()
 @click.pass_obj
-def deck(env, lang, fmt, **params):
+def deck(env, lang, fmt, game_options, variants, **params):
     """Show a deck and check it against the rules.
 
     A deck has one card per player plus those the game leaves undealt, and keeps the game's
@@ -35,10 +38,11 @@ def deck(env, lang, fmt, **params):
     """
     from narrator.core.views import deck_data, deck_text, dump
 
-    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
+    options = choose_settings(env, lang, None, "edges", (), game_options, variants).options
+    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES), options=options)
     say_seed(choice)
     lang = language(env, lang)
     if fmt == "text":
-        click.echo(deck_text(env.game, choice.deck, choice.players, lang, active_catalog()))
+        click.echo(deck_text(env.game, choice.deck, choice.players, lang, active_catalog(), options))
     else:
         click.echo(dump(deck_data(env.game, choice.deck, choice.players, lang), fmt))

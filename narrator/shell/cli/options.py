@@ -79,6 +79,15 @@ def _interface_language(ctx, param, value: str | None) -> str | None:
 interface_lang_option = click.option("--lang", "-l", metavar="LANG", callback=_interface_language,
                                      expose_value=False, help="The language to answer in, such as it or en.")
 
+game_option_options = option_group([
+    click.option("--option", "game_options", multiple=True, metavar="NAME=on|off",
+                 help="Turn one of the game's narration options on or off, such as nudge=off (repeatable; "
+                      "'narrate games' lists each game's options)."),
+    click.option("--variant", "variants", multiple=True, metavar="NAME",
+                 help="Play a variant of the game, by its option's name or another it is known by ('narrate games' "
+                      "lists them): the same as --option NAME=on (repeatable)."),
+])
+
 script_options = option_group([
     lang_option,
     click.option("--count-seconds", type=int, metavar="S", help="Seconds each called role gets (default 10)."),
@@ -86,12 +95,7 @@ script_options = option_group([
                  help="Seconds for one turn of the night, such as veggente=15 (repeatable)."),
     click.option("--count-style", type=click.Choice(COUNT_STYLES), default="edges", show_default=True,
                  help="Count every second aloud (full), only the first two and last three (edges), or none."),
-    click.option("--option", "game_options", multiple=True, metavar="NAME=on|off",
-                 help="Turn one of the game's narration options on or off, such as nudge=off (repeatable; "
-                      "'narrate games' lists each game's options)."),
-    click.option("--variant", "variants", multiple=True, metavar="NAME",
-                 help="Play a variant of the game, by its option's name or another it is known by ('narrate games' "
-                      "lists them): the same as --option NAME=on (repeatable)."),
+    game_option_options,
 ])
 
 
@@ -107,8 +111,10 @@ class DeckChoice:
     seed: int | None  # the seed a random deck was drawn with
 
 
-def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed) -> DeckChoice:
-    """The deck the options ask for, validated; a deck file is read here."""
+def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed,
+                options: dict | None = None) -> DeckChoice:
+    """The deck the options ask for, validated with the game's ``options`` (its defaults when None);
+    a deck file is read here. A game that draws its set draws it whenever no deck is given."""
     import random
 
     from narrator.core.deck import build_deck, deck_from_data, parse_deck_list
@@ -125,10 +131,12 @@ def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, 
             players = stated if players is None else players
         else:
             base = parse_deck_list(game, deck_spec)
+    if game.draws_set and base is None:
+        random_deck = True
     if random_deck and seed is None:
         seed = env.new_seed()
     rng = random.Random(seed) if random_deck else None
-    deck, players = build_deck(game, players=players, base=base, add=add, remove=remove, rng=rng)
+    deck, players = build_deck(game, players=players, base=base, add=add, remove=remove, rng=rng, options=options)
     return DeckChoice(deck, players, seed if random_deck else None)
 
 
@@ -268,9 +276,9 @@ def night_from_options(env: Environment, params: dict, night: int = 1):
     """The deck, the narration settings and the script of night ``night`` that a command's options ask for."""
     from narrator.core.script import generate_script
 
-    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES))
-    say_seed(choice)
     settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES), night=night)
+    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES), options=settings.options)
+    say_seed(choice)
     return choice, settings, generate_script(env.game, choice.deck, settings)
 
 

@@ -42,10 +42,15 @@ def ask_name(question: str, names, nobody: bool = False) -> str | None:
         return prompt(question, parse, _("Enter: nobody") if nobody else "")
 
 
-def ask_names(question: str, names) -> list[str]:
-    """Any of ``names``, separated by commas (none at all: Enter)."""
+def ask_names(question: str, names, check=None) -> list[str]:
+    """Any of ``names``, separated by commas (none at all: Enter); ``check`` (a list, or None for
+    nobody, to why it is not an answer, or None) may refuse a choice, and the question is asked again."""
+    from narrator.shell.translation import say
+
     def parse(text: str):
         found = names_in(text, names, nobody=True)
+        if found is not Undo and check is not None and (why := check(found or None)) is not None:
+            raise click.BadParameter(say(why))
         return [] if found is None else found
 
     return prompt(question, parse, _("names, or Enter: nobody"))

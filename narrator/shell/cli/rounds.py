@@ -15,7 +15,7 @@ import click
 
 from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
-from narrator.core.game import END_LINE, NOBODY_DIED_LINE
+from narrator.core.game import NOBODY_DIED_LINE, end_line
 from narrator.core.i18n import msg
 from narrator.core.procedures import NominationRunoff, OpenVote, RevealStep, VoteStep
 from narrator.core.rounds import (
@@ -93,9 +93,10 @@ def check_options(game, saved: SavedGame) -> None:
 def start_rounds(env, params: dict) -> None:
     """A new game of many nights from the command line's options, saved from its first moment."""
     game = env.game
-    choice = choose_deck(env, **pick(params, ("players", "deck_spec", "add", "remove", "random_deck", "seed")))
-    say_seed(choice)
     settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
+    choice = choose_deck(env, **pick(params, ("players", "deck_spec", "add", "remove", "random_deck", "seed")),
+                         options=settings.options)
+    say_seed(choice)
     day_seconds = day_length(env, params["day_minutes"], params["day_seconds"], False, params["names"])
     choose_audio(**pick(params, AUDIO_OPTION_NAMES))  # refused now, not at the first line
     for option, players in game.option_players.items():  # before the names are asked
@@ -287,7 +288,7 @@ class GameTable:
             return ask_name(text, ask.candidates, nobody=not ask.required)
         if ask.kind == "players":
             return ask_names(prompt_text or _("{character} point at").format(
-                character=character), ask.candidates) or None
+                character=character), ask.candidates, ask.check) or None
         if ask.kind == "each":
             chosen = {}
             for chooser in ask.choosers:
@@ -421,7 +422,7 @@ class GameTable:
 
     def over(self, step: Over) -> None:
         click.echo()
-        key = END_LINE.format(winner=step.sides[0])
+        key = end_line(step.sides)
         self.voice.announce(self.language.line(key), key=key)
         self.voice.result([self.language.line(key), *([", ".join(step.winners)] if step.winners else [])])
         if step.winners:
