@@ -106,6 +106,18 @@ def pytest_sessionfinish(session, exitstatus):
         shutil.rmtree(sandbox, ignore_errors=True)
 
 
+def deck_for(game, players, options=None):
+    """A deck of ``players`` for any shipped game: its recommended one, or for a game that draws its
+    set (Wherewolf in Tabula) the set drawn with seed 0."""
+    import random
+
+    from narrator.core.deck import build_deck, recommended_deck
+
+    if game.draws_set:
+        return build_deck(game, players=players, rng=random.Random(0), options=options)[0]
+    return recommended_deck(game, players)
+
+
 def make_env(environ=None, games_dir=GAMES_DIR, seed=777, **overrides):
     """An Environment with a fixed locale (English, unless ``environ`` says otherwise) and seed source."""
     return Environment(environ=environ if environ is not None else {"LANG": "en_US.UTF-8"},

@@ -21,7 +21,7 @@ from conftest import RecordingPlayer, make_env
 from test_day import FakeClock, RecordingSpeaker
 from test_rounds import NAMES, random_entry
 
-from narrator.core.deck import make_deck
+from narrator.core.deck import build_deck, make_deck
 from narrator.core.procedures import RevealStep, VoteStep
 from narrator.core.rounds import ActStep, DawnStep, EndQuestion, Over, PhaseStep, Rounds, Setup
 from narrator.core.script import INTRO_PHASE
@@ -61,7 +61,10 @@ def planned_game(game, env, players, seed, **options):
     choices: its setup, its entries, and the lines a group types for them (any game of many nights)."""
     chosen = {**game.option_defaults, **options}
     names = NAMES[:players]
-    deck = game.recommended_decks[players]
+    if game.draws_set:  # the set narrate draws: with the environment's seed, as choose_deck does
+        deck = build_deck(game, players=players, rng=random.Random(env.new_seed()), options=chosen)[0].as_dict()
+    else:
+        deck = game.recommended_decks[players]
     cards = None
     if game.moderated(frozenset(deck), chosen):
         cards = dealt_cards(env, names, make_deck(game, deck))
@@ -88,7 +91,7 @@ def typed_for(game, step, entry, env) -> list[str]:
         language = game.languages[env.default_language()]
         return [language.sides[entry["winner"]] if entry["winner"] else ""]
     if isinstance(step, VoteStep):
-        return [entry["voted"]]
+        return [entry["voted"] or ""]
     if isinstance(step, RevealStep):
         return [entry["marks"][mark] or "" for mark, _holder in step.marks]
     return []

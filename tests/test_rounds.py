@@ -66,7 +66,7 @@ def random_value(ask, rng: random.Random):
     if ask.kind == "player":
         return rng.choice(ask.candidates)
     if ask.kind == "players":
-        return rng.sample(ask.candidates, rng.randint(1, min(len(ask.candidates), ask.most or 3)))
+        return rng.sample(ask.candidates, rng.randint(max(1, ask.least), min(len(ask.candidates), ask.most or 3)))
     if ask.kind == "each":
         return {chooser: rng.choice(ask.candidates) for chooser in ask.choosers
                 if ask.required or rng.random() < 0.8} or None
@@ -85,7 +85,8 @@ def random_entry(step, rng: random.Random) -> dict:
     elif isinstance(step, EndQuestion):
         given["winner"] = rng.choice(("lupi", "umani")) if step.must_end or rng.random() < 0.1 else None
     elif isinstance(step, VoteStep):
-        given["voted"] = rng.choice(step.candidates)
+        abstains = getattr(step.procedure, "may_abstain", False) and rng.random() < 0.15
+        given["voted"] = None if abstains else rng.choice(step.candidates)
     elif isinstance(step, RevealStep):
         given["marks"] = {mark: rng.choice((*step.candidates, None)) for mark, _holder in step.marks}
     return entry_for(step, **given)

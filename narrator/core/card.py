@@ -194,6 +194,9 @@ def richest_card(game: Game, players: int, lang: str) -> tuple[Deck, ScriptSetti
     return max(candidates, key=lambda candidate: card_length(deck_card(game, candidate[0], players, candidate[1])))
 
 
+DRAWS_SEARCHED = 200  # a game that draws its set: the richest card among this many draws
+
+
 def richest_deck(game: Game, players: int, settings: ScriptSettings) -> Deck:
     """The legal deck of ``players`` whose card says the most with ``settings``, as near as a quick
     search finds it: the box's cards taken richest first (by how much less the card of a deck of
@@ -202,6 +205,15 @@ def richest_deck(game: Game, players: int, settings: ScriptSettings) -> Deck:
 
     def length(counts: dict[str, int]) -> int:
         return card_length(deck_card(game, make_deck(game, counts), players, settings))
+
+    if game.draws_set:  # the rules' own draw: the richest of many sets it deals
+        import random
+
+        from narrator.core.deck import build_deck
+
+        drawn = (build_deck(game, players=players, rng=random.Random(seed), options=settings.options)[0]
+                 for seed in range(DRAWS_SEARCHED))
+        return max(drawn, key=lambda deck: length(deck.as_dict()))
 
     box = {role.id: role.copies for role in game.roles}
     every = length(box)

@@ -122,6 +122,12 @@ class WakeSlot:
     steps: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
     seconds_factor: int = 1  # its count is this many times the chosen one (a turn with more to do)
 
+    @property
+    def silent(self) -> bool:
+        """A turn with no steps (``steps: []``): nothing is said, the moderator only types what the
+        rules ask in it; it is not listed as a turn of the night."""
+        return self.steps == ()
+
     def cards(self, copies: Mapping[str, int]) -> int:
         """How many cards of a deck (role id → copies) this turn calls: one name or its plural."""
         return sum(copies.get(role, 0) for role in self.roles)
@@ -199,6 +205,7 @@ class Language:
     def slot_name(self, slot: "WakeSlot", copies: int = 1) -> str:
         """What screens and the card call a turn of the night: its own name (the language's
         ``slots:``), else the name of the first role it calls."""
+        copies = copies or 1  # a turn called for a role nobody was dealt (a drawn set's Possibili): its name
         if slot.id in self.slots:
             return self.slots[slot.id].name if copies == 1 else self.slots[slot.id].plural
         return self.role_name(slot.roles[0], copies)

@@ -249,10 +249,10 @@ class _Replay:
                 raise self.fail(number, None, msg("the votes of '{round}' are missing",
                                                   round=self.game.rules.VOTE_KEYS.get(step.round, step.round)))
             ballots = {str(voter): voted for voter, voted in values[key].items()}
-            if step.voter not in ballots:
+            if step.voter not in ballots and not getattr(step.procedure, "may_abstain", False):
                 raise self.fail(number, key, msg("{voter} did not vote", voter=step.voter))
-            used[key].add(step.voter)
-            self.enter(number, key, entry_for(step, voted=_name(ballots[step.voter])))
+            used[key].add(step.voter)  # where abstaining is allowed, a voter left out voted for nobody
+            self.enter(number, key, entry_for(step, voted=_name(ballots.get(step.voter))))
         for key in rounds_given.values():
             extra = sorted(set(map(str, values.pop(key))) - used[key])
             if extra:
@@ -265,6 +265,8 @@ class _Replay:
         if ask.kind == "player":
             return _name(value) if _name(value) is not None else value
         if ask.kind == "players":
+            if _name(value) is not None:
+                return [_name(value)]  # one name where a list may be: a list of one
             return [_name(name) or name for name in value] if isinstance(value, list) else value
         if ask.kind == "each":
             return {str(key): _name(name) or name for key, name in value.items()} if isinstance(value, Mapping) else value

@@ -71,7 +71,7 @@ class NightScript:
     players: int
     deck: Deck
     settings: ScriptSettings
-    phases: tuple[str, ...]  # the wake slots called, in order
+    phases: tuple[str, ...]  # the wake slots called that say something, in order
     segments: tuple[Segment, ...]
 
     def cues(self) -> tuple[Cue, ...]:
@@ -161,8 +161,9 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     segments = _breath_before_counts(segments, game.gap_before_count)
     if segments and isinstance(segments[-1], Line):
         segments[-1] = replace(segments[-1], pause_after=0.0)
+    heard = {segment.phase for segment in segments}
     return NightScript(game.id, players_for(game, deck), deck, settings,
-                       tuple(role.id for role in called), tuple(segments))
+                       tuple(slot.id for slot in called if slot.id in heard), tuple(segments))
 
 
 def night_scripts(game: Game, deck: Deck, settings: ScriptSettings) -> tuple[NightScript, ...]:

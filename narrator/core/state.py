@@ -105,6 +105,7 @@ class Ask:
     most: int = 0  # players: at most this many (0: any number)
     least: int = 0  # players: at least this many, when any are given (``required``: always)
     labels: tuple[str, ...] = ()  # each: how each chooser is shown (a holder's name), else the chooser
+    roles: tuple[str, ...] = ()  # told: the roles the moderator may show (cards nobody was dealt)
 
     def label(self, chooser: str) -> str:
         return self.labels[self.choosers.index(chooser)] if self.labels else chooser

@@ -71,7 +71,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
         rows.append((f"+{copies}", language.role_name(role_id), role_id, language.sides[game.role(role_id).side],
                      language.apart))
     called = [language.slot_name(slot, slot.cards(deck.as_dict()))
-              for slot in game.slots_of_any_night(game.turn_roles(deck.as_dict(), options), options)]
+              for slot in game.slots_of_any_night(game.turn_roles(deck.as_dict(), options), options) if not slot.silent]
     if not called:
         order = catalog.gettext("Night order: nobody wakes")
     elif game.many_nights:
@@ -243,7 +243,7 @@ def _count_rows(count: Count, starts, width: int, catalog: Catalog) -> list[str]
 def _wakes(game: Game, role_id: str, deck: Deck | None = None) -> str:
     """The numbers of every turn that calls the role (for a deck: the turns it calls), or "-"."""
     slots = game.night.slots if deck is None else game.slots_of_any_night(deck.role_ids, game.option_defaults)
-    numbers = [str(slot.number) for slot in slots if role_id in slot.roles]
+    numbers = [str(slot.number) for slot in slots if role_id in slot.roles and not slot.silent]
     return ", ".join(numbers) or "-"
 
 

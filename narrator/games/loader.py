@@ -93,7 +93,7 @@ def load_game(folder: Path) -> Game:
         centre_cards=undealt.get("centre").integer(minimum=0),
         box_cards=undealt.get("box").integer(minimum=0),
         roles=roles,
-        recommended_decks=_recommended(root.get("recommended_decks"), role_ids, min_players, max_players),
+        recommended_decks=_recommended(_recommended_field(root, rules), role_ids, min_players, max_players),
         count=CountLimits(count_default, count_min, count_max, count.get("aloud_first").integer(minimum=0),
                           count.get("aloud_last").integer(minimum=0)),
         night=night,
@@ -125,8 +125,14 @@ def load_game(folder: Path) -> Game:
     preferred = root.get("language", None)
     game = replace(game, languages=MappingProxyType(languages),
                    default_language=None if preferred.value is None else preferred.choice(tuple(sorted(languages))))
-    _check_recommended_decks(game, root.get("recommended_decks"))
+    _check_recommended_decks(game, _recommended_field(root, rules))
     return game
+
+
+def _recommended_field(root: Field, rules) -> Field:
+    """The recommended decks: every game has them, but one whose rules draw the set (DRAWN_SET) needs none."""
+    drawn = callable(getattr(rules, "draw_deck", None))
+    return root.get("recommended_decks", {}) if drawn else root.get("recommended_decks")
 
 
 def _day(field: Field, count_max: int) -> DayRules | None:

@@ -262,7 +262,8 @@ class GameTable:
         if step.ask is not None:
             name = self.character(step.phase) if step.phase != OUTRO_PHASE else ""
             if step.ask.kind == "told":
-                self.nod(name, answer_for(self.game, step.state, step.ask, None, step.tonight), step.ask.about)
+                shown = step.ask.about or ", ".join(self.language.role_name(role_id) for role_id in step.ask.roles)
+                self.nod(name, answer_for(self.game, step.state, step.ask, None, step.tonight), shown or None)
             else:
                 given["choice"] = self.entered(step.ask, name, step.phase)
                 told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
@@ -389,8 +390,12 @@ class GameTable:
         elif not step.votes:
             secret = "" if isinstance(procedure, OpenVote) else _(" (secret: type each vote as it is counted)")
             click.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
+            weighed = [f"{name} x{weight}" for name, weight in getattr(procedure, "weights", {}).items() if weight > 1]
+            if weighed:
+                click.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
         out = _(" (out of the game)") if step.voter in step.state.dead else ""
-        voted = ask_name(_("{voter}{out} votes for").format(voter=step.voter, out=out), step.candidates)
+        voted = ask_name(_("{voter}{out} votes for").format(voter=step.voter, out=out), step.candidates,
+                         nobody=getattr(procedure, "may_abstain", False))
         return entry_for(step, voted=voted)
 
     def reveal(self, step: RevealStep) -> dict:
@@ -450,9 +455,13 @@ class GameTable:
         return self.language.slot_name(slot, slot.cards(self.saved.setup.deck))
 
     def nod(self, character: str, answer: str, name) -> None:
-        """The answer the moderator gives with a nod or a shake of the head (the character's eyes are open)."""
-        click.echo(_("  {character}: {answer} ({name})").format(character=character, name=name,
-                                                                answer=self.sentences(f"answer_{answer}")))
+        """The answer the moderator gives with a nod or a shake of the head (the character's eyes are
+        open), and whom or what it is about, when anybody or anything."""
+        answer = self.sentences(f"answer_{answer}")
+        if name is None:
+            click.echo(_("  {character}: {answer}").format(character=character, answer=answer))
+        else:
+            click.echo(_("  {character}: {answer} ({name})").format(character=character, name=name, answer=answer))
 
     def describe(self, step) -> str:
         night = step.state.night
