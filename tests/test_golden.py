@@ -67,6 +67,23 @@ CASES += [
     (["--game", LEARTS, "roles", "--lang", "en"], f"{LEARTS}/roles-en.txt"),
 ]
 
+WIT = "wherewolf-in-tabula"
+# The set is drawn (--seed fixes it) and every turn of its Possibili is called: the first night
+# (the Priest, the Necromancer with the Hag and the Gravedigger, the wolves meeting, the Poacher,
+# the Monk), the second (the Medium, the Witch, the Healer, the wolves' choice, the signal) and
+# any later one; 24 players bring the Lone Wolf.
+CASES += [(["--game", WIT, "script", "--players", str(players), "--lang", lang, "--night", str(night), "--random",
+            "--seed", "1"], f"{WIT}/script-{players}p-night{night}-{lang}.txt")
+          for players in (8, 16, 24) for night in (1, 2, 3) for lang in ("it", "en")]
+CASES += [
+    (["--game", WIT, "script", "--players", "16", "--lang", "it", "--night", "2", "--random", "--seed", "1",
+      "--option", "necromancing=off"], f"{WIT}/script-16p-night2-no-necromancing-it.txt"),
+    (["--game", WIT, "deck", "--players", "24", "--lang", "it", "--random", "--seed", "1"], f"{WIT}/deck-24p-it.txt"),
+    (["--game", WIT, "deck", "--players", "12", "--lang", "en", "--random", "--seed", "5"], f"{WIT}/deck-12p-en.txt"),
+    (["--game", WIT, "roles", "--lang", "it"], f"{WIT}/roles-it.txt"),
+    (["--game", WIT, "roles", "--lang", "en"], f"{WIT}/roles-en.txt"),
+]
+
 
 @pytest.mark.parametrize("args, name", CASES, ids=[name for _, name in CASES])
 def test_output_matches_golden_file(run, request, args, name):

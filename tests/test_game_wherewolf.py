@@ -1,0 +1,173 @@
+"""Wherewolf in Tabula as a moderator meets it: whole games with random choices played in the core
+to their end and resumed from any entry, a 12-player game with the Necromancer played at the
+terminal to a winner in Italian and in English, a game stopped in the middle and resumed, the
+speaker box following a game, and the set shown by ``narrate deck``.
+
+The answers typed are those of a game played with random choices in the core (test_game_lupus's
+planned_game, on the set narrate draws with the environment's seed)."""
+
+import random
+from types import MappingProxyType
+
+import pytest
+from test_game_lupus import follow_on_a_tablet, invoke, lupus_env, planned_game, saved_game, saved_game_in
+from test_rounds import NAMES, play_to_the_end
+
+from narrator.core.deck import build_deck
+from narrator.core.rounds import Over, Rounds, Setup
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+
+WIT = "wherewolf-in-tabula"
+SHADOW = ("lupi-del-branco", "lupo-solitario", "negromante")
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAMES_DIR / WIT)
+
+
+def drawn_setup(game, players, rng, necromancing=True):
+    options = {**game.option_defaults, "necromancing": necromancing}
+    deck = build_deck(game, players=players, rng=rng, options=options)[0]
+    cards = [role_id for role_id, copies in deck.counts for _copy in range(copies)]
+    rng.shuffle(cards)
+    names = NAMES[:players]
+    return Setup(names, MappingProxyType(deck.as_dict()), MappingProxyType(options),
+                 MappingProxyType(dict(zip(names, cards, strict=True))))
+
+
+def assert_the_end_is_the_digests(game, over: Over):
+    """The end against the digest's words, on the table as it stands: no side when nobody lives or
+    only the cursed do; the Village when no Creature of the Shadow lives; else one Shadow side, the
+    only one alive, with no uncursed villager alive."""
+    rules, state = game.rules, over.state
+    living = state.living
+    cursed = {name for name in living if rules.is_cursed(state, name)}
+    factions = {rules.faction(game, state, name) for name in living}
+    creatures = {side for side in factions if side in SHADOW} | (
+        {"maledetto"} if any(rules.faction(game, state, name) not in SHADOW for name in cursed) else set())
+    if not living or creatures == {"maledetto"}:
+        assert over.sides == ()
+    elif not creatures:
+        assert over.sides == ("villaggio",)
+    else:
+        humans = [name for name in living if rules.faction(game, state, name) == "villaggio" and name not in cursed]
+        assert creatures == set(over.sides) and over.sides[0] in SHADOW and not humans
+    assert set(over.winners) <= set(state.seating)
+
+
+@pytest.mark.parametrize("players", [8, 12, 16, 20, 24])
+def test_whole_games_with_random_choices_end_as_the_rules_say_and_resume_from_any_entry(game, players):
+    for seed in range(5):
+        rng = random.Random(players * 100 + seed)
+        setup = drawn_setup(game, players, rng, necromancing=seed != 4)
+        rounds = play_to_the_end(game, setup, rng)
+        over = rounds.step
+        assert_the_end_is_the_digests(game, over)
+        keys = []
+        replayed = Rounds(game, setup)
+        for entry in rounds.entries:
+            keys.append(replayed.step.key)
+            replayed.enter(entry)
+        assert replayed.step == over
+        cut = rng.randrange(len(rounds.entries))
+        resumed = Rounds(game, setup, rounds.entries[:cut])  # a game killed at any entry resumes where it was
+        assert resumed.step.key == keys[cut]
+        for entry in rounds.entries[cut:]:
+            resumed.enter(entry)
+        assert resumed.step == over
+
+
+def command(players, *options, day_seconds=20):
+    return ["--game", WIT, "--players", str(players), "--no-ambience", "--day-seconds", str(day_seconds),
+            "--names", ",".join(NAMES[:players]), *[part for option in options for part in ("--option", option)]]
+
+
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_a_twelve_player_game_with_the_necromancer_plays_to_a_winner(game, tmp_path, language):
+    env = lupus_env(tmp_path, language, seed=41)
+    rounds, typed = planned_game(game, env, 12, seed=5)
+    assert "negromante" in rounds.setup.deck
+    result = invoke(env, command(12), ["", *typed])  # Enter: the cards are dealt
+    assert result.exit_code == 0, result.output
+    assert "--seed 41" in result.stderr  # the set is drawn: its seed is said
+    saved = saved_game(env)
+    assert saved["entries"] == rounds.entries and saved["over"] is True
+    words = game.languages[language]
+    over = rounds.step
+    assert words.line(f"end.{over.sides[0]}" if over.sides else "end.none") in result.output
+    for name, role_id in rounds.setup.cards.items():  # the moderator's secret table
+        assert f"{name.ljust(5)}  {words.role_name(role_id)}" in result.output
+    said = [text for _time, text in env.speaker_said]
+    dead = [name for name in rounds.setup.seating if name in over.state.dead]
+    assert dead and all(any(name in text for text in said) for name in dead)  # the dead are said by name
+
+
+def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
+    env = lupus_env(tmp_path, "en", seed=12)
+    rounds, typed = planned_game(game, env, 10, seed=3)
+    cut = len(typed) // 2
+    first = invoke(env, command(10), ["", *typed[:cut]])
+    assert first.exit_code == 2 and "the game is saved; 'narrate resume' goes on from here" in first.stderr
+    stopped = saved_game(env)
+    assert 0 < len(stopped["entries"]) < len(rounds.entries)
+    assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
+    second = invoke(env, ["resume"], ["", *typed[cut:]])
+    assert second.exit_code == 0, second.output
+    assert saved_game(env)["entries"] == rounds.entries
+
+
+def test_the_speaker_box_follows_the_game_to_its_end(game, tmp_path):
+    env = lupus_env(tmp_path, seed=8)
+    rounds, typed = planned_game(game, env, 8, seed=2)
+    typed = [rounds.setup.cards[name] for name in rounds.setup.seating] + typed  # --dealt: the cards typed
+    seen, output = follow_on_a_tablet(tmp_path, [*command(8, day_seconds=2), "--dealt", "--random", "--seed", "8"],
+                                      typed)
+    assert saved_game_in(tmp_path / "data" / "narrator")["entries"] == rounds.entries
+    days = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
+    assert len(seen["results"]) == len(days) + 1  # each day's result, then the end
+    over = rounds.step
+    end = game.languages["en"].line(f"end.{over.sides[0]}" if over.sides else "end.none")
+    assert seen["results"][-1][0] == end and end in output
+
+
+def test_narrate_deck_draws_the_set_and_reads_the_possible_roles(run):
+    result = run("--game", WIT, "deck", "--players", "20", "--lang", "en", "--random", "--seed", "3")
+    assert result.exit_code == 0, result.stderr
+    assert "Lone Wolf" in result.stdout.split("Possible roles", 1)[1].splitlines()[0]
+    refused = run("--game", WIT, "deck", "--deck", "veggente, negromante, capo-branco, lupo-solitario, "
+                  "contadino-semplice x2, mago, bardo", "--lang", "en")
+    assert refused.exit_code == 2
+    assert refused.stderr == "narrate: 'lupo-solitario' needs 'bracconiere' in the deck: add 'bracconiere' or remove " \
+                             "'lupo-solitario'\n"
+    off = run("--game", WIT, "deck", "--deck", "veggente, negromante, capo-branco, contadino-semplice x2, mago, bardo, "
+              "oste", "--option", "necromancing=off", "--lang", "en")
+    assert off.exit_code == 2 and "with necromancing off 'negromante' cannot play" in off.stderr
+
+
+def test_the_monk_is_shown_possible_roles_nobody_holds(game):
+    rng = random.Random(3)
+    setup = drawn_setup(game, 16, rng)
+    cards = dict(setup.cards)
+    monk_holder = next((name for name, role in cards.items() if role == "monaco"), None)
+    if monk_holder is None:  # put the Monk in the seat of a plain villager of the draw
+        seat = next(name for name, role in cards.items() if role in ("bardo", "oste", "eremita", "contadino-semplice"))
+        deck = dict(setup.deck)
+        deck[cards[seat]] -= 1
+        deck = {role: copies for role, copies in deck.items() if copies} | {"monaco": 1}
+        cards[seat] = "monaco"
+        setup = Setup(setup.seating, MappingProxyType(deck), setup.options, MappingProxyType(cards))
+    rounds = Rounds(game, setup)
+    while not (rounds.step.kind == "phase" and rounds.step.phase == "monaco"):
+        rounds.enter(random_entry_for_first_night(rounds.step))
+    shown = rounds.step.ask.roles
+    possible = game.rules.possible_roles(game, 16, setup.options)
+    assert shown and set(shown) <= set(possible) and not set(shown) & set(setup.deck)
+    assert not any(role.startswith("contadino-") for role in shown)
+
+
+def random_entry_for_first_night(step):
+    from test_rounds import random_entry
+
+    return random_entry(step, random.Random(1))

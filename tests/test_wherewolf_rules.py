@@ -1,0 +1,257 @@
+"""Wherewolf in Tabula's rules (scripts/wherewolf-in-tabula/rules.py) against the digest
+(shared/rules/wherewolf-in-tabula.md): its three worked examples settled by ``narrate replay``,
+then one record per ruling, and the records the digest refuses."""
+
+import json
+
+import pytest
+import yaml
+
+from narrator.core.replay import ReplayError, replay
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+
+WIT = "wherewolf-in-tabula"
+EXAMPLES = {
+    "villaggio": """\
+players:
+  - {name: Anna, card: veggente}
+  - {name: Bice, card: negromante}
+  - {name: Carlo, card: lupo-del-branco}
+  - {name: Delia, card: contadino-mostro}
+  - {name: Ettore, card: contadino-semplice}
+  - {name: Franca, card: strega}
+  - {name: Guido, card: prete}
+  - {name: Irma, card: peccatore}
+  - {name: Lino, card: traditore}
+rounds:
+  - night: {negromante: [Ettore, Irma], veggente: Irma}
+  - day: {lynched: null, votes: {Ettore: Carlo, Anna: Carlo, Carlo: Anna, Bice: Anna, Lino: Anna}}
+  - night: {strega: Anna, lupo-del-branco: Delia, veggente: Bice}
+  - day: {lynched: Bice}
+""",
+    "negromante": """\
+players:
+  - {name: Anna, card: veggente}
+  - {name: Bice, card: negromante}
+  - {name: Carlo, card: capo-branco}
+  - {name: Delia, card: giovane-lupo}
+  - {name: Ettore, card: contadino-eroe}
+  - {name: Franca, card: contadino-semplice}
+  - {name: Guido, card: mago}
+  - {name: Irma, card: pazzo}
+rounds:
+  - night: {negromante: [Franca, Guido], mago: Bice}
+  - day: {lynched: Delia}
+  - night: {capo-branco: [Irma, Ettore]}
+  - day: {lynched: Franca}
+  - night: {veggente: Guido}
+  - day: {lynched: Guido}
+  - night: {}
+  - day: {lynched: null}
+  - night: {}
+""",
+    "lupo-solitario": """\
+players:
+  - {name: Anna, card: veggente}
+  - {name: Bice, card: negromante}
+  - {name: Carlo, card: lupo-del-branco}
+  - {name: Delia, card: lupo-solitario}
+  - {name: Ettore, card: contadino-discendente-dei-lupi}
+  - {name: Franca, card: contadino-semplice}
+  - {name: Guido, card: bracconiere}
+  - {name: Irma, card: mago}
+rounds:
+  - night: {negromante: [Franca, Irma]}
+  - day: {lynched: Carlo}
+  - night: {lupo-solitario: Ettore}
+  - day: {lynched: Bice}
+  - night: {lupo-solitario: Anna, bracconiere: signal}
+  - day: {lynched: Delia}
+  - night: {contadino-discendente-dei-lupi: Guido}
+  - day: {lynched: null}
+  - night: {contadino-discendente-dei-lupi: Franca}
+  - day: {lynched: Irma}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAMES_DIR / WIT)
+
+
+def settle(game, text, **options):
+    record = yaml.safe_load(text)
+    record["options"] = options
+    return replay(game, record, "record.yaml")
+
+
+def dead_by_round(replayed):
+    return [list(result.dead) for result in replayed.rounds]
+
+
+def test_worked_example_1_the_village_wins(game):
+    settled = settle(game, EXAMPLES["villaggio"])
+    assert dead_by_round(settled) == [[], [], ["Carlo", "Delia"], ["Bice"]]
+    assert dict(settled.rounds[0].answers) == {"prete": "sinner", "veggente": "black"}
+    assert settled.rounds[1].lynched is None  # 3-3: Ettore, cursed, counts two
+    assert dict(settled.rounds[1].step.verdict.tallies["vote"])["Carlo"] == 3
+    assert dict(settled.rounds[2].answers) == {"strega": "not-cursed", "veggente": "black"}
+    assert settled.over.sides == ("villaggio",)
+    assert settled.over.winners == ("Anna", "Delia", "Ettore", "Franca", "Guido", "Irma")  # not Lino
+
+
+def test_worked_example_2_the_necromancer_s_massacre(game):
+    settled = settle(game, EXAMPLES["negromante"])
+    assert dead_by_round(settled) == [[], ["Delia"], ["Carlo", "Ettore", "Irma"], ["Franca"], [], ["Guido"], [],
+                                      [], ["Anna"]]
+    assert dict(settled.rounds[0].answers) == {"mago": "mystic"}
+    assert dict(settled.rounds[4].answers) == {"veggente": "black"}  # Guido, cursed
+    fourth_dawn = settled.rounds[6].step.dawn.state
+    assert fourth_dawn.own["two_cursed"] == "due"  # announced at the fourth dawn
+    assert ("massacre", "Anna") in settled.rounds[8].reasons
+    assert (settled.over.sides, settled.over.winners) == (("negromante",), ("Bice", "Irma"))
+
+
+def test_worked_example_3_the_lone_wolf_and_his_wolf_born(game):
+    settled = settle(game, EXAMPLES["lupo-solitario"])
+    assert dead_by_round(settled) == [[], ["Carlo"], [], ["Bice"], ["Anna"], ["Delia"], ["Guido"], [], ["Franca"],
+                                      ["Irma"]]
+    assert ("converted", "Ettore") in settled.rounds[2].reasons
+    assert settled.rounds[4].step.dawn.state.own["signal_spent"]  # two lone wolves: the signal in vain, spent
+    assert (settled.over.sides, settled.over.winners) == (("lupo-solitario",), ("Delia", "Ettore"))
+
+
+def test_narrate_replay_settles_the_worked_examples(run, tmp_path):
+    path = tmp_path / "partita.yaml"
+    path.write_text(f"game: {WIT}\n" + EXAMPLES["negromante"], encoding="utf-8")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["winner"] == {"sides": ["negromante"], "players": ["Bice", "Irma"]}
+    for language, said in (("en", "The game is over. The Necromancer wins!"), ("it", None)):
+        text = run("replay", str(path), "--lang", language)
+        assert text.exit_code == 0, text.stderr
+        assert text.stdout.rstrip().endswith("Bice, Irma")
+        if said:
+            assert said in text.stdout
+
+
+# --- one record per ruling --------------------------------------------------------------------------
+
+TABLE = """\
+players:
+  - {name: Anna, card: veggente}
+  - {name: Bice, card: negromante}
+  - {name: Carlo, card: capo-branco}
+  - {name: Delia, card: lupo-del-branco}
+  - {name: Ettore, card: contadino-mostro}
+  - {name: Franca, card: strega}
+  - {name: Guido, card: guaritore}
+  - {name: Irma, card: megera}
+  - {name: Lino, card: mago}
+  - {name: Marta, card: contadino-eroe}
+  - {name: Nino, card: pazzo}
+  - {name: Olga, card: bracconiere}
+rounds:
+  - night: {negromante: [Anna, Lino]}
+  - day: {lynched: null}
+"""
+
+
+def with_rounds(*rounds):
+    return TABLE + "".join(f"  - {entry}\n" for entry in rounds)
+
+
+def test_only_the_attacker_s_choice_is_an_attack(game):
+    settled = settle(game, with_rounds("night: {capo-branco: Anna, lupo-del-branco: Lino}"))
+    assert settled.rounds[2].dead == ("Anna",)
+
+
+def test_every_wolf_who_points_at_the_monster_dies_attacker_or_not(game):
+    settled = settle(game, with_rounds("night: {capo-branco: Anna, lupo-del-branco: Ettore, veggente: Ettore}"))
+    assert settled.rounds[2].dead == ("Anna", "Delia")  # Anna, attacked, pointed at him too: she dies once
+    assert ("monster", "Delia") in settled.rounds[2].reasons and ("attacked", "Anna") in settled.rounds[2].reasons
+
+
+def test_a_monster_the_witch_protects_spares_the_shadow_but_not_a_cursed_mystic(game):
+    settled = settle(game, with_rounds("night: {strega: Ettore, capo-branco: Ettore, mago: Ettore}"))
+    # the Witch and the Mage (cursed by the Necromancer) named him and die; Carlo, of the Shadow, is spared
+    assert settled.rounds[2].dead == ("Franca", "Lino")
+    assert ("protected", "Ettore") in settled.rounds[2].reasons
+
+
+def test_a_mystic_who_points_at_the_hag_is_cursed_unless_the_witch_protects_her(game):
+    cursed = settle(game, with_rounds("night: {mago: Irma}", "day: {lynched: null}", "night: {mago: Carlo}"))
+    assert ("hag", "Lino") in cursed.rounds[2].reasons
+    assert dict(cursed.rounds[4].answers) == {"mago": "not-mystic"}  # learns nothing from now on
+    shielded = settle(game, with_rounds("night: {mago: Irma, strega: Irma}"))
+    assert not any(reason == "hag" for reason, _name in shielded.rounds[2].reasons)
+
+
+def test_a_healer_who_saves_the_hag_is_cursed_by_her_and_his_save_holds(game):
+    settled = settle(game, with_rounds("night: {capo-branco: Irma, guaritore: Irma}"))
+    assert settled.rounds[2].dead == ()
+    assert ("healed", "Irma") in settled.rounds[2].reasons and ("hag", "Guido") in settled.rounds[2].reasons
+
+
+def test_a_saved_hero_s_wolf_survives_too(game):
+    settled = settle(game, with_rounds("night: {capo-branco: Marta, guaritore: Marta}"))
+    assert settled.rounds[2].dead == () and ("healed", "Marta") in settled.rounds[2].reasons
+    unsaved = settle(game, with_rounds("night: {capo-branco: Marta}"))
+    assert unsaved.rounds[2].dead == ("Carlo", "Marta")
+
+
+def test_the_signal_stops_a_side_of_one_wolf_once_and_is_spent_in_vain(game):
+    blocked = settle(game, with_rounds("night: {}", "day: {lynched: Delia}",  # the pack: Carlo alone
+                                       "night: {capo-branco: Anna, bracconiere: signal}"))
+    assert blocked.rounds[4].dead == () and ("blocked", "Carlo") in blocked.rounds[4].reasons
+    with pytest.raises(ReplayError, match="bracconiere"):
+        settle(game, with_rounds("night: {bracconiere: signal}", "day: {lynched: null}",
+                                 "night: {bracconiere: signal}"))
+
+
+def test_the_madman_killed_by_the_wolves_wins_and_spoils_the_next_first_attack(game):
+    settled = settle(game, with_rounds("night: {capo-branco: Nino}", "day: {lynched: null}",
+                                       "night: {capo-branco: Anna}"))
+    assert settled.rounds[2].dead == ("Nino",) and settled.rounds[4].dead == ()
+    assert ("annulled", "Anna") in settled.rounds[4].reasons
+
+
+def test_the_jester_burned_makes_the_next_day_burn_nobody(game):
+    text = TABLE.replace("{name: Nino, card: pazzo}", "{name: Nino, card: giullare}")
+    settled = settle(game, text + "  - night: {}\n  - day: {lynched: Nino}\n  - night: {}\n"
+                                  "  - day: {votes: {Anna: Carlo, Bice: Carlo, Delia: Carlo}}\n")
+    assert settled.rounds[5].lynched is None
+    with pytest.raises(ReplayError, match="nobody may be lynched today"):
+        settle(game, text + "  - night: {}\n  - day: {lynched: Nino}\n  - night: {}\n  - day: {lynched: Carlo}\n")
+
+
+def test_the_burned_monster_takes_a_player_with_him(game):
+    settled = settle(game, with_rounds("night: {}", "day: {lynched: Ettore, contadino-mostro: Olga}"))
+    assert settled.rounds[3].dead == ("Ettore", "Olga")
+    with pytest.raises(ReplayError, match="contadino-mostro"):
+        settle(game, with_rounds("night: {}", "day: {lynched: Ettore}"))
+
+
+@pytest.mark.parametrize("rounds, key", [
+    (["night: {medium: Anna}"], "medium"),  # no Medium here (and hers is a dead player)
+    (["night: {capo-branco: [Anna, Lino]}"], "capo-branco"),  # two attacks only after the Young Wolf's burning
+    (["night: {lupo-solitario: Anna}"], "lupo-solitario"),  # no Lone Wolf here
+    (["night: {strega: Franca}"], "strega"),  # not herself
+    (["night: {}", "day: {votes: {Anna: Anna}}"], "votes"),  # no self-vote
+])
+def test_records_the_digest_refuses(game, rounds, key):
+    with pytest.raises(ReplayError, match=key):
+        settle(game, with_rounds(*rounds))
+
+
+@pytest.mark.parametrize("first_night, error", [
+    ("night: {}", "negromante"),  # the curse is required
+    ("night: {negromante: [Anna]}", "negromante"),  # two names
+    ("night: {negromante: [Bice, Anna]}", "negromante"),  # not himself
+])
+def test_the_necromancer_s_curse_is_two_other_players(game, first_night, error):
+    text = TABLE.replace("  - night: {negromante: [Anna, Lino]}\n", f"  - {first_night}\n")
+    with pytest.raises(ReplayError, match=error):
+        settle(game, text)
