@@ -56,8 +56,10 @@ class NightsRules(Protocol):
     def day(self, game, state: State) -> Any:
         """The procedure that settles today's vote (narrator.core.procedures)."""
 
-    def day_asks(self, game, state: State, lynched: str | None) -> tuple[Ask, ...]:
-        """The day's actions once the vote has decided (a mayor's pardon), each keyed in DAY_KEYS."""
+    def day_asks(self, game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]]) \
+            -> tuple[Ask, ...]:
+        """The day's actions once the vote has decided (a mayor's pardon), each keyed in DAY_KEYS;
+        ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered."""
 
     def dusk(self, game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
         """What the day comes to: the state after it, who died and why."""

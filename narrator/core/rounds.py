@@ -402,7 +402,7 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         else:
             verdict = yield from run(procedure, state)
         acts: dict[str, Any] = {}
-        for ask in rules.day_asks(game, state, verdict.lynched) if moderated else ():
+        for ask in rules.day_asks(game, state, verdict.lynched, verdict.votes) if moderated else ():
             ask = _ask(game, ask, rules.DAY_KEYS, "day_asks")
             entry = yield ActStep(state, ask, verdict)
             if entry["choice"] is not None:

@@ -244,7 +244,7 @@ def day(game, state):
     return OpenVote(state.living, state.living)
 
 
-def day_asks(game, state, lynched):
+def day_asks(game, state, lynched, votes):
     """The sindaco, once per game, may save the player about to be burned."""
     mayor = _holder(state, MAYOR)
     if lynched is None or mayor is None or state.own["pardoned"]:

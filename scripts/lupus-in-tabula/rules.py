@@ -187,7 +187,7 @@ def day(game, state):
                         face_down=face_down)
 
 
-def day_asks(game, state, lynched):
+def day_asks(game, state, lynched, votes):
     return ()
 
 

@@ -718,12 +718,15 @@ def day(game, state):
                       spares_all=bool(state.own["jester_day"]))
 
 
-def day_asks(game, state, lynched):
-    """The burned Mostro takes a player with him (one of those who voted for him)."""
+def day_asks(game, state, lynched, votes):
+    """The burned Mostro takes a player with him: one of those who voted for him, when the votes
+    are known (any other living player when only the burning was entered)."""
     if lynched is None or _card(state, lynched) != MONSTER:
         return ()
-    return (Ask(MONSTER, "player", (lynched,), tuple(name for name in state.living if name != lynched),
-                required=True),)
+    ballots = votes.get("vote", {})
+    voters = {voter for voter, voted in ballots.items() if voted == lynched}
+    candidates = tuple(name for name in state.living if name != lynched and (not ballots or name in voters))
+    return (Ask(MONSTER, "player", (lynched,), candidates, required=True),) if candidates else ()
 
 
 def dusk(game, state, lynched, acts):

@@ -42,7 +42,7 @@ def ask_name(question: str, names, nobody: bool = False) -> str | None:
         return prompt(question, parse, _("Enter: nobody") if nobody else "")
 
 
-def ask_names(question: str, names, check=None) -> list[str]:
+def ask_names(question: str, names, check=None, nobody: bool = True) -> list[str]:
     """Any of ``names``, separated by commas (none at all: Enter); ``check`` (a list, or None for
     nobody, to why it is not an answer, or None) may refuse a choice, and the question is asked again."""
     from narrator.shell.translation import say
@@ -53,7 +53,7 @@ def ask_names(question: str, names, check=None) -> list[str]:
             raise click.BadParameter(say(why))
         return [] if found is None else found
 
-    return prompt(question, parse, _("names, or Enter: nobody"))
+    return prompt(question, parse, _("names, or Enter: nobody") if nobody else _("names"))
 
 
 def names_in(text: str, names, nobody: bool):

@@ -289,7 +289,7 @@ class GameTable:
             return ask_name(text, ask.candidates, nobody=not ask.required)
         if ask.kind == "players":
             return ask_names(prompt_text or _("{character} point at").format(
-                character=character), ask.candidates, ask.check) or None
+                character=character), ask.candidates, ask.check, nobody=not ask.required) or None
         if ask.kind == "each":
             chosen = {}
             for chooser in ask.choosers:
