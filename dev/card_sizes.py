@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from narrator.core.card import deck_card, richest_card, variant_settings  # noqa: E402
-from narrator.core.deck import recommended_deck  # noqa: E402
+from narrator.core.deck import usual_deck  # noqa: E402
 from narrator.core.script import settings_for  # noqa: E402
 from narrator.games.loader import available_games, load_game  # noqa: E402
 from narrator.shell.cardpdf import SIZES, Measure, lay_out  # noqa: E402
@@ -53,15 +53,17 @@ def table() -> list[str]:
             sizes: dict[str, list[float | None]] = {size: [] for size in SIZES}
             for lang in sorted(game.languages):
                 if kind == "recommended":
-                    deck, settings = recommended_deck(game, players), settings_for(game, lang)
+                    deck, settings = usual_deck(game, players), settings_for(game, lang)
                 else:
                     deck, settings = richest_card(game, players, lang)
                 content = deck_card(game, deck, players, settings)
                 for size in SIZES:
                     sizes[size].append(body(content, size, measures))
             on = [name for name, value in settings.options.items() if value != game.option_defaults[name]]
-            turns = len(game.slots_of_any_night(deck.role_ids, settings.options))
-            described = f"{kind}, {players} players, {turns} turns" + (f", {', '.join(on)}" if on else "")
+            turns = len([slot for slot in game.slots_of_any_night(game.turn_roles(deck.as_dict(), settings.options),
+                                                                  settings.options) if not slot.silent])
+            name = "drawn (seed 0)" if kind == "recommended" and game.draws_set else kind
+            described = f"{name}, {players} players, {turns} turns" + (f", {', '.join(on)}" if on else "")
             cells = [points(None if None in values else min(values)) for values in sizes.values()]
             rows.append(f"| {game.title if kind == 'recommended' else ''} | {described} | " + " | ".join(cells) + " |")
     return rows
@@ -76,9 +78,9 @@ def sweep() -> list[str]:
         game = load_game(GAMES / game_id)
         smallest: tuple[float, str] | None = None
         for players in range(game.min_players, game.max_players + 1):
-            deck = recommended_deck(game, players)
             for lang in sorted(game.languages):
                 for settings in variant_settings(game, players, lang):
+                    deck = usual_deck(game, players, settings.options)
                     size = body(deck_card(game, deck, players, settings), "a5", measures) or 0.0
                     on = ",".join(name for name, value in settings.options.items() if value) or "-"
                     where = f"{players} players, {lang}, options {on}"

@@ -107,15 +107,10 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def deck_for(game, players, options=None):
-    """A deck of ``players`` for any shipped game: its recommended one, or for a game that draws its
-    set (Wherewolf in Tabula) the set drawn with seed 0."""
-    import random
+    """A deck of ``players`` for any shipped game (``narrator.core.deck.usual_deck``)."""
+    from narrator.core.deck import usual_deck
 
-    from narrator.core.deck import build_deck, recommended_deck
-
-    if game.draws_set:
-        return build_deck(game, players=players, rng=random.Random(0), options=options)[0]
-    return recommended_deck(game, players)
+    return usual_deck(game, players, options)
 
 
 def make_env(environ=None, games_dir=GAMES_DIR, seed=777, **overrides):

@@ -23,7 +23,7 @@ from test_rounds import NAMES, random_entry
 
 from narrator.core.deck import build_deck, make_deck
 from narrator.core.procedures import RevealStep, VoteStep
-from narrator.core.rounds import ActStep, DawnStep, EndQuestion, Over, PhaseStep, Rounds, Setup
+from narrator.core.rounds import ActStep, DawnStep, DayStep, EndQuestion, Over, PhaseStep, Rounds, Setup
 from narrator.core.script import INTRO_PHASE
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
@@ -80,6 +80,13 @@ def planned_game(game, env, players, seed, **options):
     return rounds, typed
 
 
+def _(text, env):
+    """A word of the interface in the language the environment's run speaks."""
+    from narrator.shell.translation import load_catalog
+
+    return load_catalog(env.default_language(), None).gettext(text)
+
+
 def typed_for(game, step, entry, env) -> list[str]:
     """What a group types at the terminal for ``entry``."""
     if isinstance(step, PhaseStep | ActStep):
@@ -92,6 +99,10 @@ def typed_for(game, step, entry, env) -> list[str]:
         return [language.sides[entry["winner"]] if entry["winner"] else ""]
     if isinstance(step, VoteStep):
         return [entry["voted"] or ""]
+    if isinstance(step, DayStep) and getattr(step.procedure, "takes_hands", False):  # each vote, or the hands
+        if "hands" not in entry:
+            return [""]
+        return [_("h", env), *(str(entry["hands"][name]) for name in step.procedure.candidates)]
     if isinstance(step, RevealStep):
         return [entry["marks"][mark] or "" for mark, _holder in step.marks]
     return []

@@ -171,3 +171,12 @@ def random_entry_for_first_night(step):
     from test_rounds import random_entry
 
     return random_entry(step, random.Random(1))
+
+
+def setup_with_cards(game, cards: dict, **options):
+    """A table of ``cards`` (name: role), the deck theirs."""
+    deck: dict[str, int] = {}
+    for role_id in cards.values():
+        deck[role_id] = deck.get(role_id, 0) + 1
+    return Setup(tuple(cards), MappingProxyType(deck), MappingProxyType({**game.option_defaults, **options}),
+                 MappingProxyType(dict(cards)))

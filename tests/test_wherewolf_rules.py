@@ -3,6 +3,7 @@
 then one record per ruling, and the records the digest refuses."""
 
 import json
+import random
 
 import pytest
 import yaml
@@ -259,3 +260,75 @@ def test_the_necromancer_s_curse_is_two_other_players(game, first_night, error):
     text = TABLE.replace("  - night: {negromante: [Anna, Lino]}\n", f"  - {first_night}\n")
     with pytest.raises(ReplayError, match=error):
         settle(game, text)
+
+
+def test_the_hands_counted_for_each_name_settle_the_vote_as_the_ballots_would():
+    from narrator.core.procedures import SecretVote, counted
+
+    vote = SecretVote(("Anna", "Bice", "Carlo"), ("Anna", "Bice", "Carlo"), weights={"Carlo": 2})
+    assert vote.most_hands == 4
+    assert counted(vote, {"Anna": 3, "Bice": 1}).lynched == "Anna"
+    tie = counted(vote, {"Anna": 2, "Bice": 2})
+    assert tie.lynched is None and tie.tied == ("Anna", "Bice")
+    assert counted(SecretVote(vote.voters, vote.candidates, spares_all=True), {"Anna": 3}).lynched is None
+
+
+def test_a_day_counted_by_hands_is_checked_and_goes_on(game):
+    from test_game_wherewolf import setup_with_cards
+    from test_rounds import random_entry
+
+    from narrator.core.rounds import DayStep, Rounds, RoundsError, entry_for
+
+    record_cards = {player["name"]: player["card"] for player in yaml.safe_load(TABLE)["players"]}
+    rng = random.Random(2)
+    rounds = Rounds(game, setup_with_cards(game, record_cards))
+    while not isinstance(rounds.step, DayStep):
+        rounds.enter(random_entry(rounds.step, rng))
+    day = rounds.step
+    with pytest.raises(RoundsError, match="hands, but the voters have"):
+        rounds.enter(entry_for(day, hands={"Anna": 40}))
+    with pytest.raises(RoundsError, match="'Zoe' is not one of"):
+        rounds.enter(entry_for(day, hands={"Zoe": 1}))
+    living = day.state.living
+    rounds.enter(entry_for(day, hands={living[0]: 3, living[1]: 1}))
+    assert rounds.step.kind in ("lynch", "act") and rounds.step.verdict.lynched == living[0]
+
+
+def test_a_saved_madman_spoils_nothing(game):
+    settled = settle(game, with_rounds("night: {capo-branco: Nino, guaritore: Nino}", "day: {lynched: null}",
+                                       "night: {capo-branco: Anna}"))
+    assert settled.rounds[2].dead == () and settled.rounds[4].dead == ("Anna",)  # the next attack holds
+    assert "Nino" not in settled.rounds[4].step.dawn.state.own["extra_winners"]
+
+
+def test_a_hag_who_dies_takes_her_curses_with_her_tonight_s_too(game):
+    settled = settle(game, with_rounds("night: {mago: Irma, capo-branco: Irma}", "day: {lynched: null}",
+                                       "night: {mago: Carlo}"))
+    assert settled.rounds[2].dead == ("Irma",) and not any(reason == "hag" for reason, _ in settled.rounds[2].reasons)
+    assert dict(settled.rounds[4].answers) == {"mago": "not-mystic"}  # Carlo is no mystic: the Mage still learns
+
+
+def test_the_joined_gravedigger_dies_in_the_massacre_with_everyone_but_the_necromancer(game):
+    text = """\
+players:
+  - {name: Anna, card: veggente}
+  - {name: Bice, card: negromante}
+  - {name: Carlo, card: capo-branco}
+  - {name: Delia, card: contadino-semplice}
+  - {name: Ettore, card: contadino-semplice}
+  - {name: Franca, card: becchino}
+  - {name: Guido, card: mago}
+  - {name: Irma, card: bardo}
+rounds:
+  - night: {negromante: [Delia, Ettore], becchino: join}
+  - day: {lynched: Delia}
+  - night: {}
+  - day: {lynched: Ettore}
+  - night: {}
+  - day: {lynched: null}
+  - night: {}
+"""
+    settled = settle(game, text)
+    assert settled.rounds[4].step.dawn.state.own["two_cursed"] == "due"
+    assert set(settled.rounds[6].dead) == {"Anna", "Carlo", "Franca", "Guido", "Irma"}
+    assert (settled.over.sides, settled.over.winners) == (("negromante",), ("Bice", "Franca"))

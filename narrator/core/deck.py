@@ -142,6 +142,16 @@ def recommended_deck(game: Game, players: int) -> Deck:
     return make_deck(game, game.recommended_decks[players])
 
 
+def usual_deck(game: Game, players: int, options: Mapping[str, bool] | None = None) -> Deck:
+    """A deck of ``players`` to measure and test a game by: its recommended deck, or for a game that
+    draws its set the set drawn with seed 0 (always the same)."""
+    if game.draws_set:
+        import random
+
+        return build_deck(game, players=players, rng=random.Random(0), options=options)[0]
+    return recommended_deck(game, players)
+
+
 def parse_deck_list(game: Game, text: str) -> Deck:
     """A deck from a comma list: ``"lupo-mannaro x2, veggente, 3 contadini"``.
 

@@ -70,6 +70,12 @@ class SecretVote:
     others_only: bool = False  # a voter may not vote for himself
     spares_all: bool = False  # whatever the votes, nobody is lynched today
     may_spare: ClassVar[bool] = True
+    takes_hands: ClassVar[bool] = True  # the group may give the hands counted for each name instead
+
+    @property
+    def most_hands(self) -> int:
+        """The most hands a count can add up to: every voter's, as much as each counts."""
+        return sum(self.weights.get(voter, 1) for voter in self.voters)
     rounds: ClassVar[tuple[str, ...]] = ("vote",)
 
 
@@ -163,6 +169,16 @@ def _nomination_runoff(procedure: NominationRunoff, state) -> Iterator[RoundStep
     return Verdict(outcome.lynched, MappingProxyType({"nomination": vote.nomination, "runoff": vote.runoff}),
                    MappingProxyType({"nomination": outcome.nomination, "runoff": outcome.runoff}),
                    outcome=(vote, outcome))
+
+
+def counted(procedure: SecretVote, hands: Mapping[str, int]) -> Verdict:
+    """The verdict of a secret vote given as the hands counted for each candidate (a cursed hand
+    already counted as the weights say): the single most voted, unless tied or spared."""
+    tally = {name: int(hands.get(name, 0)) for name in procedure.candidates}
+    top = _top(tally)
+    lynched = top[0] if len(top) == 1 and not procedure.spares_all else None
+    return Verdict(lynched, tallies=MappingProxyType({"vote": MappingProxyType(tally)}),
+                   tied=top if len(top) > 1 and not procedure.spares_all else ())
 
 
 def _top(counted: Mapping[str, int]) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.procedures import RevealStep, Verdict, VoteStep, run
+from narrator.core.procedures import RevealStep, Verdict, VoteStep, counted, run
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, RulesError, State
 
@@ -157,7 +157,8 @@ Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | Rev
 def entry_for(step: Step, **given: Any) -> dict:
     """The entry that answers ``step`` (a plain dict, as saved): ``choice`` for a phase or an act,
     ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote, ``marks``
-    for the marks turned up, and, for a day, ``lynched`` when a record gives the verdict."""
+    for the marks turned up, and, for a day, ``lynched`` when a record gives the verdict or ``hands``
+    when the group counted the hands raised for each name (a secret vote) instead of each vote."""
     entry: dict[str, Any] = {"kind": step.kind, "night": step.state.night}
     if isinstance(step, PhaseStep):
         entry["phase"] = step.phase
@@ -175,10 +176,12 @@ def entry_for(step: Step, **given: Any) -> dict:
         entry["marks"] = dict(given.get("marks") or {})
     elif isinstance(step, DayStep) and "lynched" in given:
         entry["lynched"] = given["lynched"]
+    elif isinstance(step, DayStep) and "hands" in given:
+        entry["hands"] = dict(given["hands"])
     return entry
 
 
-ANSWERS = frozenset({"choice", "marks", "dead", "winner", "voted", "lynched"})  # an entry someone answered
+ANSWERS = frozenset({"choice", "marks", "dead", "winner", "voted", "lynched", "hands"})  # an entry someone answered
 _WHERE = ("kind", "night", "phase", "round", "voter", "key")  # what places an entry in the game
 
 
@@ -260,6 +263,18 @@ def _check(step: Step, entry: dict, index: int) -> None:
         if entry["voted"] is None and not getattr(step.procedure, "may_abstain", False):
             raise RoundsError(msg("entry {number}: {voter} has not voted", number=index, voter=step.voter))
         allowed(entry["voted"], step.candidates, "vote")
+    elif isinstance(step, DayStep) and "hands" in entry:
+        hands = entry["hands"]
+        if not getattr(step.procedure, "takes_hands", False):
+            raise RoundsError(msg("entry {number}: this vote is not counted by hands", number=index))
+        if not isinstance(hands, dict) or not all(isinstance(count, int) and not isinstance(count, bool)
+                                                  and count >= 0 for count in hands.values()):
+            raise RoundsError(msg("entry {number}: the hands are a count for each name, 0 or more", number=index))
+        for name in hands:
+            allowed(name, step.procedure.candidates, "hands")
+        if sum(hands.values()) > step.procedure.most_hands:
+            raise RoundsError(msg("entry {number}: {count} hands, but the voters have {most} at most", number=index,
+                                  count=sum(hands.values()), most=step.procedure.most_hands))
     elif isinstance(step, DayStep) and "lynched" in entry:
         if entry["lynched"] is None and not step.procedure.may_spare:
             reason = msg("somebody is always lynched in this game")
@@ -399,6 +414,8 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         entry = yield DayStep(state, procedure)
         if "lynched" in entry:
             verdict = Verdict(entry["lynched"], given=True)
+        elif "hands" in entry:
+            verdict = counted(procedure, entry["hands"])
         else:
             verdict = yield from run(procedure, state)
         acts: dict[str, Any] = {}

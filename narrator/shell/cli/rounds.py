@@ -366,7 +366,47 @@ class GameTable:
                                                              names=", ".join(step.state.living)))
         self.voice.day(self.day_seconds, self.rules)
         self.heard.add(step.key)
+        if getattr(step.procedure, "takes_hands", False) and self.by_hands():
+            return entry_for(step, hands=self.hands(step.procedure))
         return entry_for(step)
+
+    def by_hands(self) -> bool:
+        """Whether the moderator gives the hands counted for each name rather than each vote."""
+        def parse(text: str):
+            text = text.strip().casefold()
+            if is_undo(text):
+                return Undo
+            if text in ("", _("v")):
+                return False
+            if text == _("h"):
+                return True
+            raise click.BadParameter(_("type {hands} or press Enter").format(hands=_("h")))
+
+        return prompt(_("The secret vote: Enter to type each vote, {hands} to type the hands counted for each "
+                        "name").format(hands=_("h")), parse)
+
+    def hands(self, procedure) -> dict[str, int]:
+        """The hands raised for each living player, as the moderator counted them."""
+        weighed = [f"{name} x{weight}" for name, weight in procedure.weights.items() if weight > 1]
+        if weighed:
+            click.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
+        def parse(text: str):
+            text = text.strip()
+            if is_undo(text):
+                return Undo
+            if not text:
+                return 0
+            if text.isascii() and text.isdigit() and int(text) <= procedure.most_hands:
+                return int(text)
+            raise click.BadParameter(_("a number of hands from 0 to {most}").format(most=procedure.most_hands))
+
+        while True:
+            counts = {name: prompt(_("Hands for {name}").format(name=name), parse, _("Enter: none"))
+                      for name in procedure.candidates}
+            if sum(counts.values()) <= procedure.most_hands:
+                return counts
+            click.echo(_("{count} hands, but the voters have {most} at most: count again.").format(
+                count=sum(counts.values()), most=procedure.most_hands))
 
     def vote(self, step: VoteStep) -> dict:
         procedure = step.procedure
