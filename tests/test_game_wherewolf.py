@@ -102,6 +102,9 @@ def test_a_twelve_player_game_with_the_necromancer_plays_to_a_winner(game, tmp_p
     said = [text for _time, text in env.speaker_said]
     dead = [name for name in rounds.setup.seating if name in over.state.dead]
     assert dead and all(any(name in text for text in said) for name in dead)  # the dead are said by name
+    counted = [entry["hands"] for entry in rounds.entries if entry["kind"] == "day" and "hands" in entry]
+    assert counted  # at least one of its days is counted by hands
+    assert set(counted[0]) <= set(said)  # each name called aloud before its hands are counted
 
 
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):

@@ -386,7 +386,8 @@ class GameTable:
                         "name").format(hands=_("h")), parse)
 
     def hands(self, procedure) -> dict[str, int]:
-        """The hands raised for each living player, as the moderator counted them."""
+        """The hands raised for each living player, called aloud one by one, as the moderator
+        counted them."""
         weighed = [f"{name} x{weight}" for name, weight in procedure.weights.items() if weight > 1]
         if weighed:
             click.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
@@ -401,8 +402,10 @@ class GameTable:
             raise click.BadParameter(_("a number of hands from 0 to {most}").format(most=procedure.most_hands))
 
         while True:
-            counts = {name: prompt(_("Hands for {name}").format(name=name), parse, _("Enter: none"))
-                      for name in procedure.candidates}
+            counts = {}
+            for name in procedure.candidates:  # the laptop calls each name aloud; the moderator counts the hands
+                self.voice.announce(name)
+                counts[name] = prompt(_("Hands for {name}").format(name=name), parse, _("Enter: none"))
             if sum(counts.values()) <= procedure.most_hands:
                 return counts
             click.echo(_("{count} hands, but the voters have {most} at most: count again.").format(
