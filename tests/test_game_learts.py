@@ -9,7 +9,15 @@ planned_game): the terminal must end in the same game, entry for entry."""
 import json
 
 import pytest
-from test_game_lupus import follow_on_a_tablet, invoke, lupus_env, planned_game, saved_game, saved_game_in
+from test_game_lupus import (
+    follow_on_a_tablet,
+    invoke,
+    lupus_env,
+    planned_game,
+    play_stopped_and_resumed,
+    saved_game,
+    saved_game_in,
+)
 from test_rounds import NAMES
 
 from narrator.games import GAMES_DIR
@@ -50,15 +58,7 @@ def test_a_ten_player_game_plays_to_a_winner(game, tmp_path, language):
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
     env = lupus_env(tmp_path, "en", seed=12)
     rounds, typed = planned_game(game, env, 10, seed=3)
-    cut = len(typed) // 2
-    first = invoke(env, command(10), ["", *typed[:cut]])
-    assert first.exit_code == 2 and "the game is saved; 'narrate resume' goes on from here" in first.stderr
-    stopped = saved_game(env)
-    assert 0 < len(stopped["entries"]) < len(rounds.entries)
-    assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
-    second = invoke(env, ["resume"], ["", *typed[cut:]])
-    assert second.exit_code == 0, second.output
-    assert saved_game(env)["entries"] == rounds.entries
+    play_stopped_and_resumed(env, rounds, typed, command(10))
 
 
 def test_the_speaker_box_follows_the_game_to_its_end(game, tmp_path):

@@ -121,6 +121,22 @@ def typed_value(ask, value, language) -> list[str]:
     return [value or ""]
 
 
+def play_stopped_and_resumed(env, rounds, typed, args):
+    """Play ``narrate ARGS`` with the input cut halfway (it stops, saved), then ``narrate resume``
+    with the rest: the saved entries are those of the planned game, a prefix first, then all."""
+    cut = len(typed) // 2
+    first = invoke(env, args, ["", *typed[:cut]])
+    assert first.exit_code == 2 and "the input ended" in first.stderr
+    assert "the game is saved; 'narrate resume' goes on from here" in first.stderr
+    stopped = saved_game(env)
+    assert stopped["over"] is False and 0 < len(stopped["entries"]) < len(rounds.entries)
+    assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
+    second = invoke(env, ["resume"], ["", *typed[cut:]])
+    assert second.exit_code == 0, second.output
+    assert saved_game(env)["entries"] == rounds.entries
+    return second
+
+
 def invoke(env, args, lines):
     result = CliRunner().invoke(cli, args, obj=env, input="".join(line + "\n" for line in lines),
                                 prog_name="narrate")
@@ -203,17 +219,8 @@ def test_a_twelve_player_moderated_game_plays_to_a_winner(game, tmp_path, langua
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
     env = lupus_env(tmp_path)
     rounds, typed = planned_game(game, env, 12, seed=8)
-    cut = len(typed) // 2
-    first = invoke(env, command(12, NAMES[:12]), ["", *typed[:cut]])
-    assert first.exit_code == 2 and "the input ended" in first.stderr
-    assert "the game is saved; 'narrate resume' goes on from here" in first.stderr
-    stopped = saved_game(env)
-    assert stopped["over"] is False and 0 < len(stopped["entries"]) < len(rounds.entries)
-    assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
-    second = invoke(env, ["resume"], ["", *typed[cut:]])
-    assert second.exit_code == 0, second.output
+    second = play_stopped_and_resumed(env, rounds, typed, command(12, NAMES[:12]))
     assert "Press Enter when everyone is back at the table (q: stop)." in second.output
-    assert saved_game(env)["entries"] == rounds.entries
     assert invoke(env, ["resume"], []).exit_code == 2  # nothing left to resume
 
 

@@ -10,8 +10,16 @@ import random
 from types import MappingProxyType
 
 import pytest
-from test_game_lupus import follow_on_a_tablet, invoke, lupus_env, planned_game, saved_game, saved_game_in
-from test_rounds import NAMES, play_to_the_end
+from test_game_lupus import (
+    follow_on_a_tablet,
+    invoke,
+    lupus_env,
+    planned_game,
+    play_stopped_and_resumed,
+    saved_game,
+    saved_game_in,
+)
+from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end
 
 from narrator.core.deck import build_deck
 from narrator.core.rounds import Over, Rounds, Setup
@@ -65,18 +73,7 @@ def test_whole_games_with_random_choices_end_as_the_rules_say_and_resume_from_an
         rounds = play_to_the_end(game, setup, rng)
         over = rounds.step
         assert_the_end_is_the_digests(game, over)
-        keys = []
-        replayed = Rounds(game, setup)
-        for entry in rounds.entries:
-            keys.append(replayed.step.key)
-            replayed.enter(entry)
-        assert replayed.step == over
-        cut = rng.randrange(len(rounds.entries))
-        resumed = Rounds(game, setup, rounds.entries[:cut])  # a game killed at any entry resumes where it was
-        assert resumed.step.key == keys[cut]
-        for entry in rounds.entries[cut:]:
-            resumed.enter(entry)
-        assert resumed.step == over
+        assert_replays_and_resumes_from_any_entry(game, setup, rounds, rng)
 
 
 def command(players, *options, day_seconds=20):
@@ -110,15 +107,7 @@ def test_a_twelve_player_game_with_the_necromancer_plays_to_a_winner(game, tmp_p
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
     env = lupus_env(tmp_path, "en", seed=12)
     rounds, typed = planned_game(game, env, 10, seed=3)
-    cut = len(typed) // 2
-    first = invoke(env, command(10), ["", *typed[:cut]])
-    assert first.exit_code == 2 and "the game is saved; 'narrate resume' goes on from here" in first.stderr
-    stopped = saved_game(env)
-    assert 0 < len(stopped["entries"]) < len(rounds.entries)
-    assert stopped["entries"] == rounds.entries[:len(stopped["entries"])]
-    second = invoke(env, ["resume"], ["", *typed[cut:]])
-    assert second.exit_code == 0, second.output
-    assert saved_game(env)["entries"] == rounds.entries
+    play_stopped_and_resumed(env, rounds, typed, command(10))
 
 
 def test_the_speaker_box_follows_the_game_to_its_end(game, tmp_path):

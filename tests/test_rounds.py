@@ -393,18 +393,24 @@ def test_whole_games_with_random_choices_end_as_the_rules_say_and_resume_from_an
         over = rounds.step
         if moderator:  # the end, checked against the digest's words on the cards as they are at the end
             assert_the_end_is_the_digests(game, over)
-        keys = []
-        replayed = Rounds(game, setup)
-        for entry in rounds.entries:
-            keys.append(replayed.step.key)
-            replayed.enter(entry)
-        assert replayed.step == over
-        cut = rng.randrange(len(rounds.entries))
-        resumed = Rounds(game, setup, rounds.entries[:cut])  # a game killed at any entry resumes where it was
-        assert resumed.step.key == keys[cut]
-        for entry in rounds.entries[cut:]:
-            resumed.enter(entry)
-        assert resumed.step == over
+        assert_replays_and_resumes_from_any_entry(game, setup, rounds, rng)
+
+
+def assert_replays_and_resumes_from_any_entry(game, setup, rounds, rng):
+    """The entries replayed come to the same end; a game killed at any entry resumes where it was."""
+    over = rounds.step
+    keys = []
+    replayed = Rounds(game, setup)
+    for entry in rounds.entries:
+        keys.append(replayed.step.key)
+        replayed.enter(entry)
+    assert replayed.step == over
+    cut = rng.randrange(len(rounds.entries))
+    resumed = Rounds(game, setup, rounds.entries[:cut])
+    assert resumed.step.key == keys[cut]
+    for entry in rounds.entries[cut:]:
+        resumed.enter(entry)
+    assert resumed.step == over
 
 
 def wolves_and_humans(game, table):
