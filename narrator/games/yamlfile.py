@@ -65,6 +65,9 @@ def _parsed(path: Path, raw: bytes, plain_text_scalars: bool) -> Any:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or ""
+        if "nesting depth" in problem:  # PyYAML 6.0.4 and later stop deep nesting in their scanner, before us
+            raise DataError(msg("{file}: nested more than {depth} levels deep; this is not a file narrate reads",
+                                file=path, depth=MAX_DEPTH)) from None
         if mark:
             raise DataError(msg("{file}, line {line}: malformed YAML: {problem}", file=path, line=mark.line + 1,
                                 problem=problem)) from None
