@@ -15,6 +15,12 @@ only, no role.
   more than once (``weights``), may abstain (``may_abstain``) and may be barred from voting for
   himself (``others_only``); on a day when nobody may be lynched (``spares_all``) the votes are
   still taken and counted, and spare everybody.
+- ``Accusations``: every living player raises a hand once for anyone, himself included, as the
+  names are called in the order given; the accused are all those tied for the most hands, or the
+  most accused and all those tied second (a player who had every hand burns at once); then the
+  ballottaggio, in which the living who are not accused (and any accused allowed to) vote one of the
+  accused: the most voted burns, a tie spares everybody. With two players alive, the accusations
+  alone decide. A player's accusations may go to another who stands in for him (``standing_in``).
 """
 
 from collections.abc import Iterator, Mapping
@@ -79,7 +85,21 @@ class SecretVote:
     rounds: ClassVar[tuple[str, ...]] = ("vote",)
 
 
-Procedure = NominationRunoff | OpenVote | SecretVote
+@dataclass(frozen=True)
+class Accusations:
+    voters: tuple[str, ...]  # the living, in the order their names are called
+    weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: hands counted (default 1)
+    standing_in: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # accused: who is accused instead
+    accused_vote: frozenset[str] = frozenset()  # the accused who still vote in the ballottaggio
+    may_spare: ClassVar[bool] = True
+    rounds: ClassVar[tuple[str, ...]] = ("accusations", "ballottaggio")
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        return self.voters
+
+
+Procedure = NominationRunoff | OpenVote | SecretVote | Accusations
 
 
 @dataclass(frozen=True)
@@ -127,6 +147,8 @@ def run(procedure: Procedure, state) -> Iterator[RoundStep]:
     """Ask the procedure's votes in turn (each ``yield`` takes its entry); return the Verdict."""
     if isinstance(procedure, NominationRunoff):
         return (yield from _nomination_runoff(procedure, state))
+    if isinstance(procedure, Accusations):
+        return (yield from _accusations(procedure, state))
     return (yield from _plurality(procedure, state))
 
 
@@ -179,6 +201,31 @@ def counted(procedure: SecretVote, hands: Mapping[str, int]) -> Verdict:
     lynched = top[0] if len(top) == 1 and not procedure.spares_all else None
     return Verdict(lynched, tallies=MappingProxyType({"vote": MappingProxyType(tally)}),
                    tied=top if len(top) > 1 and not procedure.spares_all else ())
+
+
+def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
+    voters = procedure.voters
+    accusations = yield from _round(procedure, state, "accusations", voters, voters)
+    counted = weighed(accusations, voters, procedure.weights)
+    for accused, instead in procedure.standing_in.items():
+        if instead in counted and counted.get(accused):
+            counted[instead] += counted[accused]
+            counted[accused] = 0
+    votes, tallies = {"accusations": MappingProxyType(accusations)}, {"accusations": MappingProxyType(counted)}
+    top = _top(counted)
+    total = sum(counted.values())
+    if len(voters) <= 2 or (len(top) == 1 and counted[top[0]] == total):  # two left, or every hand on one
+        lynched = top[0] if len(top) == 1 else None
+        return Verdict(lynched, MappingProxyType(votes), MappingProxyType(tallies), top if len(top) > 1 else ())
+    accused = top if len(top) > 1 else top + _top({name: count for name, count in counted.items() if name not in top})
+    ballot = yield from _round(procedure, state, "ballottaggio",
+                              [voter for voter in voters if voter not in accused or voter in procedure.accused_vote],
+                              accused, accused)
+    recount = weighed(ballot, accused, EMPTY)
+    votes["ballottaggio"], tallies["ballottaggio"] = MappingProxyType(ballot), MappingProxyType(recount)
+    best = _top(recount)
+    return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
+                   best if len(best) > 1 else ())
 
 
 def _top(counted: Mapping[str, int]) -> tuple[str, ...]:
