@@ -18,7 +18,7 @@ def settle(procedure, *rounds):
         while True:
             assert isinstance(step, VoteStep)
             asked.append((step.round, step.voter, step.candidates))
-            votes = rounds[1 if step.round in ("runoff", "ballottaggio") else 0]  # the first round's, then the second's
+            votes = rounds[1 if step.round == "runoff" else 0]  # the first round's votes, then the runoff's
             step = flow.send({"voted": votes.get(step.voter)})
     except StopIteration as stop:
         return asked, stop.value
@@ -79,15 +79,15 @@ def test_a_ballottaggio_asks_everyone_from_the_anchors_left_then_the_living_who_
     assert verdict.lynched in ("Anna", "Carla") and not procedure.may_spare
 
 
-def test_accusations_bring_the_most_accused_and_the_tied_second_to_the_ballottaggio():
+def test_accusations_bring_the_most_accused_and_the_tied_second_to_the_runoff():
     """Wherewolf Revised's day: a hand each, self allowed; the top one and all tied second are
     accused; the others vote one of them; the most voted burns."""
     accusations = {"Anna": "Bruno", "Bruno": "Bruno", "Carla": "Dario", "Dario": "Elena", "Elena": "Bruno"}
     asked, verdict = settle(Accusations(SEATING), accusations, {"Anna": "Dario", "Bruno": "Dario", "Carla": "Dario"})
-    assert [(round_name, voter) for round_name, voter, _candidates in asked if round_name == "ballottaggio"] == [
-        ("ballottaggio", "Anna"), ("ballottaggio", "Carla")]  # Bruno, Dario, Elena are accused: they do not vote
-    assert dict(verdict.tallies["accusations"]) == {"Anna": 0, "Bruno": 3, "Carla": 0, "Dario": 1, "Elena": 1}
-    assert ("ballottaggio", "Anna", ("Bruno", "Dario", "Elena")) in asked
+    assert [(round_name, voter) for round_name, voter, _candidates in asked if round_name == "runoff"] == [
+        ("runoff", "Anna"), ("runoff", "Carla")]  # Bruno, Dario, Elena are accused: they do not vote
+    assert dict(verdict.tallies["accusation"]) == {"Anna": 0, "Bruno": 3, "Carla": 0, "Dario": 1, "Elena": 1}
+    assert ("runoff", "Anna", ("Bruno", "Dario", "Elena")) in asked
     assert verdict.lynched == "Dario"
     _asked, tied = settle(Accusations(SEATING), accusations, {"Anna": "Dario", "Carla": "Bruno"})
     assert tied.lynched is None and tied.tied == ("Bruno", "Dario")
@@ -95,21 +95,21 @@ def test_accusations_bring_the_most_accused_and_the_tied_second_to_the_ballottag
 
 def test_every_hand_on_one_player_burns_him_at_once_and_two_players_vote_only_once():
     asked, verdict = settle(Accusations(SEATING), dict.fromkeys(SEATING, "Carla"), {})
-    assert verdict.lynched == "Carla" and {round_name for round_name, _v, _c in asked} == {"accusations"}
+    assert verdict.lynched == "Carla" and {round_name for round_name, _v, _c in asked} == {"accusation"}
     _asked, two = settle(Accusations(("Anna", "Bruno")), {"Anna": "Bruno", "Bruno": "Anna"}, {})
     assert two.lynched is None
 
 
 def test_an_accused_may_stand_in_for_another_and_some_accused_still_vote():
     """The Amato is never accused while his Angelo lives: the Angelo is, instead; a Città role votes
-    in the ballottaggio though accused."""
+    in the runoff though accused."""
     procedure = Accusations(SEATING, standing_in={"Bruno": "Anna"}, accused_vote=frozenset({"Dario"}),
                             weights={"Elena": 2})
     accusations = {"Anna": "Dario", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Bruno", "Elena": "Dario"}
     asked, verdict = settle(procedure, accusations, {"Bruno": "Anna", "Carla": "Anna", "Dario": "Anna",
                                                      "Elena": "Dario"})
-    assert dict(verdict.tallies["accusations"]) == {"Anna": 2, "Bruno": 0, "Carla": 1, "Dario": 3, "Elena": 0}
-    assert ("ballottaggio", "Bruno", ("Dario", "Anna")) in asked  # the most accused, then the tied second
-    assert [voter for round_name, voter, _c in asked if round_name == "ballottaggio"] == ["Bruno", "Carla", "Dario",
+    assert dict(verdict.tallies["accusation"]) == {"Anna": 2, "Bruno": 0, "Carla": 1, "Dario": 3, "Elena": 0}
+    assert ("runoff", "Bruno", ("Dario", "Anna")) in asked  # the most accused, then the tied second
+    assert [voter for round_name, voter, _c in asked if round_name == "runoff"] == ["Bruno", "Carla", "Dario",
                                                                                          "Elena"]
     assert verdict.lynched == "Anna"

@@ -17,8 +17,8 @@ only, no role.
   still taken and counted, and spare everybody.
 - ``Accusations``: every living player raises a hand once for anyone, himself included, as the
   names are called in the order given; the accused are all those tied for the most hands, or the
-  most accused and all those tied second (a player who had every hand burns at once); then the
-  ballottaggio, in which the living who are not accused (and any accused allowed to) vote one of the
+  most accused and all those tied second (a player who had every hand burns at once); then a
+  runoff, in which the living who are not accused (and any accused allowed to) vote one of the
   accused: the most voted burns, a tie spares everybody. With two players alive, the accusations
   alone decide. A player's accusations may go to another who stands in for him (``standing_in``).
 """
@@ -90,9 +90,9 @@ class Accusations:
     voters: tuple[str, ...]  # the living, in the order their names are called
     weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: hands counted (default 1)
     standing_in: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # accused: who is accused instead
-    accused_vote: frozenset[str] = frozenset()  # the accused who still vote in the ballottaggio
+    accused_vote: frozenset[str] = frozenset()  # the accused who still vote in the runoff
     may_spare: ClassVar[bool] = True
-    rounds: ClassVar[tuple[str, ...]] = ("accusations", "ballottaggio")
+    rounds: ClassVar[tuple[str, ...]] = ("accusation", "runoff")
 
     @property
     def candidates(self) -> tuple[str, ...]:
@@ -205,24 +205,24 @@ def counted(procedure: SecretVote, hands: Mapping[str, int]) -> Verdict:
 
 def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
     voters = procedure.voters
-    accusations = yield from _round(procedure, state, "accusations", voters, voters)
+    accusations = yield from _round(procedure, state, "accusation", voters, voters)
     counted = weighed(accusations, voters, procedure.weights)
     for accused, instead in procedure.standing_in.items():
         if instead in counted and counted.get(accused):
             counted[instead] += counted[accused]
             counted[accused] = 0
-    votes, tallies = {"accusations": MappingProxyType(accusations)}, {"accusations": MappingProxyType(counted)}
+    votes, tallies = {"accusation": MappingProxyType(accusations)}, {"accusation": MappingProxyType(counted)}
     top = _top(counted)
     total = sum(counted.values())
     if len(voters) <= 2 or (len(top) == 1 and counted[top[0]] == total):  # two left, or every hand on one
         lynched = top[0] if len(top) == 1 else None
         return Verdict(lynched, MappingProxyType(votes), MappingProxyType(tallies), top if len(top) > 1 else ())
     accused = top if len(top) > 1 else top + _top({name: count for name, count in counted.items() if name not in top})
-    ballot = yield from _round(procedure, state, "ballottaggio",
+    ballot = yield from _round(procedure, state, "runoff",
                               [voter for voter in voters if voter not in accused or voter in procedure.accused_vote],
                               accused, accused)
     recount = weighed(ballot, accused, EMPTY)
-    votes["ballottaggio"], tallies["ballottaggio"] = MappingProxyType(ballot), MappingProxyType(recount)
+    votes["runoff"], tallies["runoff"] = MappingProxyType(ballot), MappingProxyType(recount)
     best = _top(recount)
     return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
                    best if len(best) > 1 else ())
