@@ -17,7 +17,7 @@ from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import NOBODY_DIED_LINE, end_line
 from narrator.core.i18n import msg
-from narrator.core.procedures import NominationRunoff, OpenVote, RevealStep, VoteStep
+from narrator.core.procedures import Accusations, NominationRunoff, OpenVote, RevealStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -427,6 +427,13 @@ class GameTable:
                 click.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
                 click.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
                              "suspects vote."))
+        elif not step.votes and isinstance(procedure, Accusations):
+            if step.round == "accusation":
+                click.echo(_("The accusations, eyes closed: call each living player's name in turn, {first} first; "
+                             "everyone raises a hand once, for anyone, themselves too.").format(first=step.voter))
+            else:
+                click.echo(_("Accused: {names}. The others vote one of them; a tie burns nobody.").format(
+                    names=", ".join(step.suspects)))
         elif not step.votes and step.round == "runoff":
             click.echo(_("A tie between {names}: they vote again, the others only; another tie spares them "
                          "all.").format(names=", ".join(step.suspects)))
