@@ -106,13 +106,6 @@ def pytest_sessionfinish(session, exitstatus):
         shutil.rmtree(sandbox, ignore_errors=True)
 
 
-def deck_for(game, players, options=None):
-    """A deck of ``players`` for any shipped game (``narrator.core.deck.usual_deck``)."""
-    from narrator.core.deck import usual_deck
-
-    return usual_deck(game, players, options)
-
-
 def make_env(environ=None, games_dir=GAMES_DIR, seed=777, **overrides):
     """An Environment with a fixed locale (English, unless ``environ`` says otherwise) and seed source."""
     return Environment(environ=environ if environ is not None else {"LANG": "en_US.UTF-8"},

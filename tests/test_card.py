@@ -7,11 +7,11 @@ import subprocess
 import numpy as np
 import pytest
 
-from narrator.core.deck import recommended_deck
+from narrator.core.deck import recommended_deck, usual_deck
 from narrator.core.script import generate_script, settings_for
 from narrator.games.loader import available_games, load_game
 from narrator.shell.cardpdf import SMALLEST
-from tests.conftest import GAMES_DIR, deck_for, make_env
+from tests.conftest import GAMES_DIR, make_env
 
 pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils (pdftotext, pdftoppm)")
 
@@ -134,7 +134,7 @@ def test_every_game_ends_the_back_with_the_roles_that_change_who_wins(game_id):
 
     game = load_game(GAMES_DIR / game_id)
     players = game.max_players
-    deck = deck_for(game, players)
+    deck = usual_deck(game, players)
     for lang, language in game.languages.items():
         back = deck_card(game, deck, players, settings_for(game, lang)).back
         special = [role.id for role in game.roles if role.id in deck.role_ids and role.id in language.card_wins]

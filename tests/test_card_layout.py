@@ -9,6 +9,7 @@ import pytest
 from fpdf.enums import MethodReturnValue
 
 from narrator.core.card import Block, CardContent, deck_card, richest_card, variant_settings
+from narrator.core.deck import usual_deck
 from narrator.core.script import settings_for
 from narrator.games.loader import available_games, load_game
 from narrator.shell.cardpdf import (
@@ -23,7 +24,7 @@ from narrator.shell.cardpdf import (
     lay_out,
     new_pdf,
 )
-from tests.conftest import GAMES_DIR, deck_for
+from tests.conftest import GAMES_DIR
 
 FLOOR = 9.0  # points: the least body size of an A5 card, for every shipped game and deck
 SHIPPED = {game_id: load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)}
@@ -45,7 +46,7 @@ def test_every_recommended_deck_in_every_variant_and_language_reads_at_9_points_
         for players in range(game.min_players, game.max_players + 1):
             for lang in game.languages:
                 for settings in variant_settings(game, players, lang):
-                    deck = deck_for(game, players, settings.options)
+                    deck = usual_deck(game, players, settings.options)
                     layout = lay_out(deck_card(game, deck, players, settings), "a5", a5)
                     if layout is None or layout.body < FLOOR:
                         smaller.append((game_id, players, lang, dict(settings.options), layout and layout.body))
@@ -79,7 +80,7 @@ def test_the_body_is_the_largest_size_at_which_the_card_fits(size):
     """One size up, the largest deck of each game no longer fits the sheet."""
     measure = Measure(size)
     for game in SHIPPED.values():
-        deck = deck_for(game, game.max_players)
+        deck = usual_deck(game, game.max_players)
         content = deck_card(game, deck, game.max_players, settings_for(game, "it"))
         layout = lay_out(content, size, measure)
         assert layout is not None, game.id

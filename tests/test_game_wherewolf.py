@@ -19,7 +19,7 @@ from test_game_lupus import (
     saved_game,
     saved_game_in,
 )
-from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end
+from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end, random_entry
 
 from narrator.core.deck import build_deck
 from narrator.core.rounds import Over, Rounds, Setup
@@ -152,17 +152,11 @@ def test_the_monk_is_shown_possible_roles_nobody_holds(game):
         setup = Setup(setup.seating, MappingProxyType(deck), setup.options, MappingProxyType(cards))
     rounds = Rounds(game, setup)
     while not (rounds.step.kind == "phase" and rounds.step.phase == "monaco"):
-        rounds.enter(random_entry_for_first_night(rounds.step))
+        rounds.enter(random_entry(rounds.step, rng))
     shown = rounds.step.ask.roles
     possible = game.rules.possible_roles(game, 16, setup.options)
     assert shown and set(shown) <= set(possible) and not set(shown) & set(setup.deck)
     assert not any(role.startswith("contadino-") for role in shown)
-
-
-def random_entry_for_first_night(step):
-    from test_rounds import random_entry
-
-    return random_entry(step, random.Random(1))
 
 
 def setup_with_cards(game, cards: dict, **options):

@@ -5,12 +5,12 @@ import shutil
 
 import pytest
 
-from narrator.core.deck import make_deck, recommended_deck
+from narrator.core.deck import make_deck, recommended_deck, usual_deck
 from narrator.core.errors import DataError
 from narrator.core.script import settings_for
 from narrator.core.sheet import has_sheet, sheet_content
 from narrator.games.loader import available_games, load_game
-from tests.conftest import GAMES_DIR, deck_for
+from tests.conftest import GAMES_DIR
 
 SHIPPED = {game_id: load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)}
 LUPUS, LEARTS = SHIPPED["lupus-in-tabula"], SHIPPED["learts-variant"]
@@ -25,7 +25,7 @@ def test_only_a_game_played_with_a_moderator_has_a_sheet():
     """Every shipped game at its least players: the sheet exactly where a moderator keeps the
     game; a game of one night has none, nor a variant without a moderator."""
     for game in SHIPPED.values():
-        deck = deck_for(game, game.min_players)
+        deck = usual_deck(game, game.min_players)
         for on in (dict(game.option_defaults), {**game.option_defaults, **{name: True for name in game.option_defaults}}):
             assert has_sheet(game, deck, on) == (game.plays_rounds and game.moderated(deck.role_ids, on)), game.id
     assert not has_sheet(LUPUS, recommended_deck(LUPUS, 8), options(LUPUS, vecchio_saggio=True))

@@ -221,7 +221,7 @@ def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
     ballot = yield from _round(procedure, state, "runoff",
                               [voter for voter in voters if voter not in accused or voter in procedure.accused_vote],
                               accused, accused)
-    recount = weighed(ballot, accused, EMPTY)
+    recount = tally(ballot, accused)
     votes["runoff"], tallies["runoff"] = MappingProxyType(ballot), MappingProxyType(recount)
     best = _top(recount)
     return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),

@@ -68,7 +68,7 @@ class Environment:
     speech_engines: Callable[[], Mapping[str, Callable[[], Any]]] = _speech_engines  # every engine, by name
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one
     sound_problem: Callable[[], str | None] = _sound_problem  # why PortAudio cannot play here, or None
-    which: Callable[[str], str | None] = lambda name: _which(name)  # finds the command-line players
+    which: Callable[[str], str | None] = _which  # finds the command-line players
     recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
     speaker: Callable[..., Any] | None = None  # a factory for tests; None means the best one here
     clock: Callable[[], float] = time.monotonic  # the day timer's clock: never the wall clock

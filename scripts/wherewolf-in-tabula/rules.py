@@ -35,7 +35,6 @@ ROLES = (
 )
 CONTADINI = ("contadino-semplice", "contadino-eroe", "contadino-discendente-dei-lupi", "contadino-mostro")
 
-MIN_PLAYERS, MAX_PLAYERS = 8, 24
 SEMPLICE = "contadino-semplice"
 PACK = ("capo-branco", "lupo-del-branco", "giovane-lupo")
 PACK_LEADERS = ("capo-branco", "lupo-del-branco")  # a pack needs one of them
@@ -74,14 +73,11 @@ def hole_count(players: int, necromancing: bool) -> int:
 # --- drawing ---------------------------------------------------------------------------------------
 
 def draw_counts(players: int, necromancing: bool, rng: random.Random) -> dict[str, int]:
-    """The set for `players` (8..24) drawn by the digest's formula: role id -> copies (every copy 1 except contadino-semplice).
+    """The set for `players` (8..24: the core checks the number first) drawn by the digest's formula: role id -> copies (every copy 1 except contadino-semplice).
 
     Holes no filler may take (all spent or excluded) become extra non-mystic villagers, drawn with
     the V - 2 from the same pool and then as contadino-semplice. The result is in ROLES order.
     """
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(msg("Wherewolf in Tabula takes {low} to {high} players, not {players}: choose a number "
-                             "from {low} to {high}", low=MIN_PLAYERS, high=MAX_PLAYERS, players=players))
     sure = ["veggente", "negromante"] if necromancing else ["veggente"]
     contadini = draw_contadini(rng)
     wolves = draw_wolves(wolf_count(players), rng)
@@ -199,12 +195,11 @@ def megera_avoidable(holes: int, necromancing: bool) -> bool:
 # --- legality --------------------------------------------------------------------------------------
 
 def problem(counts: Mapping[str, int], necromancing: bool) -> Text | None:
-    """Why a deck (role id -> copies, any source: drawn or written by a user) is not legal, as one msg(); None when legal.
-
-    The rules run in RULES' order and the first broken one is reported: ids and copies come before the
-    deck's size, since a size counted over a typo or a repeated card would suggest the wrong fix.
-    A role with 0 copies is taken as absent.
-    """
+    """Why a deck (role id -> copies, any source: drawn or written by a user) breaks the game's own
+    rules, as one msg(); None when it keeps them. Its ids, its copies (one of each card but
+    contadino-semplice: game.yaml's box) and its size are the core's checks (``check_deck``), made
+    first. The rules run in RULES' order and the first broken one is reported; a role with 0 copies
+    is absent."""
     for rule in RULES:
         found = rule(counts, necromancing)
         if found is not None:
@@ -213,42 +208,6 @@ def problem(counts: Mapping[str, int], necromancing: bool) -> Text | None:
 
 
 # Each rule takes the deck and the option and returns its message when the deck breaks it, else None.
-
-def _unknown_role(counts: Mapping[str, int], necromancing: bool) -> Text | None:
-    unknown = next((role_id for role_id in counts if role_id not in ROLES), None)
-    if unknown is None:
-        return None
-    return msg("'{role}' is not a role of Wherewolf in Tabula: correct the id (like 'veggente') or remove it",
-               role=unknown)
-
-
-def _bad_copies(counts: Mapping[str, int], necromancing: bool) -> Text | None:
-    bad = next(((role_id, copies) for role_id, copies in counts.items()
-                if isinstance(copies, bool) or not isinstance(copies, int) or copies < 0), None)
-    if bad is None:
-        return None
-    return msg("'{role}' has {copies!r} copies: write a whole number, 1 or more", role=bad[0], copies=bad[1])
-
-
-def _repeated_role(counts: Mapping[str, int], necromancing: bool) -> Text | None:
-    repeated = next(((role_id, copies) for role_id, copies in counts.items()
-                     if role_id != SEMPLICE and copies > 1), None)
-    if repeated is None:
-        return None
-    return msg("the deck has {copies} '{role}' cards, but only contadino-semplice may repeat: keep one",
-               role=repeated[0], copies=repeated[1])
-
-
-def _deck_size(counts: Mapping[str, int], necromancing: bool) -> Text | None:
-    cards = sum(counts.values())
-    if cards < MIN_PLAYERS:
-        return msg("a deck holds {low} to {high} cards, this one has {cards}: add {missing}",
-                   low=MIN_PLAYERS, high=MAX_PLAYERS, cards=cards, missing=MIN_PLAYERS - cards)
-    if cards > MAX_PLAYERS:
-        return msg("a deck holds {low} to {high} cards, this one has {cards}: remove {extra}",
-                   low=MIN_PLAYERS, high=MAX_PLAYERS, cards=cards, extra=cards - MAX_PLAYERS)
-    return None
-
 
 def _veggente(counts: Mapping[str, int], necromancing: bool) -> Text | None:
     if counts.get("veggente", 0):
@@ -326,9 +285,8 @@ def _contadino_discendente(counts: Mapping[str, int], necromancing: bool) -> Tex
     return msg("'contadino-discendente-dei-lupi' and 'traditore' never play together: remove one of them")
 
 
-RULES = (_unknown_role, _bad_copies, _repeated_role, _deck_size, _veggente, _necromancing, _contadini,
-         _pack_leader, _prete_and_peccatore, _oste_bardo_monaco, _lupo_solitario, _megera,
-         _contadino_mostro, _contadino_discendente)
+RULES = (_veggente, _necromancing, _contadini, _pack_leader, _prete_and_peccatore, _oste_bardo_monaco,
+         _lupo_solitario, _megera, _contadino_mostro, _contadino_discendente)
 
 
 # --- the contract's drawn set (narrator.core.nights.DRAWN_SET) --------------------------------------
@@ -362,7 +320,6 @@ SEER, MAGE, MEDIUM, WITCH, HEALER = "veggente", "mago", "medium", "strega", "gua
 HERMIT, POACHER, MONK, PRIEST, SINNER, BARD, HOST = (
     "eremita", "bracconiere", "monaco", "prete", "peccatore", "bardo", "oste")
 LEADER, PACK_WOLF, YOUNG_WOLF = "capo-branco", "lupo-del-branco", "giovane-lupo"
-PACK_STRENGTH = (LEADER, PACK_WOLF, DESCENDANT)  # who attacks for the pack: the strongest living
 VILLAGE_MYSTICS = (SEER, MAGE, WITCH, HEALER)  # the mystics whose pointing the Megera curses
 POINTING = (SEER, MAGE, WITCH, HEALER)  # whose key naming the Mostro kills them (and any wolf's)
 
@@ -447,10 +404,6 @@ def _hag_cursed(state, name):
 def _black(game, state, name):
     """A card's own aura: black cards, and a converted Discendente."""
     return bool(_role(game, state, name).trait("black")) or name in state.own["converted"]
-
-
-def is_wolf(game, state, name):
-    return faction(game, state, name) in (PACK_SIDE, LONE_SIDE)
 
 
 def attacker(game, state):

@@ -385,12 +385,17 @@ class GameTable:
         return prompt(_("The secret vote: Enter to type each vote, {hands} to type the hands counted for each "
                         "name").format(hands=_("h")), parse)
 
+    def weighed(self, procedure) -> None:
+        """Say whose vote counts more than once (a cursed voter's), if anybody's."""
+        weighed = [f"{name} x{weight}" for name, weight in getattr(procedure, "weights", {}).items() if weight > 1]
+        if weighed:
+            click.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
+
     def hands(self, procedure) -> dict[str, int]:
         """The hands raised for each living player, called aloud one by one, as the moderator
         counted them."""
-        weighed = [f"{name} x{weight}" for name, weight in procedure.weights.items() if weight > 1]
-        if weighed:
-            click.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
+        self.weighed(procedure)
+
         def parse(text: str):
             text = text.strip()
             if is_undo(text):
@@ -440,9 +445,7 @@ class GameTable:
         elif not step.votes:
             secret = "" if isinstance(procedure, OpenVote) else _(" (secret: type each vote as it is counted)")
             click.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
-            weighed = [f"{name} x{weight}" for name, weight in getattr(procedure, "weights", {}).items() if weight > 1]
-            if weighed:
-                click.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
+            self.weighed(procedure)
         out = _(" (out of the game)") if step.voter in step.state.dead else ""
         voted = ask_name(_("{voter}{out} votes for").format(voter=step.voter, out=out), step.candidates,
                          nobody=getattr(procedure, "may_abstain", False))
