@@ -332,3 +332,18 @@ rounds:
     assert settled.rounds[4].step.dawn.state.own["two_cursed"] == "due"
     assert set(settled.rounds[6].dead) == {"Anna", "Carlo", "Franca", "Guido", "Irma"}
     assert (settled.over.sides, settled.over.winners) == (("negromante",), ("Bice", "Franca"))
+
+
+def test_with_only_the_cursed_left_the_game_ends_and_no_side_wins(game):
+    """The Monster (cursed while alive) and the Hag (no faction) are left: no Creature but a cursed
+    one; nobody wins, but whoever wins whatever the end. The digest ends it so even with a human
+    alive ("the only Creatures left are maledetto"); a wolf alive, it goes on."""
+    from narrator.core.state import State
+
+    cards = {"Anna": "contadino-mostro", "Bice": "capo-branco", "Carlo": "veggente", "Irma": "megera",
+             "Nino": "pazzo"}
+    state = game.rules.start(game, State(3, tuple(cards), {}, {**game.option_defaults}, cards, ("Bice", "Carlo",
+                                                                                                  "Nino")))
+    assert game.rules.game_over(game, state.kept(extra_winners=["Nino"])) == ((), ("Nino",))
+    assert game.rules.game_over(game, state.revived(["Carlo"])) == ((), ())
+    assert game.rules.game_over(game, state.revived(["Carlo", "Bice"])) is None
