@@ -79,12 +79,20 @@ def pytest_configure(config):
         target.mkdir(exist_ok=True)
         os.environ[name] = str(target)
     (sandbox / "work").mkdir()
-    os.chdir(sandbox / "work")  # whatever a test writes to a relative path lands here, not in the checkout
     # One locale for every run and every narrate a test starts, whatever the machine's: the C locale,
     # in which narrate speaks Italian. Tests that want English say so (make_env uses en_US).
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         os.environ.pop(name, None)
     os.environ["LANG"] = "C.UTF-8"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _work_in_sandbox(pytestconfig):
+    """Whatever a test writes to a relative path lands in the sandbox, not in the checkout (set once
+    the tests are collected: a worker of pytest-xdist collects from the folder it was started in)."""
+    import os
+
+    os.chdir(pytestconfig._narrator_sandbox / "work")
 
 
 def pytest_sessionfinish(session, exitstatus):
