@@ -17,13 +17,13 @@ from narrator.games.loader import load_game
 # both), and the Medium refused by the rules when the option quiet-first-night is off.
 DRAWN = '''
 
-def draw_deck(game, players, options, rng):
+def draw_deck(game, players, options, possible, rng):
     seer = rng.choice(["veggente", "medium"])
     wolves = 2 if players < 12 else 3
     return {"lupo-mannaro": wolves, seer: 1, "villico": players - wolves - 1}
 
 
-def deck_problem(game, deck, options):
+def deck_problem(game, deck, options, possible):
     if deck.copies("medium") and not options["quiet-first-night"]:
         return "the Medium plays only with quiet-first-night=on"
     return None
@@ -84,10 +84,10 @@ def test_narrate_deck_draws_the_set_and_lists_the_possible_roles(tmp_path, run):
 
 
 @pytest.mark.parametrize("cut, error", [
-    ("\ndef deck_problem(game, deck, options):", "a set drawn by the rules needs all of draw_deck, deck_problem, "
+    ("\ndef deck_problem(game, deck, options, possible):", "a set drawn by the rules needs all of draw_deck, deck_problem, "
                                                  "possible_roles, or none"),
-    ("def draw_deck(game, players, options, rng):", r"draw_deck\(game, players, rng\) should take \(game, players, "
-                                                    r"options, rng\)"),
+    ("def draw_deck(game, players, options, possible, rng):", r"draw_deck\(game, players, rng\) should take "
+                                                              r"\(game, players, options, possible, rng\)"),
 ])
 def test_the_drawn_set_is_all_three_functions_with_their_parameters(tmp_path, cut, error):
     replacement = "\ndef _unused(game, deck, options):" if cut.startswith("\ndef deck_problem") else \

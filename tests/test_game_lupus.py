@@ -91,33 +91,52 @@ def typed_for(game, step, entry, env) -> list[str]:
     """What a group types at the terminal for ``entry``."""
     if isinstance(step, PhaseStep | ActStep):
         language = game.languages[env.default_language()]
-        return typed_value(step.ask, entry["choice"], language) if "choice" in entry else []
+        return typed_value(step.ask, entry["choice"], language, _("yes", env), _("no", env)) \
+            if "choice" in entry else []
     if isinstance(step, DawnStep) and step.dawn is None:
         return [", ".join(entry["dead"])]
     if isinstance(step, EndQuestion):
         language = game.languages[env.default_language()]
         return [language.sides[entry["winner"]] if entry["winner"] else ""]
     if isinstance(step, VoteStep):
-        return [entry["voted"] or ""]
-    if isinstance(step, DayStep) and getattr(step.procedure, "takes_hands", False):  # each vote, or the hands
-        if "hands" not in entry:
-            return [""]
-        return [_("h", env), *(str(entry["hands"][name]) for name in step.procedure.candidates)]
+        voted = entry["voted"]
+        return [", ".join(voted) if isinstance(voted, list) else voted or ""]
+    if isinstance(step, DayStep):
+        # A discussion off the timer ends when the moderator presses Enter.
+        typed = [] if game.day is None or game.day.on_timer(step.state.options) else [""]
+        if not getattr(step.procedure, "takes_hands", False):
+            return typed
+        if "hands" not in entry:  # each vote, or the hands
+            return [*typed, ""]
+        return [*typed, _("h", env), *(str(entry["hands"][name]) for name in step.procedure.candidates)]
     if isinstance(step, RevealStep):
         return [entry["marks"][mark] or "" for mark, _holder in step.marks]
     return []
 
 
-def typed_value(ask, value, language) -> list[str]:
-    """The lines a moderator types for an ask's value, by its kind (a choice as the language words it)."""
+def typed_value(ask, value, language, yes="yes", no="no") -> list[str]:
+    """The lines a moderator types for an ask's value, by its kind (a choice as the language words it,
+    a yes or a no as the interface's)."""
     if ask.kind == "each":
         return [(value or {}).get(chooser) or "" for chooser in ask.choosers]
     if ask.kind == "players":
         return [", ".join(value or [])]
     if ask.kind == "yes-no":
-        return ["yes" if value else "no"]
+        return [yes if value else no]
     if ask.kind == "choice" and value is not None:
         return [language.vote.get(f"choice_{value}", value)]
+    if ask.kind == "fields":  # each form in turn: a yes or a no, or its open parts (Enter: not this one)
+        typed = []
+        for form in ask.forms:
+            taken = value is not None and set(value) == {part for part, _allowed in form} and ask.fits(value)
+            open_parts = [part for part, allowed in form if len(allowed) > 1]
+            if not open_parts:
+                typed.append(yes if taken else no)
+            else:
+                typed += [value[part] for part in open_parts] if taken else [""]
+            if taken:
+                break
+        return typed
     return [value or ""]
 
 
@@ -415,6 +434,23 @@ def test_the_speaker_box_follows_a_game_of_many_nights_to_its_end(game, tmp_path
     assert seen["results"][-1][0] == game.languages["en"].line(f"end.{rounds.step.sides[0]}")
     assert "is lynched." in seen["results"][0][-1]
     assert game.languages["en"].line(f"end.{rounds.step.sides[0]}") in output
+
+
+def assert_the_box_follows_the_game(game, tmp_path, command, players: int) -> None:
+    """A game with a moderator played with ``narrate ARGS --dealt --speaker-box`` (``command(players,
+    day_seconds=...)`` the arguments) to its end: the saved entries are the planned game's, and a
+    tablet saw each day's result, then the end."""
+    env = lupus_env(tmp_path, seed=8)
+    rounds, typed = planned_game(game, env, players, seed=2)
+    typed = [rounds.setup.cards[name] for name in rounds.setup.seating] + typed  # --dealt: the cards typed
+    seen, output = follow_on_a_tablet(tmp_path, [*command(players, day_seconds=2), "--dealt", "--random", "--seed",
+                                                 "8"], typed)
+    assert saved_game_in(tmp_path / "data" / "narrator")["entries"] == rounds.entries
+    days = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
+    assert len(seen["results"]) == len(days) + 1  # each day's result, then the end
+    over = rounds.step
+    end = game.languages["en"].line(f"end.{over.sides[0]}" if over.sides else "end.none")
+    assert seen["results"][-1][0] == end and end in output
 
 
 def follow_on_a_tablet(tmp_path, args, typed):

@@ -11,13 +11,12 @@ from types import MappingProxyType
 
 import pytest
 from test_game_lupus import (
-    follow_on_a_tablet,
+    assert_the_box_follows_the_game,
     invoke,
     lupus_env,
     planned_game,
     play_stopped_and_resumed,
     saved_game,
-    saved_game_in,
 )
 from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end, random_entry
 
@@ -111,17 +110,7 @@ def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
 
 
 def test_the_speaker_box_follows_the_game_to_its_end(game, tmp_path):
-    env = lupus_env(tmp_path, seed=8)
-    rounds, typed = planned_game(game, env, 8, seed=2)
-    typed = [rounds.setup.cards[name] for name in rounds.setup.seating] + typed  # --dealt: the cards typed
-    seen, output = follow_on_a_tablet(tmp_path, [*command(8, day_seconds=2), "--dealt", "--random", "--seed", "8"],
-                                      typed)
-    assert saved_game_in(tmp_path / "data" / "narrator")["entries"] == rounds.entries
-    days = [entry for entry in rounds.entries if entry["kind"] == "lynch"]
-    assert len(seen["results"]) == len(days) + 1  # each day's result, then the end
-    over = rounds.step
-    end = game.languages["en"].line(f"end.{over.sides[0]}" if over.sides else "end.none")
-    assert seen["results"][-1][0] == end and end in output
+    assert_the_box_follows_the_game(game, tmp_path, command, 8)
 
 
 def test_narrate_deck_draws_the_set_and_reads_the_possible_roles(run):

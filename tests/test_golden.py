@@ -84,6 +84,26 @@ CASES += [
     (["--game", WIT, "roles", "--lang", "en"], f"{WIT}/roles-en.txt"),
 ]
 
+WR = "wherewolf-revised"
+# The Possibili are the group's (the project's list for the players, or --possible) and every
+# turn of theirs is called, with the Criminali's beat before each mystic from the second night: a
+# game of one moon and one of two moons (the lovers, the Criminali, the guards, the Vampiro), the
+# Amuleto's and the Spada's turns with those options.
+CASES += [(["--game", WR, "script", "--players", str(players), "--lang", lang, "--night", str(night), "--random",
+            "--seed", "1", *moons], f"{WR}/script-{players}p-{name}-night{night}-{lang}.txt")
+          for players, name, moons in ((10, "one-moon", ("--option", "due-lune=off")), (14, "two-moons", ()))
+          for night in (1, 2, 3) for lang in ("it", "en")]
+CASES += [
+    (["--game", WR, "script", "--players", "14", "--lang", "it", "--night", "2", "--random", "--seed", "1",
+      "--option", "amuleto=on", "--option", "spada=on"], f"{WR}/script-14p-amulet-sword-night2-it.txt"),
+    (["--game", WR, "deck", "--players", "14", "--lang", "it", "--random", "--seed", "1"], f"{WR}/deck-14p-it.txt"),
+    (["--game", WR, "deck", "--players", "9", "--lang", "en", "--random", "--seed", "2", "--possible",
+      "veggente, capo-branco, lupo-del-branco, traditore, strega, mago, contadino x2, ladra, oste, bardo, monaco"],
+     f"{WR}/deck-9p-possible-en.txt"),
+    (["--game", WR, "roles", "--lang", "it"], f"{WR}/roles-it.txt"),
+    (["--game", WR, "roles", "--lang", "en"], f"{WR}/roles-en.txt"),
+]
+
 
 @pytest.mark.parametrize("args, name", CASES, ids=[name for _, name in CASES])
 def test_output_matches_golden_file(run, request, args, name):

@@ -72,6 +72,8 @@ def random_value(ask, rng: random.Random):
                 if ask.required or rng.random() < 0.8} or None
     if ask.kind == "yes-no":
         return rng.random() < 0.5
+    if ask.kind == "fields":
+        return {part: rng.choice(allowed) for part, allowed in rng.choice(ask.forms)}
     return rng.choice(ask.choices)
 
 
@@ -91,8 +93,10 @@ def random_entry(step, rng: random.Random) -> dict:
                 hands[rng.choice([name for name in hands if name != voter])] += step.procedure.weights.get(voter, 1)
         given["hands"] = hands
     elif isinstance(step, VoteStep):
-        abstains = getattr(step.procedure, "may_abstain", False) and rng.random() < 0.15
-        given["voted"] = None if abstains else rng.choice(step.candidates)
+        abstains = (getattr(step.procedure, "may_abstain", False) or step.may_pass) and rng.random() < 0.15
+        several = step.several and len(step.candidates) > 1 and rng.random() < 0.5
+        given["voted"] = None if abstains else rng.sample(step.candidates, 2) if several else \
+            rng.choice(step.candidates)
     elif isinstance(step, RevealStep):
         given["marks"] = {mark: rng.choice((*step.candidates, None)) for mark, _holder in step.marks}
     return entry_for(step, **given)

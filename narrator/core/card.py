@@ -5,7 +5,7 @@ cannot disagree. Layout and fonts are ``narrator.shell.cardpdf``'s business.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 from narrator.core.deck import Deck
@@ -101,13 +101,8 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
         return ", ".join(texts["night_number"].format(night=night) for night in nights)
 
     blocks: list[Block] = []
+    printed: dict[tuple, int] = {}  # a turn as printed (its name, what it does, its words): where its block is
     for phase in order:
-        if phase == INTRO_PHASE:
-            blocks.append(Block("rule", texts["night_start"]))
-        elif phase == OUTRO_PHASE:
-            blocks.append(Block("rule", texts["day_break"]))
-        else:
-            blocks.append(_turn(game, language, deck, phase))
         # In the order they are said (sorted is stable: words of equal place keep the first night's first),
         # and words said on the same nights one after the other as one paragraph.
         paragraphs: list[tuple[list[int], tuple]] = []
@@ -116,6 +111,21 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
                 paragraphs[-1] = (nights, paragraphs[-1][1] + parts)
             else:
                 paragraphs.append((nights, parts))
+        if phase == INTRO_PHASE:
+            blocks.append(Block("rule", texts["night_start"]))
+        elif phase == OUTRO_PHASE:
+            blocks.append(Block("rule", texts["day_break"]))
+        else:
+            turn = _turn(game, language, deck, phase)
+            same = (turn.text, turn.detail, tuple((tuple(nights), parts) for nights, parts in paragraphs))
+            if same in printed:  # a turn said again, word for word, in another place: its number joins the first
+                first = blocks[printed[same]]
+                again = first.text.removesuffix(")").split(" (+")
+                numbers = (*again[1:], str(turn.number)) if len(again) > 1 else (str(turn.number),)
+                blocks[printed[same]] = replace(first, text=f"{again[0]} (+{', '.join(numbers)})")
+                continue
+            printed[same] = len(blocks)
+            blocks.append(turn)
         for nights, parts in paragraphs:
             label = when(nights)
             blocks.append(Block("said", parts=(((label + ":", True),) if label else ()) + parts))
@@ -190,7 +200,14 @@ def richest_card(game: Game, players: int, lang: str) -> tuple[Deck, ScriptSetti
     """The deck of ``players`` and the options (a variant) whose card says the most, as near as a
     quick search finds them: it measures how small the card's type must get (dev/card_sizes.py,
     the tests)."""
-    candidates = [(richest_deck(game, players, settings), settings) for settings in variant_settings(game, players, lang)]
+    from narrator.core.errors import NarratorError
+
+    candidates = []
+    for settings in variant_settings(game, players, lang):
+        try:
+            candidates.append((richest_deck(game, players, settings), settings))
+        except NarratorError:  # options this many players cannot play (one moon seats 19 at most)
+            continue
     return max(candidates, key=lambda candidate: card_length(deck_card(game, candidate[0], players, candidate[1])))
 
 
@@ -211,9 +228,10 @@ def richest_deck(game: Game, players: int, settings: ScriptSettings) -> Deck:
 
         from narrator.core.deck import build_deck
 
-        drawn = (build_deck(game, players=players, rng=random.Random(seed), options=settings.options)[0]
-                 for seed in range(DRAWS_SEARCHED))
-        return max(drawn, key=lambda deck: length(deck.as_dict()))
+        drawn = {deck.counts: deck for deck in (build_deck(game, players=players, rng=random.Random(seed),
+                                                          options=settings.options)[0]
+                                               for seed in range(DRAWS_SEARCHED))}  # each set measured once
+        return max(drawn.values(), key=lambda deck: length(deck.as_dict()))
 
     box = {role.id: role.copies for role in game.roles}
     every = length(box)

@@ -23,6 +23,9 @@ class Deck:
 
     counts: tuple[tuple[str, int], ...]
     apart: tuple[tuple[str, int], ...] = ()  # set apart for a role (see game.SetApart): not dealt, not called
+    # the Possibili the group chose and the deck was drawn from (a game whose rules let it choose
+    # them, ``Game.chooses_possible``); empty: the rules' own for the players, if any
+    possible: tuple[tuple[str, int], ...] = ()
 
     @property
     def size(self) -> int:
@@ -49,7 +52,7 @@ class Deck:
         return dict(self.counts)
 
 
-def make_deck(game: Game, counts: Mapping[str, int]) -> Deck:
+def make_deck(game: Game, counts: Mapping[str, int], possible: Mapping[str, int] | None = None) -> Deck:
     """A deck from role id → copies, in catalog order; zero counts are dropped. Cards a role sets
     apart are taken from what the box has left, in the order its data gives (``check_deck``
     refuses the deck when the box has too few)."""
@@ -63,7 +66,8 @@ def make_deck(game: Game, counts: Mapping[str, int]) -> Deck:
             if chosen is not None:
                 left[chosen] -= 1
                 apart[chosen] = apart.get(chosen, 0) + 1
-    return Deck(dealt, tuple((role_id, apart[role_id]) for role_id in game.role_ids if role_id in apart))
+    return Deck(dealt, tuple((role_id, apart[role_id]) for role_id in game.role_ids if role_id in apart),
+                tuple((role_id, possible[role_id]) for role_id in game.role_ids if (possible or {}).get(role_id, 0) > 0))
 
 
 def players_for(game: Game, deck: Deck) -> int:
@@ -131,7 +135,8 @@ def check_deck(game: Game, deck: Deck, players: int | None = None, options: Mapp
             raise DeckError(msg("{players} players need {needed} cards; this deck has {cards}: {fix}",
                                  players=players, needed=needed, cards=deck.size, fix=fix))
     if game.draws_set:
-        problem = game.rules.deck_problem(game, deck, game.option_defaults if options is None else options)
+        problem = game.rules.deck_problem(game, deck, game.option_defaults if options is None else options,
+                                          dict(deck.possible) or None)
         if problem is not None:
             raise DeckError(problem)
     return players
@@ -320,13 +325,18 @@ def _legal(game: Game, counts: dict[str, int]) -> bool:
 
 def build_deck(game: Game, *, players: int | None = None, base: Deck | None = None,
                add: Iterable[str] = (), remove: Iterable[str] = (),
-               rng: "random.Random | None" = None, options: Mapping[str, bool] | None = None) -> tuple[Deck, int]:
+               rng: "random.Random | None" = None, options: Mapping[str, bool] | None = None,
+               possible: Mapping[str, int] | None = None) -> tuple[Deck, int]:
     """The deck a group asked for, checked against the rules, and the number of players.
 
     ``base`` is an explicit deck; without it the deck is the recommended one for ``players``,
     or a random legal one when ``rng`` is given (in a game whose rules draw the set, the set they
-    draw with ``options``). ``add``/``remove`` then adjust it one card each.
+    draw with ``options``, among the ``possible`` roles when the group chose them).
+    ``add``/``remove`` then adjust it one card each.
     """
+    if possible is not None and not game.chooses_possible:
+        raise NarratorError(msg("{game} does not take a list of possible roles: leave out --possible",
+                                game=game.title))
     if base is not None and rng is not None:
         raise NarratorError(msg("--deck and --random do not mix: give the cards, or draw them at random"))
     if base is None:
@@ -337,10 +347,12 @@ def build_deck(game: Game, *, players: int | None = None, base: Deck | None = No
                 raise NarratorError(msg("{game} draws its set at random: add --random (and --seed N to draw one again), "
                                         "or give the cards with --deck", game=game.title))
             check_players(game, players)
-            base = make_deck(game, game.rules.draw_deck(game, players, _options(game, options), rng))
+            base = make_deck(game, game.rules.draw_deck(game, players, _options(game, options), possible, rng))
         else:
             base = random_deck(game, players, rng) if rng is not None else recommended_deck(game, players)
     deck = adjust_deck(game, base, add, remove)
+    if possible is not None:
+        deck = make_deck(game, deck.as_dict(), possible)
     return deck, check_deck(game, deck, players, options)
 
 
@@ -348,11 +360,14 @@ def _options(game: Game, options: Mapping[str, bool] | None) -> Mapping[str, boo
     return game.option_defaults if options is None else options
 
 
-def possible_roles(game: Game, players: int, options: Mapping[str, bool] | None = None) -> tuple[str, ...]:
-    """Every role the game's draw could deal to ``players`` (its Possibili), in the catalog's order;
-    () for a game that does not draw its set."""
+def possible_roles(game: Game, players: int, options: Mapping[str, bool] | None = None,
+                   deck: Deck | None = None) -> tuple[str, ...]:
+    """Every role the game's draw could deal to ``players`` (its Possibili), in the catalog's order:
+    those the group chose for ``deck`` when it did; () for a game that does not draw its set."""
     if not game.draws_set:
         return ()
+    if deck is not None and deck.possible:
+        return tuple(role_id for role_id, _ in deck.possible)
     check_players(game, players)
     possible = set(game.rules.possible_roles(game, players, _options(game, options)))
     return tuple(role_id for role_id in game.role_ids if role_id in possible)

@@ -133,7 +133,9 @@ class WakeSlot:
         return sum(copies.get(role, 0) for role in self.roles)
 
     def called(self, roles_in_deck: frozenset[str], options: Mapping[str, bool], night: int = 1) -> bool:
-        return any(role in roles_in_deck for role in self.roles) and (
+        """Any of its roles is in the deck (a turn of no role, a token's, on its condition alone) and
+        its condition holds."""
+        return (not self.roles or any(role in roles_in_deck for role in self.roles)) and (
             self.when is None or self.when.holds(roles_in_deck, options, night))
 
 
@@ -242,6 +244,12 @@ class DayRules:
     seconds: int  # the discussion's default length
     warnings: tuple[int, ...]  # seconds left when a warning is said (line day.left-N)
     countdown: int  # the last seconds, counted down aloud
+    timed: "Condition | None" = None  # the discussion runs on the timer only when this holds (else the moderator ends it)
+
+    def on_timer(self, options: Mapping[str, bool]) -> bool:
+        """Whether the day's discussion runs on the timer with these options (always, unless ``timed``
+        says when)."""
+        return self.timed is None or self.timed.holds(frozenset(), options)
 
 
 @dataclass(frozen=True)
@@ -313,13 +321,22 @@ class Game:
         the Possibili) instead of the recommended decks: ``narrator.core.nights.DRAWN_SET``."""
         return callable(getattr(self.rules, "draw_deck", None))
 
-    def turn_roles(self, counts: Mapping[str, int], options: Mapping[str, bool]) -> frozenset[str]:
+    @property
+    def chooses_possible(self) -> bool:
+        """Whether the group chooses the Possibili its set is drawn from (``--possible``), the
+        rules' ``possible_roles`` being only the default: ``CHOSEN_POSSIBLE`` in its rules."""
+        return self.draws_set and bool(getattr(self.rules, "CHOSEN_POSSIBLE", False))
+
+    def turn_roles(self, counts: Mapping[str, int], options: Mapping[str, bool],
+                   possible: Mapping[str, int] | None = None) -> frozenset[str]:
         """The roles whose turns a night with this deck calls: the deck's and, in a game whose set is
-        drawn, every role the draw could have given for as many players (so that the turns called
-        tell nothing of what was drawn)."""
+        drawn, every role the draw could have given for as many players, or the ``possible`` the
+        group chose (so that the turns called tell nothing of what was drawn)."""
         roles = frozenset(role_id for role_id, copies in counts.items() if copies)
         if not self.draws_set:
             return roles
+        if possible:
+            return roles | frozenset(possible)
         return roles | frozenset(self.rules.possible_roles(self, sum(counts.values()) - self.extra_cards, options))
 
     def called_slots(self, roles_in_deck: frozenset[str], options: Mapping[str, bool],

@@ -80,10 +80,14 @@ class NightsRules(Protocol):
 # A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all three, or none.
 ONE_DAY = ("read_day", "explain_votes", "day_as_dict")
 # A game may draw its set by its own formula instead of recommended decks: all three, or none.
-#   draw_deck(game, players, options, rng) -> {role id: copies}, the set drawn with ``rng``
-#   deck_problem(game, deck, options) -> why a deck (drawn or written) breaks the rules (one msg), or None
-#   possible_roles(game, players, options) -> every role the draw could give (the Possibili): their
-#       turns are called every night, dealt or not, and ``narrate deck`` lists them
+#   draw_deck(game, players, options, possible, rng) -> {role id: copies}, the set drawn with ``rng``
+#       (among ``possible``, the Possibili the group chose as {role id: copies}, when it chose them)
+#   deck_problem(game, deck, options, possible) -> why a deck (drawn or written) breaks the rules
+#       (one msg), or None; ``possible`` as above, None when no list was chosen (a game record)
+#   possible_roles(game, players, options) -> every role the draw could give (the Possibili), or
+#       with CHOSEN_POSSIBLE = True the group's default list: their turns are called every night,
+#       dealt or not, and ``narrate deck`` lists them
+# CHOSEN_POSSIBLE = True (optional): the group chooses the Possibili (``--possible``).
 DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
          "END_AFTER")
@@ -138,7 +142,8 @@ def check_rules(module: Any, path: str) -> None:
     if 0 < len(drawn) < len(DRAWN_SET):
         raise fail(msg("a set drawn by the rules needs all of {names}, or none", names=", ".join(DRAWN_SET)))
     for name in drawn:
-        wanted = {"draw_deck": ["game", "players", "options", "rng"], "deck_problem": ["game", "deck", "options"],
+        wanted = {"draw_deck": ["game", "players", "options", "possible", "rng"],
+                  "deck_problem": ["game", "deck", "options", "possible"],
                   "possible_roles": ["game", "players", "options"]}[name]
         have = list(inspect.signature(getattr(module, name)).parameters)
         if have != wanted:

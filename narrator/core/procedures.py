@@ -91,12 +91,22 @@ class Accusations:
     weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: hands counted (default 1)
     standing_in: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # accused: who is accused instead
     accused_vote: frozenset[str] = frozenset()  # the accused who still vote in the runoff
+    runoff_weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: votes in the runoff
+    halved: frozenset[str] = frozenset()  # the votes these receive count half, rounded up (both rounds)
+    less: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # taken from what each receives (both rounds)
+    several: frozenset[str] = frozenset()  # voters who may accuse several players, one vote each
     may_spare: ClassVar[bool] = True
     rounds: ClassVar[tuple[str, ...]] = ("accusation", "runoff")
 
     @property
     def candidates(self) -> tuple[str, ...]:
-        return self.voters
+        """Who may end on the pyre: anyone but a player another stands in for."""
+        return tuple(name for name in self.voters if name not in self.standing_in)
+
+    def adjusted(self, counted: Mapping[str, int]) -> dict[str, int]:
+        """What each receives once halved (rounded up) and lessened, never below nothing."""
+        return {name: max(0, ((count + 1) // 2 if name in self.halved else count) - self.less.get(name, 0))
+                for name, count in counted.items()}
 
 
 Procedure = NominationRunoff | OpenVote | SecretVote | Accusations
@@ -126,6 +136,8 @@ class VoteStep(RoundStep):
     candidates: tuple[str, ...] = ()
     votes: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # this round's votes so far
     suspects: tuple[str, ...] = ()  # a runoff's candidates
+    several: bool = False  # the voter may name several candidates (a list), one vote each
+    may_pass: bool = False  # the voter may vote or not (an accused who keeps his vote)
     kind: ClassVar[str] = "vote"
 
     def _detail(self) -> tuple[str, ...]:
@@ -152,22 +164,27 @@ def run(procedure: Procedure, state) -> Iterator[RoundStep]:
     return (yield from _plurality(procedure, state))
 
 
-def _round(procedure, state, name, voters, candidates, suspects=()) -> Iterator[RoundStep]:
-    votes: dict[str, str] = {}
+def _round(procedure, state, name, voters, candidates, suspects=(), several=frozenset(),
+           optional=frozenset()) -> Iterator[RoundStep]:
+    """One round: each voter's entry in turn (``several`` may name a list, ``optional`` may pass)."""
+    votes: dict[str, Any] = {}
     for voter in voters:
         allowed = tuple(name for name in candidates if name != voter) if getattr(procedure, "others_only", False) \
             else candidates
-        entry = yield VoteStep(state, procedure, name, voter, allowed, MappingProxyType(dict(votes)), suspects)
+        entry = yield VoteStep(state, procedure, name, voter, allowed, MappingProxyType(dict(votes)), suspects,
+                               voter in several, voter in optional)
         if entry["voted"] is not None:  # an abstention (where the procedure allows one) is no vote
-            votes[voter] = entry["voted"]
+            votes[voter] = tuple(entry["voted"]) if isinstance(entry["voted"], list | tuple) else entry["voted"]
     return votes
 
 
-def weighed(votes: Mapping[str, str], candidates, weights: Mapping[str, int]) -> dict[str, int]:
-    """Votes per candidate, in the candidates' order, each voter counting ``weights[voter]`` (default 1)."""
+def weighed(votes: Mapping[str, Any], candidates, weights: Mapping[str, int]) -> dict[str, int]:
+    """Votes per candidate, in the candidates' order, each voter counting ``weights[voter]`` (default 1)
+    for each name he gave (one, or several where the procedure lets him)."""
     counted = {name: 0 for name in candidates}
     for voter, voted in votes.items():
-        counted[voted] += weights.get(voter, 1)
+        for name in (voted if isinstance(voted, tuple) else (voted,)):
+            counted[name] += weights.get(voter, 1)
     return counted
 
 
@@ -205,12 +222,13 @@ def counted(procedure: SecretVote, hands: Mapping[str, int]) -> Verdict:
 
 def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
     voters = procedure.voters
-    accusations = yield from _round(procedure, state, "accusation", voters, voters)
+    accusations = yield from _round(procedure, state, "accusation", voters, voters, several=procedure.several)
     counted = weighed(accusations, voters, procedure.weights)
     for accused, instead in procedure.standing_in.items():
         if instead in counted and counted.get(accused):
             counted[instead] += counted[accused]
             counted[accused] = 0
+    counted = procedure.adjusted(counted)
     votes, tallies = {"accusation": MappingProxyType(accusations)}, {"accusation": MappingProxyType(counted)}
     top = _top(counted)
     total = sum(counted.values())
@@ -220,8 +238,8 @@ def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
     accused = top if len(top) > 1 else top + _top({name: count for name, count in counted.items() if name not in top})
     ballot = yield from _round(procedure, state, "runoff",
                               [voter for voter in voters if voter not in accused or voter in procedure.accused_vote],
-                              accused, accused)
-    recount = tally(ballot, accused)
+                              accused, accused, optional=frozenset(accused) & procedure.accused_vote)
+    recount = procedure.adjusted(weighed(ballot, accused, procedure.runoff_weights))
     votes["runoff"], tallies["runoff"] = MappingProxyType(ballot), MappingProxyType(recount)
     best = _top(recount)
     return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),

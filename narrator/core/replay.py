@@ -16,7 +16,7 @@ Anything the rules forbid is refused with one line naming the round and the key.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -136,7 +136,11 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
     if not game.moderated(frozenset(deck), options):
         raise ReplayError(msg("{file}: a record is of a game with a moderator: these options leave nobody who knows "
                               "the cards", file=source))
-    setup = Setup(tuple(cards), MappingProxyType(deck), MappingProxyType(options), MappingProxyType(cards))
+    # A record does not list the Possibili: where the group chooses them, every card of the box may
+    # have been among them (any turn may be named).
+    possible = {role.id: role.copies for role in game.roles} if game.chooses_possible else {}
+    setup = Setup(tuple(cards), MappingProxyType(deck), MappingProxyType(options), MappingProxyType(cards),
+                  MappingProxyType(possible))
     try:
         Rounds(game, setup)
     except NarratorError as error:
@@ -190,14 +194,26 @@ class _Replay:
     def night(self, number: int, values: dict) -> None:
         rules = self.game.rules
         values.pop("revived", None)  # a night's result a record may carry: not compared
+        unfit: dict[str, list] = {}  # the asks of a key whose value fitted none of them so far
         while isinstance(self.rounds.step, PhaseStep):
             step = self.rounds.step
             given = {}
             if step.ask is not None and step.ask.key in values and not step.enters:
                 raise self.fail(number, step.ask.key, msg("it is told, never written"))
             if step.enters:
-                given["choice"] = self.value(number, step.ask, values.pop(step.ask.key, None))
+                value = self.value(number, step.ask, values.get(step.ask.key))
+                why = step.ask.check(value) if value is not None else None
+                if why is not None and not step.ask.required:  # left for a later turn with the same key
+                    unfit.setdefault(step.ask.key, []).append(step.ask)
+                    value = None
+                else:
+                    values.pop(step.ask.key, None)
+                given["choice"] = value
             self.enter(number, step.ask.key if step.ask is not None else None, entry_for(step, **given))
+        for key, asks in unfit.items():
+            if key in values:  # no turn of the night took it: what each would have taken
+                merged = replace(asks[0], forms=tuple(form for ask in asks for form in ask.forms))
+                raise self.fail(number, key, merged.check(self.value(number, merged, values[key])))
         self.leftover(number, values, rules.NIGHT_KEYS, msg("it does not act tonight"))
         step: DawnStep = self.rounds.step  # a night's turns end at its dawn
         dawn = step.dawn
@@ -249,10 +265,13 @@ class _Replay:
                 raise self.fail(number, None, msg("the votes of '{round}' are missing",
                                                   round=self.game.rules.VOTE_KEYS.get(step.round, step.round)))
             ballots = {str(voter): voted for voter, voted in values[key].items()}
-            if step.voter not in ballots and not getattr(step.procedure, "may_abstain", False):
+            if step.voter not in ballots and not (getattr(step.procedure, "may_abstain", False) or step.may_pass):
                 raise self.fail(number, key, msg("{voter} did not vote", voter=step.voter))
             used[key].add(step.voter)  # where abstaining is allowed, a voter left out voted for nobody
-            self.enter(number, key, entry_for(step, voted=_name(ballots.get(step.voter))))
+            given = ballots.get(step.voter)
+            voted = [_name(name) or name for name in given] if isinstance(given, list) and step.several else \
+                _name(given) if not isinstance(given, list) else given
+            self.enter(number, key, entry_for(step, voted=voted))
         for key in rounds_given.values():
             extra = sorted(set(map(str, values.pop(key))) - used[key])
             if extra:
@@ -270,6 +289,9 @@ class _Replay:
             return [_name(name) or name for name in value] if isinstance(value, list) else value
         if ask.kind == "each":
             return {str(key): _name(name) or name for key, name in value.items()} if isinstance(value, Mapping) else value
+        if ask.kind == "fields":
+            return {str(part): _name(item) or item for part, item in value.items()} if isinstance(value, Mapping) \
+                else value
         if ask.kind == "yes-no":
             text = str(value).strip().casefold()
             return True if text in ON else False if text in OFF else value

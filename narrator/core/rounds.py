@@ -46,6 +46,8 @@ class Setup:
     deck: Mapping[str, int]  # the deck's cards (role id: copies): what the nights call
     options: Mapping[str, bool]  # the game's options, as chosen
     cards: Mapping[str, str] | None = None  # who holds which card; None when nobody at the laptop knows
+    # the Possibili the group chose the deck from (a game whose rules let it, Game.chooses_possible)
+    possible: Mapping[str, int] = field(default_factory=lambda: EMPTY)
 
     @property
     def role_ids(self) -> frozenset[str]:
@@ -260,9 +262,18 @@ def _check(step: Step, entry: dict, index: int) -> None:
         if step.must_end and entry["winner"] is None:
             raise RoundsError(msg("entry {number}: too few are alive to vote: name the side that won", number=index))
     elif isinstance(step, VoteStep):
-        if entry["voted"] is None and not getattr(step.procedure, "may_abstain", False):
+        voted = entry["voted"]
+        if voted is None and not (getattr(step.procedure, "may_abstain", False) or step.may_pass):
             raise RoundsError(msg("entry {number}: {voter} has not voted", number=index, voter=step.voter))
-        allowed(entry["voted"], step.candidates, "vote")
+        if isinstance(voted, list):
+            if not step.several or not voted or len(set(voted)) != len(voted):
+                raise RoundsError(msg("entry {number}: {voter} votes for one", number=index, voter=step.voter) if
+                                  not step.several else msg("entry {number}: {voter} names different players",
+                                                            number=index, voter=step.voter))
+            for name in voted:
+                allowed(name, step.candidates, "vote")
+        else:
+            allowed(voted, step.candidates, "vote")
     elif isinstance(step, DayStep) and "hands" in entry:
         hands = entry["hands"]
         if not getattr(step.procedure, "takes_hands", False):
@@ -295,7 +306,7 @@ def check_setup(game: Game, setup: Setup) -> None:
     unknown = sorted(set(setup.role_ids) - set(game.role_ids))
     if unknown:
         raise RoundsError(msg("no role '{role}' in {game}", role=unknown[0], game=game.title))
-    check_deck(game, make_deck(game, setup.deck), len(setup.seating), setup.options)
+    check_deck(game, make_deck(game, setup.deck, setup.possible), len(setup.seating), setup.options)
     if repeated(list(setup.seating)) is not None:
         raise RoundsError(msg("the seating lists each player once"))
     for option, players in game.option_players.items():
@@ -320,7 +331,7 @@ def possible_winners(game: Game, setup: Setup) -> tuple[str, ...]:
 
 def first_state(game: Game, setup: Setup) -> State:
     """The state before the first night: the generic fields, and the game's own from its rules."""
-    state = State(1, setup.seating, setup.deck, setup.options, setup.cards)
+    state = State(1, setup.seating, setup.deck, setup.options, setup.cards, possible=setup.possible)
     return _checked(game, game.rules.start(game, state), State, "start")
 
 
@@ -352,7 +363,7 @@ def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | Non
 
 def tonight_skips(game: Game, state: State) -> frozenset[str]:
     """The deck's turns of this night that the game's rules leave out."""
-    called = game.called_slots(game.turn_roles(state.deck, state.options), state.options, state.night)
+    called = game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options, state.night)
     return frozenset(slot.id for slot in called if not game.rules.calls(game, state, slot.id))
 
 
@@ -385,7 +396,7 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         else:
             tonight: dict[str, Any] = {}
             answers: dict[str, str] = {}
-            turns = [slot.id for slot in game.called_slots(game.turn_roles(state.deck, state.options), state.options,
+            turns = [slot.id for slot in game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options,
                                                            state.night)
                      if slot.id not in skip]
             for phase in (INTRO_PHASE, *turns, OUTRO_PHASE):
@@ -404,7 +415,7 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
                     if told is not None:
                         answers[ask.key] = told
             dawn = _checked(game, rules.dawn(game, state, _actions(game, tonight, rules.NIGHT_KEYS)), Dawn, "dawn")
-            dawn = replace(dawn, answers=MappingProxyType(answers))
+            dawn = replace(dawn, answers=MappingProxyType({**answers, **dawn.answers}))  # and the morning's news
             yield DawnStep(state, dawn)
         state = dawn.state
         if (dawn.dead or moderated) and (over := (yield from ended(state, "dawn"))):  # a role taken may end it
@@ -457,8 +468,9 @@ def places_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[
 # --- saving ---------------------------------------------------------------------------------------
 
 def setup_as_dict(setup: Setup) -> dict:
-    return {"seating": list(setup.seating), "deck": dict(setup.deck), "options": dict(setup.options),
-            "cards": None if setup.cards is None else dict(setup.cards)}
+    saved = {"seating": list(setup.seating), "deck": dict(setup.deck), "options": dict(setup.options),
+             "cards": None if setup.cards is None else dict(setup.cards)}
+    return {**saved, "possible": dict(setup.possible)} if setup.possible else saved
 
 
 def setup_from_dict(data: object) -> Setup:
@@ -466,13 +478,17 @@ def setup_from_dict(data: object) -> Setup:
     def fail():
         return RoundsError(msg("not the setup of a saved game (seating, deck, options, cards)"))
 
-    if not isinstance(data, dict) or set(data) != {"seating", "deck", "options", "cards"}:
+    if not isinstance(data, dict) or not {"seating", "deck", "options", "cards"} <= set(data) <= {
+            "seating", "deck", "options", "cards", "possible"}:
         raise fail()
     seating, deck, options, cards = data["seating"], data["deck"], data["options"], data["cards"]
+    possible = data.get("possible", {})
+    if not isinstance(possible, dict) or not all(isinstance(copies, int) and copies > 0 for copies in possible.values()):
+        raise fail()
     if not (isinstance(seating, list) and all(isinstance(name, str) for name in seating)
             and isinstance(deck, dict) and all(isinstance(copies, int) and copies > 0 for copies in deck.values())
             and isinstance(options, dict) and all(isinstance(value, bool) for value in options.values())
             and (cards is None or (isinstance(cards, dict) and all(isinstance(v, str) for v in cards.values())))):
         raise fail()
     return Setup(tuple(seating), MappingProxyType(dict(deck)), MappingProxyType(dict(options)),
-                 None if cards is None else MappingProxyType(dict(cards)))
+                 None if cards is None else MappingProxyType(dict(cards)), MappingProxyType(dict(possible)))

@@ -137,7 +137,7 @@ def generate_script(game: Game, deck: Deck, settings: ScriptSettings) -> NightSc
     box), so that silence never tells anyone what is in play.
     """
     language = game.languages[settings.lang]
-    roles = game.turn_roles(deck.as_dict(), settings.options)
+    roles = game.turn_roles(deck.as_dict(), settings.options, dict(deck.possible))
     called = tuple(slot for slot in game.called_slots(roles, settings.options, settings.night)
                    if slot.id not in settings.skip)
     sections: list[tuple[str, tuple[Step, ...], str | None]] = [(INTRO_PHASE, game.night.before, None)]

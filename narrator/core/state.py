@@ -26,7 +26,9 @@ EMPTY: Mapping = MappingProxyType({})
 #   yes-no       true or false
 #   choice       one of ``choices``
 #   told         nothing is entered: the answer is told at once (``about`` whom)
-KINDS = ("player", "players", "each", "yes-no", "choice", "told")
+#   fields       a mapping of named parts, in one of the ask's ``forms`` (a turn chosen, and a
+#                player only when that turn calls for one)
+KINDS = ("player", "players", "each", "yes-no", "choice", "told", "fields")
 
 
 class RulesError(NarratorError):
@@ -62,6 +64,7 @@ class State:
     cards: Mapping[str, str] | None = None  # who holds which card now; None when nobody at the laptop knows
     dead: tuple[str, ...] = ()  # in the order they died (a player brought back leaves it)
     own: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    possible: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # the Possibili the group chose, if it did
 
     @property
     def living(self) -> tuple[str, ...]:
@@ -84,7 +87,7 @@ class State:
 
     def as_dict(self) -> dict:
         return plain({"night": self.night, "seating": self.seating, "deck": self.deck, "options": self.options,
-                      "cards": self.cards, "dead": self.dead, "own": self.own})
+                      "cards": self.cards, "dead": self.dead, "own": self.own, "possible": self.possible})
 
 
 @dataclass(frozen=True)
@@ -106,9 +109,23 @@ class Ask:
     least: int = 0  # players: at least this many, when any are given (``required``: always)
     labels: tuple[str, ...] = ()  # each: how each chooser is shown (a holder's name), else the chooser
     roles: tuple[str, ...] = ()  # told: the roles the moderator may show (cards nobody was dealt)
+    # fields: the shapes an answer may take, each a tuple of (part, the values it may have)
+    forms: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
 
     def label(self, chooser: str) -> str:
         return self.labels[self.choosers.index(chooser)] if self.labels else chooser
+
+    def fits(self, value: Any) -> bool:
+        """Whether ``value`` (a mapping) takes one of the ``forms``: the same parts, each an allowed value."""
+        return isinstance(value, Mapping) and any(
+            set(value) == {part for part, _ in form} and all(value[part] in allowed for part, allowed in form)
+            for form in self.forms)
+
+    @staticmethod
+    def form_text(form) -> str:
+        """A form as an error shows it: ``{turn: veggente, recruit: NAME}``."""
+        return "{" + ", ".join(f"{part}: {allowed[0] if len(allowed) == 1 else 'NAME'}" for part, allowed in form) \
+            + "}"
 
     def check(self, value: Any) -> str | None:
         """Why ``value`` is not an answer to this ask (None when it is one)."""
@@ -153,6 +170,9 @@ class Ask:
         if self.kind == "choice":
             return None if value in self.choices else msg("'{key}' is one of {choices}", key=self.key,
                                                           choices=", ".join(self.choices))
+        if self.kind == "fields":
+            return None if self.fits(value) else msg("'{key}' here is one of: {forms}", key=self.key,
+                                                     forms="; ".join(map(self.form_text, self.forms)))
         return msg("'{key}': no kind '{kind}'", key=self.key, kind=self.kind)
 
 
@@ -195,7 +215,9 @@ class Dawn:
     dead: tuple[str, ...] = ()
     reasons: tuple[tuple[str, str], ...] = ()
     revived: tuple[str, ...] = ()
-    answers: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # each information role's answer, by ACTION KEY (filled by the loop)
+    # each information role's answer, by ACTION KEY: the loop adds those told in the night to the
+    # news a dawn may give of its own (what the morning announces)
+    answers: Mapping[str, str] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True)

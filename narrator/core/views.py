@@ -71,7 +71,8 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
         rows.append((f"+{copies}", language.role_name(role_id), role_id, language.sides[game.role(role_id).side],
                      language.apart))
     called = [language.slot_name(slot, slot.cards(deck.as_dict()))
-              for slot in game.slots_of_any_night(game.turn_roles(deck.as_dict(), options), options) if not slot.silent]
+              for slot in game.slots_of_any_night(game.turn_roles(deck.as_dict(), options, dict(deck.possible)),
+                                                                options) if not slot.silent]
     if not called:
         order = catalog.gettext("Night order: nobody wakes")
     elif game.many_nights:
@@ -83,7 +84,7 @@ def deck_text(game: Game, deck: Deck, players: int, lang: str, catalog: Catalog 
     if game.draws_set:
         possible = [catalog.gettext("Possible roles (any of them may have been drawn; they may be read out): {roles}")
                     .format(roles=", ".join(language.role_name(role_id)
-                                            for role_id in possible_roles(game, players, options)))]
+                                            for role_id in possible_roles(game, players, options, deck)))]
     return "\n".join([
         catalog.gettext("{game}: deck for {players} players ({cards} cards)").format(
             game=game.title, players=players, cards=deck.size),

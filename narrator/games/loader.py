@@ -102,7 +102,7 @@ def load_game(folder: Path) -> Game:
         gap_between_phases=gaps.get("between_phases").number(),
         gap_before_count=gaps.get("before_count", 0.0).number(),
         languages=MappingProxyType({}),
-        day=_day(root.get("day", None), count_max),
+        day=_day(root.get("day", None), count_max, set(options)),
         tokens=tuple(token_traits),
         token_traits=MappingProxyType(token_traits),
         rules=rules,
@@ -135,15 +135,19 @@ def _recommended_field(root: Field, rules) -> Field:
     return root.get("recommended_decks", {}) if drawn else root.get("recommended_decks")
 
 
-def _day(field: Field, count_max: int) -> DayRules | None:
+def _day(field: Field, count_max: int, options: set[str]) -> DayRules | None:
     if field.value is None:
         return None
-    field.keys_within({"seconds", "warnings", "countdown"})
+    field.keys_within({"seconds", "warnings", "countdown", "timed"})
     warnings = tuple(sorted((item.integer(minimum=1) for item in field.get("warnings", []).elements()), reverse=True))
     countdown = field.get("countdown").integer(minimum=0)
     if countdown > count_max:
         raise field.get("countdown").fail(msg("a whole number up to {high} (the count's words)", high=count_max))
-    return DayRules(field.get("seconds").integer(minimum=1), warnings, countdown)
+    timed = field.get("timed", None)
+    if timed.value is not None:
+        _check_condition(_condition(timed), set(), options, timed.where)
+    return DayRules(field.get("seconds").integer(minimum=1), warnings, countdown,
+                    None if timed.value is None else _condition(timed))
 
 
 def _roles(field: Field, sides: tuple[str, ...], traits: dict) -> tuple[Role, ...]:
@@ -277,8 +281,8 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
         for role_id in roles:
             if role_id not in role_ids:
                 raise DataError(msg("{where}: no role '{role}'", where=called.where, role=role_id))
-        if not roles:
-            raise called.fail(msg("a list of roles"))
+        if not roles and entry.get("when", None).value is None:
+            raise called.fail(msg("a list of roles (a turn of no role, such as a token's, needs a 'when')"))
         number = entry.get("number")
         if isinstance(number.value, bool) or not isinstance(number.value, (int, str)) or not str(number.value).strip():
             raise number.fail(msg("a number or a short label, like 5 or 9a"))
@@ -525,6 +529,10 @@ def _slot_texts(field: Field, game: Game) -> dict[str, RoleText]:
                                  game=game.id))
         entry.keys_within({"name", "plural", "summary"})
         texts[slot_id] = RoleText(entry.get("name").text(), entry.get("plural").text(), entry.get("summary").text())
+    unnamed = next((slot.id for slot in game.night.slots if not slot.roles and slot.id not in texts), None)
+    if unnamed is not None:
+        raise DataError(msg("{where}: the turn '{slot}' calls no role: name it here (name, plural, summary)",
+                            where=field.where, slot=unnamed))
     return texts
 
 

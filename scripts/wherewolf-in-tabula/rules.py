@@ -291,11 +291,11 @@ RULES = (_veggente, _necromancing, _contadini, _pack_leader, _prete_and_peccator
 
 # --- the contract's drawn set (narrator.core.nights.DRAWN_SET) --------------------------------------
 
-def draw_deck(game, players, options, rng):
-    return draw_counts(players, options["necromancing"], rng)
+def draw_deck(game, players, options, possible, rng):
+    return draw_counts(players, options["necromancing"], rng)  # its Possibili are its formula's (possible is None)
 
 
-def deck_problem(game, deck, options):
+def deck_problem(game, deck, options, possible):
     return problem(deck.as_dict(), options["necromancing"])
 
 

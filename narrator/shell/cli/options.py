@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from narrator.core.script import ScriptSettings
     from narrator.shell.environment import Environment
 
-DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed")
+DECK_OPTION_NAMES = ("players", "deck_spec", "add", "remove", "random_deck", "seed", "possible_spec")
 SCRIPT_OPTION_NAMES = ("lang", "count_seconds", "count_style", "slot_seconds", "game_options", "variants")
 
 
@@ -61,6 +61,9 @@ deck_options = option_group([
     click.option("--remove", multiple=True, metavar="ROLE", help="Take one card of ROLE out (repeatable)."),
     click.option("--random", "random_deck", is_flag=True, help="Draw a random legal deck for --players."),
     click.option("--seed", type=int, metavar="N", help="With --random: draw the same deck again."),
+    click.option("--possible", "possible_spec", metavar="CARDS",
+                 help="In a game whose group agrees the possible roles: the public list the deck is drawn "
+                      "from, written as --deck's cards (default: the game's list for --players)."),
 ])
 
 lang_option = click.option("--lang", "-l", metavar="LANG",
@@ -111,7 +114,7 @@ class DeckChoice:
     seed: int | None  # the seed a random deck was drawn with
 
 
-def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed,
+def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed, possible_spec=None,
                 options: dict | None = None) -> DeckChoice:
     """The deck the options ask for, validated with the game's ``options`` (its defaults when None);
     a deck file is read here. A game that draws its set draws it whenever no deck is given."""
@@ -131,12 +134,19 @@ def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, 
             players = stated if players is None else players
         else:
             base = parse_deck_list(game, deck_spec)
+    possible = None
+    if possible_spec is not None:
+        if not game.chooses_possible:
+            raise click.UsageError(_("{game} does not take a list of possible roles: leave out --possible").format(
+                game=game.title))
+        possible = parse_deck_list(game, possible_spec).as_dict()
     if game.draws_set and base is None:
         random_deck = True
     if random_deck and seed is None:
         seed = env.new_seed()
     rng = random.Random(seed) if random_deck else None
-    deck, players = build_deck(game, players=players, base=base, add=add, remove=remove, rng=rng, options=options)
+    deck, players = build_deck(game, players=players, base=base, add=add, remove=remove, rng=rng, options=options,
+                               possible=possible)
     return DeckChoice(deck, players, seed if random_deck else None)
 
 

@@ -43,6 +43,7 @@ from narrator.shell.cli.options import (
     BOX_OPTION_NAMES,
     COUNTDOWN,
     DAY_SECONDS,
+    DECK_OPTION_NAMES,
     SCRIPT_OPTION_NAMES,
     choose_audio,
     choose_deck,
@@ -94,8 +95,7 @@ def start_rounds(env, params: dict) -> None:
     """A new game of many nights from the command line's options, saved from its first moment."""
     game = env.game
     settings = choose_settings(env, **pick(params, SCRIPT_OPTION_NAMES))
-    choice = choose_deck(env, **pick(params, ("players", "deck_spec", "add", "remove", "random_deck", "seed")),
-                         options=settings.options)
+    choice = choose_deck(env, **pick(params, DECK_OPTION_NAMES), options=settings.options)
     say_seed(choice)
     day_seconds = day_length(env, params["day_minutes"], params["day_seconds"], False, params["names"])
     choose_audio(**pick(params, AUDIO_OPTION_NAMES))  # refused now, not at the first line
@@ -115,7 +115,8 @@ def start_rounds(env, params: dict) -> None:
     elif params["dealt"]:
         raise click.UsageError(_("--dealt is for a game with a moderator: without one, nobody at the laptop sees "
                                  "the cards"))
-    setup = Setup(seating, MappingProxyType(choice.deck.as_dict()), settings.options, cards)
+    setup = Setup(seating, MappingProxyType(choice.deck.as_dict()), settings.options, cards,
+                  MappingProxyType(dict(choice.deck.possible)))
     kept = (*AUDIO_OPTION_NAMES, *BOX_OPTION_NAMES, "count_style", "countdown", "speaker_box")
     options = {**pick(params, kept), "count_seconds": settings.count_seconds,
                "slot_seconds": dict(settings.slot_seconds), "day_seconds": day_seconds}
@@ -238,7 +239,8 @@ class GameTable:
         options = self.saved.options
         settings = settings_for(self.game, self.lang, options["count_seconds"], options["count_style"],
                                 self.saved.setup.options, options["slot_seconds"], night)
-        return generate_script(self.game, make_deck(self.game, self.saved.setup.deck), replace(settings, skip=skip))
+        setup = self.saved.setup
+        return generate_script(self.game, make_deck(self.game, setup.deck, setup.possible), replace(settings, skip=skip))
 
     def night(self, step: NightStep) -> dict:
         self.heading(step.state.night)
@@ -268,7 +270,10 @@ class GameTable:
                 given["choice"] = self.entered(step.ask, name, step.phase)
                 told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
                 if told is not None:
-                    self.nod(name, told, given["choice"])
+                    about = given["choice"]
+                    if isinstance(about, dict):  # a value of named parts: each shown
+                        about = ", ".join(f"{part}: {item}" for part, item in about.items())
+                    self.nod(name, told, about)
                 self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
         elif step.nobody_alive:
             click.echo(_("  ({character}: out of the game; the turn is called all the same)").format(
@@ -302,8 +307,30 @@ class GameTable:
             return chosen or None
         if ask.kind == "yes-no":
             return ask_choice(prompt_text or character, {_("yes"): True, _("no"): False}, required=True)
+        if ask.kind == "fields":
+            return self.fields(ask, prompt_text or character)
         return ask_choice(prompt_text or character, {self.sentences.optional(f"choice_{choice}") or choice: choice
                                                      for choice in ask.choices}, required=ask.required)
+
+    def fields(self, ask, question: str):
+        """A value of named parts, one of the ask's forms in turn: a form whose parts each allow one
+        value is a yes or a no; the others ask for each part with more (Enter: not this form)."""
+        for form in ask.forms:
+            value = {part: allowed[0] for part, allowed in form if len(allowed) == 1}
+            open_parts = [(part, allowed) for part, allowed in form if len(allowed) > 1]
+            if not open_parts:
+                if ask_choice(question, {_("yes"): True, _("no"): False}, required=True):
+                    return value
+                continue
+            for part, allowed in open_parts:
+                name = ask_name(self.sentences.optional(f"ask_{ask.key}_{part}") or f"{question}: {part}", allowed,
+                                nobody=True)
+                if name is None:
+                    break
+                value[part] = name
+            else:
+                return value
+        return None
 
     def show_places(self, places: dict) -> None:
         """Where everyone is, once a movement changes it (the moderator's secret table)."""
@@ -364,11 +391,28 @@ class GameTable:
         click.echo()
         click.echo(_("Day {night}. Living: {names}.").format(night=step.state.night,
                                                              names=", ".join(step.state.living)))
-        self.voice.day(self.day_seconds, self.rules)
+        if self.game.day.on_timer(step.state.options):
+            self.voice.day(self.day_seconds, self.rules)
+        else:
+            self.open_day()
         self.heard.add(step.key)
         if getattr(step.procedure, "takes_hands", False) and self.by_hands():
             return entry_for(step, hands=self.hands(step.procedure))
         return entry_for(step)
+
+    def open_day(self) -> None:
+        """A discussion off the timer: its opening line, then the vote when the moderator says it is over."""
+        from narrator.core.day import DISCUSS, VOTE
+
+        self.voice.announce(self.language.line(DISCUSS), key=DISCUSS)
+
+        def parse(text: str):
+            if is_undo(text.strip().casefold()):
+                return Undo
+            return None
+
+        prompt(_("The discussion is on: press Enter when it is over"), parse, _("Enter: the vote"))
+        self.voice.announce(self.language.line(VOTE), key=VOTE)
 
     def by_hands(self) -> bool:
         """Whether the moderator gives the hands counted for each name rather than each vote."""
@@ -447,8 +491,12 @@ class GameTable:
             click.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
             self.weighed(procedure)
         out = _(" (out of the game)") if step.voter in step.state.dead else ""
-        voted = ask_name(_("{voter}{out} votes for").format(voter=step.voter, out=out), step.candidates,
-                         nobody=getattr(procedure, "may_abstain", False))
+        question = _("{voter}{out} votes for").format(voter=step.voter, out=out)
+        nobody = getattr(procedure, "may_abstain", False) or step.may_pass
+        if step.several:  # one vote for each name given
+            voted = ask_names(question, step.candidates, nobody=nobody) or None
+        else:
+            voted = ask_name(question, step.candidates, nobody=nobody)
         return entry_for(step, voted=voted)
 
     def reveal(self, step: RevealStep) -> dict:

@@ -1,0 +1,145 @@
+"""Wherewolf Revised played whole: random games of 8 to 36 players to their end, resumed from any
+entry; a 14-player game of two moons at the terminal in both languages; a game stopped in the
+middle and resumed; the speaker box; ``narrate deck`` with the Possibili and the Effettivi."""
+
+import random
+from types import MappingProxyType
+
+import pytest
+from test_game_lupus import (
+    assert_the_box_follows_the_game,
+    invoke,
+    lupus_env,
+    planned_game,
+    play_stopped_and_resumed,
+    saved_game,
+)
+from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end
+
+from narrator.core.deck import build_deck
+from narrator.core.rounds import Over, Setup
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+
+WR = "wherewolf-revised"
+SHADOW = ("lupi-del-branco", "vampiro")
+SEATS = (*NAMES, *(f"P{number}" for number in range(1, 13)))  # 36 names
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAMES_DIR / WR)
+
+
+def drawn_setup(game, players, rng, **options):
+    chosen = {**game.option_defaults, **options}
+    deck = build_deck(game, players=players, rng=rng, options=chosen)[0]
+    cards = [role_id for role_id, copies in deck.counts for _copy in range(copies)]
+    rng.shuffle(cards)
+    names = SEATS[:players]
+    return Setup(names, MappingProxyType(deck.as_dict()), MappingProxyType(chosen),
+                 MappingProxyType(dict(zip(names, cards, strict=True))))
+
+
+def assert_the_end_is_the_digests(game, over: Over):
+    """The end against the digest's words, on the table as it stands: nobody left, no faction; no
+    creature in play, the Men (the City if anyone holds it, the Village unless Criminals live and
+    no guard does); else the living, faction-less aside, all of one faction."""
+    rules, state = game.rules, over.state
+    living = state.living
+    factions = {rules.faction(game, state, name) for name in living} - {"nessuna"}
+    main = [side for side in over.sides if side not in ("amante", "pazzo", "giullare")]
+    if not living:
+        assert main == []
+    elif not any(rules.creature(game, state, name) for name in living):
+        criminals = "criminali" in factions
+        guards = any(state.cards[name] in ("guardia", "altra-guardia") for name in living)
+        assert main[-1] == ("villaggio" if not criminals or guards else "criminali")
+        assert ("citta" in main) == any(rules.faction(game, state, name) == "citta" for name in state.seating)
+    else:
+        assert len(factions) == 1
+        assert main == [side for side in factions if side in SHADOW]
+    for extra in ("pazzo", "giullare"):  # killed by the wolves, burned: they win whatever the end
+        holders = [name for name in state.seating if state.cards[name] == extra]
+        assert (extra in over.sides) == any(name in state.own["extra"] for name in holders)
+        assert all(name in over.winners for name in holders if name in state.own["extra"])
+    assert set(over.winners) <= set(state.seating)
+
+
+@pytest.mark.parametrize("players", [8, 11, 14, 19, 24, 30, 36])
+def test_whole_games_with_random_choices_end_as_the_rules_say_and_resume_from_any_entry(game, players):
+    for seed in range(4):
+        rng = random.Random(players * 100 + seed)
+        options = {"due-lune": players > 18 or seed % 2 == 0, "amuleto": seed == 1, "spada": seed == 2,
+                   "rivelazione-ruolo": seed == 3 and players < 36}
+        setup = drawn_setup(game, players, rng, **options)
+        rounds = play_to_the_end(game, setup, rng)
+        assert_the_end_is_the_digests(game, rounds.step)
+        assert_replays_and_resumes_from_any_entry(game, setup, rounds, rng)
+
+
+def command(players, *options, day_seconds=20):
+    return ["--game", WR, "--players", str(players), "--no-ambience", "--day-seconds", str(day_seconds),
+            "--names", ",".join(SEATS[:players]), *[part for option in options for part in ("--option", option)]]
+
+
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_a_fourteen_player_game_of_two_moons_plays_to_a_winner(game, tmp_path, language):
+    env = lupus_env(tmp_path, language, seed=14)
+    rounds, typed = planned_game(game, env, 14, seed=7)
+    assert rounds.setup.options["due-lune"] and any(game.role(role_id).trait("moons") == 2
+                                                    for role_id in rounds.setup.deck)
+    result = invoke(env, command(14), ["", *typed])  # Enter: the cards are dealt
+    assert result.exit_code == 0, result.output
+    saved = saved_game(env)
+    assert saved["entries"] == rounds.entries and saved["over"] is True
+    words = game.languages[language]
+    over = rounds.step
+    assert words.line(f"end.{over.sides[0]}" if over.sides else "end.none") in result.output
+    said = [text for _time, text in env.speaker_said]
+    dead = [name for name in rounds.setup.seating if name in over.state.dead]
+    assert dead and all(any(name in text for text in said) for name in dead)  # the dead are said by name
+    accused = [entry for entry in rounds.entries if entry["kind"] == "vote" and entry["round"] == "runoff"]
+    assert accused  # at least one day came to a ballottaggio
+
+
+def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):
+    env = lupus_env(tmp_path, "en", seed=12)
+    rounds, typed = planned_game(game, env, 10, seed=3)
+    play_stopped_and_resumed(env, rounds, typed, command(10))
+
+
+def test_the_speaker_box_follows_the_game_to_its_end(game, tmp_path):
+    assert_the_box_follows_the_game(game, tmp_path, command, 14)
+
+
+def test_narrate_deck_shows_the_possible_roles_and_the_drawn_ones(run):
+    result = run("--game", WR, "deck", "--players", "8", "--option", "due-lune=off", "--lang", "en",
+                 "--random", "--seed", "3")
+    assert result.exit_code == 0, result.stderr
+    possible = result.stdout.split("Possible roles", 1)[1].splitlines()[0]
+    for name in ("Pack Leader", "Pack Wolf", "Traitor", "Young Wolf", "Seer", "Witch", "Mage", "Peasant",
+                 "Peasant (Hero)", "Healer", "Hermit", "Medium"):
+        assert name in possible
+    chosen = run("--game", WR, "deck", "--players", "8", "--lang", "en", "--possible",
+                 "veggente, capo-branco, lupo-del-branco, vampiro, ghoul, contadino x2, strega, mago, ladra")
+    assert chosen.exit_code == 0, chosen.stderr
+    assert "Thief" in chosen.stdout.split("Possible roles", 1)[1]
+    small = run("--game", WR, "deck", "--players", "8", "--possible", "veggente, capo-branco, mago")
+    assert small.exit_code == 2
+    assert small.stderr == "narrate: the possible roles are 3 cards: 8 players agree 8 to 16 of them\n"
+    other = run("--game", "wherewolf-in-tabula", "deck", "--players", "8", "--possible", "veggente")
+    assert other.exit_code == 2 and "does not take a list of possible roles" in other.stderr
+
+
+def test_the_turns_of_the_possibili_are_called_dealt_or_not(game):
+    from narrator.core.deck import make_deck
+    from narrator.core.script import generate_script, settings_for
+
+    possible = {"veggente": 1, "capo-branco": 1, "lupo-del-branco": 1, "medium": 1, "mago": 1, "contadino": 2,
+                "strega": 1, "ladra": 1}
+    deck = make_deck(game, {"veggente": 1, "capo-branco": 1, "lupo-del-branco": 1, "mago": 1, "contadino": 2,
+                            "strega": 1, "ladra": 1}, possible)
+    phases = {segment.phase for segment in generate_script(game, deck, settings_for(game, "en", night=2)).segments}
+    assert {"medium", "ombra-medium", "ombra-veggente", "lupi-mannari"} <= phases  # the Medium: undealt, called
+    assert "guaritore" not in phases and "vampiro" not in phases  # not possible: never called

@@ -1,0 +1,395 @@
+"""Wherewolf Revised's rules (scripts/wherewolf-revised/rules.py) against the digest
+(shared/rules/wherewolf-revised.md): its four worked examples settled by ``narrate replay``, then
+one record per ruling, and the records the digest refuses."""
+
+import pytest
+import yaml
+from test_rounds import settle_record
+
+from narrator.core.replay import ReplayError, replay
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+
+WR = "wherewolf-revised"
+EXAMPLES = {
+    "strega": """\
+players:
+  - {name: Oscar, card: capo-branco}
+  - {name: Piero, card: angelo-custode}
+  - {name: Ilaria, card: contadino}
+  - {name: Sofia, card: strega}
+  - {name: Vera, card: veggente}
+  - {name: Ugo, card: lupo-del-branco}
+  - {name: Marco, card: mago}
+  - {name: Nina, card: contadino}
+rounds:
+  - night: {angelo-custode: Ilaria}
+  - day: {lynched: null}
+  - night: {strega: Ilaria, lupi-mannari: Ilaria}
+""",
+    "vampiro": """\
+players:
+  - {name: Rita, card: vampiro}
+  - {name: Sara, card: traditore}
+  - {name: Vera, card: veggente}
+  - {name: Oscar, card: capo-branco}
+  - {name: Otto, card: oste}
+  - {name: Carla, card: contadino}
+  - {name: Dino, card: contadino}
+  - {name: Marco, card: mago}
+rounds:
+  - night: {}
+  - day: {lynched: null}
+  - night: {vampiro: Sara}
+  - day: {lynched: null}
+  - night: {veggente: Sara}
+""",
+    "giovane-lupo": """\
+players:
+  - {name: Oscar, card: capo-branco}
+  - {name: Ugo, card: giovane-lupo}
+  - {name: Vera, card: veggente}
+  - {name: Zeno, card: contadino-eroe}
+  - {name: Anna, card: strega}
+  - {name: Bruno, card: mago}
+  - {name: Carla, card: contadino}
+  - {name: Dino, card: guaritore}
+rounds:
+  - night: {}
+  - day: {lynched: null}
+  - night: {}
+  - day: {lynched: Ugo}
+  - night: {lupi-mannari: [Vera, Zeno]}
+""",
+    "accuse": """\
+players:
+  - {name: Rosa, card: bocca-di-rosa}
+  - {name: Marco, card: contadino}
+  - {name: Nina, card: contadino}
+  - {name: Teo, card: mercante}
+  - {name: Vera, card: veggente}
+  - {name: Oscar, card: capo-branco}
+  - {name: Ugo, card: lupo-del-branco}
+  - {name: Sofia, card: strega}
+  - {name: Bruno, card: mago}
+rounds:
+  - night: {}
+  - day:
+      accusation: {Teo: [Rosa, Marco], Vera: Rosa, Sofia: Rosa, Bruno: Rosa, Oscar: Rosa, Ugo: Marco, Nina: Marco,
+                   Rosa: Nina, Marco: Nina}
+      ballottaggio: {Ugo: Marco, Nina: Marco, Oscar: Marco, Teo: Rosa, Vera: Rosa, Sofia: Rosa, Bruno: Rosa}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAMES_DIR / WR)
+
+
+def settle(game, text):
+    return replay(game, yaml.safe_load(text), "record.yaml")
+
+
+def test_example_1_the_witch_shelters_the_beloved_and_nobody_dies(game):
+    result = settle(game, EXAMPLES["strega"])
+    night = result.rounds[-1]
+    assert night.dead == () and ("protected", "Ilaria") in night.reasons
+    assert not any(reason == "angel" for reason, _name in night.reasons)  # protected: no redirect
+
+
+def test_example_2_the_vampire_turns_the_traitor_and_the_seer_sees_him_dark(game):
+    result = settle(game, EXAMPLES["vampiro"]).as_dict()
+    assert [night["dead"] for night in result["rounds"][::2]] == [[], [], []]
+    assert result["rounds"][4]["answers"] == {"veggente": "dark", "oste": "rumour"}
+    assert result["winner"] is None
+
+
+def test_example_3_the_young_wolf_burned_two_attacks_and_the_hero_takes_the_leader(game):
+    result = settle(game, EXAMPLES["giovane-lupo"]).as_dict()
+    assert result["rounds"][3] == {"day": 2, "dead": ["Ugo"], "lynched": "Ugo"}
+    assert result["rounds"][4]["dead"] == ["Oscar", "Vera", "Zeno"]
+    # The end is looked for at the day's start: no creature left, the Men win, the Village whole.
+    assert result["winner"] == {"sides": ["villaggio"], "players": ["Vera", "Zeno", "Anna", "Bruno", "Carla", "Dino"]}
+
+
+def test_example_4_the_rose_halved_and_the_merchant_accusing_two(game):
+    result = settle(game, EXAMPLES["accuse"])
+    day = result.rounds[1]
+    tallies = day.step.verdict.tallies
+    assert {name: count for name, count in tallies["accusation"].items() if count} == {"Rosa": 3, "Marco": 3,
+                                                                                      "Nina": 2}
+    assert dict(tallies["runoff"]) == {"Rosa": 2, "Marco": 3}  # Rosa's 4 halved; she, accused, may not vote
+    assert (day.lynched, day.dead) == ("Marco", ("Marco",))
+
+
+# --- one record per ruling ------------------------------------------------------------------------------
+
+TABLE = {"Anna": "veggente", "Bruno": "capo-branco", "Carla": "contadino", "Dino": "strega", "Elsa": "mago",
+         "Fabio": "lupo-del-branco", "Gina": "contadino", "Ivo": "guaritore"}
+
+
+def table(**changes):
+    """TABLE with some players' cards changed (and players added)."""
+    return {**TABLE, **changes}
+
+
+def night_dead(result, night):
+    return next(item for item in result["rounds"] if item.get("night") == night)["dead"]
+
+
+def test_the_wolves_on_the_beloved_kill_the_guardian_angel_instead(game):
+    result = settle_record(game, table(Carla="angelo-custode"), {"night": {"angelo-custode": "Gina"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Gina"}})
+    assert night_dead(result, 2) == ["Carla"]
+
+
+def test_the_beloved_cannot_be_burned_while_his_angel_is_in_play(game):
+    record = {"players": [{"name": name, "card": card} for name, card in table(Carla="angelo-custode").items()],
+              "rounds": [{"night": {"angelo-custode": "Gina"}}, {"day": {"lynched": "Gina"}}]}
+    with pytest.raises(ReplayError, match="lynched 'Gina' is not one of"):
+        replay(game, record, "record.yaml")
+
+
+def test_accusations_on_the_beloved_go_to_the_angel(game):
+    votes = {name: "Gina" for name in table(Carla="angelo-custode")}
+    result = replay(game, {"players": [{"name": n, "card": c} for n, c in table(Carla="angelo-custode").items()],
+                           "rounds": [{"night": {"angelo-custode": "Gina"}}, {"day": {"accusation": votes}}]},
+                    "record.yaml")
+    assert result.rounds[1].lynched == "Carla"  # every hand on the Beloved: his Angelo burns at once
+
+
+def test_romeo_is_safe_while_juliet_lives_and_the_lovers_die_together(game):
+    cards = table(Carla="giulietta")
+    safe = settle_record(game, cards, {"night": {"giulietta": "Gina"}}, {"day": {"lynched": None}},
+                         {"night": {"lupi-mannari": "Gina"}})
+    assert night_dead(safe, 2) == []
+    together = settle_record(game, cards, {"night": {"giulietta": "Gina"}}, {"day": {"lynched": None}},
+                             {"night": {"lupi-mannari": "Carla"}})
+    assert night_dead(together, 2) == ["Carla", "Gina"]
+
+
+def test_a_lover_burned_takes_the_other_at_the_next_dawn_unless_the_healer_saves_him(game):
+    cards = table(Carla="giulietta")
+    grief = settle_record(game, cards, {"night": {"giulietta": "Gina"}}, {"day": {"lynched": "Carla"}},
+                          {"night": {}})
+    assert grief["rounds"][1]["dead"] == ["Carla"] and night_dead(grief, 2) == ["Gina"]
+    saved = settle_record(game, cards, {"night": {"giulietta": "Gina"}}, {"day": {"lynched": "Carla"}},
+                          {"night": {"guaritore": "Gina"}})
+    assert night_dead(saved, 2) == []
+
+
+def test_the_wolf_born_turns_at_the_wolves_attack_and_leads_once_the_pack_is_gone(game):
+    cards = table(Carla="contadino-discendente")
+    result = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
+        {"night": {}}, {"day": {"lynched": None}},
+        {"night": {"lupi-mannari": "Carla"}}, {"day": {"lynched": "Bruno"}},
+        {"night": {"veggente": "Carla"}}, {"day": {"lynched": "Fabio"}},
+        {"night": {"lupi-mannari": "Gina"}}]}, "record.yaml")
+    assert result.rounds[2].dead == () and ("converted", "Carla") in result.rounds[2].reasons
+    assert result.rounds[4].answers["veggente"] == "dark"
+    assert result.rounds[6].dead == ("Gina",)  # Carla, the last wolf, picks the victim
+
+
+def test_the_traitor_and_the_hermit_are_safe_from_the_wolves(game):
+    result = settle_record(game, table(Carla="traditore", Gina="eremita"), {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Carla"}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina"}})
+    assert night_dead(result, 2) == [] and night_dead(result, 3) == []
+
+
+@pytest.mark.parametrize("bitten, ghoul, dead", [
+    ("Carla", True, ["Gina"]),     # the Vampire Hunter: the Ghoul dies in the Vampire's place
+    ("Carla", False, ["Gina"]),    # no Ghoul in play... (Gina then holds a plain card: see the table)
+    ("Fabio", True, ["Gina"]),     # a wolf: the same
+    ("Elsa", True, []),            # a mystic: nothing
+])
+def test_the_vampire_dies_biting_the_hunter_or_a_wolf_and_cannot_turn_a_mystic(game, bitten, ghoul, dead):
+    cards = table(Carla="cacciatore-di-vampiri", Gina="ghoul" if ghoul else "vampiro",
+                  Lia="vampiro" if ghoul else "contadino")
+    vampire = "Lia" if ghoul else "Gina"
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}}, {"night": {"vampiro": bitten}})
+    expected = dead if ghoul or not dead else [vampire]
+    assert night_dead(result, 2) == expected
+
+
+def test_a_bitten_player_joins_the_vampire_and_loses_his_powers(game):
+    cards = table(Carla="vampiro", Gina="eremita")
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}}, {"night": {"vampiro": "Gina"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Gina"}})
+    assert night_dead(result, 2) == []
+    assert night_dead(result, 3) == []  # the Hermit is safe from every creature: the bite does nothing
+    turned = settle_record(game, table(Carla="vampiro", Gina="oste"), {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"vampiro": "Gina"}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina", "veggente": "Bruno"}})
+    assert night_dead(turned, 3) == ["Gina"]
+    assert turned["rounds"][4]["answers"] == {"veggente": "dark", "oste": "silence"}  # a Progenie: no news
+
+
+def test_the_thief_sees_a_mystic_once_and_the_first_attack_on_her_fails(game):
+    cards = table(Carla="ladra")
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"ladra": {"turn": "mago"}, "lupi-mannari": "Carla"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}})
+    assert result["rounds"][2]["answers"]["ladra"] == "held" and night_dead(result, 2) == []
+    assert night_dead(result, 3) == ["Carla"]
+    absent = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"ladra": {"turn": "medium"}}})
+    assert absent["rounds"][2]["answers"]["ladra"] == "unheld"
+
+
+def test_the_thief_acts_once_a_game(game):
+    with pytest.raises(ReplayError, match="round 5: ladra: it does not act tonight"):
+        settle_record(game, table(Carla="ladra"), {"night": {}}, {"day": {"lynched": None}},
+                      {"night": {"ladra": {"turn": "mago"}}}, {"day": {"lynched": None}},
+                      {"night": {"ladra": {"turn": "veggente"}}})
+
+
+@pytest.mark.parametrize("target, outcome, dead", [
+    ("Gina", "recruited", []),      # a villager joins the Criminals
+    ("Lia", "killed", ["Carla"]),   # a guard: the Guild Master dies
+    ("Fabio", "killed", ["Carla"]),  # a wolf: the same
+])
+def test_the_guild_master_recruits_in_the_turn_of_a_mystic_who_is_gone(game, target, outcome, dead):
+    cards = table(Carla="capo-gilda", Lia="guardia")
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"capo-gilda": {"turn": "medium", "recruit": target}}})
+    assert result["rounds"][2]["answers"]["capo-gilda"] == outcome
+    assert night_dead(result, 2) == dead
+
+
+def test_the_guild_master_names_nobody_while_the_mystic_is_in_play(game):
+    cards = table(Carla="capo-gilda")
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"capo-gilda": {"turn": "mago"}}})
+    assert result["rounds"][2]["answers"]["capo-gilda"] == "mystic-present"
+    with pytest.raises(ReplayError, match=r"capo-gilda' here is one of: \{turn: veggente\}; \{turn: mago\}; "
+                                          r"\{turn: medium, recruit: NAME\}"):
+        settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                      {"night": {"capo-gilda": {"turn": "mago", "recruit": "Gina"}}})
+
+
+def test_the_assassin_kills_the_mystic_of_the_turn_or_anyone_past_every_protection(game):
+    cards = table(Carla="assassino", Gina="eremita")
+    mystic = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"assassino": {"turn": "mago"}, "strega": "Elsa"}})
+    assert night_dead(mystic, 2) == ["Elsa"]
+    hermit = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"assassino": {"turn": "medium", "kill": "Gina"}}})
+    assert night_dead(hermit, 2) == ["Gina"]
+
+
+def test_the_healer_saves_once_a_game(game):
+    result = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina", "guaritore": "Gina"}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina"}})
+    assert night_dead(result, 2) == [] and night_dead(result, 3) == ["Gina"]
+    with pytest.raises(ReplayError, match="round 5: guaritore: it does not act tonight"):
+        settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
+                      {"night": {"lupi-mannari": "Gina", "guaritore": "Gina"}}, {"day": {"lynched": None}},
+                      {"night": {"lupi-mannari": "Gina", "guaritore": "Gina"}})
+
+
+def test_the_madman_killed_by_the_wolves_spoils_their_next_attack_and_wins(game):
+    cards = table(Carla="pazzo")
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Carla"}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina"}}, {"day": {"lynched": "Bruno"}},
+                           {"night": {}}, {"day": {"lynched": "Fabio"}}, {"night": {}})
+    assert night_dead(result, 2) == ["Carla"] and night_dead(result, 3) == []
+    assert result["winner"]["sides"] == ["villaggio", "pazzo"] and "Carla" in result["winner"]["players"]
+
+
+def test_the_jester_burned_wins_and_nobody_burns_the_next_day(game):
+    cards = table(Carla="giullare")
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": "Carla"}}, {"night": {}},
+                           {"day": {"lynched": "Bruno"}}, {"night": {}}, {"day": {"lynched": "Fabio"}},
+                           {"night": {}})
+    assert [item["dead"] for item in result["rounds"] if "day" in item] == [["Carla"], [], ["Fabio"]]
+    assert result["winner"] is None or "giullare" in result["winner"]["sides"]
+
+
+def test_the_orator_cancels_the_burning_of_another_city_player_and_of_those_he_signals(game):
+    cards = table(Carla="oratore", Gina="borgomastro")
+    city = settle_record(game, cards, {"night": {}}, {"day": {"lynched": "Gina"}})
+    assert city["rounds"][1]["dead"] == []
+    signalled = settle_record(game, cards, {"night": {}}, {"day": {"lynched": "Fabio", "oratore": ["Fabio"]}})
+    assert signalled["rounds"][1]["dead"] == []
+    himself = settle_record(game, cards, {"night": {}}, {"day": {"lynched": "Carla"}})
+    assert himself["rounds"][1]["dead"] == ["Carla"]
+
+
+def test_a_tie_burns_nobody_unless_the_orator_spares_all_the_tied_but_one(game):
+    cards = table(Carla="oratore")
+    tie = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None, "tied": ["Bruno", "Gina"]}})
+    assert tie["rounds"][1]["dead"] == []
+    spared = settle_record(game, cards, {"night": {}},
+                           {"day": {"lynched": None, "tied": ["Bruno", "Gina"], "oratore": ["Gina"]}})
+    assert spared["rounds"][1]["dead"] == ["Bruno"]
+
+
+def test_the_mayor_counts_the_city_in_the_final_vote_and_the_accused_city_may_vote(game):
+    cards = table(Carla="borgomastro", Gina="mercante")
+    accusation = {"Anna": "Bruno", "Bruno": "Gina", "Carla": "Bruno", "Dino": "Gina", "Elsa": "Bruno",
+                  "Fabio": "Gina", "Gina": "Bruno", "Ivo": "Elsa"}
+    # Bruno 4, Gina 3 less 1 (the other City player, Carla) = 2: Bruno and Gina are accused.
+    ballot = {"Anna": "Gina", "Carla": "Bruno", "Dino": "Gina", "Elsa": "Gina", "Fabio": "Gina", "Ivo": "Bruno",
+              "Gina": "Bruno"}
+    result = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
+        {"night": {}}, {"day": {"accusation": accusation, "ballottaggio": ballot}}]}, "record.yaml")
+    day = result.rounds[1]
+    assert dict(day.step.verdict.tallies["runoff"]) == {"Bruno": 5, "Gina": 3}  # Carla's hand counts 3; Gina 4-1
+    assert day.lynched == "Bruno"
+
+
+def test_the_amulet_saves_its_bearer_once_at_night_or_at_the_pyre(game):
+    night = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+                          {"night": {"lupi-mannari": "Gina", "amuleto": "Carla"}}, amuleto=True)
+    assert night_dead(night, 2) == []
+    pyre = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": "Gina"}},
+                         {"night": {}}, {"day": {"lynched": "Gina"}}, amuleto=True)
+    assert [item["dead"] for item in pyre["rounds"] if "day" in item] == [[], ["Gina"]]
+
+
+def test_the_sword_strikes_the_creature_attacking_its_bearer(game):
+    result = settle_record(game, TABLE, {"night": {"spada": "Gina"}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina", "spada": "Carla"}}, spada=True)
+    assert night_dead(result, 2) == ["Bruno", "Gina"]  # the attack still resolves
+
+
+def test_two_players_left_and_nobody_dead_the_lower_goes(game):
+    cards = {"Anna": "veggente", "Bruno": "capo-branco", "Carla": "contadino", "Dino": "strega",
+             "Elsa": "mago", "Fabio": "contadino", "Gina": "guaritore", "Ivo": "medium"}
+    rounds = [{"night": {}}, {"day": {"lynched": "Carla"}}]
+    for victim, burned in (("Dino", "Elsa"), ("Fabio", "Gina"), ("Ivo", None)):
+        rounds += [{"night": {"lupi-mannari": victim}}, {"day": {"lynched": burned}}]
+    result = settle_record(game, cards, *rounds, {"night": {}})
+    assert night_dead(result, 4) == ["Ivo"] and result["rounds"][7]["dead"] == []  # two left: the game goes on
+    assert night_dead(result, 5) == ["Anna"]  # nobody died: the lower of the two, a plain human, goes
+    assert result["winner"] == {"sides": ["lupi-del-branco"], "players": ["Bruno"]}
+
+
+def test_the_end_is_never_found_right_after_a_burning(game):
+    result = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": "Bruno"}}, {"night": {}},
+                           {"day": {"lynched": "Fabio"}}, {"night": {}})
+    assert result["winner"]["sides"] == ["villaggio"]
+    with pytest.raises(ReplayError, match="round 6: the game was over after round 5"):
+        settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": "Bruno"}}, {"night": {}},
+                      {"day": {"lynched": "Fabio"}}, {"night": {}}, {"day": {"lynched": None}})
+
+
+def test_the_medium_reads_the_aura_a_player_had_at_his_death(game):
+    result = settle_record(game, table(Gina="medium"), {"night": {}}, {"day": {"lynched": "Fabio"}},
+                           {"night": {"medium": "Fabio"}})
+    assert result["rounds"][2]["answers"]["medium"] == "dark"
+
+
+@pytest.mark.parametrize("night, why", [
+    ({"medium": "Anna"}, "medium 'Anna' is not one of Carla"),
+    ({"capo-gilda": {"turn": "mago"}}, "capo-gilda: it does not act tonight"),
+    ({"lupi-mannari": ["Anna", "Carla"]}, "at most 1 different names"),
+    ({"prete": "Anna"}, "it is told, never written"),
+])
+def test_records_the_digest_refuses(game, night, why):
+    with pytest.raises(ReplayError, match=why):
+        settle_record(game, table(Ivo="medium"), {"night": {}}, {"day": {"lynched": "Carla"}}, {"night": night})
