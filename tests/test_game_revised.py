@@ -143,3 +143,64 @@ def test_the_turns_of_the_possibili_are_called_dealt_or_not(game):
     phases = {segment.phase for segment in generate_script(game, deck, settings_for(game, "en", night=2)).segments}
     assert {"medium", "ombra-medium", "ombra-veggente", "lupi-mannari"} <= phases  # the Medium: undealt, called
     assert "guaritore" not in phases and "vampiro" not in phases  # not possible: never called
+
+
+@pytest.mark.parametrize("timed", [False, True])
+def test_the_assembly_ends_when_the_moderator_says_unless_the_game_is_timed(game, tmp_path, timed):
+    env = lupus_env(tmp_path, "en", seed=5)
+    rounds, typed = planned_game(game, env, 8, seed=4, **{"gioco-a-tempo": timed})
+    options = ["gioco-a-tempo=on"] if timed else []
+    result = invoke(env, command(8, *options, day_seconds=5), ["", *typed])
+    assert result.exit_code == 0, result.output
+    days = sum(1 for entry in rounds.entries if entry["kind"] == "day")
+    said = [text for _time, text in env.speaker_said]
+    assert result.output.count("press Enter when it is over") == (0 if timed else days)
+    assert said.count("day.discuss") == days and said.count("day.vote") == days
+    assert said.count("count.3") >= (days if timed else 0)  # the timer's countdown, only on the timer
+    if not timed:
+        assert "count.3" not in said[said.index("day.discuss"):said.index("day.vote")]
+
+
+def test_with_rivelazione_ruolo_each_card_is_said_when_its_player_dies(game, tmp_path):
+    env = lupus_env(tmp_path, "en", seed=6)
+    rounds, typed = planned_game(game, env, 8, seed=1, **{"rivelazione-ruolo": True})
+    result = invoke(env, command(8, "rivelazione-ruolo=on"), ["", *typed])
+    assert result.exit_code == 0, result.output
+    words = game.languages["en"]
+    for name in rounds.step.state.dead:
+        role = words.role_name(rounds.setup.cards[name])
+        assert words.vote["revealed"].format(name=name, role=role) in result.output
+
+
+def test_narrate_replay_settles_the_digests_worked_examples(run, tmp_path):
+    import json
+
+    from test_revised_rules import EXAMPLES
+
+    path = tmp_path / "giovane-lupo.yaml"
+    path.write_text(EXAMPLES["giovane-lupo"], encoding="utf-8")
+    result = run("--game", WR, "replay", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    settled = json.loads(result.stdout)
+    assert settled["rounds"][4]["dead"] == ["Oscar", "Vera", "Zeno"]
+    assert settled["winner"]["sides"] == ["villaggio"]
+    text = run("--game", WR, "replay", str(path), "--lang", "en")
+    assert "The Hero takes Oscar with him." in text.stdout
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["The night", "Guardian Angel", "Criminals' chance (+9a, 11a, 14a)", "Seer", "Werewolves",
+            "Vampire and Ghoul", "Healer", "The dawn", "The two votes", "The end", "Characters that change the ending"]),
+    ("it", ["La notte", "Angelo Custode", "L'occasione dei Criminali (+9a, 11a, 14a)", "Veggente", "Lupi Mannari",
+            "Vampiro e Ghoul", "Guaritore", "L'alba", "I due voti", "La fine"]),
+])
+def test_the_moderators_card_has_the_turn_card_the_dawn_the_two_votes_and_the_end(run, tmp_path, lang, words):
+    from test_card import flat, make_card, pdf_info, pdf_text
+
+    path, said = make_card(run, tmp_path, "--game", WR, "--players", "14", "--random", "--seed", "0", "--lang", lang)
+    text = flat(pdf_text(path))
+    text = text[text.index(words[0]):]  # the deck's list aside
+    positions = [text.index(word) for word in words]
+    assert positions == sorted(positions), list(zip(words, positions, strict=True))
+    assert text.count(words[2].split(" (")[0]) == 1  # the Criminali's beat printed once, with its places
+    assert pdf_info(path)[0] == 2

@@ -393,3 +393,28 @@ def test_the_medium_reads_the_aura_a_player_had_at_his_death(game):
 def test_records_the_digest_refuses(game, night, why):
     with pytest.raises(ReplayError, match=why):
         settle_record(game, table(Ivo="medium"), {"night": {}}, {"day": {"lynched": "Carla"}}, {"night": night})
+
+
+def test_the_shyster_points_instead_of_accusing_to_clear_the_city_or_accuse_anyone_else(game):
+    cards = table(Carla="azzeccagarbugli", Gina="borgomastro")
+    everyone_on_gina = {name: "Gina" for name in cards if name != "Carla"}
+    cleared = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
+        {"night": {}}, {"day": {"azzeccagarbugli": {"Carla": "Gina"}, "accusation": everyone_on_gina}}]},
+        "record.yaml")
+    day = cleared.rounds[1]
+    assert day.step.verdict.tallies["accusation"]["Gina"] == 0 and day.lynched is None  # a City player: cleared
+    accusation = {**everyone_on_gina, "Anna": "Bruno"}
+    ballot = {name: "Fabio" for name in cards if name not in ("Carla", "Gina", "Bruno", "Fabio")}
+    accused = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
+        {"night": {}}, {"day": {"azzeccagarbugli": {"Carla": "Fabio"}, "accusation": accusation,
+                                "ballottaggio": {**ballot, "Carla": "Fabio", "Gina": "Bruno"}}}]}, "record.yaml")
+    day = accused.rounds[1]
+    assert set(day.step.verdict.votes["runoff"].values()) <= {"Gina", "Bruno", "Fabio"}
+    assert day.lynched == "Fabio"  # pointed at, a wolf is accused with the most accused
+
+
+def test_a_record_without_the_shysters_pointing_has_him_accuse_as_the_others(game):
+    cards = table(Carla="azzeccagarbugli")
+    result = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
+        {"night": {}}, {"day": {"accusation": {name: "Bruno" for name in cards}}}]}, "record.yaml")
+    assert result.rounds[1].lynched == "Bruno"  # every hand on one, his too

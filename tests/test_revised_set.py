@@ -121,3 +121,15 @@ def test_a_dealt_card_must_be_among_the_possibili():
         build_deck(GAME, base=deck, options=options(), possible={"veggente": 1, "capo-branco": 1, "contadino": 2,
                                                                   "strega": 1, "mago": 1, "eremita": 1, "oste": 1,
                                                                   "medium": 1})
+
+
+@pytest.mark.parametrize("possible, players, message", [
+    ({"veggente": 3, "capo-branco": 1, "mago": 1, "strega": 1, "medium": 1, "eremita": 1, "contadino": 2}, 8,
+     "the box has only 1 'veggente' card"),
+    ({"veggente": 1, "capo-branco": 1, "mago": 1}, 8, "the possible roles are 3 cards: 8 players agree 8 to 16"),
+    ({"veggente": 1, "mago": 1, "strega": 1, "medium": 1, "eremita": 1, "bardo": 1, "oste": 1, "contadino": 2}, 8,
+     "the possible roles: every game has the 'capo-branco'"),
+])
+def test_a_list_of_possibili_that_does_not_do_is_refused_with_its_reason(possible, players, message):
+    with pytest.raises(DeckError, match=message):
+        build_deck(GAME, players=players, rng=random.Random(0), options=options(), possible=possible)

@@ -102,6 +102,7 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
 
     blocks: list[Block] = []
     printed: dict[tuple, int] = {}  # a turn as printed (its name, what it does, its words): where its block is
+    again: dict[int, list[str]] = {}  # where a turn's block is: the numbers of its other places
     for phase in order:
         # In the order they are said (sorted is stable: words of equal place keep the first night's first),
         # and words said on the same nights one after the other as one paragraph.
@@ -118,17 +119,16 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
         else:
             turn = _turn(game, language, deck, phase)
             same = (turn.text, turn.detail, tuple((tuple(nights), parts) for nights, parts in paragraphs))
-            if same in printed:  # a turn said again, word for word, in another place: its number joins the first
-                first = blocks[printed[same]]
-                again = first.text.removesuffix(")").split(" (+")
-                numbers = (*again[1:], str(turn.number)) if len(again) > 1 else (str(turn.number),)
-                blocks[printed[same]] = replace(first, text=f"{again[0]} (+{', '.join(numbers)})")
+            if same in printed:  # a turn said again, word for word, in another place: printed once, with its numbers
+                again.setdefault(printed[same], []).append(str(turn.number))
                 continue
             printed[same] = len(blocks)
             blocks.append(turn)
         for nights, parts in paragraphs:
             label = when(nights)
             blocks.append(Block("said", parts=(((label + ":", True),) if label else ()) + parts))
+    for index, numbers in again.items():
+        blocks[index] = replace(blocks[index], text=f"{blocks[index].text} (+{', '.join(numbers)})")
     return blocks
 
 

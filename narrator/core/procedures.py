@@ -95,8 +95,12 @@ class Accusations:
     halved: frozenset[str] = frozenset()  # the votes these receive count half, rounded up (both rounds)
     less: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # taken from what each receives (both rounds)
     several: frozenset[str] = frozenset()  # voters who may accuse several players, one vote each
+    # voters who may point at another player instead of accusing (a round of their own, first):
+    # one of ``clears`` pointed at receives no accusation, anyone else is accused too
+    pointers: frozenset[str] = frozenset()
+    clears: frozenset[str] = frozenset()
     may_spare: ClassVar[bool] = True
-    rounds: ClassVar[tuple[str, ...]] = ("accusation", "runoff")
+    rounds: ClassVar[tuple[str, ...]] = ("pointing", "accusation", "runoff")
 
     @property
     def candidates(self) -> tuple[str, ...]:
@@ -222,20 +226,33 @@ def counted(procedure: SecretVote, hands: Mapping[str, int]) -> Verdict:
 
 def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
     voters = procedure.voters
-    accusations = yield from _round(procedure, state, "accusation", voters, voters, several=procedure.several)
+    pointing: dict[str, Any] = {}
+    for pointer in (voter for voter in voters if voter in procedure.pointers and len(voters) > 2):
+        pointing |= yield from _round(procedure, state, "pointing", [pointer],
+                                      tuple(name for name in voters if name != pointer), optional={pointer})
+    accusations = yield from _round(procedure, state, "accusation", [voter for voter in voters if voter not in pointing],
+                                    voters, several=procedure.several)
     counted = weighed(accusations, voters, procedure.weights)
     for accused, instead in procedure.standing_in.items():
         if instead in counted and counted.get(accused):
             counted[instead] += counted[accused]
             counted[accused] = 0
     counted = procedure.adjusted(counted)
+    pointed = [name for name in pointing.values() if name not in procedure.clears]  # accused, whatever the hands
+    for name in pointing.values():
+        if name in procedure.clears:
+            counted[name] = 0
     votes, tallies = {"accusation": MappingProxyType(accusations)}, {"accusation": MappingProxyType(counted)}
+    if pointing:
+        votes["pointing"] = MappingProxyType(pointing)
     top = _top(counted)
     total = sum(counted.values())
-    if len(voters) <= 2 or (len(top) == 1 and counted[top[0]] == total):  # two left, or every hand on one
-        lynched = top[0] if len(top) == 1 else None
+    if len(voters) <= 2 or (not top and not pointed) or (len(top) == 1 and counted[top[0]] == total
+                                                         and set(pointed) <= set(top)):
+        lynched = top[0] if len(top) == 1 else None  # two left, no accusation at all, or every hand on one
         return Verdict(lynched, MappingProxyType(votes), MappingProxyType(tallies), top if len(top) > 1 else ())
     accused = top if len(top) > 1 else top + _top({name: count for name, count in counted.items() if name not in top})
+    accused += tuple(name for name in voters if name in pointed and name not in accused)
     ballot = yield from _round(procedure, state, "runoff",
                               [voter for voter in voters if voter not in accused or voter in procedure.accused_vote],
                               accused, accused, optional=frozenset(accused) & procedure.accused_vote)

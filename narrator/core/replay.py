@@ -261,6 +261,9 @@ class _Replay:
         while isinstance(self.rounds.step, VoteStep):
             step = self.rounds.step
             key = rounds_given.get(step.round)
+            if key is None and step.may_pass:  # a round the record leaves out where passing is allowed: passed
+                self.enter(number, None, entry_for(step, voted=None))
+                continue
             if key is None:
                 raise self.fail(number, None, msg("the votes of '{round}' are missing",
                                                   round=self.game.rules.VOTE_KEYS.get(step.round, step.round)))

@@ -45,4 +45,7 @@ def main() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), terminate)
-    run()
+    try:
+        run()
+    finally:  # the work is done: a Ctrl-C while Python shuts down would only print its noise
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from narrator.core.card import Block
 from narrator.core.errors import DeckError
-from narrator.core.i18n import Text, msg
+from narrator.core.i18n import Text, msg, plural
 from narrator.core.procedures import Accusations
 from narrator.core.runoff import tally_text
 from narrator.core.state import Ask, Dawn, Dusk
@@ -64,7 +64,7 @@ ANSWERS = {
     MONK: ("undealt",), ANGEL: ("warn",), JULIET: ("warn",), AMULET: ("warn",), SWORD: ("warn",),
 }
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
-VOTE_KEYS = {"accusation": "accusation", "runoff": "ballottaggio"}
+VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
 SENTENCES = ("accused", "accusations", "ballottaggio", "burned", "spared", "dawn_dead", "news_bardo", "news_oste",
              "no_news", "revealed", "answer_rumour", "answer_silence",
@@ -204,6 +204,11 @@ def deck_problem(game, deck, options, possible):
 def possible_problem(game, players, options, possible) -> Text | None:
     """Why the group's Possibili do not do for ``players``: players to twice the players cards,
     with the Veggente and the Capo Branco, of the moons and the options chosen."""
+    beyond = next((role_id for role_id, copies in possible.items() if copies > game.role(role_id).copies), None)
+    if beyond is not None:
+        return plural("the possible roles: the box has only {count} '{role}' card",
+                      "the possible roles: the box has only {count} '{role}' cards", game.role(beyond).copies,
+                      role=beyond)
     size = sum(possible.values())
     if not players <= size <= 2 * players:
         return msg("the possible roles are {size} cards: {players} players agree {players} to {most} of them",
@@ -666,10 +671,12 @@ def day(game, state):
     """The accusations (names called clockwise on odd days, the other way on even ones) and the
     ballottaggio: the Borgomastro's vote counts the Città in play plus one, Bocca di Rosa's votes
     are halved, the Mercante's lessened by each other Città player, the Amato's accusations go to
-    his Angelo, the Mercante may accuse several, and the Città vote even when accused."""
+    his Angelo, the Mercante may accuse several, the Azzeccagarbugli may point at a player instead
+    (a Città or Criminali player then receives no accusation, anyone else is accused too), and the
+    Città vote even when accused."""
     order = state.living if state.night % 2 else tuple(reversed(state.living))
     city = _city(game, state)
-    mayor, merchant, rosa = _holder(state, MAYOR), _holder(state, MERCHANT), _holder(state, ROSA)
+    mayor, merchant, rosa, lawyer = (_holder(state, role_id) for role_id in (MAYOR, MERCHANT, ROSA, LAWYER))
     angel, amato = _angel_bond(state)
     return Accusations(
         order, standing_in={amato: angel} if angel and _alive(state, amato) else {},
@@ -677,7 +684,9 @@ def day(game, state):
         runoff_weights={mayor: len({*city, mayor}) + 1} if mayor else {},
         halved=frozenset({rosa}) if rosa else frozenset(),
         less={merchant: len([name for name in city if name != merchant])} if merchant else {},
-        several=frozenset({merchant}) if merchant else frozenset())
+        several=frozenset({merchant}) if merchant else frozenset(),
+        pointers=frozenset({lawyer}) if lawyer else frozenset(),
+        clears=frozenset(name for name in state.living if faction(game, state, name) in (CITY, CRIMINALS)))
 
 
 def day_asks(game, state, lynched, votes):

@@ -477,7 +477,10 @@ class GameTable:
                 click.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
                              "suspects vote."))
         elif not step.votes and isinstance(procedure, Accusations):
-            if step.round == "accusation":
+            if step.round == "pointing":
+                click.echo(_("{voter} may point at another player instead of accusing (Enter: he accuses as the "
+                             "others do).").format(voter=step.voter))
+            elif step.round == "accusation":
                 click.echo(_("The accusations, eyes closed: call each living player's name in turn, {first} first; "
                              "everyone raises a hand once, for anyone, themselves too.").format(first=step.voter))
             else:
@@ -491,7 +494,8 @@ class GameTable:
             click.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
             self.weighed(procedure)
         out = _(" (out of the game)") if step.voter in step.state.dead else ""
-        question = _("{voter}{out} votes for").format(voter=step.voter, out=out)
+        question = _("{voter} points at").format(voter=step.voter) if step.round == "pointing" else \
+            _("{voter}{out} votes for").format(voter=step.voter, out=out)
         nobody = getattr(procedure, "may_abstain", False) or step.may_pass
         if step.several:  # one vote for each name given
             voted = ask_names(question, step.candidates, nobody=nobody) or None
