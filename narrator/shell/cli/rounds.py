@@ -267,6 +267,10 @@ class GameTable:
                 shown = step.ask.about or ", ".join(self.language.role_name(role_id) for role_id in step.ask.roles)
                 self.nod(name, answer_for(self.game, step.state, step.ask, None, step.tonight), shown or None)
             else:
+                others = set(step.state.living) - set(step.ask.choosers)
+                if step.ask.kind in ("player", "players") and set(step.ask.candidates) != others:
+                    # a few only (the struck who raise a hand, the dead): named before the question
+                    click.echo(_("  To choose from: {names}").format(names=", ".join(step.ask.candidates)))
                 given["choice"] = self.entered(step.ask, name, step.phase)
                 told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
                 if told is not None:
