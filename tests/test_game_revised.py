@@ -51,6 +51,8 @@ def assert_the_end_is_the_digests(game, over: Over):
     main = [side for side in over.sides if side not in ("amante", "pazzo", "giullare")]
     if not living:
         assert main == []
+    elif state.own["stalemate"]:  # two of a rank left and nobody dead: the factions left win together
+        assert len(living) == 2 and set(main) == factions & set(rules.ENDS)
     elif not any(rules.creature(game, state, name) for name in living):
         criminals = "criminali" in factions
         guards = any(state.cards[name] in ("guardia", "altra-guardia") for name in living)

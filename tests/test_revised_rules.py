@@ -418,3 +418,117 @@ def test_a_record_without_the_shysters_pointing_has_him_accuse_as_the_others(gam
     result = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
         {"night": {}}, {"day": {"accusation": {name: "Bruno" for name in cards}}}]}, "record.yaml")
     assert result.rounds[1].lynched == "Bruno"  # every hand on one, his too
+
+
+# --- the review's cases: each a ruling of the digest a first version missed ------------------------------
+
+def records(cards, *rounds, **options):
+    return {"players": [{"name": n, "card": c} for n, c in cards.items()],
+            "options": {name: "on" if on else "off" for name, on in options.items()}, "rounds": list(rounds)}
+
+
+def test_a_counted_tie_burns_the_one_the_orator_does_not_protect(game):
+    cards = table(Carla="oratore", Gina="borgomastro")
+    accusation = {"Anna": "Bruno", "Bruno": "Gina", "Carla": "Bruno", "Dino": "Gina", "Elsa": "Bruno",
+                  "Fabio": "Gina", "Gina": "Elsa", "Ivo": "Elsa"}
+    ballot = {"Anna": "Bruno", "Carla": "Bruno", "Ivo": "Bruno", "Dino": "Gina", "Elsa": "Gina", "Fabio": "Gina"}
+    result = replay(game, records(cards, {"night": {}}, {"day": {"accusation": accusation, "ballottaggio": ballot}}),
+                    "record.yaml")
+    assert result.rounds[1].dead == ("Bruno",)  # Gina, of the City, is protected: the tie burns Bruno
+
+
+def test_an_accused_orator_signals_nobody(game):
+    cards = table(Carla="oratore")
+    accusation = {"Anna": "Bruno", "Carla": "Bruno", "Elsa": "Bruno", "Gina": "Bruno", "Bruno": "Carla",
+                  "Dino": "Carla", "Fabio": "Carla", "Ivo": "Elsa"}
+    ballot = {name: "Bruno" for name in cards if name not in ("Bruno", "Carla")}
+    with pytest.raises(ReplayError, match="oratore: it cannot be played today"):
+        replay(game, records(cards, {"night": {}}, {"day": {"accusation": accusation, "ballottaggio": ballot,
+                                                              "oratore": ["Bruno"]}}), "record.yaml")
+
+
+def test_pointing_at_the_beloved_accuses_his_angel(game):
+    cards = table(Carla="angelo-custode", Lia="azzeccagarbugli")
+    accusation = {"Anna": "Bruno", "Bruno": "Anna", "Carla": "Bruno", "Dino": "Anna", "Elsa": "Bruno",
+                  "Fabio": "Anna", "Gina": "Bruno", "Ivo": "Anna"}
+    result = replay(game, records(cards, {"night": {"angelo-custode": "Gina"}}, {"day": {
+        "azzeccagarbugli": {"Lia": "Gina"}, "accusation": accusation,
+        "ballottaggio": {"Dino": "Carla", "Elsa": "Carla", "Fabio": "Carla", "Gina": "Carla", "Ivo": "Carla",
+                         "Lia": "Carla"}}}), "record.yaml")
+    assert result.rounds[1].lynched == "Carla"
+
+
+def test_the_healer_may_save_the_amulets_bearer_who_keeps_it_and_the_amulet_saves_from_a_lovers_death(game):
+    healed = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina", "guaritore": "Gina", "amuleto": "Carla"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto=True)
+    assert night_dead(healed, 2) == [] and night_dead(healed, 3) == []  # Carla got it, whole
+    lovers = settle_record(game, table(Carla="giulietta"), {"night": {"giulietta": "Gina", "amuleto": "Gina"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto=True)
+    assert night_dead(lovers, 2) == ["Carla"]
+
+
+def test_an_amulet_passed_back_is_destroyed(game):
+    result = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+                           {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina"}}, amuleto=True)
+    assert night_dead(result, 3) == ["Gina"]
+
+
+def test_the_guards_count_romeo_a_lover_from_the_first_turn(game):
+    result = settle_record(game, table(Carla="giulietta", Gina="ladra", Lia="guardia"),
+                           {"night": {"giulietta": "Gina"}})
+    assert result["rounds"][0]["answers"]["guardie"] == "0"
+
+
+def test_a_lover_wins_whenever_the_other_is_in_play(game):
+    result = settle_record(game, table(Carla="giulietta"), {"night": {"giulietta": "Gina"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla", "guaritore": "Gina"}},
+                           {"day": {"lynched": "Bruno"}}, {"night": {"lupi-mannari": "Anna"}},
+                           {"day": {"lynched": "Fabio"}}, {"night": {}})
+    # Juliet, dead, wins: her Romeo is in play; he does not (she is not), and his faction is the lovers'
+    assert "amante" in result["winner"]["sides"]
+    assert "Carla" in result["winner"]["players"] and "Gina" not in result["winner"]["players"]
+
+
+def test_a_bitten_traitor_wins_with_the_vampire_not_with_the_pack(game):
+    cards = {"Anna": "veggente", "Bruno": "capo-branco", "Sara": "traditore", "Rita": "vampiro", "Elsa": "mago",
+             "Fabio": "lupo-del-branco", "Gina": "contadino", "Ivo": "contadino"}
+    result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}}, {"night": {"vampiro": "Sara"}},
+                           {"day": {"lynched": "Sara"}}, {"night": {"lupi-mannari": "Anna"}},
+                           {"day": {"lynched": "Rita"}}, {"night": {"lupi-mannari": "Elsa"}},
+                           {"day": {"lynched": "Gina"}}, {"night": {"lupi-mannari": "Ivo"}})
+    assert result["winner"]["sides"] == ["lupi-del-branco"] and "Sara" not in result["winner"]["players"]
+
+
+def test_an_accused_city_card_of_another_faction_still_votes(game):
+    cards = table(Carla="giulietta", Gina="mercante")
+    accusation = {"Anna": "Gina", "Bruno": "Gina", "Carla": "Gina", "Dino": "Bruno", "Elsa": "Bruno",
+                  "Fabio": "Gina", "Gina": "Bruno", "Ivo": "Elsa"}
+    ballot = {"Anna": "Gina", "Carla": "Bruno", "Dino": "Bruno", "Elsa": "Bruno", "Fabio": "Gina", "Ivo": "Gina",
+              "Gina": "Bruno"}
+    result = replay(game, records(cards, {"night": {"giulietta": "Gina"}},
+                                  {"day": {"accusation": accusation, "ballottaggio": ballot}}), "record.yaml")
+    assert result.rounds[1].lynched == "Bruno"  # Gina, Romeo now, voted as the Mercante may
+
+
+def test_romeo_stays_a_creature_when_his_juliet_is_bitten(game):
+    cards = {"Anna": "veggente", "Bruno": "capo-branco", "Carla": "giulietta", "Dino": "strega", "Elsa": "mago",
+             "Ugo": "giovane-lupo", "Rita": "vampiro", "Ivo": "guaritore"}
+    result = settle_record(game, cards, {"night": {"giulietta": "Ugo"}}, {"day": {"lynched": None}},
+                           {"night": {"vampiro": "Carla"}}, {"day": {"lynched": "Bruno"}}, {"night": {}},
+                           {"day": {"lynched": "Rita"}}, {"night": {}}, {"day": {"lynched": "Carla"}}, {"night": {}})
+    assert result["winner"] is None  # Ugo, a young wolf, lives: the Men have not won
+
+
+def test_two_of_a_rank_left_and_nobody_dead_the_factions_left_win_together(game):
+    cards = {"Anna": "veggente", "Bruno": "capo-branco", "Carla": "giulietta", "Ugo": "giovane-lupo",
+             "Dino": "strega", "Elsa": "mago", "Gina": "contadino", "Ivo": "guaritore"}
+    result = settle_record(game, cards, {"night": {"giulietta": "Ugo"}}, {"day": {"lynched": "Anna"}},
+                           {"night": {"lupi-mannari": "Dino"}}, {"day": {"lynched": "Elsa"}},
+                           {"night": {"lupi-mannari": "Gina"}}, {"day": {"lynched": "Carla"}},
+                           {"night": {"lupi-mannari": "Ivo", "guaritore": "Ugo"}}, {"day": {"lynched": None}},
+                           {"night": {}})
+    assert night_dead(result, 4) == ["Ivo"]  # Romeo saved from his grief: two wolves of two factions left
+    assert result["winner"]["sides"] == ["lupi-del-branco", "amante"]
+    assert {"Bruno", "Ugo"} <= set(result["winner"]["players"])

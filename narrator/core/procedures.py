@@ -232,27 +232,15 @@ def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
                                       tuple(name for name in voters if name != pointer), optional={pointer})
     accusations = yield from _round(procedure, state, "accusation", [voter for voter in voters if voter not in pointing],
                                     voters, several=procedure.several)
-    counted = weighed(accusations, voters, procedure.weights)
-    for accused, instead in procedure.standing_in.items():
-        if instead in counted and counted.get(accused):
-            counted[instead] += counted[accused]
-            counted[accused] = 0
-    counted = procedure.adjusted(counted)
-    pointed = [name for name in pointing.values() if name not in procedure.clears]  # accused, whatever the hands
-    for name in pointing.values():
-        if name in procedure.clears:
-            counted[name] = 0
+    counted, pointed = accusation_count(procedure, accusations, pointing)
     votes, tallies = {"accusation": MappingProxyType(accusations)}, {"accusation": MappingProxyType(counted)}
     if pointing:
         votes["pointing"] = MappingProxyType(pointing)
-    top = _top(counted)
-    total = sum(counted.values())
-    if len(voters) <= 2 or (not top and not pointed) or (len(top) == 1 and counted[top[0]] == total
-                                                         and set(pointed) <= set(top)):
-        lynched = top[0] if len(top) == 1 else None  # two left, no accusation at all, or every hand on one
-        return Verdict(lynched, MappingProxyType(votes), MappingProxyType(tallies), top if len(top) > 1 else ())
-    accused = top if len(top) > 1 else top + _top({name: count for name, count in counted.items() if name not in top})
-    accused += tuple(name for name in voters if name in pointed and name not in accused)
+    accused = the_accused(procedure, counted, pointed)
+    if not accused:  # two left, no accusation at all, or every hand on one: settled at once
+        top = _top(counted)
+        return Verdict(top[0] if len(top) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
+                       top if len(top) > 1 else ())
     ballot = yield from _round(procedure, state, "runoff",
                               [voter for voter in voters if voter not in accused or voter in procedure.accused_vote],
                               accused, accused, optional=frozenset(accused) & procedure.accused_vote)
@@ -261,6 +249,37 @@ def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
     best = _top(recount)
     return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
                    best if len(best) > 1 else ())
+
+
+def accusation_count(procedure: Accusations, accusations: Mapping[str, Any],
+                     pointing: Mapping[str, str]) -> tuple[dict[str, int], list[str]]:
+    """What each player receives in the accusation (a stand-in's accusations moved to him, halved,
+    lessened, cleared by a pointing), and the players a pointing accuses whatever the hands."""
+    counted = weighed(accusations, procedure.voters, procedure.weights)
+    for accused, instead in procedure.standing_in.items():
+        if instead in counted and counted.get(accused):
+            counted[instead] += counted[accused]
+            counted[accused] = 0
+    counted = procedure.adjusted(counted)
+    pointed = []
+    for name in (procedure.standing_in.get(name, name) for name in pointing.values()):
+        if name in procedure.clears:
+            counted[name] = 0
+        elif name not in pointed:
+            pointed.append(name)
+    return counted, pointed
+
+
+def the_accused(procedure: Accusations, counted: Mapping[str, int], pointed) -> tuple[str, ...]:
+    """Who goes to the runoff: all tied for the most, or the most accused and the tied second, and
+    those a pointing accuses; () when the accusation settles the day at once (two players left,
+    no accusation at all, every hand on one)."""
+    top = _top(counted)
+    if len(procedure.voters) <= 2 or (not top and not pointed) or (
+            len(top) == 1 and counted[top[0]] == sum(counted.values()) and set(pointed) <= set(top)):
+        return ()
+    accused = top if len(top) > 1 else top + _top({name: count for name, count in counted.items() if name not in top})
+    return accused + tuple(name for name in procedure.voters if name in pointed and name not in accused)
 
 
 def _top(counted: Mapping[str, int]) -> tuple[str, ...]:

@@ -435,6 +435,8 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
             entry = yield ActStep(state, ask, verdict)
             if entry["choice"] is not None:
                 acts[ask.key] = entry["choice"]
+        if verdict.tied and not verdict.given and "tied" in rules.DAY_KEYS:  # the counted vote's tie, as entered
+            acts.setdefault("tied", list(verdict.tied))
         dusk = _checked(game, rules.dusk(game, state, verdict.lynched, _actions(game, acts, rules.DAY_KEYS)),
                         Dusk, "dusk")
         yield LynchStep(state, procedure, verdict, dusk)

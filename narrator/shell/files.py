@@ -39,15 +39,21 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     if not target.parent.is_dir():
         raise NarratorError(msg("{file}: the folder {folder} does not exist", file=path, folder=target.parent))
     existing = _existing(target, path)
+    held = _hold_signals()  # a signal between creating the temporary file and guarding it would leave it behind
     try:
         import tempfile  # with random and shutil: only when something is written
 
         descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.",
                                                  suffix=target.suffix)
     except OSError as error:
+        _release_signals(held)
         raise NarratorError(msg("{file}: cannot write here ({reason})", file=path, reason=os_reason(error))) from None
+    except BaseException:
+        _release_signals(held)
+        raise
     os.close(descriptor)
     try:
+        _release_signals(held)  # a signal that came meanwhile is raised here, where the file is removed
         write(Path(temporary))
         _settle(Path(temporary), existing)
         os.replace(temporary, target)
@@ -58,6 +64,27 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
             raise NarratorError(msg("{file}: cannot write it ({reason}); nothing was changed", file=path,
                                     reason=_reason(error, target.parent))) from None
         raise
+
+
+_STOPPING = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _hold_signals():
+    """Hold back the signals that stop narrate (POSIX, main thread); what to give ``_release_signals``."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {getattr(signal, name) for name in _STOPPING
+                                                     if hasattr(signal, name)})
+
+
+def _release_signals(held) -> None:
+    if held is not None:
+        import signal
+
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _reason(error: BaseException, folder: Path) -> Text:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from narrator.core.card import Block
 from narrator.core.errors import DeckError
 from narrator.core.i18n import Text, msg, plural
-from narrator.core.procedures import Accusations
+from narrator.core.procedures import Accusations, accusation_count, the_accused
 from narrator.core.runoff import tally_text
 from narrator.core.state import Ask, Dawn, Dusk
 
@@ -49,6 +49,7 @@ MADMAN, JESTER = "pazzo", "giullare"
 AMULET, SWORD = "amuleto", "spada"
 WOLVES_KEY = "lupi-mannari"
 ONCE = (THIEF, GUILD, ASSASSIN, HEALER)  # powers used once a game
+CITY_CARDS = (MAYOR, MERCHANT, LAWYER, ROSA, ORATOR)  # they vote in the ballottaggio even when accused
 
 NIGHT_KEYS = {
     ANGEL: "player", JULIET: "player", SEER: "player", MAGE: "player", MEDIUM: "player", WITCH: "player",
@@ -254,7 +255,7 @@ def _options(game, counts, options) -> Text | None:
 def start(game, state):
     return state.kept(faction={}, progenie=[], wolfborn=[], amato=None, romeo=None, spent=[], shield=False,
                       double=False, cancel=False, jester_day=False, grief=[], extra=[], auras={}, wolf_killed=[],
-                      amulet=None, amulet_past=[], sword=None, sword_past=[])
+                      amulet=None, amulet_past=[], sword=None, sword_past=[], stalemate=False)
 
 
 def places(game, state, tonight):
@@ -390,7 +391,7 @@ def _ask(game, state, turn, tonight):
     if turn == HEALER:
         if holder is None or night < 2 or HEALER in state.own["spent"]:
             return None
-        dying = _resolve(game, state, tonight, saved=None)["dead"]
+        dying = _resolve(game, state, tonight, saved=None, saves=False)["dead"]
         return Ask(HEALER, "player", (holder,), tuple(name for name in state.seating if name in dying)) \
             if dying else None
     if turn in (AMULET, SWORD):
@@ -399,8 +400,7 @@ def _ask(game, state, turn, tonight):
         bearer = state.own["amulet" if turn == AMULET else "sword"]
         if not _alive(state, bearer):
             return None
-        past = state.own["amulet_past" if turn == AMULET else "sword_past"]
-        return Ask(turn, "player", (bearer,), tuple(name for name in _others(state, bearer) if name not in past))
+        return Ask(turn, "player", (bearer,), state.living)  # to himself or a past bearer: destroyed
     return None
 
 
@@ -421,8 +421,10 @@ def _criminal_ask(game, state, key, mystic_turn, tonight):
 
 
 def answer(game, state, ask, value, tonight):
-    if ask.key == "guardie":
-        return str(min(5, sum(1 for name in state.living if faction(game, state, name) == CRIMINALS)))
+    if ask.key == "guardie":  # a Romeo chosen tonight is a lover already
+        romeo = tonight.get(JULIET)
+        return str(min(5, sum(1 for name in state.living if faction(game, state, name) == CRIMINALS
+                              and name != romeo)))
     if ask.key in (PRIEST, HUNTER):
         return "present" if state.deck.get(ROSA if ask.key == PRIEST else VAMPIRE) else "absent"
     if ask.key == MONK:
@@ -449,7 +451,7 @@ def _guild(game, state, value):
     target = value.get("recruit")
     if target is None:
         return "mystic-present", None
-    if _card(state, target) in GUARDS or is_wolf(state, target):
+    if any(_has(state, target, guard) for guard in GUARDS) or is_wolf(state, target):
         return "killed", _holder(state, GUILD)
     if faction(game, state, target) in (VILLAGE, CITY) and target != state.own["romeo"]:
         return "recruited", target
@@ -476,9 +478,10 @@ def _bears_sword(state, name, used) -> bool:
     return state.options[SWORD] and state.night >= 2 and state.own["sword"] == name and not used
 
 
-def _resolve(game, state, tonight, saved):
+def _resolve(game, state, tonight, saved, saves=True):
     """The dawn's steps 1 to 10 of the digest: who dies and why, who changed and how. ``saved`` is
-    the Guaritore's choice, who does not die tonight (nor, holding it, the Amuleto's bearer)."""
+    the Guaritore's choice, who does not die tonight (nor, if still dying, the Amuleto's bearer);
+    without ``saves``, who would die with nobody saved (those the Guaritore chooses from)."""
     marked: list[tuple[str, str]] = []  # (reason, name): who would die, and why
     notes: list[tuple[str, str]] = []  # what else the dawn tells the moderator
     factions, progenie, wolfborn = dict(state.own["faction"]), list(state.own["progenie"]), \
@@ -544,31 +547,35 @@ def _resolve(game, state, tonight, saved):
             if bitten != state.own["romeo"]:  # Romeo keeps the lovers' faction
                 factions[bitten] = VAMPIRE_SIDE
             notes.append(("progenie", bitten))
-    spared = {saved} if saved is not None else set()
-    amulet = state.own["amulet"] if state.options[AMULET] else None
-    amulet_used = amulet is not None and any(name == amulet for _, name in marked) and amulet not in spared
-    if amulet_used:
-        spared.add(amulet)
-    dead = [name for _, name in marked if name not in spared]
-    reasons = [(reason, name) for reason, name in marked if name not in spared]
-    changed = True
-    while changed:  # the chains, on the real deaths: lovers together, the Eroe takes the attacking wolf
-        changed = False
-        lovers = _lovers(state)
-        extra = []
-        if lovers and (lovers[0] in dead) != (lovers[1] in dead):
-            other = lovers[1] if lovers[0] in dead else lovers[0]
-            if _alive(state, other):
-                extra.append(("lovers", other))
-        for name in wolf_victims:
-            if name in dead and _has(state, name, HERO) and wolf is not None:
-                extra.append(("hero", wolf))
-        for reason, name in extra:
-            if name not in dead and name not in spared:
-                dead.append(name)
-                reasons.append((reason, name))
-                changed = True
-    if saved is not None and any(name == saved for _, name in marked):
+    def deaths(spared):
+        """Who dies, and why, when ``spared`` do not: the marked, then the chains on the real deaths
+        (lovers together, the Eroe taking the attacking wolf) until nothing changes."""
+        dead = [name for _, name in marked if name not in spared]
+        reasons = [(reason, name) for reason, name in marked if name not in spared]
+        changed = True
+        while changed:
+            changed = False
+            lovers = _lovers(state)
+            extra = []
+            if lovers and (lovers[0] in dead) != (lovers[1] in dead):
+                other = lovers[1] if lovers[0] in dead else lovers[0]
+                if _alive(state, other):
+                    extra.append(("lovers", other))
+            for name in wolf_victims:
+                if name in dead and _has(state, name, HERO) and wolf is not None:
+                    extra.append(("hero", wolf))
+            for reason, name in extra:
+                if name not in dead and name not in spared:
+                    dead.append(name)
+                    reasons.append((reason, name))
+                    changed = True
+        return dead, reasons
+
+    healed = {saved} if saved is not None and saves else set()
+    amulet = state.own["amulet"] if state.options[AMULET] and saves else None
+    amulet_used = amulet is not None and amulet in deaths(healed)[0]  # the Guaritore's save first, then the Amuleto
+    dead, reasons = deaths(healed | ({amulet} if amulet_used else set()))
+    if healed and any(name == saved for name in deaths(set())[0]):
         notes.append(("healed", saved))
     if amulet_used:
         notes.append(("amulet", amulet))
@@ -594,11 +601,7 @@ def dawn(game, state, tonight):
         romeo = tonight.get(JULIET)
         if romeo is not None:
             factions[romeo] = LOVERS
-    progenie = found["progenie"]
-    if _holder(state, ANGEL, living=False) in progenie:  # a converted Angelo or Giulietta ends the bond
-        amato = None
-    if _holder(state, JULIET, living=False) in progenie:
-        romeo = None
+    progenie = found["progenie"]  # a converted Angelo or Giulietta loses the card's powers: the bond ends
     extra = list(own["extra"])
     if found["madman"] and found["madman"] not in extra:
         extra.append(found["madman"])
@@ -616,6 +619,8 @@ def dawn(game, state, tonight):
             after = after.kept(auras={**after.own["auras"], lower: aura(game, after, lower)}).died([lower])
             dead = [lower]
             reasons.append(("stalemate", lower))
+        else:  # a stalemate: the factions left win together
+            after = after.kept(stalemate=True)
     return Dawn(after, tuple(dead), tuple(reasons), answers=_news(game, state, tonight))
 
 
@@ -631,7 +636,9 @@ def _passed(state, tonight, key, own_key, used):
     if used or bearer is None:
         return None, past
     given = tonight.get(key)
-    return (given, [*past, given]) if given is not None else (None, past)
+    if given is None or given == bearer or given in past:  # not passed, or back: destroyed
+        return None, past
+    return given, [*past, given]
 
 
 def _rank(game, state, name) -> int:
@@ -680,7 +687,7 @@ def day(game, state):
     angel, amato = _angel_bond(state)
     return Accusations(
         order, standing_in={amato: angel} if angel and _alive(state, amato) else {},
-        accused_vote=frozenset(city),
+        accused_vote=frozenset(name for name in state.living if any(_has(state, name, role_id) for role_id in CITY_CARDS)),
         runoff_weights={mayor: len({*city, mayor}) + 1} if mayor else {},
         halved=frozenset({rosa}) if rosa else frozenset(),
         less={merchant: len([name for name in city if name != merchant])} if merchant else {},
@@ -693,7 +700,11 @@ def day_asks(game, state, lynched, votes):
     """When only the result was entered: the tied at the top of the ballottaggio (nobody burned);
     and the Oratore, in play and not accused, may signal players in the ballottaggio."""
     asks = []
-    accused = tuple(votes.get("runoff", {}).values()) if votes else ()
+    accused = ()
+    if votes:
+        procedure = day(game, state)
+        accused = the_accused(procedure, *accusation_count(procedure, votes.get("accusation", {}),
+                                                             votes.get("pointing", {})))
     if lynched is None and not votes:
         asks.append(Ask("tied", "players", (), state.living, least=2))
     orator = _holder(state, ORATOR)
@@ -785,6 +796,9 @@ def game_over(game, state):
     living = state.living
     if not living:
         return _extras(game, state, [])
+    if state.own["stalemate"]:
+        return _with_allies(game, state, [side for side in dict.fromkeys(faction(game, state, name) for name in living)
+                                          if side in ENDS])
     creatures = [name for name in living if creature(game, state, name)]
     if not creatures:
         criminals = any(faction(game, state, name) == CRIMINALS for name in living)
@@ -802,21 +816,22 @@ def game_over(game, state):
 
 def _with_allies(game, state, sides):
     winners = {name for name in state.seating if faction(game, state, name) in sides}
-    if PACK in sides:
-        winners |= {name for name in state.seating if _card(state, name) == TRAITOR}
+    if PACK in sides:  # a converted Traditore or Ghoul has lost the card's trait: he won by his faction
+        winners |= {name for name in state.seating if _has(state, name, TRAITOR)}
     if VAMPIRE_SIDE in sides:
-        winners |= {name for name in state.seating if _card(state, name) == GHOUL}
+        winners |= {name for name in state.seating if _has(state, name, GHOUL)}
     sides = list(sides)
     lovers = _lovers(state)
     angel, amato = _holder(state, ANGEL, living=False), state.own["amato"]
     amante = []
-    if lovers and all(_alive(state, name) for name in lovers):
-        amante += list(lovers)
+    if lovers:  # each lover wins if the other is in play
+        amante += [name for name, other in (lovers, lovers[::-1]) if _alive(state, other)]
     if angel and amato and _alive(state, amato):
         amante.append(angel)
     if amante:
         winners |= set(amante)
-        sides.append(LOVERS)
+        if LOVERS not in sides:
+            sides.append(LOVERS)
     return _extras(game, state, sides, winners)
 
 

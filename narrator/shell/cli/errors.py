@@ -34,17 +34,19 @@ class NarrateGroup(LazyGroup):
             if hasattr(stream, "reconfigure"):
                 stream.reconfigure(errors="backslashreplace")
         arguments = sys.argv[1:] if args is None else list(args)
-        from narrator.shell.environment import Environment
-        from narrator.shell.yamlcache import parsed_yaml_kept
-
         env = None
         try:
+            from narrator.shell.environment import Environment  # a Ctrl-C while importing is caught too
+            from narrator.shell.yamlcache import parsed_yaml_kept
+
             env = extra["obj"] = extra.get("obj") or Environment()
             with parsed_yaml_kept(env.cache_dir), speaking(env, arguments), translated(self):
                 if any("\x00" in argument for argument in arguments):
                     fail(_("narrate: an argument holds a NUL character; no file, name or value can: type it again"))
                 self._run(args, prog_name, complete_var, extra, arguments)
         except (KeyboardInterrupt, Interrupted, Terminated) as stop:  # before the run's own handlers
+            from narrator.shell.environment import Environment
+
             with speaking(env or Environment(), arguments):
                 if isinstance(stop, Terminated):
                     fail(_("narrate: stopped by a signal"), 128 + stop.signal_number)
