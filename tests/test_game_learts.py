@@ -11,6 +11,7 @@ import json
 import pytest
 from test_game_lupus import (
     follow_on_a_tablet,
+    game_command,
     invoke,
     lupus_env,
     planned_game,
@@ -31,9 +32,7 @@ def game():
     return load_game(GAMES_DIR / LEARTS)
 
 
-def command(players, *options, day_seconds=20):
-    return ["--game", LEARTS, "--players", str(players), "--no-ambience", "--day-seconds", str(day_seconds),
-            "--names", ",".join(NAMES[:players]), *[part for option in options for part in ("--option", option)]]
+command = game_command(LEARTS, NAMES)
 
 
 @pytest.mark.parametrize("language", ["it", "en"])

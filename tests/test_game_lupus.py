@@ -51,6 +51,15 @@ def lupus_env(tmp_path, language="en", seed=777):
     return env
 
 
+def game_command(game_id: str, names):
+    """``command(players, *options, day_seconds=20)``: the command line of a terminal game of
+    ``game_id`` for the first ``players`` of ``names``, with options turned on or off."""
+    def command(players, *options, day_seconds=20):
+        return ["--game", game_id, "--players", str(players), "--no-ambience", "--day-seconds", str(day_seconds),
+                "--names", ",".join(names[:players]), *[part for option in options for part in ("--option", option)]]
+    return command
+
+
 def command(players, names, *options, day_seconds=20):
     return ["--game", LUPUS, "--players", str(players), "--no-ambience", "--day-seconds", str(day_seconds), "--names",
             ",".join(names), *[part for option in options for part in ("--option", option)]]

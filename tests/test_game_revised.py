@@ -8,6 +8,7 @@ from types import MappingProxyType
 import pytest
 from test_game_lupus import (
     assert_the_box_follows_the_game,
+    game_command,
     invoke,
     lupus_env,
     planned_game,
@@ -80,9 +81,7 @@ def test_whole_games_with_random_choices_end_as_the_rules_say_and_resume_from_an
         assert_replays_and_resumes_from_any_entry(game, setup, rounds, rng)
 
 
-def command(players, *options, day_seconds=20):
-    return ["--game", WR, "--players", str(players), "--no-ambience", "--day-seconds", str(day_seconds),
-            "--names", ",".join(SEATS[:players]), *[part for option in options for part in ("--option", option)]]
+command = game_command(WR, SEATS)
 
 
 @pytest.mark.parametrize("language", ["it", "en"])
