@@ -565,3 +565,76 @@ def test_a_page_without_the_token_hears_nothing_of_the_tablets(server):
             await tablet.close()
 
     asyncio.run(scenario())
+
+
+def test_one_socket_saying_hello_under_ten_thousand_ids_leaves_the_laptop_as_it_was(server):
+    """A buggy or hostile page must not make the laptop keep (or send) more for each id it makes up:
+    one tablet per socket, the controls page's list coalesced, the real tablets in step."""
+    import tracemalloc
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            control = await session.ws_connect(url(server, "/ws"))
+            await control.send_str(json.dumps({"type": "hello", "role": "control", "token": "secret-token"}))
+            await receive_until(control, "tablets")
+            real = await session.ws_connect(url(server, "/ws"))
+            await real.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "kitchen"}))
+            flood = await session.ws_connect(url(server, "/ws"))
+            await flood.receive()  # the state
+            tracemalloc.start()
+            before = tracemalloc.get_traced_memory()[0]
+            started = time.monotonic()
+            for number in range(10_000):
+                await flood.send_str(json.dumps({"type": "hello", "role": "tablet", "id": f"fake-{number}"}))
+            await flood.send_str(json.dumps({"type": "ping", "sent": 1}))
+            while json.loads((await flood.receive(timeout=30)).data)["type"] != "pong":
+                pass  # every hello answered by now
+            took = time.monotonic() - started
+            grown = tracemalloc.get_traced_memory()[0] - before
+            tracemalloc.stop()
+            lists = []
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline:
+                try:
+                    message = json.loads((await control.receive(timeout=0.3)).data)
+                except asyncio.TimeoutError:
+                    continue
+                if message["type"] == "tablets":
+                    lists.append(message["tablets"])
+            assert grown < 3 * 2 ** 20, grown  # bytes: within a few MB of where it started
+            assert took < 20
+            assert len(server._tablets) == 2  # the kitchen, and the flooding page as one tablet
+            assert [(t["n"], t["connected"]) for t in lists[-1]] == [(1, True), (2, True)]
+            for ws in (control, real, flood):
+                await ws.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_box_remembers_a_bounded_number_of_tablets_and_forgets_the_longest_gone(server, monkeypatch):
+    monkeypatch.setattr(narrator.shell.speakerbox.server, "MAX_TABLETS", 3)
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            pages = []
+            for name in ("a", "b", "c"):
+                page = await session.ws_connect(url(server, "/ws"))
+                await page.receive()
+                await page.send_str(json.dumps({"type": "hello", "role": "tablet", "id": name}))
+                pages.append(page)
+            fourth = await session.ws_connect(url(server, "/ws"))
+            await fourth.receive()
+            await fourth.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "d"}))
+            assert json.loads((await fourth.receive(timeout=2)).data) == {
+                "type": "error", "message": "the speaker box already has as many tablets as it takes"}
+            await pages[0].close()  # a gone, the longest
+            await asyncio.sleep(0.2)
+            await fourth.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "d"}))
+            await fourth.send_str(json.dumps({"type": "ping", "sent": 1}))
+            while json.loads((await fourth.receive(timeout=2)).data)["type"] != "pong":
+                pass
+            assert sorted(server._tablets) == ["b", "c", "d"]
+            for page in (*pages[1:], fourth):
+                await page.close()
+
+    asyncio.run(scenario())

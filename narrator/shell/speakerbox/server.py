@@ -50,6 +50,9 @@ SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
 CLOSE_SECONDS = 1  # at the end, how long a page has to answer the box's goodbye before it is cut off
 HEARTBEAT_SECONDS = 2  # every page hears from the laptop at least this often
 GONE_SECONDS = 120  # a tablet gone for this long leaves the controls page's list
+MAX_TABLETS = 64  # tablets remembered at most: a new one past this makes the box forget the longest gone
+LIST_SECONDS = 0.25  # the controls page hears the tablets' list at most this often (changes coalesced)
+TOO_MANY = N_("the speaker box already has as many tablets as it takes")
 
 
 @dataclass
@@ -98,6 +101,8 @@ class BoxServer:
         self._controls: weakref.WeakSet = weakref.WeakSet()  # the sockets that gave the token
         self._tablets: dict[str, Tablet] = {}  # by the id each tablet page keeps across reloads
         self._tablet_of: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._list_due = False  # a list for the controls page is on its way
+        self._list_sent = float("-inf")  # when the last one went (the loop's own clock)
         self._transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
@@ -154,6 +159,16 @@ class BoxServer:
             self._send_tablets()
 
     def _send_tablets(self) -> None:
+        """The tablets' list to the controls pages, soon: changes that come together make one list
+        (a page saying hello over and over must not make the laptop send the list each time)."""
+        if self._list_due or self._loop is None:
+            return
+        self._list_due = True
+        wait = max(0.0, self._list_sent + LIST_SECONDS - self._loop.time())
+        self._loop.call_later(wait, self._flush_tablets)
+
+    def _flush_tablets(self) -> None:
+        self._list_due, self._list_sent = False, self._loop.time()
         now = self.clock()
         for key, tablet in list(self._tablets.items()):
             if not tablet.connected and now - tablet.heard > GONE_SECONDS:
@@ -296,12 +311,26 @@ class BoxServer:
             return None
         key = str(message.get("id"))[:40]
         tablet = self._tablets.get(key)
+        earlier = self._tablet_of.get(ws)
+        if earlier is not None and earlier is not tablet and earlier.socket == id(ws):
+            # one tablet per socket: a page that names itself again is that tablet, not one more
+            self._tablets = {name: other for name, other in self._tablets.items() if other is not earlier}
         if tablet is None:
+            if len(self._tablets) >= MAX_TABLETS and not self._forget_one():
+                return {"type": "error", "message": self.catalog.gettext(TOO_MANY)}
             tablet = self._tablets[key] = Tablet(n=1 + max((t.n for t in self._tablets.values()), default=0))
         tablet.connected, tablet.heard, tablet.socket = True, self.clock(), id(ws)
         self._tablet_of[ws] = tablet
         self._send_tablets()
         return None
+
+    def _forget_one(self) -> bool:
+        """Make room for a new tablet by forgetting the one gone longest; False if none is gone."""
+        gone = [(tablet.heard, name) for name, tablet in self._tablets.items() if not tablet.connected]
+        if not gone:
+            return False
+        del self._tablets[min(gone)[1]]
+        return True
 
     def _has_token(self, message: dict) -> bool:
         token = message.get("token")
