@@ -36,7 +36,7 @@ BELOW_FLOOR_WHEN_RICHEST = {"one-night-ultimate-werewolf", "wherewolf-revised"}
 # whole box: 9 pt up to 14 players without the Amuleto and the Spada (whose turns add two), and
 # never under 7.5 (36 players, both tokens: README, "which size fits which game").
 REVISED = "wherewolf-revised"
-REVISED_TABLES = (8, 11, 14, 19, 27, 36)  # its sizes measured in every variant (64 of them)
+REVISED_TABLES = (*range(8, 15), 19, 27, 36)  # its sizes measured in every variant (64 of them)
 
 
 def floor(game_id: str, players: int, options) -> float:

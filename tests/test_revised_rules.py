@@ -304,9 +304,9 @@ def test_the_jester_burned_wins_and_nobody_burns_the_next_day(game):
     cards = table(Carla="giullare")
     result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": "Carla"}}, {"night": {}},
                            {"day": {"lynched": "Bruno"}}, {"night": {}}, {"day": {"lynched": "Fabio"}},
-                           {"night": {}})
-    assert [item["dead"] for item in result["rounds"] if "day" in item] == [["Carla"], [], ["Fabio"]]
-    assert result["winner"] is None or "giullare" in result["winner"]["sides"]
+                           {"night": {}}, {"day": {"lynched": "Bruno"}}, {"night": {}})
+    assert [item["dead"] for item in result["rounds"] if "day" in item] == [["Carla"], [], ["Fabio"], ["Bruno"]]
+    assert result["winner"]["sides"] == ["villaggio", "giullare"] and "Carla" in result["winner"]["players"]
 
 
 def test_the_orator_cancels_the_burning_of_another_city_player_and_of_those_he_signals(game):

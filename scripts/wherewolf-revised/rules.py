@@ -34,7 +34,6 @@ CHOSEN_POSSIBLE = True  # the group agrees the Possibili; possible_roles is the 
 ROLE_FIELDS = {"dark": "flag", "mystic": "flag", "moons": "count"}
 
 SEER, MAGE, MEDIUM, WITCH, HEALER = "veggente", "mago", "medium", "strega", "guaritore"
-MYSTICS = (SEER, MAGE, MEDIUM, WITCH, HEALER)
 LEADER, PACK_WOLF, YOUNG_WOLF = "capo-branco", "lupo-del-branco", "giovane-lupo"
 WOLF_CARDS = (LEADER, PACK_WOLF, YOUNG_WOLF)
 PEASANT, HERO, DESCENDANT = "contadino", "contadino-eroe", "contadino-discendente"
@@ -49,7 +48,6 @@ MADMAN, JESTER = "pazzo", "giullare"
 AMULET, SWORD = "amuleto", "spada"
 WOLVES_KEY = "lupi-mannari"
 ONCE = (THIEF, GUILD, ASSASSIN, HEALER)  # powers used once a game
-CITY_CARDS = (MAYOR, MERCHANT, LAWYER, ROSA, ORATOR)  # they vote in the ballottaggio even when accused
 
 NIGHT_KEYS = {
     ANGEL: "player", JULIET: "player", SEER: "player", MAGE: "player", MEDIUM: "player", WITCH: "player",
@@ -344,11 +342,12 @@ def _lovers(state) -> tuple[str, str] | None:
 
 # --- the night -----------------------------------------------------------------------------------------
 
-def _beat(turn):
+def _beat(game, turn):
     """The mystic whose turn a Criminali's silent turn belongs to (``ladra-veggente``), or None."""
     for key in (THIEF, GUILD, ASSASSIN):
-        if turn.startswith(key + "-") and turn.removeprefix(key + "-") in MYSTICS:
-            return key, turn.removeprefix(key + "-")
+        mystic_turn = turn.removeprefix(key + "-")
+        if mystic_turn != turn and mystic_turn in game.role_ids and game.role(mystic_turn).trait("mystic"):
+            return key, mystic_turn
     return None
 
 
@@ -360,7 +359,7 @@ def ask(game, state, turn, tonight):
 
 
 def _ask(game, state, turn, tonight):
-    beat = _beat(turn)
+    beat = _beat(game, turn)
     if beat is not None:
         return _criminal_ask(game, state, *beat, tonight)
     holder = _holder(state, turn)
@@ -687,7 +686,9 @@ def day(game, state):
     angel, amato = _angel_bond(state)
     return Accusations(
         order, standing_in={amato: angel} if angel and _alive(state, amato) else {},
-        accused_vote=frozenset(name for name in state.living if any(_has(state, name, role_id) for role_id in CITY_CARDS)),
+        # the Città cards (game.yaml's side) vote in the ballottaggio even when accused, whatever their faction now
+        accused_vote=frozenset(name for name in state.living
+                               if _powered(state, name) and game.role(_card(state, name)).side == CITY),
         runoff_weights={mayor: len({*city, mayor}) + 1} if mayor else {},
         halved=frozenset({rosa}) if rosa else frozenset(),
         less={merchant: len([name for name in city if name != merchant])} if merchant else {},
