@@ -1,0 +1,116 @@
+"""Skew between tablets as heard through a real audio path: start, late join, reload, a CPU burst,
+pause and resume, on a clean network and behind 50 ms of jitter with loss.
+
+Usage:  .venv/bin/python benchmarks/heard.py [--rounds 3] [--jitter 50] [--length 60]
+
+Needs PulseAudio (`apt-get install pulseaudio pulseaudio-utils`), Debian's Chromium and root (the
+CPU burst runs at real-time priority). Everything runs in a temporary folder: a PulseAudio daemon
+of its own with one null sink of a channel per tablet, each tablet a Chromium process of its own
+playing into its channel, one recording of them all (``tests/heard.py``). The night is
+`narrate render --players 10 --lang en` (drums and Pico's voice) with a faint noise under it
+(−50 dBFS) so that every 0.4 s of it is unique; where each tablet is in the night is read from the
+recording every 0.5 s by cross-correlation, and compared with the laptop's playhead.
+
+A round is two nights of the plan in ``tests/heard.py`` (three tablets; the third joins at 8 s,
+the second reloads at 20 s, every core is taken for 0.3 s at 34 s, a pause at 46 s and the resume
+at 50 s): one on loopback, one with the second and third tablets behind a proxy that holds each
+chunk 2 ms plus up to ``--jitter`` ms, each way, and 1 % of them 200 ms more.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from heard import Plan, can_run, measure, play_night  # noqa: E402
+
+PARTS = ("start", "late join", "reload", "glitch", "resume", "whole")
+
+
+def render_night(folder: Path) -> bytes:
+    """The night a 10-player table of Una Notte da Lupi hears, rendered as `narrate render` does."""
+    out = folder / "night.wav"
+    sandbox = {name: str(folder / name.lower()) for name in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")}
+    subprocess.run([sys.executable, "-m", "narrator", "render", "--players", "10", "--lang", "en", "-o", str(out)],
+                   check=True, env={**os.environ, **sandbox, "HOME": str(folder), "LANG": "C.UTF-8"},
+                   stdout=subprocess.DEVNULL)
+    return out.read_bytes()
+
+
+def cell(values: list[float]) -> str:
+    values = [value for value in values if value == value]
+    if not values:
+        return "–"
+    return f"{statistics.median(values):.1f} / {max(values):.1f}"
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jitter", type=float, default=50.0, help="ms, each way, in front of two tablets")
+    parser.add_argument("--length", type=float, default=60.0, help="seconds of night per run")
+    parser.add_argument("--network", choices=("both", "loopback", "jitter"), default="both")
+    parser.add_argument("--json", type=Path, help="also write every figure and every page's log here")
+    arguments = parser.parse_args()
+    if (why := can_run()) is not None:
+        sys.exit(f"benchmarks/heard.py: {why}")
+    if os.geteuid() != 0:
+        sys.exit("benchmarks/heard.py: needs root (its CPU burst runs at real-time priority)")
+    runs = []
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        night = render_night(Path(folder))
+        for round_ in range(arguments.rounds):
+            networks = {"both": (0.0, arguments.jitter / 1000), "loopback": (0.0,),
+                        "jitter": (arguments.jitter / 1000,)}[arguments.network]
+            for jitter in networks:
+                plan = Plan(length=arguments.length, jittered=(2, 3) if jitter else ())
+                heard = play_night(playwright, Path(folder) / f"run{len(runs)}", night, plan, jitter=jitter,
+                                   loss=0.01 if jitter else 0.0, seed=round_)
+                found = measure(heard)
+                runs.append({"round": round_, "jitter": jitter * 1000, "found": found,
+                             "events": heard.events, "marks": heard.marks})
+                print(f"round {round_ + 1}, jitter {jitter * 1000:g} ms: "
+                      + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS)
+                      + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
+                      f"{len(found['wrong corrections'])}", file=sys.stderr)
+                for episode in found["episodes over 5 ms"]:
+                    print(f"  over 5 ms at {episode['at']} s for {episode['seconds']} s (worst {episode['worst']} ms;"
+                          f" from the laptop {episode['from the laptop']}): "
+                          + "; ".join(f"tablet {tablet}: {logged}" for tablet, logged in episode["logged"].items()
+                                      if logged), file=sys.stderr)
+    if arguments.json:
+        arguments.json.write_text(json.dumps(runs, indent=1, default=float))
+    report(runs, arguments.rounds)
+
+
+def report(runs: list[dict], rounds: int) -> None:
+    print(f"{rounds} rounds; spread between the tablets as heard (ms), per part of the night: median of its"
+          " windows / worst window, over the rounds (median of medians / worst of worsts)\n")
+    print("| network | " + " | ".join(PARTS) + " | longest over 5 ms | dropouts | glitch: back within 2 ms after"
+          " | pause: stop spread | resume: restart spread | resume: replayed or skipped | wrong corrections |")
+    print("|---|" + "---:|" * (len(PARTS) + 7))
+    for jitter in sorted({run["jitter"] for run in runs}):
+        mine = [run["found"] for run in runs if run["jitter"] == jitter]
+        cells = [f"{statistics.median([f[part]['median'] for f in mine]):.1f} / "
+                 f"{max(f[part]['worst'] for f in mine):.1f}" for part in PARTS]
+        over = max(f["whole"]["over 5 ms"] for f in mine)
+        dropouts = [len(f["dropouts"]) for f in mine]
+        back = cell([f["glitch"]["back in step after"] for f in mine])
+        held = [abs(h) for f in mine for h in f["pause"].get("replayed", [])]
+        print(f"| {'loopback' if not jitter else f'{jitter:g} ms + 1 % loss'} | " + " | ".join(cells)
+              + f" | {over:.1f} s | {sum(dropouts)} ({max(dropouts)} in a run) | {back} s"
+              + f" | {cell([f['pause']['stop spread'] for f in mine])}"
+              + f" | {cell([f['pause']['restart spread'] for f in mine])}"
+              + f" | {max(held) if held else float('nan'):.1f} | {sum(len(f['wrong corrections']) for f in mine)} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,581 @@
+"""The speaker box as heard through a real audio path, shared by a test and a benchmark.
+
+Each tablet is a Chromium process of its own, playing through PulseAudio into a mono sink that
+is one channel of a null sink; one ``parec`` of that sink's monitor holds every tablet,
+sample-aligned. Where in the night each channel is, is read from the sound itself: 0.4 s of it
+cross-correlated with the night around where it should be. Nothing here asks a page where it is:
+a page whose output timestamp lies is measured as it sounds.
+
+- ``Room``: a PulseAudio daemon of its own, everything in a folder it is given (never the real
+  home or runtime folder), and the recording.
+- ``marked``: the night as served for measuring: the real night with a faint noise under it
+  (−50 dBFS, unheard under the drums), so that every window of it is unlike every other and a
+  tablet's silence cannot pass for the night's own.
+- ``play_night``: a night played on the tablets by a plan (late join, reload, CPU burst, pause
+  and resume, a jittery network in front of some), and what was heard.
+- ``measure``: the figures, per part of the night, from what was heard.
+"""
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from boxnet import ARGS, CHROMIUM, JitterProxy
+
+RATE = 48000
+WINDOW = 0.4  # seconds of sound a position is read from...
+STEP = 0.5  # ...every this long
+REACH = 0.3  # how far from where it should be (seconds) a window is looked for
+NEAR = 0.02  # a peak this close to where it should be is preferred to one as good further off
+FLOOR = 10 ** (-50 / 20)  # the marking noise's level (rms, full scale 1)
+QUIET = 1e-4  # a sample under this is silence: the marking noise is 30 times louder
+GAP = 0.001  # silence this long inside the night is a dropout
+DAEMON_PRIORITY = 20  # the room's PulseAudio, real-time: over a CPU burst, which is over the browsers' audio
+BURST_PRIORITY = 10
+PULSEAUDIO = shutil.which("pulseaudio") or "/usr/bin/pulseaudio"
+PAREC = shutil.which("parec") or "/usr/bin/parec"
+PACTL = shutil.which("pactl") or "/usr/bin/pactl"
+
+
+def can_run() -> str | None:
+    """Why the real audio path cannot run here, or None."""
+    for tool, package in ((PULSEAUDIO, "pulseaudio"), (PAREC, "pulseaudio-utils"), (PACTL, "pulseaudio-utils"),
+                          (CHROMIUM, "chromium")):
+        if not os.path.exists(tool):
+            return f"needs {tool} (apt-get install {package})"
+    return None
+
+
+class Room:
+    """A PulseAudio daemon with one null sink of ``tablets`` channels, a mono sink per tablet
+    (``t1``, ``t2``, ...) on its own channel, and one recording of them all."""
+
+    def __init__(self, folder: Path, tablets: int):
+        self.folder, self.tablets = Path(folder), tablets
+        self.socket = self.folder / "run" / "native"
+        self.process: subprocess.Popen | None = None
+        self.recorder: subprocess.Popen | None = None
+        self._chunks: list[bytes] = []
+        self._frames = 0
+        self._arrivals: list[tuple[float, int]] = []  # (wall time, frames recorded by then)
+        self._reader: threading.Thread | None = None
+
+    @property
+    def env(self) -> dict[str, str]:
+        """What a client (a browser, pactl) needs to play here and nowhere else."""
+        return {"PULSE_SERVER": f"unix:{self.socket}", "HOME": str(self.folder / "home"),
+                "XDG_RUNTIME_DIR": str(self.folder / "run"), "XDG_CONFIG_HOME": str(self.folder / "config")}
+
+    def start(self) -> "Room":
+        for name in ("run", "home", "config/pulse"):
+            (self.folder / name).mkdir(parents=True, exist_ok=True)
+        (self.folder / "run").chmod(0o700)
+        # The browsers open their output at the daemon's rate: the sinks' own, so nothing resamples.
+        (self.folder / "config" / "pulse" / "daemon.conf").write_text(
+            f"default-sample-rate = {RATE}\nalternate-sample-rate = {RATE}\n"
+            f"realtime-scheduling = yes\nrealtime-priority = {DAEMON_PRIORITY}\n")
+        channels = ",".join(f"aux{i}" for i in range(self.tablets))
+        lines = [f"load-module module-native-protocol-unix socket={self.socket} auth-anonymous=1",
+                 f"load-module module-null-sink sink_name=all channels={self.tablets} channel_map={channels}"
+                 f" rate={RATE} format=float32le"]
+        lines += [f"load-module module-remap-sink sink_name=t{i + 1} master=all channels=1"
+                  f" master_channel_map=aux{i} channel_map=mono remix=no" for i in range(self.tablets)]
+        script = self.folder / "room.pa"
+        script.write_text("\n".join(lines) + "\n")
+        self.process = subprocess.Popen(
+            [PULSEAUDIO, "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
+             "--log-target=stderr", "--log-level=error", "-F", str(script)],
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **self.env},
+            stdout=subprocess.DEVNULL, stderr=open(self.folder / "pulseaudio.log", "wb"))
+        deadline = time.monotonic() + 10
+        while subprocess.run([PACTL, "info"], env={**os.environ, **self.env}, capture_output=True).returncode:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"PulseAudio did not start: {(self.folder / 'pulseaudio.log').read_text()}")
+            time.sleep(0.1)
+        return self
+
+    def record(self) -> None:
+        channels = ",".join(f"aux{i}" for i in range(self.tablets))
+        self.recorder = subprocess.Popen(
+            [PAREC, "-d", "all.monitor", "--format=float32le", f"--rate={RATE}", f"--channels={self.tablets}",
+             f"--channel-map={channels}", "--raw", "--latency-msec=20"],
+            env={**os.environ, **self.env}, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        frame = 4 * self.tablets
+
+        def read():
+            pending = b""
+            while data := self.recorder.stdout.read1(65536):
+                arrived = time.time()
+                pending += data
+                whole = len(pending) - len(pending) % frame
+                self._chunks.append(pending[:whole])
+                pending = pending[whole:]
+                self._frames += whole // frame
+                self._arrivals.append((arrived, self._frames))
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
+
+    def recording(self) -> tuple[np.ndarray, float, float]:
+        """Everything recorded so far, (frames, tablets); the wall time of its frame 0 and the
+        recorder's rate on the wall clock (frames a second).
+
+        The null sink keeps its own time, a little off the wall clock's (measured: 0.02 % slow),
+        which over a minute is milliseconds: the rate is found from when the frames arrived. Each
+        chunk arrives some time after its last frame was played; the least delayed chunk of every
+        few seconds lies close to the true line, and a line through those is the clock."""
+        data = np.frombuffer(b"".join(self._chunks), dtype=np.float32).reshape(-1, self.tablets)
+        arrivals = np.array(self._arrivals, dtype=np.float64)
+        if len(arrivals) < 2:
+            return data, float("nan"), float(RATE)
+        walls, frames = arrivals[:, 0], arrivals[:, 1]
+        lag = walls - frames / RATE
+        bins = np.floor((walls - walls[0]) / 3.0)
+        least = [np.flatnonzero(bins == b)[np.argmin(lag[bins == b])] for b in np.unique(bins)]
+        if len(least) >= 2:
+            slope, intercept = np.polyfit(frames[least], walls[least], 1)
+        else:
+            slope, intercept = 1 / RATE, float(np.min(lag))
+        return data, float(intercept), float(1 / slope)
+
+    def stop(self) -> None:
+        for process in (self.recorder, self.process):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        if self._reader is not None:
+            self._reader.join(5)
+
+
+def marked(night_wav: bytes, seconds: float | None = None, seed: int = 7) -> tuple[bytes, np.ndarray]:
+    """The night (mono, RATE) cut to ``seconds`` with the marking noise under it: the WAV to serve,
+    and its samples to look for in what the tablets played."""
+    import soundfile
+
+    samples, rate = soundfile.read(io.BytesIO(night_wav), dtype="float32", always_2d=True)
+    if rate != RATE:
+        raise ValueError(f"the night is at {rate} Hz; the room records at {RATE}")
+    samples = samples.mean(axis=1)
+    if seconds is not None:
+        samples = samples[: int(seconds * RATE)]
+    noise = np.random.default_rng(seed).standard_normal(len(samples)).astype(np.float32) * FLOOR
+    samples = np.clip(samples + noise, -1, 1).astype(np.float32)
+    out = io.BytesIO()
+    soundfile.write(out, samples, RATE, format="WAV", subtype="FLOAT")
+    return out.getvalue(), samples
+
+
+# --- where a channel is in the night -------------------------------------------------------------
+
+def correlation(segment: np.ndarray, night: np.ndarray, low: int, high: int) -> tuple[int, np.ndarray]:
+    """How alike ``segment`` is to the night from each start in ``night[low:high]`` (normalised
+    correlation, 1 for the same samples), and the first start."""
+    n = len(segment)
+    low, high = max(0, low), min(len(night) - n, high)
+    if high < low:
+        return low, np.zeros(0)
+    part = night[low: high + n].astype(np.float64)
+    size = 1 << int(np.ceil(np.log2(len(part) + n)))
+    product = np.fft.rfft(part, size) * np.conj(np.fft.rfft(segment.astype(np.float64), size))
+    found = np.fft.irfft(product, size)[: len(part) - n + 1]
+    energy = np.concatenate([[0.0], np.cumsum(part * part)])
+    norms = np.sqrt(np.maximum(energy[n:] - energy[:-n], 1e-30)) * (np.linalg.norm(segment) + 1e-30)
+    return low, found / norms
+
+
+def locate(segment: np.ndarray, night: np.ndarray, expected: float, reach: float = REACH,
+           near: float = NEAR) -> tuple[float, float]:
+    """Where in the night (samples, to a fraction) ``segment`` starts, looked for within ``reach``
+    seconds of ``expected`` (samples), and how alike it is there. The night's drums repeat
+    sample for sample, so a bar away can score as well as the truth: a peak within ``near`` of
+    the expected place wins unless one further off is clearly better."""
+    low, scores = correlation(segment, night, int(expected - reach * RATE), int(expected + reach * RATE))
+    if not len(scores):
+        return float("nan"), 0.0
+    best = int(np.argmax(scores))
+    starts = low + np.arange(len(scores))
+    close = np.flatnonzero(np.abs(starts - expected) <= near * RATE)
+    if len(close):
+        nearest = int(close[np.argmax(scores[close])])
+        if scores[nearest] >= scores[best] - 0.05:
+            best = nearest
+    fraction = 0.0
+    if 0 < best < len(scores) - 1:  # the peak between samples: a parabola through three
+        left, middle, right = scores[best - 1: best + 2]
+        curve = left - 2 * middle + right
+        fraction = 0.5 * (left - right) / curve if curve < 0 else 0.0
+    return low + best + fraction, float(scores[best])
+
+
+def silences(channel: np.ndarray, shortest: float = GAP) -> list[tuple[float, float]]:
+    """(start, end) in seconds of every run of silence at least ``shortest`` long."""
+    quiet = np.abs(channel) < QUIET
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], quiet, [False]]).astype(np.int8)))
+    starts, ends = edges[0::2], edges[1::2]
+    keep = (ends - starts) >= shortest * RATE
+    return [(s / RATE, e / RATE) for s, e in zip(starts[keep], ends[keep], strict=True)]
+
+
+def track(channel: np.ndarray, night: np.ndarray, times: np.ndarray, playhead) -> np.ndarray:
+    """Where in the night (seconds) ``channel`` is at each of ``times`` (seconds of the recording:
+    each a window's start), NaN where it plays nothing whole (silent for part of the window, or
+    nothing like the night). ``playhead(time)``: where the laptop says the night is then."""
+    size = int(WINDOW * RATE)
+    found = np.full(len(times), np.nan)
+    previous = None
+    for index, at in enumerate(times):
+        start = int(round(at * RATE))
+        segment = channel[start: start + size]
+        if len(segment) < size or silences(segment):
+            previous = None
+            continue
+        expected = previous + STEP * RATE if previous is not None else playhead(at) * RATE
+        position, score = locate(segment, night, expected)
+        if score < 0.5:
+            previous = None
+            continue
+        found[index] = position / RATE
+        previous = position
+    return found
+
+
+# --- a night played by a plan ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Plan:
+    """When things happen, in seconds from the night's first sample; None: not in this night."""
+    length: float = 60.0  # of the night served (the run stops at its end)
+    join: float | None = 8.0  # the last tablet's browser starts and joins
+    reload: float | None = 20.0  # the second tablet reloads its page
+    burst: float | None = 34.0  # a CPU burst on the machine...
+    burst_seconds: float = 0.3  # ...this long
+    pause: float | None = 46.0
+    resume: float | None = 50.0
+    tablets: int = 3
+    jittered: tuple[int, ...] = ()  # which tablets (1-based) reach the laptop through the jittery proxy
+
+
+@dataclass
+class Heard:
+    plan: Plan
+    recording: np.ndarray  # (frames, tablets)
+    night: np.ndarray
+    start: float  # recording seconds of the night's sample 0 on the laptop's clock
+    marks: dict[str, float] = field(default_factory=dict)  # what happened when, in recording seconds
+    events: dict[int, list] = field(default_factory=dict)  # each tablet's narratorBox.events, recording seconds
+    rate: float = RATE  # the recorder's frames per second of the wall clock
+
+    def playhead(self, at: float) -> float:
+        """Where the laptop says the night is at recording second ``at``."""
+        stop, restart = self.marks.get("stop", float("inf")), self.marks.get("restart", float("inf"))
+        return (min(at, stop) - self.start + max(0.0, at - restart)) * RATE / self.rate
+
+
+def browser_for(playwright, room: Room, tablet: int):
+    """A Chromium process of its own playing into the tablet's sink, not muted."""
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True, args=ARGS, ignore_default_args=["--mute-audio"],
+        env={**os.environ, **room.env, "PULSE_SINK": f"t{tablet}"})
+
+
+def join(page, address: str | None = None) -> None:
+    if address is not None:
+        page.goto(address)
+    page.click("#join")
+    page.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=30000)
+
+
+SPIN = """
+import os, sys, time
+os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(int(sys.argv[2])))
+end = time.monotonic() + float(sys.argv[1])
+while time.monotonic() < end:
+    pass
+"""
+
+
+def burn(seconds: float, priority: int = BURST_PRIORITY) -> None:
+    """Every core taken for ``seconds`` by a spinning process of real-time ``priority``: above
+    the browsers' audio threads (Chromium asks for 8), below the room's daemon (``Room``), so the
+    tablets miss their deadlines and the recording does not. Needs root (or CAP_SYS_NICE); the
+    kernel leaves other processes 5 % of each second all the same."""
+    spinners = [subprocess.Popen([sys.executable, "-c", SPIN, str(seconds), str(priority)])
+                for _ in range(os.cpu_count() or 2)]
+    for spinner in spinners:
+        spinner.wait()
+
+
+def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: float = 0.0, loss: float = 0.0,
+               seed: int = 1) -> Heard:
+    """Serve ``night_wav`` (cut to the plan's length and marked) in-process, play it on the plan's
+    tablets and return what was heard."""
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    served, night = marked(night_wav, plan.length)
+    box = Box(len(night) / RATE, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, served, {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    box.on_change = server.broadcast
+    room = Room(Path(folder) / "pulse", plan.tablets)
+    proxies, browsers = [], []
+    wall_of = lambda monotonic: time.time() - time.monotonic() + monotonic  # noqa: E731
+    try:
+        room.start()
+        server.start()
+        addresses = {}
+        for tablet in range(1, plan.tablets + 1):
+            port = server.port
+            if tablet in plan.jittered:
+                proxies.append(JitterProxy(server.port, jitter=jitter, loss=loss, seed=seed + tablet).start())
+                port = proxies[-1].port
+            addresses[tablet] = f"http://127.0.0.1:{port}/"
+        room.record()
+        first = plan.tablets - (plan.join is not None)
+        pages = {}
+        for tablet in range(1, first + 1):
+            browsers.append(browser_for(playwright, room, tablet))
+            pages[tablet] = browsers[-1].new_page()
+            join(pages[tablet], addresses[tablet])
+        time.sleep(3)  # the tablets wait for Start a while, as at a real table
+        box.start_night()
+        start = wall_of(box.playhead.anchor_time)
+        marks = {}
+
+        def at(moment: float, what: str) -> None:
+            time.sleep(max(0.0, start + moment - time.time()))
+            marks[what] = time.time()
+
+        steps = sorted((moment, what) for what, moment in
+                       (("join", plan.join), ("reload", plan.reload), ("burst", plan.burst),
+                        ("pause", plan.pause), ("resume", plan.resume)) if moment is not None)
+        for moment, what in steps:
+            at(moment, what)
+            if what == "join":
+                browsers.append(browser_for(playwright, room, plan.tablets))
+                pages[plan.tablets] = browsers[-1].new_page()
+                join(pages[plan.tablets], addresses[plan.tablets])
+            elif what == "reload":
+                pages[2].reload()
+                join(pages[2])
+            elif what == "burst":
+                burn(plan.burst_seconds)
+                marks["burst end"] = time.time()
+            elif what == "pause":
+                box.pause()
+                marks["stop"] = wall_of(box.playhead.stop_time)
+            elif what == "resume":
+                box.resume()
+                marks["restart"] = wall_of(box.playhead.anchor_time)
+        at(plan.length - 0.5, "end")
+        events = {tablet: page.evaluate("narratorBox.events") for tablet, page in pages.items()}
+        time.sleep(0.3)  # the last of it through the recorder
+        recording, wall0, rate = room.recording()
+    finally:
+        for browser in browsers:
+            browser.close()
+        for proxy in proxies:
+            proxy.stop()
+        server.stop()
+        room.stop()
+    # Recording seconds are frames / RATE: the wall clock's times put on them by the recorder's own rate.
+    to_recording = lambda wall: (wall - wall0) * rate / RATE  # noqa: E731
+    return Heard(plan, recording, night, to_recording(start), {what: to_recording(wall) for what, wall in marks.items()},
+                 {tablet: [[to_recording(when), *rest] for when, *rest in found] for tablet, found in events.items()},
+                 rate)
+
+
+# --- the figures ------------------------------------------------------------------------------------
+
+AFTER = 8.0  # seconds a start, a late join or a reload is measured for, from its first sound
+SETTLED = 2.0  # after a glitch, back in step within this long...
+CLOSE = 0.002  # ...to within this
+OVER = 0.005  # the report's "time over": windows further apart than this
+
+
+def measure(heard: Heard) -> dict:
+    """Per part of the night: the spread between the tablets (the furthest apart two are) over its
+    windows, median and worst, in ms; the longest time over 5 ms; dropouts. Also the pause and the
+    resume, how soon a glitch was over, and every correction a page made in the wrong direction."""
+    plan, marks = heard.plan, heard.marks
+    recording = heard.recording
+    times = np.arange(0.0, len(recording) / RATE - WINDOW, STEP)
+    positions = np.stack([track(recording[:, i], heard.night, times, heard.playhead) for i in range(plan.tablets)])
+    # A window's spread: between the tablets that play it whole (at least two).
+    playing = ~np.isnan(positions)
+    spread = np.where(playing.sum(axis=0) >= 2,
+                      np.nanmax(np.where(playing, positions, -np.inf), axis=0)
+                      - np.nanmin(np.where(playing, positions, np.inf), axis=0), np.nan)
+    # Each tablet against the laptop's playhead: what the recorder adds (its latency, the same
+    # for every channel and all night) is the median over everything heard.
+    late = positions - np.array([heard.playhead(at) for at in times])
+    truth = late - np.nanmedian(late)
+    parts = {"start": (heard.start, heard.start + AFTER)}
+    if plan.join is not None:
+        joined = _first_sound(positions[plan.tablets - 1], times, marks["join"])
+        parts["late join"] = (joined, joined + AFTER)
+    if plan.reload is not None:
+        reloaded = _first_sound(positions[1], times, marks["reload"])
+        parts["reload"] = (reloaded, reloaded + AFTER)
+    if plan.burst is not None:
+        parts["glitch"] = (marks["burst"], marks["burst end"] + 4)
+    if plan.resume is not None:
+        parts["resume"] = (marks["restart"] + 0.1, marks["restart"] + AFTER)
+    found = {name: _figures(spread, times, low, high) for name, (low, high) in parts.items()}
+    found["whole"] = _figures(spread, times, heard.start, times[-1] + 1)
+    if plan.burst is not None:
+        found["glitch"]["back in step after"] = _back_in_step(spread, times, marks["burst end"])
+    if plan.pause is not None:
+        found["pause"] = _pause(recording, positions, times, marks["stop"], marks.get("restart"))
+    found["dropouts"] = _dropouts(recording, heard, positions, times)
+    found["wrong corrections"] = _wrong_corrections(heard, truth, times)
+    found["from the laptop"] = {"worst": float(np.nanmax(np.abs(truth)) * 1000)}
+    found["episodes over 5 ms"] = _episodes(heard, spread, truth, times)
+    return found
+
+
+def _episodes(heard: Heard, spread: np.ndarray, truth: np.ndarray, times: np.ndarray) -> list[dict]:
+    """Each run of windows with the tablets more than 5 ms apart: when (seconds into the night),
+    how long, the worst spread, each tablet's worst distance from the laptop in it (ms, + ahead),
+    and what each page logged from a second before it to its end: what explains it."""
+    episodes, current = [], None
+    for index, value in enumerate(spread):
+        if value == value and value > OVER:
+            if current is None:
+                current = {"from": index, "to": index}
+            current["to"] = index
+        elif current is not None:
+            episodes.append(current)
+            current = None
+    if current is not None:
+        episodes.append(current)
+    found = []
+    for episode in episodes:
+        low, high = times[episode["from"]], times[episode["to"]] + WINDOW
+        span = slice(episode["from"], episode["to"] + 1)
+        off = {tablet + 1: round(float(values[np.nanargmax(np.abs(values))]) * 1000, 1)
+               for tablet, values in enumerate(truth[:, span]) if not np.all(np.isnan(values))}
+        found.append({"at": round(low - heard.start, 1), "seconds": round(high - low, 1),
+                      "worst": round(float(np.nanmax(spread[span])) * 1000, 1), "from the laptop": off,
+                      "logged": {tablet: [[round(when - heard.start, 2), *rest] for when, *rest in events
+                                          if low - 1 <= when <= high]
+                                 for tablet, events in heard.events.items()}})
+    return found
+
+
+def _first_sound(track_: np.ndarray, times: np.ndarray, after: float) -> float:
+    sounding = np.flatnonzero((times >= after) & ~np.isnan(track_))
+    return float(times[sounding[0]]) if len(sounding) else float("nan")
+
+
+def _figures(spread: np.ndarray, times: np.ndarray, low: float, high: float) -> dict:
+    inside = (times >= low) & (times < high) & ~np.isnan(spread)
+    values = spread[inside] * 1000
+    longest = run = 0
+    for value in spread[(times >= low) & (times < high)]:
+        run = run + 1 if value > OVER else 0  # (a window nobody plays whole breaks a run)
+        longest = max(longest, run)
+    return {"windows": int(inside.sum()),
+            "median": float(np.median(values)) if len(values) else float("nan"),
+            "worst": float(values.max()) if len(values) else float("nan"),
+            "over 5 ms": longest * STEP}
+
+
+def _back_in_step(spread: np.ndarray, times: np.ndarray, since: float, within: float = 6.0) -> float:
+    """Seconds after ``since`` from which every window (for ``within`` seconds) is within CLOSE."""
+    inside = np.flatnonzero((times >= since) & (times < since + within) & ~np.isnan(spread))
+    back = since
+    for index in inside:
+        if spread[index] > CLOSE:
+            back = times[index] + STEP
+    return back - since
+
+
+def _pause(recording: np.ndarray, positions: np.ndarray, times: np.ndarray, stop: float,
+           restart: float | None) -> dict:
+    """When each tablet fell silent at the pause and came back (recording seconds), how far apart
+    they did, and how much of the night each played twice (+) or skipped (−) across it, in ms."""
+    stops, starts, replayed = [], [], []
+    for index, channel in enumerate(recording.T):
+        runs = [run for run in silences(channel, 0.1) if stop - 1 < run[0] < stop + 1]
+        if not runs:
+            continue
+        stops.append(runs[0][0])
+        starts.append(runs[0][1])
+        before = np.flatnonzero((times + WINDOW <= runs[0][0]) & ~np.isnan(positions[index]))
+        after = np.flatnonzero((times >= runs[0][1]) & ~np.isnan(positions[index]))
+        if len(before) and len(after):
+            stopped_at = positions[index, before[-1]] + (runs[0][0] - times[before[-1]])
+            came_back_at = positions[index, after[0]] - (times[after[0]] - runs[0][1])
+            replayed.append((stopped_at - came_back_at) * 1000)
+    found = {"stop spread": (max(stops) - min(stops)) * 1000 if stops else float("nan")}
+    if restart is not None:
+        found["restart spread"] = (max(starts) - min(starts)) * 1000 if starts else float("nan")
+        found["replayed"] = replayed
+    return found
+
+
+def _meant_silent(heard: Heard, tablet: int) -> list[tuple[float, float]]:
+    """When a silence of a tablet may begin and be meant (recording seconds): as its page reloads,
+    and at the pause."""
+    marks, plan = heard.marks, heard.plan
+    meant = []
+    if plan.reload is not None and tablet == 2:
+        meant.append((marks["reload"] - 0.5, marks["reload"] + 3.0))
+    if plan.pause is not None:
+        meant.append((marks["stop"] - 0.1, marks["stop"] + 0.1))
+    return meant
+
+
+def _dropouts(recording: np.ndarray, heard: Heard, positions: np.ndarray, times: np.ndarray) -> list[dict]:
+    """Silences in a tablet once it has played, but those it was meant to have and one that lasts
+    to the end of the recording: [{tablet, at (s into the night), ms}]."""
+    found = []
+    for index, channel in enumerate(recording.T):
+        tablet = index + 1
+        sounded = np.flatnonzero(~np.isnan(positions[index]))
+        if not len(sounded):
+            continue
+        meant = _meant_silent(heard, tablet)
+        for start, end in silences(channel):
+            if start < times[sounded[0]] or end >= len(channel) / RATE or any(a <= start <= b for a, b in meant):
+                continue
+            found.append({"tablet": tablet, "at": round(start - heard.start, 3), "ms": round((end - start) * 1000, 1)})
+    return found
+
+
+CORRECTIONS = ("slewed", "cross-faded")
+
+
+def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> list[dict]:
+    """Every correction a page made that took it further from the laptop. A page that finds itself
+    e ms ahead (e < 0: behind) moves by −e. A jump (a cross-fade) is judged by where it was heard
+    just after (a): it had been at a + e, so it was wrong where |a| > |a + e| + 1 ms. A change of
+    speed acts slowly, so it is judged by where the page was heard just before it (m): wrong where
+    |m − e| > |m| + 1 ms (not judged where the page fell silent in between)."""
+    found = []
+    for tablet, events in heard.events.items():
+        index = tablet - 1
+        heard_at = times[~np.isnan(truth[index])]
+        values = truth[index][~np.isnan(truth[index])] * 1000
+        for when, what, error, *_ in events:
+            if what == "cross-faded":
+                after = np.flatnonzero((heard_at >= when + 0.15) & (heard_at < when + 1.5))
+                if len(after) and abs(values[after[0]]) > abs(values[after[0]] + error) + 1.0:
+                    found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what,
+                                  "page said ms": error, "heard just after ms": round(values[after[0]], 2)})
+            elif what == "slewed":
+                before = np.flatnonzero((heard_at + WINDOW <= when) & (heard_at > when - 0.5 - WINDOW))
+                if len(before) and abs(values[before[-1]] - error) > abs(values[before[-1]]) + 1.0:
+                    found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what,
+                                  "page said ms": error, "heard just before ms": round(values[before[-1]], 2)})
+    return found

@@ -1,0 +1,144 @@
+"""The harness that measures the speaker box through a real audio path (``heard.py``, used by
+``benchmarks/heard.py``): first its reading of a recording, on recordings made up here where the
+truth is known; then a short night played for real, two Chromium processes into PulseAudio."""
+
+import numpy as np
+import pytest
+from heard import (
+    RATE,
+    STEP,
+    WINDOW,
+    Heard,
+    Plan,
+    can_run,
+    locate,
+    measure,
+    silences,
+)
+
+rng = np.random.default_rng(3)
+
+
+def a_night(seconds: float, loop: float | None = None, dull: bool = False) -> np.ndarray:
+    """Noise at the marking's level, and over it a louder loop that repeats sample for sample
+    every ``loop`` seconds (the drums). ``dull``: the loop under 4 kHz or so, as speech and drums
+    mostly are (through a browser's and PulseAudio's resamplers, the top of white noise is not
+    played back sample for sample)."""
+    noise = rng.standard_normal(int(seconds * RATE)).astype(np.float32) * 0.003
+    if loop is None:
+        return noise
+    bar = rng.standard_normal(int(loop * RATE)).astype(np.float32) * 0.2
+    if dull:
+        bar = np.convolve(np.resize(bar, len(bar) + 12), np.hanning(12) / 3, mode="valid")[: len(bar)]
+    return noise + np.resize(bar, len(noise)).astype(np.float32)
+
+
+def played(night: np.ndarray, schedule: list[tuple[float, float, float]], seconds: float) -> np.ndarray:
+    """A channel of ``seconds``: for each (from, to, position at from), the night from there; silence elsewhere."""
+    out = np.zeros(int(seconds * RATE), dtype=np.float32)
+    for start, end, position in schedule:
+        a, b = int(round(start * RATE)), int(round(end * RATE))
+        p = int(round(position * RATE))
+        out[a:b] = night[p: p + (b - a)]
+    return out
+
+
+def test_a_window_is_found_where_it_is_to_a_fraction_of_a_sample():
+    night = a_night(6.0)
+    segment = night[100_000: 100_000 + int(WINDOW * RATE)]
+    position, score = locate(segment, night, 100_000 + 0.2 * RATE)
+    assert abs(position - 100_000) < 0.05 and score > 0.999
+    # Half a sample late, by interpolation: the harness's resolution is finer than a sample.
+    shifted = np.interp(np.arange(100_000, 100_000 + len(segment)) + 0.5, np.arange(len(night)), night)
+    position, _ = locate(shifted.astype(np.float32), night, 100_000)
+    assert abs(position - 100_000.5) < 0.25
+
+
+def test_a_drum_loop_does_not_pull_the_reading_a_bar_away():
+    # Louder than the marking noise by 36 dB, the loop makes a bar away score almost as well:
+    # the place near where the window should be wins.
+    night = a_night(6.0, loop=0.25)
+    start = 3 * RATE
+    segment = night[start: start + int(WINDOW * RATE)] * 0.7
+    for expected in (start - 0.015 * RATE, start + 0.015 * RATE):
+        position, score = locate(segment, night, expected)
+        assert abs(position - start) < 0.05, (expected, position)
+        assert score > 0.99
+
+
+def test_silences_are_runs_of_quiet_samples_not_quiet_samples():
+    night = a_night(2.0)
+    night[RATE: RATE + 96] = 0.0  # 2 ms of silence
+    assert [(round(a, 4), round(b, 4)) for a, b in silences(night)] == [(1.0, 1.002)]
+    assert silences(night, shortest=0.003) == []
+
+
+def made_up(schedules: list, seconds: float, night: np.ndarray, plan: Plan, marks: dict, events=None) -> Heard:
+    recording = np.stack([played(night, schedule, seconds) for schedule in schedules], axis=1)
+    return Heard(plan, recording, night, start=1.0, marks=marks, events=events or {}, rate=RATE)
+
+
+def test_the_figures_of_a_made_up_night_are_the_skews_put_into_it():
+    night = a_night(30.0, loop=0.3)
+    plan = Plan(length=20, join=None, reload=6.0, burst=None, pause=12.0, resume=14.0, tablets=2)
+    # Tablet 1 on the laptop's time; tablet 2 a millisecond ahead, silent for its reload from 6 s
+    # to 6.8 s of the night and 8 ms behind for 3 s after it, then back. Both stop at 12 s and go
+    # on at 14 s, tablet 2 having played 0.5 ms twice. A gap of 3 ms in tablet 1 at 16 s.
+    marks = {"reload": 7.0, "stop": 13.0, "restart": 15.0}
+    first = [(1.0, 13.0, 0.0), (15.0, 17.0, 12.0), (17.003, 21.0, 14.003)]
+    second = [(1.0, 7.0, 0.001), (7.8, 10.8, 6.8 - 0.008), (10.8, 13.0, 9.8 + 0.001),
+              (15.0, 21.0, 12.0 + 0.001 - 0.0005)]
+    found = measure(made_up([first, second], 21.5, night, plan, marks))
+    assert found["start"]["median"] == pytest.approx(1.0, abs=0.05)
+    assert found["reload"]["worst"] == pytest.approx(8.0, abs=0.05)
+    assert found["reload"]["over 5 ms"] == pytest.approx(3.0, abs=STEP)
+    assert found["resume"]["worst"] == pytest.approx(0.5, abs=0.05)
+    assert found["pause"]["stop spread"] == pytest.approx(0.0, abs=0.05)
+    assert found["pause"]["replayed"] == pytest.approx([0.0, 0.5], abs=0.05)
+    assert [(d["tablet"], d["at"], d["ms"]) for d in found["dropouts"]] == [(1, 16.0, 3.0)]
+    [episode] = found["episodes over 5 ms"]  # the reload's: when, how long, and who was off
+    assert episode["at"] == pytest.approx(6.8, abs=STEP) and episode["seconds"] == pytest.approx(3.0, abs=2 * STEP)
+    assert episode["worst"] == pytest.approx(8.0, abs=0.05)
+    assert episode["from the laptop"][2] < -6 < episode["from the laptop"][1]
+
+
+def test_a_correction_that_moves_a_page_away_from_the_laptop_is_named():
+    night = a_night(12.0)
+    plan = Plan(length=10, join=None, reload=None, burst=None, pause=None, resume=None, tablets=2)
+    # Tablet 2 is in step until 4 s, then jumps 6 ms ahead: its page said it was 6 ms behind.
+    # At 8 s it jumps back, on the truth (it said 6 ms ahead): right.
+    second = [(1.0, 5.0, 0.0), (5.0, 9.0, 4.006), (9.0, 11.0, 8.0)]
+    events = {2: [[4.99, "cross-faded", -6.0], [8.99, "cross-faded", 6.0]]}
+    found = measure(made_up([[(1.0, 11.0, 0.0)], second], 11.5, night, plan, {}, events))
+    assert [(w["tablet"], w["at"]) for w in found["wrong corrections"]] == [(2, 3.99)]
+
+
+# --- through the real audio path ----------------------------------------------------------------
+
+real = pytest.mark.skipif(can_run() is not None, reason=str(can_run()))
+
+
+@real
+def test_a_short_night_heard_through_pulseaudio(tmp_path):
+    import io
+
+    import soundfile
+    from heard import play_night
+    from playwright.sync_api import sync_playwright
+
+    plan = Plan(length=14, join=None, reload=None, burst=None, pause=8.0, resume=10.0, tablets=2)
+    night = io.BytesIO()
+    soundfile.write(night, a_night(plan.length, loop=0.5, dull=True), RATE, format="WAV", subtype="FLOAT")
+    with sync_playwright() as playwright:
+        heard = play_night(playwright, tmp_path, night.getvalue(), plan)
+    found = measure(heard)
+    # The recorder's clock put on the laptop's: the pause it heard lasts what the laptop's did.
+    assert heard.rate == pytest.approx(RATE, rel=1e-3)
+    assert heard.marks["restart"] - heard.marks["stop"] == pytest.approx(2.0 * RATE / heard.rate, abs=0.01)
+    # The windows of the night are read in both tablets, but around the pause and at the ends.
+    assert found["whole"]["windows"] >= (plan.length - 5) / STEP, found
+    # In step, as heard (loose bounds: this is a test of the harness; the figures are the benchmark's).
+    assert found["whole"]["median"] < 5, found
+    assert found["from the laptop"]["worst"] < 50, found
+    assert found["pause"]["stop spread"] < 10, found
+    assert all(abs(replayed) < 10 for replayed in found["pause"]["replayed"]), found
