@@ -1,5 +1,5 @@
 """The harness that measures the speaker box through a real audio path (``heard.py``, used by
-``benchmarks/heard.py``): first its reading of a recording, on recordings made up here where the
+``benchmarks/audiopath.py``): first its reading of a recording, on recordings made up here where the
 truth is known; then a short night played for real, two Chromium processes into PulseAudio."""
 
 import numpy as np

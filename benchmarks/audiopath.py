@@ -1,7 +1,7 @@
 """Skew between tablets as heard through a real audio path: start, late join, reload, a CPU burst,
 pause and resume, on a clean network and behind 50 ms of jitter with loss.
 
-Usage:  .venv/bin/python benchmarks/heard.py [--rounds 3] [--jitter 50] [--length 60]
+Usage:  .venv/bin/python benchmarks/audiopath.py [--rounds 3] [--jitter 50] [--length 60]
 
 Needs PulseAudio (`apt-get install pulseaudio pulseaudio-utils`), Debian's Chromium and root (the
 CPU burst runs at real-time priority). Everything runs in a temporary folder: a PulseAudio daemon
@@ -61,9 +61,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write every figure and every page's log here")
     arguments = parser.parse_args()
     if (why := can_run()) is not None:
-        sys.exit(f"benchmarks/heard.py: {why}")
+        sys.exit(f"benchmarks/audiopath.py: {why}")
     if os.geteuid() != 0:
-        sys.exit("benchmarks/heard.py: needs root (its CPU burst runs at real-time priority)")
+        sys.exit("benchmarks/audiopath.py: needs root (its CPU burst runs at real-time priority)")
     runs = []
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         night = render_night(Path(folder))
