@@ -25,6 +25,17 @@ const HUSH = 0.6;            // a page that comes in mid-night stays silent at l
 const AGREE = 3;             // ...and until this many steering checks in a row find it...
 const AGREED = 0.001;        // ...this close to the laptop's playhead: only then is it heard
 const HUSH_AT_MOST = 2;      // (a page that never settles that close is heard after this long all the same)
+const LATENCY_HINT = "playback";  // larger output buffers: fewer underruns, and the latency costs nothing (all is scheduled ahead)
+const GLITCH = 0.02;         // the audio clock and the page's part by this over one steering check: the output glitched
+const LEAP = 0.002;          // an output timestamp this far from the recent ones is not believed...
+const SETTLE = 5;            // ...until this many readings in a row agree again: meanwhile the page holds its course
+const RAMP = 0.0006;         // nor timestamps that drift from the page's clock faster than this (seconds a second)...
+const SPAN = 0.8;            // ...over at least this long (and at most DRIFT_SPAN) of readings
+const DRIFT_SPAN = 2;
+const COARSE = 0.05;         // while they are not believed, only an error over this is corrected (a glitch's: lies were under 30 ms)
+const HUSH_LONGEST = 20;     // a page that comes in mid-night and whose timestamps never settle is heard after this long
+const CALM = 1.0;            // seconds at least between two jumps of one run (a jump is heard)
+const EVENTS = 300;          // how many steering events the page keeps (narratorBox.events)
 
 const box = {                // what the page knows; tests read it as window.narratorBox
   controlling,
@@ -39,7 +50,9 @@ const box = {                // what the page knows; tests read it as window.nar
   error: null,               // how far this tablet's playhead is from the laptop's (seconds, + ahead)
   nightId: null,             // the night whose audio this page holds: never play another one's
   errors: [],
-  events: [],                // the last steering events, to look into a tablet that was off: [wall time, what, ms off]
+  events: [],                // the last steering events, to look into a tablet that was off: [wall time, what, ms]
+  agreed: false,             // the output timestamps have agreed since the last leap for long enough to correct a glitch...
+  trusted: false,            // ...and they no longer drift either: the page steers by them
   lines: [],                 // day lines said: {key, at}
   feedback: null,            // the controls page: what became of the last press
   tablets: [],               // the controls page: every tablet's state, from the laptop
@@ -76,7 +89,8 @@ async function join() {
   // An iPhone's or iPad's silent switch mutes a page's Web Audio unless the page says it plays
   // media (Safari's Audio Session API; other browsers have none and need none).
   if (navigator.audioSession) navigator.audioSession.type = "playback";
-  ctx = new (window.AudioContext || window.webkitAudioContext)();
+  const Context = window.AudioContext || window.webkitAudioContext;
+  try { ctx = new Context({latencyHint: LATENCY_HINT}); } catch (e) { ctx = new Context(); }
   await ctx.resume();                                  // sound needs a tap: this is it
   box.ctx = ctx;
   box.out = ctx.createGain();
@@ -205,7 +219,7 @@ function soundCameBack() {
   if (ctx.state !== "running") { soundWasOff = true; return; }
   if (!soundWasOff) return;
   soundWasOff = false;
-  stamps.length = 0;
+  forgetClock("sound came back");
   stopNight();
   if (box.state && box.offset !== null) apply(box.state);
 }
@@ -227,7 +241,9 @@ function clockSample(message) {
   if (box.settling && samples.length < SETTLED) return;  // a fresh estimate rests on many samples
   const out = Math.min(...samples.map((s) => s.out));
   const ret = Math.min(...samples.map((s) => s.back));
-  box.offset = (out - ret) / 2;
+  const offset = (out - ret) / 2;
+  if (box.offset !== null && Math.abs(offset - box.offset) > 0.001) note("clock moved", offset - box.offset);
+  box.offset = offset;
   box.rtt = out + ret;
   if (box.settling) {                                 // the clock is known (again): follow the game
     box.settling = false;
@@ -308,17 +324,87 @@ function fetchClips(keys) {
 // can be off by several milliseconds on a busy machine (measured: a day line set from one came
 // 10 ms late), and the two clocks drift apart only slowly: the median of the last five readings
 // (half a second's: one every steering check) holds the mapping, and still follows a real step
-// within a few checks (a page that has just started playing on a busy machine shows them).
+// within a few checks.
+//
+// Measured through a real audio path (benchmarks/audiopath.py), the timestamps also lie for longer:
+// after an output underrun, or when another program starts playing, they were off by 10-25 ms
+// for seconds and a page steering by them moved the wrong way. So a reading that leaps from the
+// recent ones (by LEAP) is not believed, nor the mapping, until SETTLE readings in a row agree
+// again; meanwhile the page holds its course on the audio clock's own time (what it scheduled
+// plays on, at the speed it had), and corrects nothing. Nor are they believed while they drift
+// from the page's clock faster than any sound card's clock does (RAMP: measured here, 0.1 ms a
+// second): PulseAudio's estimate of a new stream's latency was seen to creep by 1-9 ms a second
+// for ten seconds after another program started playing. A glitch shows as the audio clock
+// standing still (or leaping) against the page's between two checks: the readings from before
+// it are dropped.
 const stamps = [];
 const STAMPS = 5;
+let agreeing = 0;             // readings in a row that agree with the mapping
+let readings = [];            // [page time, reading] over the last DRIFT_SPAN seconds, since the last leap
+let lastRender = null;        // [audio clock, page clock] at the last check
 function audioAndPageTime() {
   const pageNow = now();
   const stamp = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : {performanceTime: 0};
   if (!(stamp.performanceTime > 0)) return [ctx.currentTime, pageNow];
-  stamps.push(stamp.contextTime - stamp.performanceTime / 1000);
+  const reading = stamp.contextTime - stamp.performanceTime / 1000;
+  const held = stamps.length ? median(stamps) : null;
+  stamps.push(reading);
   if (stamps.length > STAMPS) stamps.shift();
-  const sorted = [...stamps].sort((a, b) => a - b);
-  return [pageNow + sorted[sorted.length >> 1], pageNow];
+  if (held !== null && Math.abs(reading - held) > LEAP) {
+    note("timestamp leapt", reading - held);
+    agreeing = 0;
+    readings = [];
+  } else {
+    agreeing += 1;
+  }
+  readings.push([pageNow, reading]);
+  while (readings[0][0] < pageNow - DRIFT_SPAN) readings.shift();
+  const drift = driftOf(readings);
+  if (box.trusted && drift !== null && Math.abs(drift) > RAMP) note("timestamps drift (ms a second)", drift);
+  box.agreed = agreeing >= STAMPS - (STAMPS >> 1);  // the median is theirs
+  const trusted = box.agreed && drift !== null && Math.abs(drift) <= RAMP;
+  if (trusted && !box.trusted) note("timestamps agree", (reading - held) || 0);
+  box.trusted = trusted;
+  return [pageNow + median(stamps), pageNow];
+}
+
+// How fast the readings move against the page's clock (a least-squares line), or null over too short a time.
+function driftOf(points) {
+  if (points.length < 3 || points[points.length - 1][0] - points[0][0] < SPAN) return null;
+  const n = points.length;
+  const mx = points.reduce((sum, [x]) => sum + x, 0) / n;
+  const my = points.reduce((sum, [, y]) => sum + y, 0) / n;
+  let sxy = 0, sxx = 0;
+  for (const [x, y] of points) { sxy += (x - mx) * (y - my); sxx += (x - mx) ** 2; }
+  return sxy / sxx;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+function forgetClock(why) {
+  stamps.length = 0;
+  agreeing = 0;
+  readings = [];
+  lastRender = null;
+  if (why !== null && box.trusted) note(why, 0);
+  box.trusted = box.agreed = false;
+}
+
+// Between two steering checks the audio clock moves as far as the page's (within a buffer or
+// two); a glitch (an underrun, a machine too busy to feed the output) makes it stand still or leap.
+function watchForGlitches(pageNow) {
+  const render = [ctx.currentTime, pageNow];
+  if (lastRender !== null) {
+    const parted = (render[0] - lastRender[0]) - (render[1] - lastRender[1]);
+    if (Math.abs(parted) > Math.max(GLITCH, 2 * (ctx.baseLatency || 0))) {  // (the clock moves a buffer at a time)
+      note("glitch", parted);
+      forgetClock(null);
+    }
+  }
+  lastRender = render;
 }
 
 // Where the laptop's playhead is at a given server time.
@@ -392,7 +478,7 @@ function sound(buffer, when, offset, stopCtx, where, hushed = false, fadeIn = fa
   source.start(when, offset);
   if (stopCtx !== null) source.stop(stopCtx);
   const run = {buffer, source, gain, where, ctx0: when, pos0: offset, rate: 1, stopCtx, hushed, since: when,
-               agreed: 0, error: 0, zero: null};
+               agreed: 0, error: 0, zero: null, doubt: null, jumped: -Infinity};
   source.onended = () => {
     gain.disconnect();
     if (play === run) { play = null; box.playing = box.hushed = false; }
@@ -405,7 +491,8 @@ function sound(buffer, when, offset, stopCtx, where, hushed = false, fadeIn = fa
 // clock drifts from the page's, or a busy machine makes it miss a beat): a touch faster or slower
 // until it is back, never a jump one would hear, unless it is far off.
 function steer() {
-  if (!soundOn()) return;                             // its clock stands still: steered afresh when it runs
+  if (!soundOn()) { lastRender = null; return; }     // its clock stands still: steered afresh when it runs
+  if (box.playing) watchForGlitches(now()); else lastRender = null;
   const [ctxNow, pageNow] = audioAndPageTime();      // (read every time: it keeps the mapping fresh)
   if (!box.state || box.offset === null) return;
   if (play) {
@@ -424,16 +511,23 @@ function steerRun(run, ctxNow, pageNow) {
   if (here >= run.buffer.duration) return run;
   const error = here - run.where(pageNow + (t - ctxNow) + box.offset);
   run.error = error;
-  if (run.hushed) {
+  if (run.hushed && t - run.since >= HUSH_LONGEST) unhush(run, t, "heard, never settled", error);
+  // The mapping in doubt: hold the course, unless it is far off (after a glitch, or a start set on a
+  // mapping that was wrong: a lie was never seen that large, and a course that far off is heard)
+  // and the median holds only readings taken since the last leap.
+  if (!box.trusted && !(box.agreed && Math.abs(error) > COARSE)) { run.doubt = null; return run; }
+  if (run.hushed && box.trusted) {
     run.agreed = Math.abs(error) <= AGREED ? run.agreed + 1 : 0;
     if ((run.agreed >= AGREE && t - run.since >= HUSH) || t - run.since >= HUSH_AT_MOST) {  // in step: heard
-      run.hushed = false;
-      note(run.agreed >= AGREE ? "heard" : "heard, not settled", error);
-      run.gain.gain.setValueAtTime(0, t);
-      run.gain.gain.linearRampToValueAtTime(1, t + FADE);
+      unhush(run, t, run.agreed >= AGREE ? "heard" : "heard, not settled", error);
     }
   }
-  if (Math.abs(error) > (run.hushed ? AGREED : JUMP)) {  // far off (or unheard): cross-fade to where it should be
+  const far = Math.abs(error) > (run.hushed ? AGREED : JUMP);
+  // A jump is heard: only on an error two checks in a row agree on, and not twice in CALM.
+  const confirmed = run.hushed || (run.doubt !== null && Math.abs(run.doubt - error) <= LEAP
+                                   && t - run.jumped >= CALM);
+  run.doubt = far ? error : null;
+  if (far && confirmed) {  // far off (or unheard): cross-fade to where it should be
     note(run.hushed ? "moved unheard" : "cross-faded", error);
     if (!run.hushed) {
       run.gain.gain.setValueAtTime(1, t);
@@ -443,20 +537,29 @@ function steerRun(run, ctxNow, pageNow) {
     const target = here - error;                       // (a line not due yet starts at its moment)
     const next = sound(run.buffer, t + Math.max(0, -target), Math.max(0, target), run.stopCtx, run.where,
                        run.hushed, true);
-    Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since});
+    Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since, jumped: t});
     if (run === play) play = next;                     // (the caller keeps it too; this keeps onended right)
     return next;
   }
+  if (far || !box.trusted) return run;                 // (a jump waits for its confirmation)
   const rate = Math.abs(error) < 0.0003 ? 1 : 1 - Math.max(-SLEW, Math.min(SLEW, error / 1.0));
   if (rate === run.rate) return run;
+  if (rate !== 1 && Math.sign(1 - rate) !== Math.sign(1 - run.rate)) note("slewed", error);
   run.source.playbackRate.setValueAtTime(rate, t);
   Object.assign(run, {ctx0: t, pos0: here, rate});
   return run;
 }
 
+function unhush(run, t, why, error) {
+  run.hushed = false;
+  note(why, error);
+  run.gain.gain.setValueAtTime(0, t);
+  run.gain.gain.linearRampToValueAtTime(1, t + FADE);
+}
+
 function note(what, error) {
   box.events.push([performance.timeOrigin / 1000 + now(), what, Math.round(error * 1e4) / 10]);
-  if (box.events.length > 50) box.events.shift();
+  if (box.events.length > EVENTS) box.events.shift();
 }
 
 function stopNight() {

@@ -1,0 +1,107 @@
+"""A tablet page does not steer by output timestamps it has reason to doubt (issue 27).
+
+Through a real audio path the context's output timestamps were seen to leap and to creep by
+milliseconds a second for seconds on end, and a page steering by them moved the wrong way. Here
+the page's own timestamps are made to lie, in Debian's Chromium, and what the page does is read
+from its log (``narratorBox.events``): a leap is not believed until the readings agree again, a
+creep not while it lasts, and a lie as large as a glitch is corrected at once.
+"""
+
+import os
+import time
+
+import pytest
+from boxnet import ARGS, CHROMIUM, ramp_night, tablet
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
+
+LIE = """() => {
+  // From now on the output timestamps say the sound is `lie` seconds further on than they would,
+  // plus `creep` seconds for every second since the creep began.
+  const ctx = window.narratorBox.ctx, real = ctx.getOutputTimestamp.bind(ctx);
+  window.lie = {step: 0, creep: 0, since: 0};
+  ctx.getOutputTimestamp = () => {
+    const stamp = real(), lie = window.lie;
+    const extra = lie.step + lie.creep * Math.max(0, performance.now() / 1000 - lie.since);
+    return {contextTime: stamp.contextTime + extra, performanceTime: stamp.performanceTime};
+  };
+}"""
+
+
+def events_since(page, since: float) -> list:
+    return [event for event in page.evaluate("narratorBox.events") if event[0] >= since]
+
+
+def corrections(events) -> list:
+    return [event for event in events if event[1] in ("cross-faded", "slewed")]
+
+
+def until(page, condition: str, timeout: float = 10.0) -> None:
+    page.wait_for_function(condition, timeout=timeout * 1000)
+
+
+def logged(page, what: str, since: float, timeout: float = 3.0) -> list:
+    """Waits until the page logs ``what`` after ``since``; its events since then."""
+    page.wait_for_function("([what, since]) => narratorBox.events.some((e) => e[0] >= since && e[1] === what)",
+                           arg=[what, since], timeout=timeout * 1000)
+    return events_since(page, since)
+
+
+def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch():
+    from playwright.sync_api import sync_playwright
+
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(120.0, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(120), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    box.on_change = server.broadcast
+    server.start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            page = tablet(browser, f"http://127.0.0.1:{server.port}/")
+            page.evaluate(LIE)
+            box.start_night()
+            until(page, "narratorBox.playing && narratorBox.trusted")
+            time.sleep(1.5)
+
+            # A leap of 10 ms that stays: not believed at once; once the readings agree again
+            # (and do not creep), the page moves by it, in one jump the right way.
+            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+            page.evaluate("window.lie.step = 0.010")
+            until(page, "!narratorBox.trusted", 2)
+            until(page, "narratorBox.trusted", 5)
+            doubted = events_since(page, since)
+            assert doubted[0][1] == "timestamp leapt" and doubted[0][2] == pytest.approx(10, abs=1)
+            [jump] = [event for event in logged(page, "cross-faded", since) if event[1] == "cross-faded"]
+            assert jump[2] == pytest.approx(10, abs=2)  # it thought itself 10 ms ahead: back it went
+            time.sleep(1.5)
+
+            # A creep of 3 ms a second (no sound card's clock drifts that fast): not believed while
+            # it lasts, so nothing is corrected, however far off it says the page is.
+            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+            page.evaluate("window.lie.since = performance.now() / 1000; window.lie.creep = 0.003")
+            time.sleep(3)
+            crept = events_since(page, since)
+            noticed = next(event[0] for event in crept if event[1].startswith("timestamps drift"))
+            assert noticed - since < 1.0, crept  # (a slope needs a few readings: until then, a small slew)
+            assert [event for event in corrections(crept) if event[0] > noticed or abs(event[2]) > 1] == [], crept
+            assert not page.evaluate("narratorBox.trusted")
+            page.evaluate("window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
+                          " window.lie.creep = 0")
+            until(page, "narratorBox.trusted", 5)  # it stopped: believed again
+            time.sleep(1.5)
+
+            # A leap as large as a glitch (200 ms): corrected as soon as the readings since it
+            # agree, before they are trusted for fine steering.
+            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+            page.evaluate("window.lie.step += 0.200")
+            glitch = logged(page, "cross-faded", since)
+            jump = next(event for event in glitch if event[1] == "cross-faded")
+            assert jump[2] == pytest.approx(200, abs=5)
+            trusted_again = [event[0] for event in glitch if event[1] == "timestamps agree"]
+            assert not trusted_again or jump[0] <= trusted_again[0]
+            browser.close()
+    finally:
+        server.stop()
