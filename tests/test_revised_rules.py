@@ -91,6 +91,11 @@ def settle(game, text):
     return replay(game, yaml.safe_load(text), "record.yaml")
 
 
+def records(cards, *rounds, **options):
+    return {"players": [{"name": n, "card": c} for n, c in cards.items()],
+            "options": {name: "on" if on else "off" for name, on in options.items()}, "rounds": list(rounds)}
+
+
 def test_example_1_the_witch_shelters_the_beloved_and_nobody_dies(game):
     result = settle(game, EXAMPLES["strega"])
     night = result.rounds[-1]
@@ -181,11 +186,11 @@ def test_a_lover_burned_takes_the_other_at_the_next_dawn_unless_the_healer_saves
 
 def test_the_wolf_born_turns_at_the_wolves_attack_and_leads_once_the_pack_is_gone(game):
     cards = table(Carla="contadino-discendente")
-    result = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
+    result = replay(game, records(cards,
         {"night": {}}, {"day": {"lynched": None}},
         {"night": {"lupi-mannari": "Carla"}}, {"day": {"lynched": "Bruno"}},
         {"night": {"veggente": "Carla"}}, {"day": {"lynched": "Fabio"}},
-        {"night": {"lupi-mannari": "Gina"}}]}, "record.yaml")
+        {"night": {"lupi-mannari": "Gina"}}), "record.yaml")
     assert result.rounds[2].dead == () and ("converted", "Carla") in result.rounds[2].reasons
     assert result.rounds[4].answers["veggente"] == "dark"
     assert result.rounds[6].dead == ("Gina",)  # Carla, the last wolf, picks the victim
@@ -335,8 +340,8 @@ def test_the_mayor_counts_the_city_in_the_final_vote_and_the_accused_city_may_vo
     # Bruno 4, Gina 3 less 1 (the other City player, Carla) = 2: Bruno and Gina are accused.
     ballot = {"Anna": "Gina", "Carla": "Bruno", "Dino": "Gina", "Elsa": "Gina", "Fabio": "Gina", "Ivo": "Bruno",
               "Gina": "Bruno"}
-    result = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
-        {"night": {}}, {"day": {"accusation": accusation, "ballottaggio": ballot}}]}, "record.yaml")
+    result = replay(game, records(cards,
+        {"night": {}}, {"day": {"accusation": accusation, "ballottaggio": ballot}}), "record.yaml")
     day = result.rounds[1]
     assert dict(day.step.verdict.tallies["runoff"]) == {"Bruno": 5, "Gina": 3}  # Carla's hand counts 3; Gina 4-1
     assert day.lynched == "Bruno"
@@ -398,16 +403,16 @@ def test_records_the_digest_refuses(game, night, why):
 def test_the_shyster_points_instead_of_accusing_to_clear_the_city_or_accuse_anyone_else(game):
     cards = table(Carla="azzeccagarbugli", Gina="borgomastro")
     everyone_on_gina = {name: "Gina" for name in cards if name != "Carla"}
-    cleared = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
-        {"night": {}}, {"day": {"azzeccagarbugli": {"Carla": "Gina"}, "accusation": everyone_on_gina}}]},
+    cleared = replay(game, records(cards,
+        {"night": {}}, {"day": {"azzeccagarbugli": {"Carla": "Gina"}, "accusation": everyone_on_gina}}),
         "record.yaml")
     day = cleared.rounds[1]
     assert day.step.verdict.tallies["accusation"]["Gina"] == 0 and day.lynched is None  # a City player: cleared
     accusation = {**everyone_on_gina, "Anna": "Bruno"}
     ballot = {name: "Fabio" for name in cards if name not in ("Carla", "Gina", "Bruno", "Fabio")}
-    accused = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
+    accused = replay(game, records(cards,
         {"night": {}}, {"day": {"azzeccagarbugli": {"Carla": "Fabio"}, "accusation": accusation,
-                                "ballottaggio": {**ballot, "Carla": "Fabio", "Gina": "Bruno"}}}]}, "record.yaml")
+                                "ballottaggio": {**ballot, "Carla": "Fabio", "Gina": "Bruno"}}}), "record.yaml")
     day = accused.rounds[1]
     assert set(day.step.verdict.votes["runoff"].values()) <= {"Gina", "Bruno", "Fabio"}
     assert day.lynched == "Fabio"  # pointed at, a wolf is accused with the most accused
@@ -415,17 +420,12 @@ def test_the_shyster_points_instead_of_accusing_to_clear_the_city_or_accuse_anyo
 
 def test_a_record_without_the_shysters_pointing_has_him_accuse_as_the_others(game):
     cards = table(Carla="azzeccagarbugli")
-    result = replay(game, {"players": [{"name": n, "card": c} for n, c in cards.items()], "rounds": [
-        {"night": {}}, {"day": {"accusation": {name: "Bruno" for name in cards}}}]}, "record.yaml")
+    result = replay(game, records(cards,
+        {"night": {}}, {"day": {"accusation": {name: "Bruno" for name in cards}}}), "record.yaml")
     assert result.rounds[1].lynched == "Bruno"  # every hand on one, his too
 
 
 # --- the review's cases: each a ruling of the digest a first version missed ------------------------------
-
-def records(cards, *rounds, **options):
-    return {"players": [{"name": n, "card": c} for n, c in cards.items()],
-            "options": {name: "on" if on else "off" for name, on in options.items()}, "rounds": list(rounds)}
-
 
 def test_a_counted_tie_burns_the_one_the_orator_does_not_protect(game):
     cards = table(Carla="oratore", Gina="borgomastro")
