@@ -1,7 +1,12 @@
 """Skew between tablets as heard through a real audio path: start, late join, reload, a CPU burst,
 pause and resume, on a clean network and behind 50 ms of jitter with loss.
 
-Usage:  .venv/bin/python benchmarks/audiopath.py [--rounds 3] [--jitter 50] [--length 60]
+Usage:  .venv/bin/python benchmarks/audiopath.py [--rounds 3] [--jitter 50] [--length 60] [--against PAGE]
+
+With ``--against PAGE`` (another version of ``static/box.js``, e.g. `git show
+7905c49:narrator/shell/speakerbox/static/box.js > old.js`), every run is played twice in turn, by
+that page ("against") and by the tree's ("tree"), and each gets its table: a comparison measured
+in one run.
 
 Needs PulseAudio (`apt-get install pulseaudio pulseaudio-utils`), Debian's Chromium and root (the
 CPU burst runs at real-time priority). Everything runs in a temporary folder: a PulseAudio daemon
@@ -58,26 +63,29 @@ def main() -> None:
     parser.add_argument("--jitter", type=float, default=50.0, help="ms, each way, in front of two tablets")
     parser.add_argument("--length", type=float, default=60.0, help="seconds of night per run")
     parser.add_argument("--network", choices=("both", "loopback", "jitter"), default="both")
+    parser.add_argument("--against", type=Path, help="another box.js to play every run with too, in turn")
     parser.add_argument("--json", type=Path, help="also write every figure and every page's log here")
     arguments = parser.parse_args()
     if (why := can_run()) is not None:
         sys.exit(f"benchmarks/audiopath.py: {why}")
     if os.geteuid() != 0:
         sys.exit("benchmarks/audiopath.py: needs root (its CPU burst runs at real-time priority)")
+    pages = {"tree": None, **({"against": arguments.against.read_bytes()} if arguments.against else {})}
     runs = []
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         night = render_night(Path(folder))
         for round_ in range(arguments.rounds):
             networks = {"both": (0.0, arguments.jitter / 1000), "loopback": (0.0,),
                         "jitter": (arguments.jitter / 1000,)}[arguments.network]
-            for jitter in networks:
+            for jitter, (name, page) in ((j, p) for j in networks for p in reversed(pages.items())):
                 plan = Plan(length=arguments.length, jittered=(2, 3) if jitter else ())
                 heard = play_night(playwright, Path(folder) / f"run{len(runs)}", night, plan, jitter=jitter,
-                                   loss=0.01 if jitter else 0.0, seed=round_)
+                                   loss=0.01 if jitter else 0.0, seed=round_, page=page)
                 found = measure(heard)
-                runs.append({"round": round_, "jitter": jitter * 1000, "found": found,
-                             "events": heard.events, "marks": heard.marks})
-                print(f"round {round_ + 1}, jitter {jitter * 1000:g} ms: "
+                runs.append({"page": name, "round": round_, "jitter": jitter * 1000, "found": found,
+                             "events": heard.events, "marks": heard.marks, "recorder rate": heard.rate,
+                             "latencies": heard.latencies})
+                print(f"{name} page, round {round_ + 1}, jitter {jitter * 1000:g} ms: "
                       + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS)
                       + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
                       f"{len(found['wrong corrections'])}", file=sys.stderr)
@@ -88,10 +96,16 @@ def main() -> None:
                                       if logged), file=sys.stderr)
     if arguments.json:
         arguments.json.write_text(json.dumps(runs, indent=1, default=float))
-    report(runs, arguments.rounds)
+    for name in pages:
+        print(f"\n{name} page" if len(pages) > 1 else "")
+        report([run for run in runs if run["page"] == name], arguments.rounds)
 
 
 def report(runs: list[dict], rounds: int) -> None:
+    rates = [run["recorder rate"] for run in runs]
+    latencies = [sum(pair) * 1000 for run in runs for pair in run["latencies"].values()]
+    print(f"recorder: {min(rates):.0f}-{max(rates):.0f} frames a second of the wall clock;"
+          f" the pages' output plus base latency at the end: {min(latencies):.0f}-{max(latencies):.0f} ms")
     print(f"{rounds} rounds; spread between the tablets as heard (ms), per part of the night: median of its"
           " windows / worst window, over the rounds (median of medians / worst of worsts)\n")
     print("| network | " + " | ".join(PARTS) + " | longest over 5 ms | dropouts | glitch: back within 2 ms after"

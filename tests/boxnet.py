@@ -264,11 +264,17 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
         "--disable-component-update", "--disable-sync"]
 
 
-def tablet(browser, address: str):
-    page = browser.new_page()
-    page.goto(address)
+def join(page, address: str | None = None) -> None:
+    """A tablet page (at ``address``, or reloaded where it is) taps to join and has the night and the clock."""
+    if address is not None:
+        page.goto(address)
     page.click("#join")
     page.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=30000)
+
+
+def tablet(browser, address: str):
+    page = browser.new_page()
+    join(page, address)
     install_tap(page)
     return page
 
@@ -312,8 +318,7 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1, keep
         time.sleep(4)
         late = tablet(browser, address)
         pages[2].reload()
-        pages[2].click("#join")
-        pages[2].wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=30000)
+        join(pages[2])
         install_tap(pages[2])
         wait_until(lambda: all(page.evaluate("narratorBox.playing") for page in (late, pages[2])), 30)
         time.sleep(5)

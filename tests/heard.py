@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from boxnet import ARGS, CHROMIUM, JitterProxy
+from boxnet import ARGS, CHROMIUM, JitterProxy, join
 
 RATE = 48000
 WINDOW = 0.4  # seconds of sound a position is read from...
@@ -274,6 +274,7 @@ class Heard:
     marks: dict[str, float] = field(default_factory=dict)  # what happened when, in recording seconds
     events: dict[int, list] = field(default_factory=dict)  # each tablet's narratorBox.events, recording seconds
     rate: float = RATE  # the recorder's frames per second of the wall clock
+    latencies: dict[int, list] = field(default_factory=dict)  # each page's [outputLatency, baseLatency] at the end
 
     def playhead(self, at: float) -> float:
         """Where the laptop says the night is at recording second ``at``."""
@@ -286,13 +287,6 @@ def browser_for(playwright, room: Room, tablet: int):
     return playwright.chromium.launch(
         executable_path=CHROMIUM, headless=True, args=ARGS, ignore_default_args=["--mute-audio"],
         env={**os.environ, **room.env, "PULSE_SINK": f"t{tablet}"})
-
-
-def join(page, address: str | None = None) -> None:
-    if address is not None:
-        page.goto(address)
-    page.click("#join")
-    page.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=30000)
 
 
 SPIN = """
@@ -316,9 +310,10 @@ def burn(seconds: float, priority: int = BURST_PRIORITY) -> None:
 
 
 def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: float = 0.0, loss: float = 0.0,
-               seed: int = 1) -> Heard:
+               seed: int = 1, page: bytes | None = None) -> Heard:
     """Serve ``night_wav`` (cut to the plan's length and marked) in-process, play it on the plan's
-    tablets and return what was heard."""
+    tablets and return what was heard. ``page``: another tablet script to serve than the tree's
+    ``box.js`` (a comparison)."""
     from narrator.shell.speakerbox.server import BoxServer
     from narrator.shell.speakerbox.state import Box
 
@@ -326,6 +321,8 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
     box = Box(len(night) / RATE, [(0.0, "night")], time.monotonic)
     server = BoxServer(box, served, {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
     box.on_change = server.broadcast
+    if page is not None:
+        server._assets["/box.js"] = (page, "text/javascript")  # (a benchmark's swap: the server has no option for it)
     room = Room(Path(folder) / "pulse", plan.tablets)
     proxies, browsers = [], []
     wall_of = lambda monotonic: time.time() - time.monotonic() + monotonic  # noqa: E731
@@ -377,7 +374,9 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
                 box.resume()
                 marks["restart"] = wall_of(box.playhead.anchor_time)
         at(plan.length - 0.5, "end")
-        events = {tablet: page.evaluate("narratorBox.events") for tablet, page in pages.items()}
+        events = {tablet: tab.evaluate("narratorBox.events") for tablet, tab in pages.items()}
+        latencies = {tablet: tab.evaluate("[narratorBox.ctx.outputLatency, narratorBox.ctx.baseLatency]")
+                     for tablet, tab in pages.items()}
         time.sleep(0.3)  # the last of it through the recorder
         recording, wall0, rate = room.recording()
     finally:
@@ -391,14 +390,13 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
     to_recording = lambda wall: (wall - wall0) * rate / RATE  # noqa: E731
     return Heard(plan, recording, night, to_recording(start), {what: to_recording(wall) for what, wall in marks.items()},
                  {tablet: [[to_recording(when), *rest] for when, *rest in found] for tablet, found in events.items()},
-                 rate)
+                 rate, latencies)
 
 
 # --- the figures ------------------------------------------------------------------------------------
 
 AFTER = 8.0  # seconds a start, a late join or a reload is measured for, from its first sound
-SETTLED = 2.0  # after a glitch, back in step within this long...
-CLOSE = 0.002  # ...to within this
+CLOSE = 0.002  # after a glitch, back in step: every window within this
 OVER = 0.005  # the report's "time over": windows further apart than this
 
 
@@ -551,9 +549,6 @@ def _dropouts(recording: np.ndarray, heard: Heard, positions: np.ndarray, times:
                 continue
             found.append({"tablet": tablet, "at": round(start - heard.start, 3), "ms": round((end - start) * 1000, 1)})
     return found
-
-
-CORRECTIONS = ("slewed", "cross-faded")
 
 
 def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> list[dict]:

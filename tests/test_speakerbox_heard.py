@@ -14,6 +14,7 @@ from heard import (
     locate,
     measure,
     silences,
+    track,
 )
 
 rng = np.random.default_rng(3)
@@ -132,13 +133,25 @@ def test_a_short_night_heard_through_pulseaudio(tmp_path):
     with sync_playwright() as playwright:
         heard = play_night(playwright, tmp_path, night.getvalue(), plan)
     found = measure(heard)
-    # The recorder's clock put on the laptop's: the pause it heard lasts what the laptop's did.
+    # The recorder's clock put on the laptop's: each tablet's silence at the pause, as recorded,
+    # begins where the laptop's pause does and lasts about as long (a page on a loaded machine may
+    # stop or go on tens of milliseconds off: that is the benchmark's figure).
     assert heard.rate == pytest.approx(RATE, rel=1e-3)
-    assert heard.marks["restart"] - heard.marks["stop"] == pytest.approx(2.0 * RATE / heard.rate, abs=0.01)
+    stop, restart = heard.marks["stop"], heard.marks["restart"]
+    for channel in heard.recording.T:
+        [(silent, sounding)] = [run for run in silences(channel, 0.1) if abs(run[0] - stop) < 0.2]
+        assert sounding - silent == pytest.approx(restart - stop, abs=0.1)
     # The windows of the night are read in both tablets, but around the pause and at the ends.
     assert found["whole"]["windows"] >= (plan.length - 5) / STEP, found
-    # In step, as heard (loose bounds: this is a test of the harness; the figures are the benchmark's).
-    assert found["whole"]["median"] < 5, found
-    assert found["from the laptop"]["worst"] < 50, found
-    assert found["pause"]["stop spread"] < 10, found
-    assert all(abs(replayed) < 10 for replayed in found["pause"]["replayed"]), found
+    # Read from the sound, each tablet moves on a window's step from one window to the next
+    # (within a page's own corrections: a couple of milliseconds), near where the laptop says the
+    # night is (the pages' accuracy is the benchmark's figure, not this test's).
+    times = np.arange(0.0, len(heard.recording) / RATE - WINDOW, STEP)
+    for channel in heard.recording.T:
+        positions = track(channel, heard.night, times, heard.playhead)
+        steps = np.diff(positions)
+        steps = steps[~np.isnan(steps)]
+        assert len(steps) >= (plan.length - 7) / STEP
+        assert np.mean(np.abs(steps - STEP) < 0.002) >= 0.8, steps
+        laptop = np.array([heard.playhead(at) for at in times])
+        assert np.nanmax(np.abs(positions - laptop)) < 0.1

@@ -331,10 +331,10 @@ function fetchClips(keys) {
 // for seconds and a page steering by them moved the wrong way. So a reading that leaps from the
 // recent ones (by LEAP) is not believed, nor the mapping, until SETTLE readings in a row agree
 // again; meanwhile the page holds its course on the audio clock's own time (what it scheduled
-// plays on, at the speed it had), and corrects nothing. Nor are they believed while they drift
-// from the page's clock faster than any sound card's clock does (RAMP: measured here, 0.1 ms a
-// second): PulseAudio's estimate of a new stream's latency was seen to creep by 1-9 ms a second
-// for ten seconds after another program started playing. A glitch shows as the audio clock
+// plays on, at the speed it had), and corrects nothing smaller than a glitch's error (COARSE).
+// Nor are they believed while they drift from the page's clock faster than any sound card's clock
+// does (RAMP; probes here saw about 0.1 ms a second): PulseAudio's estimate of a new stream's
+// latency was seen to creep by 1-9 ms a second for ten seconds after another program started. A glitch shows as the audio clock
 // standing still (or leaping) against the page's between two checks: the readings from before
 // it are dropped.
 const stamps = [];
