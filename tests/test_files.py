@@ -231,6 +231,38 @@ def test_a_signal_while_writing_leaves_no_hidden_files(tmp_path, signal_number):
     assert list(tmp_path.iterdir()) == []
 
 
+class Stopped(Exception):
+    pass
+
+
+def test_a_signal_another_thread_receives_while_the_temporary_file_is_made_leaves_nothing(tmp_path, monkeypatch):
+    """The kernel may hand a process's SIGTERM to any thread; Python then runs the handler in the
+    main thread at its next instruction, which can be just after the temporary file was made."""
+    import tempfile
+    import threading
+
+    made = tempfile.mkstemp
+
+    def made_then_signalled(*args, **kwargs):
+        result = made(*args, **kwargs)
+        receiver = threading.Thread(target=lambda: signal.pthread_kill(threading.get_ident(), signal.SIGTERM))
+        receiver.start()
+        receiver.join()
+        return result
+
+    def stop(number, frame):
+        raise Stopped
+
+    monkeypatch.setattr(tempfile, "mkstemp", made_then_signalled)
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stopped):
+            write_atomically(tmp_path / "names.json", lambda path: path.write_text("[]"))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- Voice packs ----------------------------------------------------------------------------------
 
 class InterruptedEngine(CountingEngine):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, os_reason
+from narrator.shell.signals import signals_held
 
 
 def _umask() -> int:
@@ -39,52 +40,33 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     if not target.parent.is_dir():
         raise NarratorError(msg("{file}: the folder {folder} does not exist", file=path, folder=target.parent))
     existing = _existing(target, path)
-    held = _hold_signals()  # a signal between creating the temporary file and guarding it would leave it behind
+    temporary = None
     try:
-        import tempfile  # with random and shutil: only when something is written
-
-        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.",
-                                                 suffix=target.suffix)
-    except OSError as error:
-        _release_signals(held)
-        raise NarratorError(msg("{file}: cannot write here ({reason})", file=path, reason=os_reason(error))) from None
-    except BaseException:
-        _release_signals(held)
-        raise
-    os.close(descriptor)
-    try:
-        _release_signals(held)  # a signal that came meanwhile is raised here, where the file is removed
+        with signals_held():  # a signal noted while the file is made is raised after, where it is removed
+            temporary = _temporary(target, path)
         write(Path(temporary))
         _settle(Path(temporary), existing)
         os.replace(temporary, target)
         _sync_folder(target.parent)
     except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
         if isinstance(error, (OSError, RuntimeError)):  # RuntimeError: libsndfile's errors, a full disk among them
             raise NarratorError(msg("{file}: cannot write it ({reason}); nothing was changed", file=path,
                                     reason=_reason(error, target.parent))) from None
         raise
 
 
-_STOPPING = ("SIGINT", "SIGTERM", "SIGHUP")
+def _temporary(target: Path, given: Path) -> str:
+    """A new empty file beside ``target``, hidden, with the target's suffix (formats go by it)."""
+    import tempfile  # with random and shutil: only when something is written
 
-
-def _hold_signals():
-    """Hold back the signals that stop narrate (POSIX, main thread); what to give ``_release_signals``."""
-    import signal
-    import threading
-
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, {getattr(signal, name) for name in _STOPPING
-                                                     if hasattr(signal, name)})
-
-
-def _release_signals(held) -> None:
-    if held is not None:
-        import signal
-
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=target.suffix)
+    except OSError as error:
+        raise NarratorError(msg("{file}: cannot write here ({reason})", file=given, reason=os_reason(error))) from None
+    os.close(descriptor)
+    return temporary
 
 
 def _reason(error: BaseException, folder: Path) -> Text:

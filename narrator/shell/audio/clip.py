@@ -2,8 +2,6 @@
 
 import errno
 import os
-import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,6 +12,7 @@ import numpy as np
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.files import write_atomically
+from narrator.shell.signals import signals_held
 
 SILENCE_THRESHOLD = 10 ** (-45 / 20)  # -45 dBFS: quieter than this at a clip's edges is silence
 
@@ -119,37 +118,6 @@ def _check_complete(path: Path, file_format: str, frames: int) -> None:
         found = None
     if found != frames:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
-
-
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP wait until libsndfile is done with the call in progress.
-
-    libsndfile writes through Python callbacks (``_CarefulFile``); an exception a signal handler
-    raises inside one is printed as "ignored" and lost, and the write goes on. Meanwhile a signal
-    is only noted; its own handler runs as the call returns, and narrate stops there as it would
-    anywhere else. (Masking the signal is not enough: another thread may receive it.)
-    """
-    if threading.current_thread() is not threading.main_thread():  # only the main thread handles signals
-        yield
-        return
-    noted: list[tuple[int, object]] = []
-    previous = {number: signal.signal(number, lambda number, frame: noted.append((number, frame)))
-                for number in _HELD}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        for number, frame in noted:
-            handler = previous[number]
-            if callable(handler):
-                handler(number, frame)
-            elif handler == signal.SIG_DFL:
-                signal.raise_signal(number)
-
-
-_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 class _HeldWrites:

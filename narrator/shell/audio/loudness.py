@@ -41,7 +41,7 @@ def _pyloudnorm():
     """pyloudnorm, imported with Ctrl-C held: it brings scipy, a second or more of importing (far
     more without compiled bytecode), and a KeyboardInterrupt raised inside an import can be
     printed as "ignored" and lost, leaving narrate running. Held, it stops narrate right after."""
-    from narrator.shell.audio.clip import signals_held
+    from narrator.shell.signals import signals_held
 
     with signals_held():
         import pyloudnorm
