@@ -159,9 +159,9 @@ class BoxVoice(NightVoice):
     """The tablets of the speaker box as the voice: each night, or each part of one, served to them
     as it comes; the day on every tablet; sentences with names made here and said by all."""
 
-    def __init__(self, env, lang: str, audio, rules, box_options: dict, waiting: str | None):
+    def __init__(self, env, lang: str, audio, rules, box_options: dict, waiting: str | None, console=None):
         super().__init__(env, lang, audio, waiting)
-        self.rules, self.box_options = rules, box_options
+        self.rules, self.box_options, self.console = rules, box_options, console
         self.table = None
         self._made = 0  # sentences made so far: each gets a key of its own
 
@@ -175,7 +175,8 @@ class BoxVoice(NightVoice):
 
             self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, waiting=self.waiting,
                                   ready=_(BOX_TEXTS[self.waiting]), say=click.echo,
-                                  warn=lambda text: click.echo(text, err=True), **self.box_options)
+                                  warn=lambda text: click.echo(text, err=True), console=self.console,
+                                  **self.box_options)
         else:
             self.table.load(script, labels, carrying_on)
 

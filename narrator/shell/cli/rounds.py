@@ -180,6 +180,7 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
             table.voice.ready()  # everyone sits down again before anything more is said or asked
         while not isinstance(rounds.step, Over):
             step = rounds.step
+            table.begin(step)
             try:
                 entry = table.handle(step)
             except Undo:
@@ -190,11 +191,16 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
                     continue
                 saved.entries = list(rounds.entries)
                 saved.save()
-                click.echo(_("Undone: back to {step}.").format(step=table.describe(back)))
+                table.echo(_("Undone: back to {step}.").format(step=table.describe(back)))
                 continue
-            rounds.enter(entry)
+            try:
+                rounds.enter(entry)
+            except NarratorError as error:  # an answer the prompts let through and the rules refuse
+                table.echo(say(error))
+                continue
             saved.entries = list(rounds.entries)
             saved.save()
+        table.begin(rounds.step)
         table.over(rounds.step)
         saved.over = True
         saved.save()
@@ -221,10 +227,134 @@ class GameTable:
         self.heard: set[str] = set()  # the parts of the night already spoken in this run
         self.places: dict = {}  # who was shown away from home tonight
         self.rules = day_rules(env, options["countdown"])
+        self.console = None  # the moderator's console on a phone: a moderated game served to tablets
+        self.lines: list[str] = []  # what the terminal printed for the step in hand, shown on the console too
+        self.title, self.state, self.over_now = "", None, False
         if options["speaker_box"]:
-            self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES), waiting)
+            if saved.setup.cards is not None:
+                from narrator.shell.speakerbox.moderator import Console
+
+                self.console = Console(Undo, (EOFError, click.Abort))  # click's prompt: Abort at the input's end
+            self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES), waiting,
+                                  self.console)
         else:
             self.voice = NightVoice(env, self.lang, self.audio, waiting)
+
+    # --- the moderator's console: what the terminal shows and asks, on a phone too --------------------
+
+    def begin(self, step) -> None:
+        """A new step: its title and, so far, no lines."""
+        self.lines, self.state, self.over_now = [], step.state, isinstance(step, Over)
+        self.title = self.describe(step)
+        self.title = self.title[:1].upper() + self.title[1:]
+        self.show()
+
+    def echo(self, text: str = "") -> None:
+        """Print a line for the laptop's screen (and the console's)."""
+        click.echo(text)
+        self.note(text)
+
+    def note(self, text: str) -> None:
+        if text and self.console is not None:
+            self.lines.append(text)
+            self.show()
+
+    def spoken(self, text: str, key: str | None = None) -> None:
+        """A line the voice says (and shows)."""
+        self.voice.announce(text, key=key)
+        self.note(text)
+
+    def show(self, form: dict | None = None) -> None:
+        if self.console is not None:
+            self.console.show(self.view(form))
+
+    def view(self, form: dict | None = None) -> dict:
+        """The step as the console shows it: its title, the lines printed, the table, the question."""
+        table = []
+        if self.state is not None and self.state.cards is not None:
+            table = [{"name": name, "card": self.language.role_name(self.state.cards[name]),
+                      "dead": name in self.state.dead} for name in self.state.seating]
+        return {"title": self.title, "lines": self.lines[-40:], "table": table, "form": form, "over": self.over_now}
+
+    def ask(self, form: dict, terminal, check=None):
+        """The answer to one question: typed at the terminal (``terminal()`` asks), or tapped on the console."""
+        if self.console is None:
+            return terminal()
+        def tapped(value, prompted: bool) -> None:
+            shown = _("undo") if value == "undo" else self.shown(form, value)
+            self.echo(_("{answer} (from the moderator's phone)").format(
+                answer=shown if prompted else f"{form['question']}: {shown}"))
+
+        def racing():
+            import click.termui
+
+            typed = click.termui.visible_prompt_func
+            click.termui.visible_prompt_func = self.console.prompt  # click's prompts read their lines here
+            try:
+                return terminal()
+            finally:
+                click.termui.visible_prompt_func = typed
+
+        return self.console.ask(self.view(form), racing, check, tapped)
+
+    def shown(self, form: dict, value) -> str:
+        """An answer from the console in words, as the form offered it."""
+        labels = {repr(option["value"]): option["label"] for option in form.get("options", ())}
+        names = {}
+        for part in form.get("parts", ()):
+            labels.update({repr(option["value"]): option["label"] for option in part["options"]})
+            names[part["key"]] = part.get("name", part["key"])
+        if value is None:
+            return _("nobody") if form["kind"] in ("one", "several", "each") else _("none")
+        if isinstance(value, list):
+            return ", ".join(labels.get(repr(item), str(item)) for item in value)
+        if isinstance(value, dict):
+            return ", ".join(f"{names.get(key, key)}: {labels.get(repr(item), str(item))}"
+                             for key, item in value.items())
+        if form["kind"] == "go":
+            return form["label"]
+        return labels.get(repr(value), str(value))
+
+    def options(self, names) -> list[dict]:
+        return [{"label": name, "value": name} for name in names]
+
+    def yes_no(self, question: str) -> dict:
+        return {"kind": "pick", "question": question,
+                "options": [{"label": _("yes"), "value": True}, {"label": _("no"), "value": False}]}
+
+    def form(self, ask, question: str) -> dict:
+        """The console's question for a rules' ask, by its kind."""
+        none = not ask.required
+        if ask.kind == "player":
+            return {"kind": "one", "question": question, "options": self.options(ask.candidates), "none": none}
+        if ask.kind == "players":
+            return {"kind": "several", "question": question, "options": self.options(ask.candidates), "none": none,
+                    "most": ask.most, "least": ask.least}
+        if ask.kind == "each":
+            return {"kind": "each", "question": question, "none": none, "parts": [
+                {"key": chooser, "name": ask.label(chooser),
+                 "label": self.sentences.optional(f"ask_{ask.key}_{chooser}", name=ask.label(chooser))
+                 or _("{character} points at").format(character=ask.label(chooser)),
+                 "options": self.options(ask.candidates)} for chooser in ask.choosers]}
+        if ask.kind == "yes-no":
+            return self.yes_no(question)
+        if ask.kind == "fields":
+            return {"kind": "fields", "question": question, "none": True, "forms": [
+                {"fixed": {part: allowed[0] for part, allowed in form if len(allowed) == 1},
+                 "parts": [{"key": part, "label": self.sentences.optional(f"ask_{ask.key}_{part}") or part,
+                            "options": self.options(allowed)} for part, allowed in form if len(allowed) > 1]}
+                for form in ask.forms]}
+        return {"kind": "pick", "question": question, "none": none, "options": [
+            {"label": self.sentences.optional(f"choice_{choice}") or choice, "value": choice} for choice in ask.choices]}
+
+    def check(self, ask):
+        """Why a value tapped on the console does not answer ``ask`` (None when it does), in words."""
+        def why(value):
+            if isinstance(value, dict) and ask.kind == "fields" and value and not ask.fits(value):
+                return _("not one of the answers this turn takes")
+            reason = ask.check(value)
+            return None if reason is None else say(reason)
+        return why
 
     # --- the steps --------------------------------------------------------------------------------
 
@@ -270,7 +400,7 @@ class GameTable:
                 others = set(step.state.living) - set(step.ask.choosers)
                 if step.ask.kind in ("player", "players") and set(step.ask.candidates) != others:
                     # a few only (the struck who raise a hand, the dead): named before the question
-                    click.echo(_("  To choose from: {names}").format(names=", ".join(step.ask.candidates)))
+                    self.echo(_("  To choose from: {names}").format(names=", ".join(step.ask.candidates)))
                 given["choice"] = self.entered(step.ask, name, step.phase)
                 told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
                 if told is not None:
@@ -280,25 +410,37 @@ class GameTable:
                     self.nod(name, told, about)
                 self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
         elif step.nobody_alive:
-            click.echo(_("  ({character}: out of the game; the turn is called all the same)").format(
+            self.echo(_("  ({character}: out of the game; the turn is called all the same)").format(
                 character=self.character(step.phase)))
         elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and step.state.cards is not None:
-            click.echo(_("  ({character}: nothing to enter tonight)").format(character=self.character(step.phase)))
+            self.echo(_("  ({character}: nothing to enter tonight)").format(character=self.character(step.phase)))
         self.voice.part(script, rest)
         return entry_for(step, **given)
 
     def entered(self, ask, character: str, phase: str | None = None):
-        """What the moderator types for an ask, by its kind; ``undo`` anywhere takes the last answer back."""
+        """What the moderator enters for an ask, at the terminal or on the console."""
+        return self.ask(self.form(ask, self.question(ask, character, phase)),
+                        lambda: self.typed(ask, character, phase), self.check(ask))
+
+    def question(self, ask, character: str, phase: str | None) -> str:
+        """An ask's question as the terminal puts it."""
         prompt_text = self.sentences.optional(f"ask_{ask.key}")
         if ask.kind == "player":
-            turn = phase not in (None, INTRO_PHASE, OUTRO_PHASE)  # a turn's character, or a day's
+            turn = phase not in (None, INTRO_PHASE, OUTRO_PHASE)
             copies = self.game.slot(phase).cards(self.saved.setup.deck) if turn else 1
-            text = prompt_text or ngettext("{character} points at", "{character} point at", copies).format(
+            return prompt_text or ngettext("{character} points at", "{character} point at", copies).format(
                 character=character)
-            return ask_name(text, ask.candidates, nobody=not ask.required)
+        if ask.kind in ("players", "each"):
+            return prompt_text or _("{character} point at").format(character=character)
+        return prompt_text or character
+
+    def typed(self, ask, character: str, phase: str | None = None):
+        """What the moderator types for an ask, by its kind; ``undo`` anywhere takes the last answer back."""
+        question = self.question(ask, character, phase)
+        if ask.kind == "player":
+            return ask_name(question, ask.candidates, nobody=not ask.required)
         if ask.kind == "players":
-            return ask_names(prompt_text or _("{character} point at").format(
-                character=character), ask.candidates, ask.check, nobody=not ask.required) or None
+            return ask_names(question, ask.candidates, ask.check, nobody=not ask.required) or None
         if ask.kind == "each":
             chosen = {}
             for chooser in ask.choosers:
@@ -310,11 +452,11 @@ class GameTable:
                     chosen[chooser] = name
             return chosen or None
         if ask.kind == "yes-no":
-            return ask_choice(prompt_text or character, {_("yes"): True, _("no"): False}, required=True)
+            return ask_choice(question, {_("yes"): True, _("no"): False}, required=True)
         if ask.kind == "fields":
-            return self.fields(ask, prompt_text or character)
-        return ask_choice(prompt_text or character, {self.sentences.optional(f"choice_{choice}") or choice: choice
-                                                     for choice in ask.choices}, required=ask.required)
+            return self.fields(ask, question)
+        return ask_choice(question, {self.sentences.optional(f"choice_{choice}") or choice: choice
+                                     for choice in ask.choices}, required=ask.required)
 
     def fields(self, ask, question: str):
         """A value of named parts, one of the ask's forms in turn: a form whose parts each allow one
@@ -342,16 +484,18 @@ class GameTable:
             lines = [self.sentences.optional("place_out", name=name) or _("{name}: out").format(name=name)
                      if house is None else self.sentences.optional("place_at", name=name, house=house)
                      or _("{name}: at {house}'s").format(name=name, house=house) for name, house in places.items()]
-            click.echo(_("  Away from home: {places}").format(places="; ".join(lines)))
+            self.echo(_("  Away from home: {places}").format(places="; ".join(lines)))
         self.places = places
 
     def dawn(self, step: DawnStep) -> dict:
         if step.dawn is None:
-            dead = ask_names(_("Who found their card turned?"), step.state.living)
+            question = _("Who found their card turned?")
+            dead = self.ask({"kind": "several", "question": question, "options": self.options(step.state.living),
+                             "none": True}, lambda: ask_names(question, step.state.living)) or []
             self.announce(Dawn(step.state.died(dead), tuple(dead)))
             return entry_for(step, dead=dead)
         for reason, name in step.dawn.reasons:
-            click.echo("  " + self.sentences(f"reason_{reason}", name=name, players=len(step.state.seating)))
+            self.echo("  " + self.sentences(f"reason_{reason}", name=name, players=len(step.state.seating)))
         self.announce(step.dawn)
         return entry_for(step)
 
@@ -360,10 +504,10 @@ class GameTable:
         death has a line of its own, in the voice packs)."""
         if not result.dead and not result.revived:
             if isinstance(result, Dawn):
-                self.voice.announce(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
+                self.spoken(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
             return
         for line in self.game.rules.announce(self.game, result, self.sentences):
-            self.voice.announce(line)
+            self.spoken(line)
 
     def end_question(self, step: EndQuestion) -> dict:
         shown = {winner: self.winner_name(winner) for winner in step.winners}
@@ -382,7 +526,9 @@ class GameTable:
                 return sides[text]
             raise click.BadParameter(_("'{answer}' is not a side: {sides}").format(answer=text, sides=names))
 
-        winner = prompt(question, side, hint)
+        winner = self.ask({"kind": "pick", "question": question, "none": not step.must_end,
+                           "options": [{"label": name, "value": side} for side, name in shown.items()]},
+                          lambda: prompt(question, side, hint))
         return entry_for(step, winner=winner)
 
     def winner_name(self, winner: str) -> str:
@@ -392,8 +538,8 @@ class GameTable:
     def day(self, step: DayStep) -> dict:
         if step.key in self.heard:  # an answer of the night was taken back: the day was had already
             return entry_for(step)
-        click.echo()
-        click.echo(_("Day {night}. Living: {names}.").format(night=step.state.night,
+        self.echo()
+        self.echo(_("Day {night}. Living: {names}.").format(night=step.state.night,
                                                              names=", ".join(step.state.living)))
         if self.game.day.on_timer(step.state.options):
             self.voice.day(self.day_seconds, self.rules)
@@ -408,15 +554,17 @@ class GameTable:
         """A discussion off the timer: its opening line, then the vote when the moderator says it is over."""
         from narrator.core.day import DISCUSS, VOTE
 
-        self.voice.announce(self.language.line(DISCUSS), key=DISCUSS)
+        self.spoken(self.language.line(DISCUSS), key=DISCUSS)
 
         def parse(text: str):
             if is_undo(text.strip().casefold()):
                 return Undo
             return None
 
-        prompt(_("The discussion is on: press Enter when it is over"), parse, _("Enter: the vote"))
-        self.voice.announce(self.language.line(VOTE), key=VOTE)
+        question = _("The discussion is on: press Enter when it is over")
+        self.ask({"kind": "go", "question": question, "label": _("The vote")},
+                 lambda: prompt(question, parse, _("Enter: the vote")) or True)
+        self.spoken(self.language.line(VOTE), key=VOTE)
 
     def by_hands(self) -> bool:
         """Whether the moderator gives the hands counted for each name rather than each vote."""
@@ -430,14 +578,17 @@ class GameTable:
                 return True
             raise click.BadParameter(_("type {hands} or press Enter").format(hands=_("h")))
 
-        return prompt(_("The secret vote: Enter to type each vote, {hands} to type the hands counted for each "
-                        "name").format(hands=_("h")), parse)
+        question = _("The secret vote: Enter to type each vote, {hands} to type the hands counted for each "
+                     "name").format(hands=_("h"))
+        return self.ask({"kind": "pick", "question": _("The secret vote"), "options": [
+            {"label": _("Each vote"), "value": False}, {"label": _("Hands for each name"), "value": True}]},
+            lambda: prompt(question, parse))
 
     def weighed(self, procedure) -> None:
         """Say whose vote counts more than once (a cursed voter's), if anybody's."""
         weighed = [f"{name} x{weight}" for name, weight in getattr(procedure, "weights", {}).items() if weight > 1]
         if weighed:
-            click.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
+            self.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
 
     def hands(self, procedure) -> dict[str, int]:
         """The hands raised for each living player, called aloud one by one, as the moderator
@@ -457,69 +608,78 @@ class GameTable:
         while True:
             counts = {}
             for name in procedure.candidates:  # the laptop calls each name aloud; the moderator counts the hands
-                self.voice.announce(name)
-                counts[name] = prompt(_("Hands for {name}").format(name=name), parse, _("Enter: none"))
+                self.spoken(name)
+                question = _("Hands for {name}").format(name=name)
+                counts[name] = self.ask({"kind": "count", "question": question, "most": procedure.most_hands},
+                                        lambda question=question: prompt(question, parse, _("Enter: none")))
             if sum(counts.values()) <= procedure.most_hands:
                 return counts
-            click.echo(_("{count} hands, but the voters have {most} at most: count again.").format(
+            self.echo(_("{count} hands, but the voters have {most} at most: count again.").format(
                 count=sum(counts.values()), most=procedure.most_hands))
 
     def vote(self, step: VoteStep) -> dict:
         procedure = step.procedure
         if not step.votes and isinstance(procedure, NominationRunoff):
             if step.round == "nomination":
-                click.echo(_("The nomination: everyone votes, the dead too, starting with {first}.").format(
+                self.echo(_("The nomination: everyone votes, the dead too, starting with {first}.").format(
                     first=procedure.voting_order()[0]))
                 if procedure.forced in procedure.living:
-                    click.echo(_("{name} is a suspect whatever the votes.").format(name=procedure.forced))
+                    self.echo(_("{name} is a suspect whatever the votes.").format(name=procedure.forced))
                 for mark, name in (("plus", procedure.plus), ("minus", procedure.minus)):
                     if name is not None:
-                        click.echo(_("Before {name} lies {mark}.").format(mark=self.sentences(f"mark_{mark}"),
+                        self.echo(_("Before {name} lies {mark}.").format(mark=self.sentences(f"mark_{mark}"),
                                                                           name=name))
             else:
-                click.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
-                click.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
+                self.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
+                self.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
                              "suspects vote."))
         elif not step.votes and isinstance(procedure, Accusations):
             if step.round == "pointing":
-                click.echo(_("{voter} may point at another player instead of accusing (Enter: he accuses as the "
+                self.echo(_("{voter} may point at another player instead of accusing (Enter: he accuses as the "
                              "others do).").format(voter=step.voter))
             elif step.round == "accusation":
-                click.echo(_("The accusations, eyes closed: call each living player's name in turn, {first} first; "
+                self.echo(_("The accusations, eyes closed: call each living player's name in turn, {first} first; "
                              "everyone raises a hand once, for anyone, themselves too.").format(first=step.voter))
             else:
-                click.echo(_("Accused: {names}. The others vote one of them; a tie burns nobody.").format(
+                self.echo(_("Accused: {names}. The others vote one of them; a tie burns nobody.").format(
                     names=", ".join(step.suspects)))
         elif not step.votes and step.round == "runoff":
-            click.echo(_("A tie between {names}: they vote again, the others only; another tie spares them "
+            self.echo(_("A tie between {names}: they vote again, the others only; another tie spares them "
                          "all.").format(names=", ".join(step.suspects)))
         elif not step.votes:
             secret = "" if isinstance(procedure, OpenVote) else _(" (secret: type each vote as it is counted)")
-            click.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
+            self.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
             self.weighed(procedure)
         out = _(" (out of the game)") if step.voter in step.state.dead else ""
         question = _("{voter} points at").format(voter=step.voter) if step.round == "pointing" else \
             _("{voter}{out} votes for").format(voter=step.voter, out=out)
         nobody = getattr(procedure, "may_abstain", False) or step.may_pass
+        form = {"kind": "several" if step.several else "one", "question": question, "none": nobody,
+                "options": self.options(step.candidates)}
         if step.several:  # one vote for each name given
-            voted = ask_names(question, step.candidates, nobody=nobody) or None
+            voted = self.ask(form, lambda: ask_names(question, step.candidates, nobody=nobody) or None)
         else:
-            voted = ask_name(question, step.candidates, nobody=nobody)
+            voted = self.ask(form, lambda: ask_name(question, step.candidates, nobody=nobody))
         return entry_for(step, voted=voted)
 
     def reveal(self, step: RevealStep) -> dict:
         """No moderator: the marks laid face down count once they are turned up."""
-        click.echo(_("The marks laid face down: one is turned up when a living player votes for the player it lies "
+        self.echo(_("The marks laid face down: one is turned up when a living player votes for the player it lies "
                      "before."))
-        turned_up = {mark: ask_name(_("{holder}'s card ({mark}) was turned up before").format(
-            mark=self.sentences(f"mark_{mark}"), holder=holder), step.candidates, nobody=True)
-            for mark, holder in step.marks}
-        return entry_for(step, marks=turned_up)
+        questions = {mark: _("{holder}'s card ({mark}) was turned up before").format(
+            mark=self.sentences(f"mark_{mark}"), holder=holder) for mark, holder in step.marks}
+        form = {"kind": "each", "question": "", "none": True, "parts": [
+            {"key": mark, "name": self.sentences(f"mark_{mark}"), "label": question,
+             "options": self.options(step.candidates)}
+            for mark, question in questions.items()]}
+        turned_up = self.ask(form, lambda: {mark: ask_name(question, step.candidates, nobody=True)
+                                            for mark, question in questions.items()}) or {}
+        return entry_for(step, marks={mark: turned_up.get(mark) for mark in questions})
 
     def act(self, step: ActStep) -> dict:
         """A day's action once the vote has decided (a pardon, a shot)."""
         if step.verdict.lynched is not None:
-            click.echo(_("The vote condemns {name}.").format(name=step.verdict.lynched))
+            self.echo(_("The vote condemns {name}.").format(name=step.verdict.lynched))
         return entry_for(step, choice=self.entered(step.ask, self.language.role_name(
             step.state.cards[step.ask.choosers[0]]) if step.ask.choosers else ""))
 
@@ -528,19 +688,19 @@ class GameTable:
         lines += [self.sentences(f"reason_{reason}", name=name, players=len(step.state.seating))
                   for reason, name in step.dusk.reasons]
         for line in lines[:-1]:
-            click.echo(line)
-        self.voice.announce(lines[-1])
+            self.echo(line)
+        self.spoken(lines[-1])
         self.announce(step.dusk)
         self.voice.result(lines, final=False)
         return entry_for(step)
 
     def over(self, step: Over) -> None:
-        click.echo()
+        self.echo()
         key = end_line(step.sides)
-        self.voice.announce(self.language.line(key), key=key)
+        self.spoken(self.language.line(key), key=key)
         self.voice.result([self.language.line(key), *([", ".join(step.winners)] if step.winners else [])])
         if step.winners:
-            click.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
+            self.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
         if step.state.cards is not None:
             self.secret_table(step.state)
 
@@ -568,9 +728,9 @@ class GameTable:
         open), and whom or what it is about, when anybody or anything."""
         answer = self.sentences(f"answer_{answer}")
         if name is None:
-            click.echo(_("  {character}: {answer}").format(character=character, answer=answer))
+            self.echo(_("  {character}: {answer}").format(character=character, answer=answer))
         else:
-            click.echo(_("  {character}: {answer} ({name})").format(character=character, name=name, answer=answer))
+            self.echo(_("  {character}: {answer} ({name})").format(character=character, name=name, answer=answer))
 
     def describe(self, step) -> str:
         night = step.state.night
@@ -584,8 +744,14 @@ class GameTable:
             return _("the marks turned up, day {night}").format(night=night)
         if isinstance(step, ActStep):
             return _("day {night}, after the vote").format(night=night)
+        if isinstance(step, Over):
+            return _("the end of the game")
         return _("night {night}").format(night=night)
 
     def close(self) -> None:
-        self.voice.close()
+        try:
+            self.voice.close()
+        finally:
+            if self.console is not None:
+                self.console.close()
 

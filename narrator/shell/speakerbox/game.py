@@ -123,7 +123,7 @@ class BoxTable:
 
     def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
                  laptop_audio: bool, waiting: str | None, ready: str, say: Callable[[str], None],
-                 warn: Callable[[str], None]):
+                 warn: Callable[[str], None], console=None):
         self.env, self.lang, self.rules, self.say, self.warn, self.audio = env, lang, rules, say, warn, audio
         self.laptop_audio = laptop_audio
         self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
@@ -131,7 +131,7 @@ class BoxTable:
         self.box.waiting_for = waiting  # what the controls page asks for before Start
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
-                                language=active_language(), catalog=active_catalog())
+                                language=active_language(), catalog=active_catalog(), console=console)
         self.box.on_change = self.server.broadcast
         self.follower = None
         try:
@@ -235,6 +235,13 @@ def _announce(server: BoxServer, host: str, say: Callable[[str], None]) -> None:
         say(out.getvalue().rstrip("\n"))
     say(_("This laptop's controls: {address}").format(
         address=f"http://127.0.0.1:{server.port}/?token={server.token}"))
+    if server.console is not None and addresses:
+        console = f"{addresses[0].rstrip('/')}/moderator?token={server.moderator_token}"
+        say(_("The moderator's console, for the moderator's phone only (it shows the cards): {address}").format(
+            address=console))
+        out = io.StringIO()
+        segno.make(console, error="m").terminal(out=out, compact=True)
+        say(out.getvalue().rstrip("\n"))
 
 
 def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:

@@ -63,6 +63,20 @@ PAGE_TEXTS = {
     "tablet_may_lock": N_("its screen may lock"),
     "tablet_silent": N_("no news for {seconds} s"),
     "tablet_gone": N_("disconnected"),
+    "moderator_title": N_("narrate · moderator"),
+    "moderator_cards": N_("The table"),
+    "moderator_dead": N_("out"),
+    "moderator_undo": N_("Undo"),
+    "moderator_nobody": N_("Nobody"),
+    "moderator_none": N_("None"),
+    "moderator_confirm": N_("Confirm"),
+    "moderator_listen": N_("Nothing to enter: listen."),
+    "moderator_answered": N_("Already answered: here is what the game asks now."),
+    "moderator_taken": N_("Taken."),
+    "moderator_refused": N_("Not taken: {reason}"),
+    "moderator_not_this": N_("Not this one"),
+    "moderator_yes": N_("Yes"),
+    "moderator_chosen": N_("{count} chosen"),
 }
 
 _SLOT = re.compile(r"\{\{(\w+)\}\}")

@@ -29,13 +29,16 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from narrator.core.i18n import ENGLISH, N_, Catalog
+from narrator.shell.speakerbox.moderator import Console
 from narrator.shell.speakerbox.page import filled_page
 from narrator.shell.speakerbox.state import Box
 from narrator.shell.translation import SOURCE_LANGUAGE, _
 
 STATIC = Path(__file__).parent / "static"
 ASSETS = {"/": ("index.html", "text/html"), "/box.js": ("box.js", "text/javascript"),
-          "/box.css": ("box.css", "text/css")}
+          "/box.css": ("box.css", "text/css"), "/moderator": ("moderator.html", "text/html"),
+          "/moderator.js": ("moderator.js", "text/javascript"), "/moderator.css": ("moderator.css", "text/css")}
+PAGES = ("/", "/moderator")  # filled with the game's language
 MAX_MESSAGE = 4096
 ACTIONS = ("start", "pause", "resume", "next")
 NOT_NOW = {  # why an action that does not apply at this stage is refused
@@ -52,6 +55,7 @@ HEARTBEAT_SECONDS = 2  # every page hears from the laptop at least this often
 GONE_SECONDS = 120  # a tablet gone for this long leaves the controls page's list
 MAX_TABLETS = 64  # tablets remembered at most: a new one past this makes the box forget the longest gone
 LIST_SECONDS = 0.25  # the controls page hears the tablets' list at most this often (changes coalesced)
+ONLY_THE_MODERATOR = N_("only the moderator's console, opened by the address narrate printed, may do this")
 TOO_MANY = N_("the speaker box already has as many tablets as it takes")
 
 
@@ -84,7 +88,8 @@ class BoxServer:
     def __init__(self, box: Box, night_wav: bytes, clips: dict[str, bytes], clock: Callable[[], float],
                  control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
                  token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH,
-                 request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS):
+                 request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS,
+                 console: Console | None = None):
         self.box = box
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self._night_audio = (secrets.token_hex(8), night_wav)  # a tablet that holds another night's must fetch it
@@ -93,12 +98,21 @@ class BoxServer:
         self.control = control  # applies a control action (start, pause, next) to the game
         self.host, self.port = host, port
         self.token = token or secrets.token_urlsafe(16)
+        self.console = console  # a game with a moderator: the moderator's console (its own token)
+        self.moderator_token = secrets.token_urlsafe(16)
         self.catalog = catalog
         self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
-        page = (STATIC / ASSETS["/"][0]).read_text(encoding="utf-8")
-        self._assets["/"] = (filled_page(page, language, catalog), "text/html")
+        for path in PAGES:
+            page = (STATIC / ASSETS[path][0]).read_text(encoding="utf-8")
+            self._assets[path] = (filled_page(page, language, catalog), "text/html")
+        if console is None:
+            for path in ("/moderator", "/moderator.js", "/moderator.css"):
+                del self._assets[path]
+        else:
+            console.send = self.tell_moderators
         self._sockets: weakref.WeakSet = weakref.WeakSet()
         self._controls: weakref.WeakSet = weakref.WeakSet()  # the sockets that gave the token
+        self._moderators: weakref.WeakSet = weakref.WeakSet()  # the sockets that gave the moderator's token
         self._tablets: dict[str, Tablet] = {}  # by the id each tablet page keeps across reloads
         self._tablet_of: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._list_due = False  # a list for the controls page is on its way
@@ -207,8 +221,9 @@ class BoxServer:
         """Send a message (the state, by default) to every tablet; callable from any thread."""
         if self._loop is None or not self._loop.is_running():
             return
-        text = json.dumps(message or self.snapshot())
-        self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send_all(text)))
+        message = message or self.snapshot()
+        text, public = json.dumps(message), json.dumps(for_tablets(message))
+        self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send_all(text, public)))
 
     def snapshot(self) -> dict:
         """The box's state, with the identity of the night this server plays and the lines it can
@@ -232,8 +247,13 @@ class BoxServer:
     def night_wav(self) -> bytes:
         return self._night_audio[1]
 
-    async def _send_all(self, text: str) -> None:
-        await asyncio.gather(*(self._send(ws, text) for ws in list(self._sockets) if not ws.closed))
+    async def _send_all(self, text: str, public: str | None = None) -> None:
+        """``text`` to the pages that gave a token; ``public`` (when given) to the tablets."""
+        await asyncio.gather(*(self._send(ws, text if public is None or self._trusted(ws) else public)
+                               for ws in list(self._sockets) if not ws.closed))
+
+    def _trusted(self, ws) -> bool:
+        return ws in self._controls or ws in self._moderators
 
     async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
         """One tablet's message; one that does not take it in time is cut off, and will reconnect."""
@@ -250,6 +270,26 @@ class BoxServer:
     def connected(self) -> int:
         """How many pages hold a live connection now."""
         return sum(1 for ws in list(self._sockets) if not ws.closed)
+
+    def tell_moderators(self, message: dict) -> None:
+        """Send a message to every moderator's console (never to a tablet); callable from any thread."""
+        if self._loop is None or not self._loop.is_running():
+            return
+        text = json.dumps(message)
+
+        def send():
+            for ws in list(self._moderators):
+                if not ws.closed:
+                    asyncio.ensure_future(self._send(ws, text))
+        self._loop.call_soon_threadsafe(send)
+
+    def _reply_to(self, ws) -> Callable[[dict], None]:
+        """How the game's thread answers one console page."""
+        def reply(message: dict) -> None:
+            if self._loop is not None and self._loop.is_running() and not ws.closed:
+                text = json.dumps(message)
+                self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send(ws, text)))
+        return reply
 
     def say(self, key: str, lead: float = 0.3) -> None:
         """Have every tablet say a day line, all at the same moment a little ahead."""
@@ -286,7 +326,7 @@ class BoxServer:
         self._sockets.add(ws)
         if request.transport is not None:
             self._transports[ws] = request.transport
-        await self._send(ws, json.dumps(self.snapshot()))
+        await self._send(ws, json.dumps(for_tablets(self.snapshot())))
         try:
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
@@ -303,12 +343,19 @@ class BoxServer:
         return ws
 
     def _hello(self, message: dict, ws) -> dict | None:
+        if message.get("role") == "moderator":
+            if self.console is None or not self._has_token(message, self.moderator_token):
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_MODERATOR)}
+            self._moderators.add(ws)
+            self.console.seen = True
+            asyncio.ensure_future(self._send(ws, json.dumps(self.snapshot())))
+            return self.console.view
         if message.get("role") == "control":
             if not self._has_token(message):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
             self._controls.add(ws)
             self._send_tablets()
-            return None
+            return self.snapshot()  # with what only the laptop's pages see
         key = str(message.get("id"))[:40]
         tablet = self._tablets.get(key)
         earlier = self._tablet_of.get(ws)
@@ -332,9 +379,15 @@ class BoxServer:
         del self._tablets[min(gone)[1]]
         return True
 
-    def _has_token(self, message: dict) -> bool:
-        token = message.get("token")
-        return isinstance(token, str) and secrets.compare_digest(token.encode(errors="replace"), self.token.encode())
+    def _has_token(self, message: dict, token: str | None = None) -> bool:
+        given = message.get("token")
+        return isinstance(given, str) and secrets.compare_digest(given.encode(errors="replace"),
+                                                                 (token or self.token).encode())
+
+    def _controls_game(self, message: dict) -> bool:
+        """The laptop's controls page, or the moderator's console, may start, pause and move on."""
+        return self._has_token(message) or (self.console is not None and
+                                            self._has_token(message, self.moderator_token))
 
     def _answer(self, data: str, ws=None) -> dict | None:
         try:
@@ -357,7 +410,7 @@ class BoxServer:
             return None
         if kind == "control":
             action = message.get("action")
-            if not self._has_token(message):
+            if not self._controls_game(message):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
             if action not in ACTIONS:
                 return {"type": "error", "message": f"no action {str(action)[:40]!r}"}
@@ -365,7 +418,21 @@ class BoxServer:
                 return {"type": "refused", "action": action, "message": self.catalog.gettext(NOT_NOW[action])}
             self.control(action)
             return {"type": "done", "action": action}
+        if kind == "answer":
+            if ws not in self._moderators:
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_MODERATOR)}
+            self.console.offer(message.get("version"), message.get("value"), self._reply_to(ws))
+            return None
         return {"type": "error", "message": f"no message type {kind!r}"}
+
+
+def for_tablets(message: dict) -> dict:
+    """A message as the tablets get it: a state without the names of the night's parts (a turn is
+    named after its character: the laptop's pages show them, a tablet on the table never does)."""
+    if message.get("type") != "state":
+        return message
+    night = message["night"]
+    return {**message, "night": {**night, "phases": [{**phase, "label": ""} for phase in night["phases"]]}}
 
 
 def foreign_request(host: str, origin: str | None) -> str | None:

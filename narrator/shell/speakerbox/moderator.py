@@ -1,0 +1,216 @@
+"""The moderator's console: the secret table and the game's questions on a phone.
+
+A game of many nights with a moderator asks one question at a time. Served to the moderator's
+phone as well, each question is asked in two places at once: the terminal's prompt and the
+phone's buttons race, and the first answer is the answer. The game stays in the main thread: the
+server's thread only queues what the phone sent and wakes the main thread, which checks it and
+takes it as if it had been typed (``Console.ask``).
+
+A question is numbered (its ``version``); an answer names the question it answers, so an answer
+to a question already answered (at the laptop, or from another phone) is refused and the phone is
+shown the question asked now. What is shown is a plain JSON view built by the game's table
+(``narrator.shell.cli.rounds``): a title, the lines the terminal printed, the cards, and the
+question's ``form`` (its kind and its options), never anything about a game's own rules.
+"""
+
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+UNDO = "undo"  # what the phone sends to take the last answer back
+_NOTHING = object()
+
+
+class _Arrived(Exception):
+    """An answer came from the phone while the terminal's prompt waited."""
+
+
+class _Lines:
+    """The terminal's lines, read without ever blocking for long, so that a prompt can also watch
+    for the phone's answers. A terminal is read a line at a time once ``select`` says one is
+    there (a terminal gives a whole line or nothing); a pipe or a file (piped input) is read by a
+    thread of its own, since Python's buffer may already hold lines ``select`` cannot see."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue | None = None
+        self._ended = False
+
+    def poll(self, seconds: float) -> str | None:
+        """A line typed (without its newline), or None if none came within ``seconds``;
+        EOFError once the input has ended."""
+        if self._ended:
+            raise EOFError
+        stdin = sys.stdin
+        try:
+            terminal = stdin.isatty()
+            stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # a stream in memory: it never waits
+            return self._line(stdin.readline())
+        if terminal:
+            import select
+
+            ready, _, _ = select.select([stdin], [], [], seconds)
+            return self._line(stdin.readline()) if ready else None
+        if self._queue is None:
+            self._queue = queue.Queue()
+            threading.Thread(target=self._read, args=(stdin, self._queue), name="terminal-lines", daemon=True).start()
+        try:
+            return self._line(self._queue.get(timeout=seconds))
+        except queue.Empty:
+            return None
+
+    @staticmethod
+    def _read(stdin, lines: queue.Queue) -> None:
+        while True:
+            try:
+                line = stdin.readline()
+            except (OSError, ValueError):
+                line = ""
+            lines.put(line)
+            if not line:
+                return
+
+    def _line(self, line: str) -> str:
+        if not line:
+            self._ended = True
+            raise EOFError
+        return line.rstrip("\r\n")
+
+
+class Console:
+    """The questions of one game, shown to every moderator's page that gave the token.
+
+    ``undo`` is what an undo from the phone raises (the terminal's own), ``ended`` what a prompt
+    raises when the laptop's input has ended; the terminal's prompts read lines by ``prompt``."""
+
+    def __init__(self, undo: type[Exception], ended: tuple[type[BaseException], ...] = (EOFError,)) -> None:
+        self.undo, self.ended = undo, ended
+        self.version = 0
+        self.view: dict = {"type": "step", "version": 0, "title": "", "lines": [], "table": [], "form": None}
+        self.send: Callable[[dict], None] = lambda message: None  # to every console page (the server's)
+        self.seen = False  # a console page has connected: a closed terminal then waits for it
+        self._answers: queue.Queue = queue.Queue()
+        self._check: Callable[[Any], str | None] | None = None
+        self._lines = _Lines()
+
+    def close(self) -> None:
+        pass
+
+    # --- the main thread --------------------------------------------------------------------------
+
+    def show(self, view: dict) -> None:
+        """Show ``view`` (title, lines, table, form) as the game's step now: a new question."""
+        self.version += 1
+        self._check = None
+        self.view = {"type": "step", "form": None, **view, "version": self.version}
+        self.send(self.view)
+
+    def ask(self, view: dict, terminal: Callable[[], Any], check: Callable[[Any], str | None] | None = None,
+            tapped: Callable[[Any, bool], None] = lambda value, prompted: None):
+        """The answer to the question ``view`` shows (its ``form``), from whichever comes first: the
+        terminal (``terminal()`` asks there) or a phone (checked by the form and by ``check``, which
+        gives why a value is not an answer; ``tapped(value, prompted)`` then shows it at the laptop,
+        ``prompted`` if the terminal's question is on the screen). The phone's undo raises ``Undo``,
+        as typing it does."""
+        self.show(view)
+        self._check = check
+        prompted = False
+        while True:
+            try:
+                value = self._take()
+            except self.undo:
+                tapped(UNDO, prompted)
+                raise
+            if value is not _NOTHING:
+                tapped(value, prompted)
+                return value
+            prompted = True
+            try:
+                return terminal()
+            except _Arrived:
+                continue
+            except self.ended:
+                if not self.seen:
+                    raise
+                self._wait_for_the_phone()
+
+    def prompt(self, text: str) -> str:
+        """A line typed at the terminal after ``text`` (as ``input`` reads one), while watching
+        for the phone's answer: one that comes ends the terminal's question (``ask`` takes it)."""
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        while True:
+            if not self._answers.empty():
+                raise _Arrived
+            line = self._lines.poll(0.1)
+            if line is not None:
+                return line
+
+    def _wait_for_the_phone(self) -> None:
+        """The laptop's input is closed: the phone answers alone."""
+        while self._answers.empty():
+            threading.Event().wait(0.1)
+
+    def _take(self):
+        """An answer the phone gave to the question asked now (``_NOTHING`` if none); answers to
+        other questions are refused, and the phone is shown the question asked now."""
+        while True:
+            try:
+                version, value, reply = self._answers.get_nowait()
+            except queue.Empty:
+                return _NOTHING
+            if version != self.version:
+                reply({"type": "not-taken", "version": version, "reason": "answered"})
+                reply(self.view)
+                continue
+            if value == UNDO:
+                raise self.undo
+            why = fault(self.view.get("form"), value)
+            if why is None and self._check is not None:
+                why = self._check(value)
+            if why is not None:
+                reply({"type": "not-taken", "version": version, "reason": "wrong", "message": str(why)})
+                continue
+            reply({"type": "taken", "version": version})
+            return value
+
+    # --- the server's thread ------------------------------------------------------------------------
+
+    def offer(self, version: Any, value: Any, reply: Callable[[dict], None]) -> None:
+        """A phone's answer to question ``version`` (or ``UNDO``): queued for the game, whose
+        prompt sees it within a tenth of a second; ``reply`` tells that phone what became of it."""
+        self._answers.put((version, value, reply))
+
+
+def fault(form: dict | None, value: Any) -> str | None:
+    """Why ``value`` does not answer a question of ``form`` (None when it does): the shape, and
+    that every name or value given is one of the form's options."""
+    if form is None:
+        return "nothing is asked now"
+    kind = form["kind"]
+    allowed = [option["value"] for option in form.get("options", ())]
+    if kind == "go":
+        return None if value is True else "press the button"
+    if value is None:
+        return None if form.get("none") else "an answer is needed"
+    if kind in ("one", "pick"):
+        return None if value in allowed and not isinstance(value, (dict, list)) else "not one of the options"
+    if kind == "several":
+        if not isinstance(value, list) or not value or len(set(map(str, value))) != len(value):
+            return "a list of different options"
+        if form.get("most") and len(value) > form["most"]:
+            return "too many"
+        return None if all(item in allowed for item in value) else "not one of the options"
+    if kind == "each":
+        parts = {part["key"]: [option["value"] for option in part["options"]] for part in form["parts"]}
+        if not isinstance(value, dict) or not value or set(value) - set(parts):
+            return "an answer for some of the parts"
+        return None if all(value[key] in parts[key] for key in value) else "not one of the options"
+    if kind == "count":
+        fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= form["most"]
+        return None if fits else "a number from 0 to the most"
+    if kind == "fields":
+        return None if isinstance(value, dict) else "an answer of named parts"
+    return "not a question the console knows"

@@ -1,0 +1,284 @@
+// The moderator's console: the game's secret table and its questions, answered by taps.
+//
+// The laptop asks one question at a time and sends it here as a view: a title, the lines its
+// terminal printed, the cards, and a form (what kind of answer, and its options). Nothing here
+// knows a game: every word and every option comes from the laptop, in the game's language. An
+// answer names the question's version; one the laptop has already had is refused there, and the
+// page shows what the game asks now. The box's own state (Start, Pause, the day's clock) comes
+// as it comes to every tablet, and its buttons act as the laptop's controls page's do.
+"use strict";
+
+const TEXT = JSON.parse(document.getElementById("texts").textContent);
+const token = new URLSearchParams(location.search).get("token") || "";
+const CONFIRM = 4;           // seconds a first tap on Next waits for the second
+const $ = (id) => document.getElementById(id);
+
+let socket = null;
+let view = null;             // the laptop's step: {version, title, lines, table, form}
+let chosen = null;           // what has been tapped for the question shown, before Confirm
+let state = null;            // the box's state, as the tablets get it
+let offset = 0;              // the laptop's clock less this page's, in seconds
+let armed = null;            // Next tapped once: {stage, at}
+let feedback = null;         // {text, refused, at}
+
+const now = () => Date.now() / 1000;
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
+
+function connect() {
+  socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  socket.onopen = () => {
+    setStatus("");
+    send({type: "hello", role: "moderator", token});
+  };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => {
+    socket = null;
+    if (view && view.over) { setStatus(TEXT.game_over); return; }  // the laptop has closed the box
+    setStatus(TEXT.lost, true);
+    setTimeout(connect, 1000);
+  };
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function setStatus(text, trouble = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("trouble", trouble);
+}
+
+function receive(message) {
+  if (message.type === "step") {
+    if (!view || view.version !== message.version || !sameForm(view.form, message.form)) chosen = null;
+    view = message;
+    renderStep();
+  } else if (message.type === "state") {
+    state = message;
+    offset = message.now - now();
+    renderBox();
+  } else if (message.type === "heartbeat") {
+    offset = message.server - now();
+  } else if (message.type === "taken") {
+    say(TEXT.moderator_taken, false);
+  } else if (message.type === "refused") {
+    say(message.message, true);
+  } else if (message.type === "not-taken") {
+    say(message.reason === "answered" ? TEXT.moderator_answered
+      : fill(TEXT.moderator_refused, {reason: message.message || ""}), true);
+  } else if (message.type === "done") {
+    say({start: TEXT.done_start, pause: TEXT.done_pause, resume: TEXT.done_resume, next: TEXT.done_next}[message.action]
+        || "", false);
+  } else if (message.type === "error") {
+    setStatus(message.message, true);
+  }
+}
+
+function sameForm(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function say(text, refused) {
+  feedback = {text, refused, at: now()};
+  renderFeedback();
+  setTimeout(renderFeedback, 6100);
+}
+
+function renderFeedback() {
+  const shown = feedback && now() - feedback.at < 6;
+  $("feedback").hidden = !shown;
+  if (shown) {
+    $("feedback").textContent = feedback.text;
+    $("feedback").classList.toggle("refused", feedback.refused);
+  }
+}
+
+// --- the step --------------------------------------------------------------------------------------
+
+function renderStep() {
+  $("title").textContent = view.title;
+  $("lines").replaceChildren(...view.lines.map((line) => element("li", line)));
+  $("cards").replaceChildren(...view.table.map((row) => {
+    const item = element("li", "");
+    item.classList.toggle("dead", row.dead);
+    item.append(element("span", row.name), element("span", row.dead ? `${row.card} · ${TEXT.moderator_dead}` : row.card, "card"));
+    return item;
+  }));
+  $("table").hidden = view.table.length === 0;
+  $("undo").hidden = !view.form;
+  $("question").replaceChildren(...question(view.form));
+}
+
+function element(tag, text, className) {
+  const made = document.createElement(tag);
+  made.textContent = text;
+  if (className) made.className = className;
+  return made;
+}
+
+function button(text, onClick, className) {
+  const made = element("button", text, className);
+  made.type = "button";
+  made.addEventListener("click", onClick);
+  return made;
+}
+
+function answer(value) {
+  send({type: "answer", token, version: view.version, value});
+}
+
+// Every kind of question the laptop asks: names to tap (one, several, one for each chooser), a
+// choice of words, a number, a button that says the moment has come, a turn's named parts.
+function question(form) {
+  if (!form) return [element("p", TEXT.moderator_listen, "listen")];
+  const parts = form.question ? [element("h2", form.question)] : [];
+  const kind = form.kind;
+  if (kind === "go") return [...parts, button(form.label, () => answer(true), "go")];
+  if (kind === "one" || kind === "pick") return [...parts, ...single(form)];
+  if (kind === "several") return [...parts, ...several(form)];
+  if (kind === "each") return [...parts, ...each(form)];
+  if (kind === "count") return [...parts, ...count(form)];
+  if (kind === "fields") return [...parts, ...fields(form)];
+  return parts;
+}
+
+function grid(options, isChosen, tap, noneText) {
+  const names = element("div", "", "names");
+  options.forEach((option) => {
+    const made = button(option.label, () => tap(option.value));
+    made.classList.toggle("chosen", isChosen(option.value));
+    names.append(made);
+  });
+  if (noneText) {
+    const none = button(noneText, () => tap(null), "none");
+    none.classList.toggle("chosen", isChosen(null));
+    names.append(none);
+  }
+  return names;
+}
+
+function confirm(value, enabled = true) {
+  const made = button(TEXT.moderator_confirm, () => answer(value()), "go");
+  made.disabled = !enabled;
+  return made;
+}
+
+function single(form) {
+  const picked = chosen === null ? undefined : chosen.value;
+  const noneText = form.none ? (form.kind === "one" ? TEXT.moderator_nobody : TEXT.moderator_none) : null;
+  return [grid(form.options, (value) => picked !== undefined && JSON.stringify(value) === JSON.stringify(picked),
+               (value) => { chosen = {value}; renderStep(); }, noneText),
+          confirm(() => chosen.value, chosen !== null)];
+}
+
+function several(form) {
+  const picked = chosen || {names: [], none: false};
+  const tap = (value) => {
+    if (value === null) { chosen = {names: [], none: !picked.none}; renderStep(); return; }
+    const names = picked.names.includes(value) ? picked.names.filter((name) => name !== value) : [...picked.names, value];
+    chosen = {names, none: false};
+    renderStep();
+  };
+  const enough = picked.none ? form.none : picked.names.length > 0 && picked.names.length >= (form.least || 0)
+    && (!form.most || picked.names.length <= form.most);
+  const shown = [grid(form.options, (value) => (value === null ? picked.none : picked.names.includes(value)), tap,
+                      form.none ? TEXT.moderator_nobody : null)];
+  if (picked.names.length) shown.push(element("p", fill(TEXT.moderator_chosen, {count: picked.names.length}), "listen"));
+  shown.push(confirm(() => (picked.none ? null : picked.names), enough));
+  return shown;
+}
+
+function each(form) {
+  const picked = chosen || {};
+  const shown = [];
+  form.parts.forEach((part) => {
+    shown.push(element("h3", part.label));
+    shown.push(grid(part.options, (value) => picked[part.key] === value && (value !== null || part.key in picked),
+                    (value) => { chosen = {...picked, [part.key]: value}; renderStep(); },
+                    form.none ? TEXT.moderator_nobody : null));
+  });
+  const given = Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== null));
+  const complete = form.parts.every((part) => part.key in picked);
+  shown.push(confirm(() => (Object.keys(given).length ? given : null), complete));
+  return shown;
+}
+
+function count(form) {
+  const value = chosen === null ? 0 : chosen.value;
+  const set = (next) => { chosen = {value: Math.max(0, Math.min(form.most, next))}; renderStep(); };
+  const row = element("div", "", "count");
+  row.append(button("−", () => set(value - 1)), element("output", String(value)), button("+", () => set(value + 1)));
+  return [row, confirm(() => value)];
+}
+
+function fields(form) {
+  const picked = chosen || {};
+  const shown = [];
+  form.forms.forEach((shape, index) => {
+    if (!shape.parts.length) {
+      shown.push(grid([{label: TEXT.moderator_yes, value: index}], (value) => picked.form === value,
+                      (value) => { chosen = {form: value}; renderStep(); }, TEXT.moderator_not_this));
+      return;
+    }
+    shape.parts.forEach((part) => {
+      shown.push(element("h3", part.label));
+      shown.push(grid(part.options, (value) => picked.form === index && picked[part.key] === value,
+                      (value) => { chosen = {...(picked.form === index ? picked : {}), form: index, [part.key]: value};
+                                   renderStep(); }, null));
+    });
+  });
+  shown.push(button(TEXT.moderator_not_this, () => answer(null), "quiet"));
+  const shape = picked.form === undefined || picked.form === null ? null : form.forms[picked.form];
+  const complete = shape !== null && shape.parts.every((part) => part.key in picked);
+  shown.push(confirm(() => {
+    const value = {...shape.fixed};
+    shape.parts.forEach((part) => { value[part.key] = picked[part.key]; });
+    return value;
+  }, complete));
+  return shown;
+}
+
+// --- the box: Start, Pause, the day's clock ---------------------------------------------------------
+
+function renderBox() {
+  const actions = state ? state.actions : [];
+  const stage = state ? state.stage : null;
+  document.querySelectorAll("#controls button").forEach((made) => { made.hidden = !actions.includes(made.dataset.action); });
+  const next = document.querySelector("#controls button[data-action=next]");
+  const ready = armed !== null && now() - armed.at < CONFIRM && armed.stage === stage;
+  next.textContent = ready ? TEXT[`confirm_next_${stage}`] || TEXT.confirm_next_night : TEXT[`next_${stage}`] || TEXT.next_night;
+  next.classList.toggle("armed", ready);
+  $("controls").hidden = actions.length === 0;
+  $("stage").textContent = stageText();
+}
+
+function stageText() {
+  if (!state) return "";
+  if (state.stage === "waiting") return TEXT.waiting_control;
+  if (state.stage === "night") return state.night.running ? TEXT.night : TEXT.paused;
+  if (state.stage === "day" && state.day) {
+    if (state.day.voting) return TEXT.vote;
+    const left = state.day.paused_left !== null ? state.day.paused_left : state.day.deadline - (now() + offset);
+    const whole = Math.max(0, Math.ceil(left));
+    const clock = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    return `${state.day.paused_left !== null ? TEXT.day_paused : TEXT.day} · ${clock}`;
+  }
+  return "";
+}
+
+document.querySelectorAll("#controls button").forEach((made) => made.addEventListener("click", () => {
+  const action = made.dataset.action;
+  const stage = state ? state.stage : null;
+  if (action === "next" && !(armed !== null && now() - armed.at < CONFIRM && armed.stage === stage)) {
+    armed = {stage, at: now()};
+    renderBox();
+    setTimeout(renderBox, CONFIRM * 1000 + 50);
+    return;
+  }
+  armed = null;
+  send({type: "control", token, action});
+}));
+
+$("undo").addEventListener("click", () => answer("undo"));
+setInterval(renderBox, 500);
+connect();

@@ -1,0 +1,302 @@
+"""The moderator's console (issue 28): questions answered at the terminal or on the phone, whichever
+is first; the server's guard on it; whole games of every game of many nights played from it, the
+tablets learning nothing secret; and the page itself at a phone's size in Chromium."""
+
+import asyncio
+import json
+import os
+import threading
+import time
+
+import aiohttp
+import click
+import pytest
+from moderation import Served, bot_game
+
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+from narrator.shell.cli.prompts import Undo
+from narrator.shell.speakerbox.moderator import Console, fault
+from narrator.shell.speakerbox.server import BoxServer
+from narrator.shell.speakerbox.state import Box
+
+ONE = {"kind": "one", "question": "Seer points at", "none": True,
+       "options": [{"label": "Anna", "value": "Anna"}, {"label": "Bruno", "value": "Bruno"}]}
+
+
+# --- the forms ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("form, good, bad", [
+    (ONE, ["Anna", None], ["Zeno", ["Anna"], {"a": 1}]),
+    ({**ONE, "none": False}, ["Bruno"], [None]),
+    ({**ONE, "kind": "several", "most": 2}, [["Anna", "Bruno"], None], [[], ["Anna", "Anna"], ["Zeno"], "Anna"]),
+    ({"kind": "each", "none": True, "parts": [{"key": "x", "options": ONE["options"]}]}, [{"x": "Anna"}, None],
+     [{"y": "Anna"}, {"x": "Zeno"}, {}]),
+    ({"kind": "pick", "options": [{"label": "yes", "value": True}, {"label": "no", "value": False}]}, [True, False],
+     [None, "yes", 1.5]),
+    ({"kind": "count", "most": 3}, [0, 3], [4, -1, True, "2"]),
+    ({"kind": "go", "label": "Vote"}, [True], [False, None]),
+])
+def test_a_form_takes_only_its_own_answers(form, good, bad):
+    assert [fault(form, value) for value in good] == [None] * len(good)
+    assert all(fault(form, value) is not None for value in bad)
+    assert fault(None, "Anna") is not None  # nothing is asked
+
+
+# --- the race between the terminal and the phone ---------------------------------------------------------
+
+@pytest.fixture
+def typing(monkeypatch):
+    """The terminal's input as a pipe (what a test, or a script, types), nothing typed yet."""
+    read, write = os.pipe()
+    stdin = os.fdopen(read, "r")
+    monkeypatch.setattr("sys.stdin", stdin)
+    writer = os.fdopen(write, "w")
+    yield writer
+    writer.close()
+    stdin.close()
+
+
+@pytest.fixture(autouse=True)
+def prompts_race(monkeypatch):
+    """click's prompts read their lines through the console, as the game's table has them do."""
+    import click.termui
+
+    real = Console.__init__
+
+    def made(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        monkeypatch.setattr(click.termui, "visible_prompt_func", self.prompt)
+    monkeypatch.setattr(Console, "__init__", made)
+
+
+def answer_soon(console, version, value, replies, delay=0.3):
+    threading.Timer(delay, console.offer, args=(version, value, replies.append)).start()
+
+
+def test_the_phone_answers_while_the_terminal_waits(typing, capsys):
+    console, replies, tapped = Console(Undo, (EOFError, click.Abort)), [], []
+    answer_soon(console, 1, "Bruno", replies)
+    started = time.monotonic()
+    value = console.ask({"title": "Night 1", "form": ONE}, lambda: click.prompt("Seer points at"),
+                        tapped=lambda value, prompted: tapped.append((value, prompted)))
+    assert value == "Bruno" and time.monotonic() - started < 2
+    assert tapped == [("Bruno", True)] and replies == [{"type": "taken", "version": 1}]
+    assert "Seer points at" in capsys.readouterr().out
+
+
+def test_the_terminal_answers_and_the_phone_is_then_told_so(typing):
+    console, replies = Console(Undo, (EOFError, click.Abort)), []
+    typing.write("Anna\n")
+    typing.flush()
+    assert console.ask({"form": ONE}, lambda: click.prompt("Seer points at")) == "Anna"
+    console.offer(1, "Bruno", replies.append)  # the same question, answered late on the phone
+    answer_soon(console, 2, "Anna", replies)
+    assert console.ask({"form": ONE}, lambda: click.prompt("Seer points at")) == "Anna"
+    assert replies[0] == {"type": "not-taken", "version": 1, "reason": "answered"}
+    assert replies[1]["type"] == "step" and replies[1]["version"] == 2  # shown what is asked now
+    assert replies[2] == {"type": "taken", "version": 2}
+
+
+def test_a_wrong_answer_is_refused_and_undo_goes_back(typing):
+    console, replies = Console(Undo, (EOFError, click.Abort)), []
+    console.offer(1, "Zeno", replies.append)
+    console.offer(1, "Anna", replies.append)
+    check = lambda value: "not Anna" if value == "Anna" else None  # noqa: E731 - the rules' own check
+    answer_soon(console, 1, "Bruno", replies)
+    assert console.ask({"form": ONE}, lambda: click.prompt("?"), check) == "Bruno"
+    assert [reply["type"] for reply in replies] == ["not-taken", "not-taken", "taken"]
+    assert replies[1]["message"] == "not Anna"
+    console.offer(2, "undo", replies.append)
+    with pytest.raises(Undo):
+        console.ask({"form": ONE}, lambda: click.prompt("?"))
+
+
+def test_a_closed_terminal_waits_for_the_phone_once_one_is_connected(typing):
+    typing.close()
+    console = Console(Undo, (EOFError, click.Abort))
+    with pytest.raises(click.Abort):  # nobody on the phone: the input's end ends the game, as before
+        console.ask({"form": ONE}, lambda: click.prompt("?"))
+    console.seen, replies = True, []
+    answer_soon(console, 2, "Anna", replies)
+    assert console.ask({"form": ONE}, lambda: click.prompt("?")) == "Anna"
+
+
+# --- the server -----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def served():
+    console = Console(Undo, (EOFError, click.Abort))
+    box = Box(night_length=10.0, phases=[(0.0, "Nightfall"), (2.0, "Seer")], clock=time.monotonic)
+    server = BoxServer(box, b"RIFF", {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
+                       token="laptop", console=console)
+    box.on_change = server.broadcast
+    server.start()
+    console.show({"title": "Night 1", "lines": [], "table": [{"name": "Anna", "card": "Seer", "dead": False}],
+                  "form": ONE})
+    yield server
+    server.stop()
+
+
+async def said(server, *messages, wait=0.5):
+    """What a page that sends ``messages`` hears back."""
+    heard = []
+    async with aiohttp.ClientSession() as session, session.ws_connect(f"http://127.0.0.1:{server.port}/ws") as ws:
+        for message in messages:
+            await ws.send_str(message if isinstance(message, str) else json.dumps(message))
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                heard.append(await ws.receive_json(timeout=deadline - time.monotonic()))
+            except (asyncio.TimeoutError, TypeError):
+                break
+    return heard
+
+
+def test_only_the_moderators_token_opens_the_console(served):
+    for token in ("laptop", "guess", None, 7):
+        heard = asyncio.run(said(served, {"type": "hello", "role": "moderator", "token": token},
+                                 {"type": "answer", "version": 1, "value": "Anna", "token": token}))
+        assert not [message for message in heard if message["type"] == "step"]
+        assert [message["type"] for message in heard if message["type"] == "error"] == ["error", "error"]
+    heard = asyncio.run(said(served, {"type": "hello", "role": "moderator", "token": served.moderator_token}))
+    (step,) = [message for message in heard if message["type"] == "step"]
+    assert step["table"][0]["card"] == "Seer" and step["form"] == ONE
+
+
+def test_malformed_answers_are_refused_without_a_traceback(served, capfd):
+    hello = {"type": "hello", "role": "moderator", "token": served.moderator_token}
+    asyncio.run(said(served, hello, "{", "[]", {"type": "answer"}, {"type": "answer", "version": [1], "value": {}},
+                     {"type": "answer", "version": 1, "value": "x" * 3000}))
+    queued = []
+    while not served.console._answers.empty():
+        queued.append(served.console._answers.get_nowait())
+    assert len(queued) == 3  # queued, and refused by the game's thread (its form), never trusted here
+    assert all(version != 1 or fault(ONE, value) is not None for version, value, _reply in queued)  # stale, or wrong
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_tablets_never_see_the_night_parts_names(served):
+    tablet = asyncio.run(said(served, {"type": "hello", "role": "tablet", "id": "t"}))
+    laptop = asyncio.run(said(served, {"type": "hello", "role": "control", "token": "laptop"}))
+    labels = lambda heard: [[phase["label"] for phase in message["night"]["phases"]]  # noqa: E731
+                            for message in heard if message["type"] == "state"]
+    assert labels(tablet) and all(names == ["", ""] for names in labels(tablet))
+    assert ["Nightfall", "Seer"] in labels(laptop)
+
+
+def test_no_console_without_a_moderator():
+    box = Box(night_length=10.0, phases=[], clock=time.monotonic)
+    server = BoxServer(box, b"RIFF", {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    server.start()
+    try:
+        async def get(path):
+            async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{server.port}{path}") as got:
+                return got.status
+        assert asyncio.run(get("/moderator")) == 404
+        heard = asyncio.run(said(server, {"type": "hello", "role": "moderator", "token": server.moderator_token}))
+        assert [message["type"] for message in heard if message["type"] != "state"] == ["error"]
+    finally:
+        server.stop()
+
+
+# --- whole games from the console ------------------------------------------------------------------------
+
+def secret_words(game_id: str, lang: str, players: int) -> set[str]:
+    """What a tablet must never be told: a role's name, a player's name."""
+    from moderation import NAMES
+
+    game = load_game(GAMES_DIR / game_id)
+    language = game.languages[lang]
+    return {language.role_name(role.id) for role in game.roles} | set(NAMES[:players])
+
+
+@pytest.mark.parametrize("game_id, players, lang", [("lupus-in-tabula", 8, "en"), ("learts-variant", 9, "it"),
+                                                    ("wherewolf-in-tabula", 10, "en"), ("wherewolf-revised", 12, "it")])
+def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path, game_id, players, lang):
+    served = Served.start(tmp_path, game_id, players, lang, "--lang", lang)
+    try:
+        seen = bot_game(served, seed=players)
+        assert served.process.wait(timeout=30) == 0, served.errors()[-2000:]
+    finally:
+        served.stop()
+    (saved,) = (tmp_path / "data" / "narrator" / "games").glob("[!.]*.json")
+    assert json.loads(saved.read_text())["over"] is True
+    assert seen.steps[-1]["form"] is None and seen.steps[-1]["table"]  # the end, and the cards
+    assert any(step["form"] for step in seen.steps) and not [r for r in seen.refused if r["reason"] != "wrong"]
+    secrets = secret_words(game_id, lang, players)
+    for text in seen.tablet:
+        message = json.loads(text)
+        message.pop("result", None)  # a day's and the game's result: said aloud to everyone
+        shown = json.dumps(message, ensure_ascii=False)
+        assert not [word for word in secrets if word in shown], message
+    assert len(seen.tablet) > 10
+    assert "Traceback" not in served.errors()
+
+
+# --- the page, at a phone's size ---------------------------------------------------------------------------
+
+def tap_through(page, served, rng, reload_after=None, seconds=240):
+    """Play the served game to its end by taps on the console page: Start, Next (twice: it asks to
+    confirm), and a random answer to every question; the page reloaded once after ``reload_after``
+    answers. Returns every kind of question met, with the smallest button height seen for it."""
+    kinds, answered, last = {}, 0, None
+    deadline = time.monotonic() + seconds
+    while served.process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+        start = page.locator("#controls button[data-action=start]")
+        if start.is_visible():
+            start.click()
+        following = page.locator("#controls button[data-action=next]")
+        if following.is_visible():
+            following.click()
+            following.click()
+            continue
+        form = page.evaluate("view && view.form")
+        version = page.evaluate("view && view.version")
+        if not form or version == last:
+            continue
+        last = version
+        heights = page.evaluate("[...document.querySelectorAll('#question button, #undo')]"
+                                ".filter((b) => b.offsetParent).map((b) => b.getBoundingClientRect().height)")
+        assert page.text_content("#question h2") == form["question"] or not form["question"]
+        kinds[form["kind"]] = min(heights + [kinds.get(form["kind"], 1e9)])
+        if form["kind"] in ("one", "pick", "several"):
+            names = page.locator("#question .names button:not(.none)")
+            names.nth(rng.randrange(names.count())).click()
+        if form["kind"] == "go":
+            page.click("#question button.go")
+        else:
+            page.click("#question button.go >> nth=-1")  # Confirm
+        answered += 1
+        if answered == reload_after:
+            page.reload()
+            page.wait_for_function("view !== null", timeout=10000)
+            last = None
+    return kinds
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, lang):
+    import random
+
+    served = Served.start(tmp_path, "lupus-in-tabula", 8, lang, "--lang", lang)
+    try:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(served.console)
+        page.wait_for_function("view !== null", timeout=20000)
+        assert page.title() == {"en": "narrate · moderator", "it": "narrate · moderatore"}[lang]
+        assert page.locator("#cards li").count() == 8  # the secret table, from the start
+        kinds = tap_through(page, served, random.Random(5), reload_after=6)
+        assert served.process.wait(timeout=30) == 0, served.errors()[-2000:]
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(tmp_path / "end.png"))
+        assert page.text_content("#lines") and page.locator("#cards li.dead").count() >= 1
+        assert page.text_content("#status") == {"en": "Game over", "it": "Partita finita"}[lang]
+    finally:
+        served.stop()
+    assert "one" in kinds and all(height >= 44 for height in kinds.values()), kinds
+    saved = json.loads(next((tmp_path / "data" / "narrator" / "games").glob("[!.]*.json")).read_text())
+    assert saved["over"] is True
+    tapped = {"en": "(from the moderator's phone)", "it": "(dal telefono del moderatore)"}[lang]
+    assert served.output().count(tapped) >= 5  # the laptop shows each answer tapped
