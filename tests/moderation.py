@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino", "Ugo", "Vera", "Zeno", "Luca", "Nina")
-LOCALES = {"it": "it_IT.UTF-8", "en": "en_GB.UTF-8"}
+from test_game_lupus import LOCALES
+from test_rounds import NAMES
 
 
 @dataclass

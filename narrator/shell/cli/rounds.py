@@ -55,6 +55,7 @@ from narrator.shell.cli.options import (
 )
 from narrator.shell.cli.prompts import Undo, ask_choice, ask_name, ask_names, is_undo, prompt
 from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
+from narrator.shell.speakerbox.moderator import UNDO, Console
 from narrator.shell.translation import _, active_catalog, ngettext, say
 
 # What a saved game keeps of the command line, to sound the same when resumed, and what each
@@ -232,8 +233,6 @@ class GameTable:
         self.title, self.state, self.over_now = "", None, False
         if options["speaker_box"]:
             if saved.setup.cards is not None:
-                from narrator.shell.speakerbox.moderator import Console
-
                 self.console = Console(Undo, (EOFError, click.Abort))  # click's prompt: Abort at the input's end
             self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES), waiting,
                                   self.console)
@@ -281,13 +280,11 @@ class GameTable:
         if self.console is None:
             return terminal()
         def tapped(value, prompted: bool) -> None:
-            shown = _("undo") if value == "undo" else self.shown(form, value)
+            shown = _("undo") if value == UNDO else self.shown(form, value)
             self.echo(_("{answer} (from the moderator's phone)").format(
                 answer=shown if prompted else f"{form['question']}: {shown}"))
 
         def racing():
-            import click.termui
-
             typed = click.termui.visible_prompt_func
             click.termui.visible_prompt_func = self.console.prompt  # click's prompts read their lines here
             try:
@@ -749,9 +746,5 @@ class GameTable:
         return _("night {night}").format(night=night)
 
     def close(self) -> None:
-        try:
-            self.voice.close()
-        finally:
-            if self.console is not None:
-                self.console.close()
+        self.voice.close()
 

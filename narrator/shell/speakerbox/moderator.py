@@ -95,9 +95,6 @@ class Console:
         self._check: Callable[[Any], str | None] | None = None
         self._lines = _Lines()
 
-    def close(self) -> None:
-        pass
-
     # --- the main thread --------------------------------------------------------------------------
 
     def show(self, view: dict) -> None:
