@@ -107,14 +107,16 @@ class Seen:
     """What a bot-run game showed: every console step, every tablet message, the refusals."""
 
     steps: list = field(default_factory=list)
+    states: list = field(default_factory=list)  # the box's states the console was sent
     tablet: list = field(default_factory=list)  # every message a tablet was sent, as sent (text)
     refused: list = field(default_factory=list)
     kinds: set = field(default_factory=set)
 
 
-def bot_game(served: Served, seed: int, seconds: float = 400) -> Seen:
+def bot_game(served: Served, seed: int, seconds: float = 400, kill_at=None) -> Seen:
     """Play the served game to its end from the console's WebSocket, answering at random, with a
-    tablet listening."""
+    tablet listening; or until a step the console is shown satisfies ``kill_at``, when narrate is
+    killed."""
     import aiohttp
 
     rng = random.Random(seed)
@@ -139,6 +141,7 @@ def bot_game(served: Served, seed: int, seconds: float = 400) -> Seen:
                 except (asyncio.TimeoutError, TypeError):
                     continue
                 if message.get("type") == "state":
+                    seen.states.append(message)
                     actions = message["actions"]
                     action = "start" if "start" in actions else "next" if "next" in actions and (
                         message["stage"] == "night" or message["day"] and not message["day"]["voting"]) else None
@@ -147,6 +150,10 @@ def bot_game(served: Served, seed: int, seconds: float = 400) -> Seen:
                 elif message.get("type") == "step":
                     step = message
                     seen.steps.append(message)
+                    if kill_at is not None and kill_at(message):
+                        served.process.kill()
+                        served.process.wait()
+                        return
                     if message["form"] and message["version"] != answered:
                         answered = message["version"]
                         seen.kinds.add(message["form"]["kind"])

@@ -22,6 +22,7 @@ from test_day import FakeClock, RecordingSpeaker
 from test_rounds import NAMES, random_entry
 
 from narrator.core.deck import build_deck, make_deck
+from narrator.core.errors import NarratorError
 from narrator.core.procedures import RevealStep, VoteStep
 from narrator.core.rounds import ActStep, DawnStep, DayStep, EndQuestion, Over, PhaseStep, Rounds, Setup
 from narrator.core.script import INTRO_PHASE
@@ -623,3 +624,29 @@ def test_resume_names_a_newest_save_it_cannot_read_and_asks_before_an_older_game
     (only_broken / "games" / "x.json").write_text("[]", encoding="utf-8")
     alone = invoke(env, ["resume"], [])
     assert alone.exit_code == 2 and "x.json: not a game saved by this narrate" in alone.stderr
+
+
+def test_a_saved_game_keeps_the_pages_tokens_and_refuses_bad_ones(game, tmp_path):
+    """A game served to tablets keeps its pages' tokens (so that a page open when narrate stopped
+    comes back to the resumed game); a file without them is an older save or a game never served;
+    tokens edited into something else make the file one narrate did not save."""
+    from narrator.shell.savedgames import load
+
+    env = lupus_env(tmp_path)
+    rounds, typed = planned_game(game, env, 8, seed=8)
+    assert invoke(env, command(8, NAMES[:8]), ["", *typed[:3]]).exit_code == 2
+    (path,) = (env.data_home / "games").glob("*.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert "tokens" not in data and load(path).tokens is None  # not served: nothing to keep
+    for tokens, good in (({"controls": "a1", "moderator": "b2"}, True), ({"controls": "a1"}, False),
+                         ({"controls": "a1", "moderator": 7}, False), ({"controls": "", "moderator": "b"}, False),
+                         ([], False), ({"controls": "a", "moderator": "b", "x": "c"}, False)):
+        path.write_text(json.dumps({**data, "tokens": tokens}), encoding="utf-8")
+        if good:
+            saved = load(path)
+            assert saved.tokens == tokens
+            saved.save()
+            assert json.loads(path.read_text(encoding="utf-8"))["tokens"] == tokens
+        else:
+            with pytest.raises(NarratorError, match="not a game saved by this narrate"):
+                load(path)

@@ -22,7 +22,9 @@ from test_game_lupus import (
 from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end, random_entry
 
 from narrator.core.deck import build_deck
-from narrator.core.rounds import Over, Rounds, Setup
+from narrator.core.rounds import Over, PhaseStep, Rounds, Setup, notes_for
+from narrator.core.script import INTRO_PHASE
+from narrator.core.vote import Sentences
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 
@@ -100,6 +102,21 @@ def test_a_twelve_player_game_with_the_necromancer_plays_to_a_winner(game, tmp_p
     counted = [entry["hands"] for entry in rounds.entries if entry["kind"] == "day" and "hands" in entry]
     assert counted  # at least one of its days is counted by hands
     assert set(counted[0]) <= set(said)  # each name called aloud before its hands are counted
+    notes = nightfall_notes(game, rounds, language)
+    assert notes  # the Necromancer's curse, at least
+    printed = [line.strip() for line in result.output.splitlines() if line.startswith("  · ")]
+    assert printed == [f"· {note}" for note in notes]  # under the cards, at each night's start
+
+
+def nightfall_notes(game, rounds, language):
+    """The rules' notes for the moderator at the start of each night of a game played in the core."""
+    replayed, notes = Rounds(game, rounds.setup), []
+    for entry in rounds.entries:
+        step = replayed.step
+        if isinstance(step, PhaseStep) and step.phase == INTRO_PHASE:
+            notes += notes_for(game, step.state, Sentences(game.languages[language]))
+        replayed.enter(entry)
+    return notes
 
 
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):

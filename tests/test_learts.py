@@ -269,6 +269,92 @@ def test_a_round_after_the_end_is_refused(game):
                {"day": {"lynched": "Lea"}})
 
 
+# --- the moderator's notes --------------------------------------------------------------------------
+
+def states_after(game, table, *rounds, **options):
+    """The state after each round of a record (a dawn's, then a day's...), as the rules left it."""
+    from narrator.core.replay import replay
+
+    record = {"players": [{"name": name, "card": card} for name, card in table.items()],
+              "options": {name.replace("_", "-"): "on" if value else "off" for name, value in options.items()},
+              "rounds": list(rounds)}
+    return [result.step.dawn.state if result.night is not None else result.step.dusk.state
+            for result in replay(game, record, "record.yaml").rounds]
+
+
+def notes_in(game, state, language):
+    from narrator.core.rounds import notes_for
+    from narrator.core.vote import Sentences
+
+    return list(notes_for(game, state, Sentences(game.languages[language])))
+
+
+def test_no_notes_before_the_first_night_nor_when_nothing_is_pending(game):
+    from narrator.core.rounds import first_state
+
+    start = first_state(game, setup_of(game, TABLE_B, amanti_scelgono=True))
+    assert notes_in(game, start, "en") == notes_in(game, start, "it") == []
+    haul = states_after(game, TABLE_A, {"night": {"cortigiana": "Marco", "ladro": "Marco", "guardia": "Gina",
+                                                  "lupi": {"Anna": "Marco", "Bruno": "Dario"}}},
+                        {"day": {"lynched": "Lea"}})
+    assert [notes_in(game, state, language) for state in haul for language in ("en", "it")] == [[], [], [], []]
+    chosen_open = states_after(game, TABLE_B, {"night": {"amanti": "aperta"}}, amanti_scelgono=True)[0]
+    assert notes_in(game, chosen_open, "en") == []  # an open couple is the default: nothing to keep in mind
+
+
+def test_the_notes_tell_the_grieving_lover_a_faithful_couple_and_the_pardon_spent(game):
+    after = states_after(game, TABLE_B, {"night": {"amanti": "monogama", "lupi": {"Olga": "Rita"}}},
+                         {"day": {"lynched": "Vera", "sindaco": "Vera"}}, {"night": {}}, amanti_scelgono=True)
+    assert [notes_in(game, state, "en") for state in after] == [
+        ["Sara will die of grief at the next dawn.",
+         "The Lovers are a faithful couple: they turn the Courtesan away."],
+        ["Sara will die of grief at the next dawn.",
+         "The Lovers are a faithful couple: they turn the Courtesan away.",
+         "The Mayor's one pardon of the game is spent."],
+        ["The Mayor's one pardon of the game is spent."]]  # Sara died of grief: no lover left
+    assert [notes_in(game, state, "it") for state in after] == [
+        ["Sara morirà di dolore alla prossima alba.",
+         "Gli Amanti sono una coppia monogama: respingono la Cortigiana."],
+        ["Sara morirà di dolore alla prossima alba.",
+         "Gli Amanti sono una coppia monogama: respingono la Cortigiana.",
+         "Il Sindaco ha già concesso la sua unica grazia."],
+        ["Il Sindaco ha già concesso la sua unica grazia."]]
+
+
+def test_a_burned_lovers_partner_is_noted_until_the_grief_comes(game):
+    after = states_after(game, TABLE_B, {"night": {}}, {"day": {"lynched": "Rita"}}, {"night": {}})
+    assert [notes_in(game, state, "en") for state in after] == [
+        [], ["Sara will die of grief at the next dawn."], []]
+    assert notes_in(game, after[1], "it") == ["Sara morirà di dolore alla prossima alba."]
+    burned = states_after(game, TABLE_B, {"night": {"lupi": {"Olga": "Rita"}}}, {"day": {"lynched": "Sara"}})
+    assert notes_in(game, burned[1], "en") == []  # the griever burned first: nothing left to happen
+
+
+def test_the_notes_of_the_digests_fourth_example(game):
+    after = states_after(game, TABLE_B,
+                         {"night": {"lupi": {"Olga": "Rita", "Piero": "Ugo"}, "guardia": "Ugo"}},
+                         {"day": {"lynched": "Vera"}},
+                         {"night": {"martire": "Rita", "cortigiana": "Ugo", "guardia": "Teo",
+                                    "lupi": {"Olga": "Teo", "Piero": "Ugo"}}},
+                         {"day": {"lynched": "Teo", "sindaco": "Teo"}})
+    assert [notes_in(game, state, "en") for state in after] == [
+        ["Sara will die of grief at the next dawn."], ["Sara will die of grief at the next dawn."],
+        [],  # Sara died, Rita came back: a revived lover grieves nobody
+        ["The Mayor's one pardon of the game is spent."]]
+    assert notes_in(game, after[3], "it") == ["Il Sindaco ha già concesso la sua unica grazia."]
+
+
+def test_a_note_that_no_longer_matters_is_dropped(game):
+    table = {**TABLE_A, "Ivo": "sindaco"}
+    mayor = states_after(game, table, {"night": {}}, {"day": {"lynched": "Ivo", "sindaco": "Ivo"}},
+                         {"night": {"lupi": {"Anna": "Ivo"}}})
+    assert [notes_in(game, state, "en") for state in mayor] == [
+        [], ["The Mayor's one pardon of the game is spent."], []]  # the sindaco is dead: his pardon no longer matters
+    no_courtesan = states_after(game, TABLE_B, {"night": {"amanti": "monogama", "lupi": {"Olga": "Zoe"}}},
+                                amanti_scelgono=True)[0]
+    assert notes_in(game, no_courtesan, "en") == notes_in(game, no_courtesan, "it") == []
+
+
 # --- whole games ------------------------------------------------------------------------------------
 
 def phases_of(rounds):

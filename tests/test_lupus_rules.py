@@ -1,9 +1,12 @@
-"""Lupus in Tabula's dawn and end (its rules.py), one test per ruling of the digest."""
+"""Lupus in Tabula's dawn, end and moderator's notes (its rules.py), one test per ruling of the digest."""
 
 import pytest
-from test_rounds import settle_record
+from test_rounds import CARDS as TWELVE
+from test_rounds import advance, settle_record, setup_of, votes_for
 
+from narrator.core.rounds import DayStep, PhaseStep, Rounds, entry_for, notes_for
 from narrator.core.state import State
+from narrator.core.vote import Sentences
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 
@@ -109,10 +112,64 @@ def test_a_lupus_record_is_refused_where_the_rules_forbid_it(game):
 
 
 def test_the_owl_and_the_criceto_sentences_fit_any_player_in_italian(game):
-    from narrator.core.vote import Sentences
-
     say = Sentences(game.languages["it"])
     assert say("forced", name="Elena") == "Il Gufo ha scelto Elena: è comunque tra gli indiziati."
     assert say("reason_owl", name="Elena", players=20) == (
         "Il Gufo ha scelto Elena, e con 20 giocatori il Gufo è letale: Elena muore.")
     assert say("reason_seen", name="Elena") == "Il Veggente ha scoperto il Criceto Mannaro, Elena, che muore."
+
+
+def notes(game, state):
+    """The moderator's notes for ``state`` in English and in Italian."""
+    return [game.rules.notes(game, state, Sentences(game.languages[code])) for code in ("en", "it")]
+
+
+def test_the_moderator_has_no_notes_before_the_first_night(game):
+    rounds = Rounds(game, setup_of(game, TWELVE))
+    assert notes(game, rounds.step.state) == [[], []]  # the rules' own start: no gufato, no mark
+    assert notes_for(game, rounds.step.state, Sentences(game.languages["en"])) == ()
+
+
+def test_the_moderator_notes_the_gufato_from_dawn_until_the_lynching(game):
+    rounds = Rounds(game, setup_of(game, TWELVE))
+    advance(rounds, lambda step: isinstance(step, DayStep), {(1, "gufo"): "Ugo"})
+    assert notes(game, rounds.step.state) == [
+        ["Marked by the Owl: Ugo, a suspect whatever the votes."],
+        ["Gufato: Ugo, comunque tra gli indiziati."]]
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.state.night == 2, votes=votes_for("Anna"))
+    night_two = rounds.step.state
+    assert night_two.dead == ("Anna",)
+    assert notes(game, night_two) == [[], []]  # the gufato is spent with the day; the lynched is on the table
+
+
+def test_a_gufato_or_a_marked_player_who_dies_at_dawn_is_no_note(game):
+    rounds = Rounds(game, setup_of(game, TWELVE, quiet_first_night=False))
+    advance(rounds, lambda step: isinstance(step, DayStep), {(1, "gufo"): "Bruno", (1, "lupo-mannaro"): "Bruno"})
+    assert rounds.step.state.dead == ("Bruno",)
+    assert notes(game, rounds.step.state) == [[], []]
+    rounds = Rounds(game, setup_of(game, TWELVE, minaccia_fantasma=True, quiet_first_night=False))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "dawn" and step.state.night == 2,
+            {(1, "lupo-mannaro"): "Bruno", (2, "gufo"): "Carla", (2, "lupo-mannaro"): "Carla"},
+            votes=votes_for("Ugo"))
+    rounds.enter(entry_for(rounds.step, choice={"sword": "Anna", "shield": "Carla"}))
+    advance(rounds, lambda step: isinstance(step, DayStep))
+    assert rounds.step.state.dead == ("Bruno", "Ugo", "Carla")
+    assert notes(game, rounds.step.state) == [["The sword lies before Anna."], ["La spada è davanti ad Anna."]]
+
+
+def test_the_moderator_notes_the_gufato_the_sword_and_the_shield_for_the_day(game):
+    """La Minaccia Fantasma: Bruno (eaten) holds the sword, Ugo (lynched) the shield; at the second
+    night's end they lay them before Anna and Nina, and the Gufo chose Elena."""
+    rounds = Rounds(game, setup_of(game, TWELVE, minaccia_fantasma=True, quiet_first_night=False))
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.phase == "dawn" and step.state.night == 2,
+            {(1, "lupo-mannaro"): "Bruno", (2, "gufo"): "Elena"}, votes=votes_for("Ugo"))
+    assert notes(game, rounds.step.state) == [[], []]  # at night: nothing laid yet, the gufato in tonight's entries
+    rounds.enter(entry_for(rounds.step, choice={"sword": "Anna", "shield": "Nina"}))
+    advance(rounds, lambda step: isinstance(step, DayStep))
+    assert notes(game, rounds.step.state) == [
+        ["Marked by the Owl: Elena, a suspect whatever the votes.", "The sword lies before Anna.",
+         "The shield lies before Nina."],
+        ["Gufato: Elena, comunque tra gli indiziati.", "La spada è davanti ad Anna.", "Lo scudo è davanti a Nina."]]
+    advance(rounds, lambda step: isinstance(step, PhaseStep) and step.state.night == 3, votes=votes_for("Elena"))
+    assert rounds.step.state.dead == ("Bruno", "Ugo", "Elena")
+    assert notes(game, rounds.step.state) == [[], []]  # the marks are picked up again at the lynching

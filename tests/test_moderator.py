@@ -232,17 +232,62 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
         assert not [word for word in secrets if word in shown], message
     assert len(seen.tablet) > 10
     assert "Traceback" not in served.errors()
+    game = load_game(GAMES_DIR / game_id)
+    notes = every_note(game, json.loads(saved.read_text()), lang)
+    shown = {note for step in seen.steps for note in step["notes"]}
+    assert shown == notes  # the game's own state, as its rules tell it, on the console
+    counts = [count for state in seen.states if state["stage"] == "night" for count in state["night"]["counts"]]
+    assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
+
+
+def every_note(game, saved: dict, lang: str) -> set[str]:
+    """Every note the rules give the moderator along a saved game."""
+    from narrator.core.rounds import Rounds, notes_for, setup_from_dict
+    from narrator.core.vote import Sentences
+
+    rounds, notes = Rounds(game, setup_from_dict(saved["setup"])), set()
+    say = Sentences(game.languages[lang])
+    for entry in [*saved["entries"], None]:
+        notes.update(notes_for(game, rounds.step.state, say))
+        if entry is not None:
+            rounds.enter(entry)
+    return notes
+
+
+def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_once(tmp_path):
+    """narrate killed at a vote: ``narrate resume`` serves the console and the tablets again at
+    once (not only at the next night), at the same address with the same token, and the game is
+    played from the console to its end."""
+    first, resumed = Served.start(tmp_path, "lupus-in-tabula", 8, "en", "--port", str(free_port())), None
+    try:
+        before = bot_game(first, seed=3, kill_at=lambda step: bool(step["form"]) and "vote" in step["title"])
+        assert first.process.returncode != 0 and "vote" in before.steps[-1]["title"]
+        resumed = Served.start(tmp_path, "lupus-in-tabula", 8, "en", command=["resume"])
+        assert resumed.console == first.console
+        after = bot_game(resumed, seed=4)
+        assert resumed.process.wait(timeout=30) == 0, resumed.errors()[-2000:]
+    finally:
+        for run in (first, resumed):
+            if run is not None:
+                run.stop()
+    asked = [step for step in after.steps if step["form"]]
+    assert asked[0]["title"] == before.steps[-1]["title"]  # back where it stopped
+    (saved,) = (tmp_path / "data" / "narrator" / "games").glob("[!.]*.json")
+    assert json.loads(saved.read_text())["over"] is True
+    assert "Resumed at" in resumed.output() and "Traceback" not in resumed.errors()
 
 
 # --- the page, at a phone's size ---------------------------------------------------------------------------
 
-def tap_through(page, served, rng, reload_after=None, seconds=240):
-    """Play the served game to its end by taps on the console page: Start, Next (twice: it asks to
-    confirm), and a random answer to every question; the page reloaded once after ``reload_after``
-    answers. Returns every kind of question met, with the smallest button height seen for it."""
-    kinds, answered, last = {}, 0, None
+def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_every=None, seconds=300):
+    """Play the served game (``current()``: the narrate serving it now) to its end by taps on the
+    console page: Start, Next (twice: it asks to confirm), and a random answer to every question;
+    ``interrupt(page)`` once after ``interrupt_after`` answers; every ``type_every``-th question
+    of names answered at the laptop's terminal instead, the page following. Returns every kind of
+    question met with the smallest button height seen for it, and the answers tapped and typed."""
+    kinds, answered, tapped, typed, last = {}, 0, 0, 0, None
     deadline = time.monotonic() + seconds
-    while served.process.poll() is None and time.monotonic() < deadline:
+    while current().process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
         start = page.locator("#controls button[data-action=start]")
         if start.is_visible():
@@ -261,42 +306,129 @@ def tap_through(page, served, rng, reload_after=None, seconds=240):
                                 ".filter((b) => b.offsetParent).map((b) => b.getBoundingClientRect().height)")
         assert page.text_content("#question h2") == form["question"] or not form["question"]
         kinds[form["kind"]] = min(heights + [kinds.get(form["kind"], 1e9)])
-        if form["kind"] in ("one", "pick", "several"):
-            names = page.locator("#question .names button:not(.none)")
-            names.nth(rng.randrange(names.count())).click()
-        if form["kind"] == "go":
-            page.click("#question button.go")
-        else:
-            page.click("#question button.go >> nth=-1")  # Confirm
         answered += 1
-        if answered == reload_after:
-            page.reload()
-            page.wait_for_function("view !== null", timeout=10000)
+        if type_every and form["kind"] == "one" and answered % type_every == 0:
+            current().type(rng.choice(form["options"])["label"])  # at the laptop: the page moves on by itself
+            page.wait_for_function(f"view.version !== {version}", timeout=20000)
+            typed += 1
+        else:
+            for grid in page.locator("#question .names").all():  # a name in each grid (one per chooser)
+                names = grid.locator("button:not(.none)")
+                names.nth(rng.randrange(names.count())).click()
+            page.click("#question button.go >> nth=-1")  # Confirm (or the day's go)
+            tapped += 1
+        if answered == interrupt_after:
+            interrupt(page)
             last = None
-    return kinds
+    return kinds, tapped, typed
 
 
-@pytest.mark.parametrize("lang", ["en", "it"])
-def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, lang):
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("game_id, players, lang, interruption", [("lupus-in-tabula", 8, "en", "reload"),
+                                                                   ("learts-variant", 9, "it", "killed")])
+def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, game_id, players, lang, interruption):
+    """A whole game tapped on a phone: one with the page reloaded and the laptop's terminal
+    answering some questions in turn with the phone; one whose narrate is killed in the middle
+    and resumed, the page coming back to it by itself (same address, same token)."""
     import random
 
-    served = Served.start(tmp_path, "lupus-in-tabula", 8, lang, "--lang", lang)
+    runs = [Served.start(tmp_path, game_id, players, lang, "--lang", lang, "--port", str(free_port()))]
+
+    def interrupt(page):
+        if interruption == "reload":
+            page.reload()
+        else:
+            runs[-1].process.kill()
+            runs[-1].process.wait()
+            page.wait_for_function("document.getElementById('status').classList.contains('trouble')", timeout=10000)
+            page.evaluate("view = null")  # from here on, only what the resumed game sends
+            runs.append(Served.start(tmp_path, game_id, players, lang, command=["resume"]))
+            assert runs[-1].console == runs[0].console  # the address on the phone still opens the game
+        page.wait_for_function("view !== null", timeout=20000)
+
     try:
         page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(served.console)
+        page.goto(runs[0].console)
         page.wait_for_function("view !== null", timeout=20000)
         assert page.title() == {"en": "narrate · moderator", "it": "narrate · moderatore"}[lang]
-        assert page.locator("#cards li").count() == 8  # the secret table, from the start
-        kinds = tap_through(page, served, random.Random(5), reload_after=6)
-        assert served.process.wait(timeout=30) == 0, served.errors()[-2000:]
+        assert page.locator("#cards li").count() == players  # the secret table, from the start
+        kinds, tapped, typed = tap_through(page, lambda: runs[-1], random.Random(5), interrupt_after=6,
+                                           interrupt=interrupt, type_every=3 if interruption == "reload" else None)
+        assert runs[-1].process.wait(timeout=30) == 0, runs[-1].errors()[-2000:]
         page.wait_for_timeout(300)
         page.screenshot(path=str(tmp_path / "end.png"))
         assert page.text_content("#lines") and page.locator("#cards li.dead").count() >= 1
         assert page.text_content("#status") == {"en": "Game over", "it": "Partita finita"}[lang]
     finally:
-        served.stop()
+        for run in runs:
+            run.stop()
     assert "one" in kinds and all(height >= 44 for height in kinds.values()), kinds
     saved = json.loads(next((tmp_path / "data" / "narrator" / "games").glob("[!.]*.json")).read_text())
     assert saved["over"] is True
-    tapped = {"en": "(from the moderator's phone)", "it": "(dal telefono del moderatore)"}[lang]
-    assert served.output().count(tapped) >= 5  # the laptop shows each answer tapped
+    mark = {"en": "(from the moderator's phone)", "it": "(dal telefono del moderatore)"}[lang]
+    if interruption == "reload":
+        assert typed >= 2 and runs[0].output().count(mark) == tapped  # each answer tapped, and only those
+    else:
+        assert len(runs) == 2 and "each" in kinds  # resumed; the pack's choice, one name per wolf
+        assert runs[1].output().count(mark) >= 3
+
+
+NAMES8 = [{"label": name, "value": name} for name in ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino")]
+EVERY_KIND = {  # a step of each kind the console shows, as the laptop sends them
+    "one": {"kind": "one", "question": "Seer points at", "none": True, "options": NAMES8},
+    "several": {"kind": "several", "question": "Ghosts point at", "none": True, "most": 2, "least": 1,
+                "options": NAMES8},
+    "each": {"kind": "each", "question": "The pack chooses", "none": True, "parts": [
+        {"key": "a", "name": "Leader", "label": "Leader points at", "options": NAMES8},
+        {"key": "b", "name": "Second", "label": "Second points at", "options": NAMES8}]},
+    "pick": {"kind": "pick", "question": "Is the game over?",
+             "options": [{"label": "yes", "value": True}, {"label": "no", "value": False}]},
+    "count": {"kind": "count", "question": "Hands for Anna", "most": 7},
+    "go": {"kind": "go", "question": "When the talk is over:", "label": "Vote now"},
+    "fields": {"kind": "fields", "question": "The Mage", "none": True, "forms": [
+        {"fixed": {"turn": "mago"}, "parts": [{"key": "recruit", "label": "recruits", "options": NAMES8}]},
+        {"fixed": {"turn": "pass"}, "parts": []}]},
+    "listen": None,
+}
+
+
+def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_count(browser, served, tmp_path):
+    """Each kind of step, shown as the laptop sends it, on a phone held upright: its words are
+    there, every button is at least 44 px high, nothing is wider than the screen; a screenshot of
+    each is kept. The night's state shows the part being called and the seconds its count has left."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"http://127.0.0.1:{served.port}/moderator?token={served.moderator_token}")
+    page.wait_for_function("view !== null", timeout=10000)
+    table = [{"name": option["label"], "card": "Seer", "dead": index == 2} for index, option in enumerate(NAMES8)]
+    for kind, form in EVERY_KIND.items():
+        step = {"type": "step", "version": 50, "title": f"Night 2, {kind}", "lines": ["A line printed."],
+                "table": table, "notes": ["Lovers: Anna and Bruno."], "form": form, "over": False}
+        page.evaluate("(step) => receive(step)", step)
+        page.screenshot(path=str(tmp_path / f"{kind}.png"), full_page=True)
+        assert (tmp_path / f"{kind}.png").stat().st_size > 5000
+        shown = page.text_content("main")
+        wanted = [step["title"], "A line printed.", "Lovers: Anna and Bruno.", *([form["question"]] if form else [])]
+        assert [text for text in wanted if text not in shown] == [], kind
+        assert page.locator("#cards li.dead").count() == 1
+        heights = page.evaluate("[...document.querySelectorAll('button')].filter((b) => b.offsetParent)"
+                                ".map((b) => b.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 44, (kind, heights)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
+        if form is None:
+            assert page.is_visible(".listen") and not page.is_visible("#undo")
+    server_now = page.evaluate("now() + offset")
+    night = {"anchor_time": server_now - 5.2, "anchor_offset": 0.0, "running": True, "stop_time": None, "length": 30,
+             "phases": [{"start": 0, "label": "Nightfall"}, {"start": 3, "label": "Seer"}],
+             "counts": [{"start": 4, "seconds": 10}]}
+    state = {"type": "state", "stage": "night", "now": server_now, "night": night, "day": None, "actions": ["pause"]}
+    page.evaluate("(state) => receive(state)", state)
+    assert page.text_content("#stage") == "Night · Seer · count: 9 s left"
+    page.evaluate("(state) => receive(state)", {**state, "night": {**night, "running": False, "anchor_offset": 20}})
+    assert page.text_content("#stage") == "Paused · Seer"

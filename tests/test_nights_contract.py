@@ -9,7 +9,9 @@ import pytest
 from test_rounds import dealt, play_to_the_end, setup_of
 
 from narrator.core.errors import DataError
+from narrator.core.rounds import notes_for
 from narrator.core.state import RulesError
+from narrator.core.vote import Sentences
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 
@@ -87,3 +89,36 @@ def test_an_end_with_no_side_is_for_rules_that_say_it_may_come(tmp_path):
             "  dawn.nobody:", "  end.none: Nobody wins.\n  dawn.nobody:", 1), encoding="utf-8")
     over = play(load_game(declared)).step
     assert over.sides == () and over.winners == ()
+
+
+def with_rules_added(tmp_path, added: str):
+    """A copy of Lupus in Tabula whose rules.py ends with ``added`` (a later definition wins)."""
+    folder = tmp_path / "lupus-in-tabula"
+    shutil.copytree(GAMES_DIR / "lupus-in-tabula", folder)
+    rules = folder / "rules.py"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n\n" + added, encoding="utf-8")
+    return folder
+
+
+def test_notes_for_the_moderator_are_optional_and_checked_when_the_game_loads(tmp_path):
+    """A game need not tell its moderator anything beyond the cards; when its rules do (``notes``),
+    the function takes (game, state, say) or the game does not load, and gives sentences."""
+    folder = with_rules_added(tmp_path, "def notes(game, state):\n    return []\n")
+    with pytest.raises(DataError, match=r"notes\(game, state\) should take \(game, state, say\)") as caught:
+        load_game(folder)
+    assert str(folder / "rules.py") in str(caught.value)
+    with pytest.raises(DataError, match=r"notes\(\) should take \(game, state, say\)"):
+        load_game(with_rules_added(tmp_path / "value", "notes = ['not a function']\n"))
+
+    without = load_game(with_rules_added(tmp_path / "none", "globals().pop('notes', None)\n"))
+    state = play(without).step.state
+    assert notes_for(without, state, Sentences(without.languages["en"])) == ()
+    told = load_game(with_rules_added(tmp_path / "told", "def notes(game, state, say):\n"
+                                      "    return [say('and') + ' ' + name for name in state.dead[:2]]\n"))
+    assert notes_for(told, state, Sentences(told.languages["en"])) == tuple(f"and {name}" for name in state.dead[:2])
+    wrong = load_game(with_rules_added(tmp_path / "wrong", "def notes(game, state, say):\n    return [1]\n"))
+    with pytest.raises(RulesError, match="notes\\(\\) gave something other than sentences"):
+        notes_for(wrong, state, Sentences(wrong.languages["en"]))
+    with pytest.raises(RulesError, match="notes\\(\\) gave str, not a list or tuple"):
+        notes_for(load_game(with_rules_added(tmp_path / "one", "def notes(game, state, say):\n    return 'x'\n")),
+                  state, Sentences(wrong.languages["en"]))

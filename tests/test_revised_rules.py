@@ -532,3 +532,123 @@ def test_two_of_a_rank_left_and_nobody_dead_the_factions_left_win_together(game)
     assert night_dead(result, 4) == ["Ivo"]  # Romeo saved from his grief: two wolves of two factions left
     assert result["winner"]["sides"] == ["lupi-del-branco", "amante"]
     assert {"Bruno", "Ugo"} <= set(result["winner"]["players"])
+
+
+# --- the moderator's notes: what the cards and the dead do not show ---------------------------------------
+
+def after(game, cards, *rounds, **options):
+    """The state the record's last round left (its dawn's, or its dusk's)."""
+    step = replay(game, records(cards, *rounds, **options), "record.yaml").rounds[-1].step
+    return (step.dawn if step.kind == "dawn" else step.dusk).state
+
+
+def notes(game, state):
+    """The notes in English and in Italian, as the moderator's console shows them."""
+    from narrator.core.rounds import notes_for
+    from narrator.core.vote import Sentences
+
+    return {lang: list(notes_for(game, state, Sentences(game.languages[lang]))) for lang in ("en", "it")}
+
+
+def test_notes_say_nothing_when_nothing_is_to_be_kept_in_mind(game):
+    assert notes(game, after(game, TABLE, {"night": {}})) == {"en": [], "it": []}
+    # a burned wolf, a night of killing, the Healer's turn unused: all on the cards and the dead
+    state = after(game, TABLE, {"night": {}}, {"day": {"lynched": "Fabio"}}, {"night": {"lupi-mannari": "Gina"}})
+    assert notes(game, state) == {"en": [], "it": []}
+
+
+def test_notes_keep_the_lovers_and_the_beloved_while_the_bonds_hold(game):
+    cards = table(Carla="giulietta", Gina="angelo-custode", Lia="contadino")
+    first = [{"night": {"giulietta": "Lia", "angelo-custode": "Elsa"}}]
+    assert notes(game, after(game, cards, *first)) == {
+        "en": ["Lovers: Carla and Lia.", "The Guardian Angel's Beloved: Elsa."],
+        "it": ["Amanti: Carla e Lia.", "L'Amato dell'Angelo Custode: Elsa."]}
+    burned = [*first, {"day": {"lynched": "Carla"}}]  # Juliet burned: Romeo dies of grief at dawn
+    assert notes(game, after(game, cards, *burned)) == {
+        "en": ["The Guardian Angel's Beloved: Elsa.", "Dies of grief at dawn: Lia."],
+        "it": ["L'Amato dell'Angelo Custode: Elsa.", "All'alba muore di dolore: Lia."]}
+    grieved = [*burned, {"night": {}}]
+    assert notes(game, after(game, cards, *grieved)) == {
+        "en": ["The Guardian Angel's Beloved: Elsa."], "it": ["L'Amato dell'Angelo Custode: Elsa."]}
+    # the wolves on the Beloved kill the Angel: the bond is over
+    state = after(game, cards, *grieved, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Elsa"}})
+    assert state.dead[-1] == "Gina" and notes(game, state) == {"en": [], "it": []}
+
+
+def test_notes_name_who_changed_side_and_the_once_a_game_power_spent(game):
+    cards = table(Carla="contadino-discendente", Rita="vampiro", Mia="capo-gilda")
+    state = after(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                  {"night": {"lupi-mannari": "Carla", "vampiro": "Gina",
+                             "capo-gilda": {"turn": "medium", "recruit": "Elsa"}}})
+    assert notes(game, state) == {
+        "en": ["The Vampire's brood, every power lost: Gina.", "Wolf-born, now a Werewolf: Carla.",
+               "Recruited to the Criminals: Elsa.", "Once-a-game power already used: Guild Master."],
+        "it": ["Progenie Vampirica, senza più poteri: Gina.", "Discendente, ora Lupo Mannaro: Carla.",
+               "Nuova recluta dei Criminali: Elsa.", "Potere di una volta a partita già usato: Capo Gilda."]}
+    # out of the game, a changed player or a spent power is on the cards and the dead
+    state = after(game, cards, {"night": {}}, {"day": {"lynched": None}},
+                  {"night": {"lupi-mannari": "Carla", "vampiro": "Gina",
+                             "capo-gilda": {"turn": "medium", "recruit": "Elsa"}}},
+                  {"day": {"lynched": "Gina"}}, {"night": {"lupi-mannari": "Elsa"}}, {"day": {"lynched": "Mia"}})
+    assert notes(game, state) == {"en": ["Wolf-born, now a Werewolf: Carla."],
+                                  "it": ["Discendente, ora Lupo Mannaro: Carla."]}
+
+
+def test_notes_keep_the_powers_spent_and_the_thiefs_protection_while_their_holders_play(game):
+    cards = table(Lia="ladra", Mia="assassino", Rita="vampiro")
+    night = [{"night": {}}, {"day": {"lynched": None}},
+             {"night": {"ladra": {"turn": "mago"}, "assassino": {"turn": "medium", "kill": "Anna"},
+                        "guaritore": "Anna", "vampiro": "Lia"}}]
+    state = after(game, cards, *night)
+    assert state.dead == ()  # the Healer saved Anna; the Vampire's bite spent the Thief's protection
+    assert notes(game, state) == {
+        "en": ["Once-a-game power already used: Thief, Assassin and Healer.", "The Thief's protection is used up."],
+        "it": ["Potere di una volta a partita già usato: Ladra, Assassino e Guaritore.",
+               "La Ladra ha già consumato la sua protezione."]}
+    state = after(game, cards, *night, {"day": {"lynched": "Mia"}})
+    assert notes(game, state)["en"] == ["Once-a-game power already used: Thief and Healer.",
+                                        "The Thief's protection is used up."]
+
+
+def test_notes_name_the_bearers_of_the_amulet_and_the_sword(game):
+    first = {"night": {"amuleto": "Gina", "spada": "Carla"}}
+    assert notes(game, after(game, TABLE, first, amuleto=True, spada=True)) == {
+        "en": ["Bearer of the Amulet: Gina.", "Bearer of the Sword: Carla."],
+        "it": ["Porta l'Amuleto: Gina.", "Porta la Spada: Carla."]}
+    # the amulet passed on to Dino; the sword strikes the wolf attacking Carla, and is gone
+    passed = [first, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla", "amuleto": "Dino"}}]
+    state = after(game, TABLE, *passed, amuleto=True, spada=True)
+    assert state.dead == ("Bruno", "Carla")
+    assert notes(game, state) == {"en": ["Bearer of the Amulet: Dino."], "it": ["Porta l'Amuleto: Dino."]}
+    # the amulet saves Dino from the pyre, and crumbles
+    state = after(game, TABLE, *passed, {"day": {"lynched": "Dino"}}, amuleto=True, spada=True)
+    assert state.dead == ("Bruno", "Carla") and notes(game, state) == {"en": [], "it": []}
+
+
+def test_notes_warn_of_the_madmans_cancelled_attack_and_keep_his_win(game):
+    cards = table(Carla="pazzo")
+    killed = [{"night": {}}, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}]
+    assert notes(game, after(game, cards, *killed)) == {
+        "en": ["The wolves' next attack fails (the Madman).", "Sure to win, whatever the end: Carla."],
+        "it": ["Il prossimo attacco dei lupi fallisce (il Pazzo).",
+               "Vittoria assicurata, comunque finisca: Carla."]}
+    state = after(game, cards, *killed, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Gina"}})
+    assert state.dead == ("Carla",)  # the attack failed
+    assert notes(game, state) == {"en": ["Sure to win, whatever the end: Carla."],
+                                  "it": ["Vittoria assicurata, comunque finisca: Carla."]}
+
+
+def test_notes_warn_of_the_jesters_cancelled_burning_and_the_young_wolfs_double_attack(game):
+    cards = table(Carla="giullare", Gina="giovane-lupo")
+    jester = [{"night": {}}, {"day": {"lynched": "Carla"}}]
+    assert notes(game, after(game, cards, *jester)) == {
+        "en": ["The next burning is cancelled (the Jester).", "Sure to win, whatever the end: Carla."],
+        "it": ["Il prossimo rogo è annullato (il Giullare).", "Vittoria assicurata, comunque finisca: Carla."]}
+    young = [*jester, {"night": {}}, {"day": {"lynched": "Gina"}}, {"night": {}}, {"day": {"lynched": "Gina"}}]
+    state = after(game, cards, *young)
+    assert "Gina" in state.dead  # the day after the Jester's, nobody burned: she burned the next
+    assert notes(game, state) == {
+        "en": ["Tonight the wolves attack twice.", "Sure to win, whatever the end: Carla."],
+        "it": ["Stanotte i lupi attaccano due volte.", "Vittoria assicurata, comunque finisca: Carla."]}
+    state = after(game, cards, *young, {"night": {"lupi-mannari": ["Anna", "Dino"]}})
+    assert notes(game, state)["en"] == ["Sure to win, whatever the end: Carla."]

@@ -347,3 +347,128 @@ def test_with_only_the_cursed_left_the_game_ends_and_no_side_wins(game):
     assert game.rules.game_over(game, state.kept(extra_winners=["Nino"])) == ((), ("Nino",))
     assert game.rules.game_over(game, state.revived(["Carlo"])) == ((), ())
     assert game.rules.game_over(game, state.revived(["Carlo", "Bice"])) is None
+
+
+# --- the moderator's notes --------------------------------------------------------------------------
+
+def states_of(settled):
+    """The state after each round of a settled record (a dawn's, then a day's...), as the rules left it."""
+    return [result.step.dawn.state if result.night is not None else result.step.dusk.state
+            for result in settled.rounds]
+
+
+def notes_in(game, state, language):
+    from narrator.core.rounds import notes_for
+    from narrator.core.vote import Sentences
+
+    return list(notes_for(game, state, Sentences(game.languages[language])))
+
+
+def both(game, state):
+    return notes_in(game, state, "en"), notes_in(game, state, "it")
+
+
+def test_no_notes_before_the_first_night_nor_once_the_necromancer_s_curse_ends_with_him(game):
+    from narrator.core.state import State
+
+    cards = {player["name"]: player["card"] for player in yaml.safe_load(EXAMPLES["villaggio"])["players"]}
+    start = game.rules.start(game, State(1, tuple(cards), {}, {**game.option_defaults}, cards))
+    assert both(game, start) == ([], [])
+    states = states_of(settle(game, EXAMPLES["villaggio"]))
+    assert both(game, states[0]) == (["Necromancer's curse: Ettore and Irma."],
+                                     ["Maledizione del Negromante: Ettore e Irma."])
+    # the Monster died cursed (his own curse): counted towards the two while the Necromancer lives
+    assert both(game, states[2]) == (
+        ["Necromancer's curse: Ettore and Irma.", "Died cursed: Delia (at two, the Necromancer's curse strikes)."],
+        ["Maledizione del Negromante: Ettore e Irma.",
+         "Morti sotto una maledizione: Delia (a quota due, colpisce la maledizione del Negromante)."])
+    assert both(game, states[3]) == ([], [])  # Bice burned: her curses and the two-cursed rule end with him
+
+
+def test_notes_keep_the_young_wolf_s_double_attack_the_cursed_dead_and_the_massacre_due(game):
+    states = states_of(settle(game, EXAMPLES["negromante"]))
+    assert both(game, states[1]) == (
+        ["Necromancer's curse: Franca and Guido.", "Next dawn the pack strikes twice: the Young Wolf was burned."],
+        ["Maledizione del Negromante: Franca e Guido.",
+         "Alla prossima alba il branco colpisce due volte: il Giovane Lupo è finito sul rogo."])
+    # Irma, the Madman, killed by the wolves wins whatever the end; the spoiled attack is left out:
+    # Carlo died with the Hero and no wolf is left to attack
+    assert both(game, states[3]) == (
+        ["Necromancer's curse: Guido.", "Died cursed: Franca (at two, the Necromancer's curse strikes).",
+         "Among the winners, whatever the end: Irma."],
+        ["Maledizione del Negromante: Guido.",
+         "Morti sotto una maledizione: Franca (a quota due, colpisce la maledizione del Negromante).",
+         "Tra i vincitori, comunque finisca: Irma."])
+    for state in states[6:8]:  # announced at the fourth dawn: the massacre comes at the next, the night between
+        assert both(game, state) == (
+            ["Next dawn, if the Necromancer lives, everyone else dies.", "Among the winners, whatever the end: Irma."],
+            ["Alla prossima alba, se il Negromante è vivo, muoiono tutti gli altri.",
+             "Tra i vincitori, comunque finisca: Irma."])
+
+
+def test_notes_keep_the_converted_wolf_born_and_the_poacher_s_signal_while_he_lives(game):
+    states = states_of(settle(game, EXAMPLES["lupo-solitario"]))
+    assert both(game, states[2]) == (
+        ["Necromancer's curse: Franca and Irma.", "Turned wolf, with the Lone Wolf: Ettore."],
+        ["Maledizione del Negromante: Franca e Irma.", "Lupo risvegliato, con il Lupo Solitario: Ettore."])
+    assert both(game, states[4]) == (
+        ["Turned wolf, with the Lone Wolf: Ettore.", "The Poacher's signal is spent."],
+        ["Lupo risvegliato, con il Lupo Solitario: Ettore.", "Il Bracconiere ha già dato il suo segnale."])
+    assert both(game, states[6]) == (["Turned wolf, with the Lone Wolf: Ettore."],  # Guido dead: his signal is past
+                                     ["Lupo risvegliato, con il Lupo Solitario: Ettore."])
+    born = TABLE.replace("{name: Marta, card: contadino-eroe}", "{name: Marta, card: contadino-discendente-dei-lupi}")
+    pack = states_of(settle(game, born + "  - night: {capo-branco: Marta}\n  - day: {lynched: Bice}\n"))
+    assert both(game, pack[3]) == (["Turned wolf, with the Pack: Marta."],
+                                   ["Lupo risvegliato, con i Lupi del Branco: Marta."])
+
+
+def test_notes_keep_the_hag_s_curse_the_spoiled_attack_and_the_spent_save(game):
+    states = states_of(settle(game, with_rounds(
+        "night: {mago: Irma, capo-branco: Nino}", "day: {lynched: null}",
+        "night: {capo-branco: Anna, bracconiere: signal}", "day: {lynched: null}",
+        "night: {capo-branco: Marta, guaritore: Marta}", "day: {lynched: Bice}")))
+    assert both(game, states[3]) == (
+        ["Necromancer's curse: Anna and Lino.", "Hag's curse: Lino.",
+         "Next dawn the wolves' first attack fails: the Madman's death.", "Among the winners, whatever the end: Nino."],
+        ["Maledizione del Negromante: Anna e Lino.", "Maledizione della Megera: Lino.",
+         "Alla prossima alba il primo attacco dei lupi va a vuoto: pesa la morte del Pazzo.",
+         "Tra i vincitori, comunque finisca: Nino."])
+    assert both(game, states[7]) == (  # the Necromancer burned: his curse ends, the Hag's holds
+        ["Hag's curse: Lino.", "The Poacher's signal is spent.", "The Healer's save is spent.",
+         "Among the winners, whatever the end: Nino."],
+        ["Maledizione della Megera: Lino.", "Il Bracconiere ha già dato il suo segnale.",
+         "Il Guaritore ha già usato il suo salvataggio.", "Tra i vincitori, comunque finisca: Nino."])
+
+
+def test_notes_keep_the_jester_s_day_and_the_joined_gravedigger(game):
+    text = TABLE.replace("{name: Nino, card: pazzo}", "{name: Nino, card: giullare}")
+    states = states_of(settle(game, text + "  - night: {}\n  - day: {lynched: Nino}\n  - night: {}\n"
+                                           "  - day: {votes: {Anna: Carlo, Bice: Carlo, Delia: Carlo}}\n"))
+    for state in states[3:5]:  # from his burning to the day that burns nobody
+        assert both(game, state) == (
+            ["Necromancer's curse: Anna and Lino.", "Nobody goes to the pyre at the next vote: the Jester already did.",
+             "Among the winners, whatever the end: Nino."],
+            ["Maledizione del Negromante: Anna e Lino.",
+             "Al prossimo voto nessuno sale sul rogo: il Giullare ci è già salito.",
+             "Tra i vincitori, comunque finisca: Nino."])
+    assert both(game, states[5]) == (
+        ["Necromancer's curse: Anna and Lino.", "Among the winners, whatever the end: Nino."],
+        ["Maledizione del Negromante: Anna e Lino.", "Tra i vincitori, comunque finisca: Nino."])
+    joined = """\
+players:
+  - {name: Anna, card: veggente}
+  - {name: Bice, card: negromante}
+  - {name: Carlo, card: capo-branco}
+  - {name: Delia, card: contadino-semplice}
+  - {name: Ettore, card: contadino-semplice}
+  - {name: Franca, card: becchino}
+  - {name: Guido, card: mago}
+  - {name: Irma, card: bardo}
+rounds:
+  - night: {negromante: [Delia, Ettore], becchino: join}
+  - day: {lynched: Franca}
+"""
+    for state in states_of(settle(game, joined)):  # dead too, he still wins with the Necromancer, never the village
+        assert both(game, state) == (
+            ["Necromancer's curse: Delia and Ettore.", "Gravedigger on the Necromancer's side: Franca."],
+            ["Maledizione del Negromante: Delia ed Ettore.", "Becchino schierato con il Negromante: Franca."])

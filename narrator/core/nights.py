@@ -89,6 +89,9 @@ ONE_DAY = ("read_day", "explain_votes", "day_as_dict")
 #       dealt or not, and ``narrate deck`` lists them
 # CHOSEN_POSSIBLE = True (optional): the group chooses the Possibili (``--possible``).
 DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")
+# A game may tell its moderator what the cards and the dead do not show (lovers, curses, powers
+# spent): notes(game, state, say) -> the sentences, each from the language's vote: section.
+OPTIONAL = {"notes": ["game", "state", "say"]}
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
          "END_AFTER")
 MOMENTS = ("dawn", "day")  # when the end may be checked
@@ -148,6 +151,14 @@ def check_rules(module: Any, path: str) -> None:
         have = list(inspect.signature(getattr(module, name)).parameters)
         if have != wanted:
             raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
+                       wanted=", ".join(wanted)))
+    for name, wanted in OPTIONAL.items():
+        given = getattr(module, name, None)
+        if given is None:
+            continue
+        have = list(inspect.signature(given).parameters) if callable(given) else None
+        if have != wanted:
+            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have or ()),
                        wanted=", ".join(wanted)))
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):

@@ -335,10 +335,23 @@ def first_state(game: Game, setup: Setup) -> State:
     return _checked(game, game.rules.start(game, state), State, "start")
 
 
-def _checked(game: Game, value: Any, kind: type, function: str) -> Any:
+def notes_for(game: Game, state: State, say: Any) -> tuple[str, ...]:
+    """What the moderator keeps in mind beyond the cards and the dead (the rules' optional
+    ``notes``: lovers, curses, powers spent), a sentence each; none when the rules have no notes."""
+    notes = getattr(game.rules, "notes", None)
+    if notes is None:
+        return ()
+    sentences = _checked(game, notes(game, state, say), (list, tuple), "notes")
+    if not all(isinstance(sentence, str) for sentence in sentences):
+        raise RulesError(msg("{file}: notes() gave something other than sentences", file=_source(game)))
+    return tuple(sentences)
+
+
+def _checked(game: Game, value: Any, kind: type | tuple[type, ...], function: str) -> Any:
     if not isinstance(value, kind):
-        raise RulesError(msg("{file}: {function}() gave {value}, not a {kind}", file=_source(game),
-                             function=function, value=type(value).__name__, kind=kind.__name__))
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        raise RulesError(msg("{file}: {function}() gave {value}, not a {kind}", file=_source(game), function=function,
+                             value=type(value).__name__, kind=" or ".join(each.__name__ for each in kinds)))
     return value
 
 

@@ -2,7 +2,10 @@
 atomically after every entry, so that a crash, a closed lid or Ctrl-C loses nothing entered.
 
 A file holds the game's id, the narration's language, the options the game was started with
-(so that a resumed game sounds the same), its setup and its entries (``narrator.core.rounds``).
+(so that a resumed game sounds the same), its setup and its entries (``narrator.core.rounds``),
+and, for a game served to tablets, the tokens of its pages (``tokens``: the laptop's controls and
+the moderator's console), so that a phone or a controls page open when narrate stopped comes back
+to the resumed game by itself.
 """
 
 import json
@@ -17,6 +20,7 @@ from narrator.shell.files import write_atomically
 
 FORMAT = 1
 FOLDER = "games"
+TOKENS = ("controls", "moderator")  # the pages of the speaker box that need a token
 
 
 @dataclass
@@ -28,10 +32,13 @@ class SavedGame:
     setup: Setup
     entries: list = field(default_factory=list)
     over: bool = False
+    tokens: dict | None = None  # {page: token} once the game has been served to tablets
 
     def save(self) -> None:
         data = {"format": FORMAT, "game": self.game_id, "lang": self.lang, "options": self.options,
                 "setup": setup_as_dict(self.setup), "entries": self.entries, "over": self.over}
+        if self.tokens is not None:
+            data["tokens"] = self.tokens
         text = json.dumps(data, ensure_ascii=False, indent=1)
         self.check_writable()
         try:
@@ -75,16 +82,19 @@ def load(path: Path) -> SavedGame:
     except (ValueError, RecursionError):
         raise NarratorError(msg("{file}: not a saved game (it is not JSON)", file=path)) from None
     keys = {"format", "game", "lang", "options", "setup", "entries", "over"}
-    if not isinstance(data, dict) or set(data) != keys or data["format"] != FORMAT:
+    if not isinstance(data, dict) or set(data) - {"tokens"} != keys or data["format"] != FORMAT:
         raise NarratorError(msg("{file}: not a game saved by this narrate", file=path))
+    tokens = data.get("tokens")
     if not (isinstance(data["game"], str) and isinstance(data["lang"], str) and isinstance(data["options"], dict)
-            and isinstance(data["entries"], list) and isinstance(data["over"], bool)):
+            and isinstance(data["entries"], list) and isinstance(data["over"], bool)
+            and (tokens is None or isinstance(tokens, dict) and sorted(tokens) == sorted(TOKENS)
+                 and all(isinstance(token, str) and token for token in tokens.values()))):
         raise NarratorError(msg("{file}: not a game saved by this narrate", file=path))
     try:
         setup = setup_from_dict(data["setup"])
     except NarratorError as error:
         raise NarratorError(msg("{file}: {error}", file=path, error=error.message)) from None
-    return SavedGame(path, data["game"], data["lang"], data["options"], setup, data["entries"], data["over"])
+    return SavedGame(path, data["game"], data["lang"], data["options"], setup, data["entries"], data["over"], tokens)
 
 
 def unfinished(folder: Path) -> list[Path]:

@@ -5,7 +5,8 @@ of the tied, and the end.
 
 Pure functions: the game, the state and the night's (or the day's) entries in; values out. The
 game's own state (``state.own``): the lovers' choice, whether the sindaco's pardon is spent, who
-was burned the day before, and the lovers who will kill themselves at the next dawn.
+was burned the day before, and the lovers who will kill themselves at the next dawn (``notes``
+tells the moderator the last, a faithful couple and a pardon spent).
 """
 
 from narrator.core.card import Block
@@ -34,7 +35,8 @@ END_AFTER = ("dawn", "day")  # after every dawn and every day
 SENTENCES = ("votes", "tie", "runoff", "burned", "spared", "dawn_dead", "revived",
              "reason_shot", "reason_eaten", "reason_guarded", "reason_empty", "reason_hunter", "reason_grief",
              "reason_spirit", "reason_revived", "reason_pardoned",
-             "ask_sindaco", "ask_amanti", "choice_monogama", "choice_aperta", "place_out", "place_at")
+             "ask_sindaco", "ask_amanti", "choice_monogama", "choice_aperta", "place_out", "place_at",
+             "note_grief", "note_monogama", "note_pardoned")
 CARD_TEXTS = ("vote", "vote_text", "vote_ties", "vote_sindaco", "houses", "houses_text", "houses_hunter",
               "houses_lovers", "houses_martyr", "end", "end_sides")
 
@@ -283,6 +285,19 @@ def announce(game, result, say):
     lines = [say("dawn_dead", names=say.join(list(result.dead)))] if result.dead else []
     if result.revived:
         lines.append(say("revived", names=say.join(list(result.revived))))
+    return lines
+
+
+def notes(game, state, say):
+    """What the moderator keeps in mind beyond the cards and the dead: a lover who will die of grief
+    at the next dawn, a faithful couple that turns the cortigiana away (while a lover and she live),
+    the sindaco's pardon spent (while he lives). Who was burned yesterday is left out: the becchino's
+    answer and the martire's turn follow from it by themselves, and the dead are on the table."""
+    lines = [say("note_grief", name=name) for name in state.own["grief"] if name in state.living]
+    if state.own["lovers"] == MONOGAMOUS and state.holders(LOVER) and _holder(state, COURTESAN) is not None:
+        lines.append(say("note_monogama"))
+    if state.own["pardoned"] and _holder(state, MAYOR) is not None:
+        lines.append(say("note_pardoned"))
     return lines
 
 

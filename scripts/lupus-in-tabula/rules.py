@@ -18,7 +18,8 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "lynched",
              "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl",  # for the moderator
-             "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield")  # La Minaccia Fantasma
+             "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield",  # La Minaccia Fantasma
+             "note_gufato", "note_sword", "note_shield")  # the moderator's notes
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides")
 END_AFTER = ("dawn", "day")  # after every death (the digest's "The end")
 # The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
@@ -202,6 +203,17 @@ def announce(game, result, say):
     """At dawn the dead by name, then who takes the Benvenuto; after a lynching, who takes it."""
     lines = [say("dawn_dead", names=say.join(list(result.dead)))] if isinstance(result, Dawn) else []
     return [*lines, say("anchor", name=result.dead[-1])]
+
+
+def notes(game, state, say):
+    """What the moderator keeps in mind from dawn to the lynching: the gufato, a suspect whatever
+    the votes, and the living players the sword and the shield lie before (La Minaccia Fantasma).
+    The list of the lynched (the Medium's answer is told by the narrator) and the count of the dead
+    at nightfall (for the marks laid face down without a moderator) are bookkeeping, left out."""
+    suspect, marks = state.own["suspect"], state.own["marks"]
+    lines = [say("note_gufato", name=suspect)] if suspect else []
+    lines += [say("note_sword", name=marks["sword"])] if marks.get("sword") else []
+    return lines + ([say("note_shield", name=marks["shield"])] if marks.get("shield") else [])
 
 
 def places(game, state, tonight):

@@ -341,7 +341,10 @@ SENTENCES = ("votes", "burned", "spared", "dawn_dead", "bardo", "oste", "two_cur
              "reason_taken", "reason_converted", "reason_protected", "reason_blocked", "reason_annulled",
              "reason_healed", "reason_hag",
              "ask_negromante", "ask_becchino", "ask_bracconiere", "ask_guaritore", "ask_contadino-mostro",
-             "choice_join", "choice_signal")
+             "choice_join", "choice_signal",
+             "note_necro_cursed", "note_hag_cursed", "note_cursed_dead", "note_massacre_due",
+             "note_converted_pack", "note_converted_lone", "note_joined", "note_double", "note_annulled",
+             "note_jester_day", "note_signal_spent", "note_save_spent", "note_winners")
 CARD_TEXTS = ("dawn", "dawn_text", "dawn_curses", "vote", "vote_text", "end", "end_text", "set", "set_text")
 
 
@@ -724,6 +727,53 @@ def announce(game, result, say):
         lines += [say("died_cursed", name=name) for name in state.own.get("dawn_cursed", ())]
     if state.own["two_cursed"] == "due":  # reached at this dawn: said once, the massacre comes at the next
         lines.append(say("two_cursed"))
+    return lines
+
+
+def notes(game, state, say):
+    """What the moderator keeps in mind that the cards and the dead do not show, a sentence each:
+    the Negromante's curses while he lives and the Megera's while she lives (the living cursed
+    only; the Mostro's own curse is his card's); while the Negromante lives, who died cursed so
+    far, or, once two have, the massacre due at the next dawn; the converted Discendente and his
+    side, and the joined Becchino (alive or dead: both change who wins); the pack's double attack
+    and the annulled first attack of the next dawn, while a wolf is left to attack; the next vote
+    that burns nobody; the Bracconiere's signal and the Guaritore's save, spent, while each
+    lives; who wins whatever the end. Left out: the Veggente's last aura and the dawn's cursed
+    dead (what the dawn announces), and the cursed dead once the massacre is due or done."""
+    own, lines = state.own, []
+    necromancer = _holder(state, NECROMANCER)
+    if necromancer is not None:
+        cursed = [name for name in state.seating if name in own["necro_cursed"] and name in state.living]
+        if cursed:
+            lines.append(say("note_necro_cursed", names=say.join(cursed)))
+    if _alive(state, _holder(state, HAG)):
+        cursed = [name for name in state.seating if name in own["hag_cursed"] and name in state.living]
+        if cursed:
+            lines.append(say("note_hag_cursed", names=say.join(cursed)))
+    if necromancer is not None and own["two_cursed"] == "due":
+        lines.append(say("note_massacre_due"))
+    elif necromancer is not None and not own["two_cursed"] and own["cursed_dead"]:
+        lines.append(say("note_cursed_dead", names=say.join(list(own["cursed_dead"]))))
+    for name in state.seating:
+        side = own["converted"].get(name)
+        if side is not None:
+            lines.append(say("note_converted_pack" if side == PACK_SIDE else "note_converted_lone", name=name))
+    if own["joined"]:
+        lines.append(say("note_joined", name=_holder(state, UNDERTAKER, living=False)))
+    wolf = attacker(game, state)
+    if own["double"] and _double(game, state, wolf):
+        lines.append(say("note_double"))
+    if own["annul"] and wolf is not None:
+        lines.append(say("note_annulled"))
+    if own["jester_day"]:
+        lines.append(say("note_jester_day"))
+    if own["signal_spent"] and _holder(state, POACHER) is not None:
+        lines.append(say("note_signal_spent"))
+    if own["save_spent"] and _holder(state, HEALER) is not None:
+        lines.append(say("note_save_spent"))
+    winners = [name for name in state.seating if name in own["extra_winners"]]
+    if winners:
+        lines.append(say("note_winners", names=say.join(winners)))
     return lines
 
 

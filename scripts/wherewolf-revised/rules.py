@@ -73,7 +73,10 @@ SENTENCES = ("accused", "accusations", "ballottaggio", "burned", "spared", "dawn
                  "spared")),
              *(f"ask_{key}" for key in (ANGEL, JULIET, WOLVES_KEY, VAMPIRE, HEALER, THIEF, GUILD, ASSASSIN, AMULET,
                                         SWORD, "tied", ORATOR)),
-             "ask_capo-gilda_recruit", "ask_assassino_kill")
+             "ask_capo-gilda_recruit", "ask_assassino_kill",
+             *(f"note_{key}" for key in (
+                 "lovers", "amato", "progenie", "wolfborn", "recruited", "spent", "shield", AMULET, SWORD, "grief",
+                 "double", "cancel", "jester", "winners")))
 CARD_TEXTS = ("dawn", "dawn_text", "vote", "vote_text", "end", "end_text")
 
 
@@ -785,6 +788,51 @@ def announce(game, result, say):
         lines += told or ([say("no_news")] if tellers else [])
     if state.options["rivelazione-ruolo"]:
         lines += [say("revealed", name=name, role=say.role(_card(state, name))) for name in result.dead]
+    return lines
+
+
+def notes(game, state, say):
+    """What the moderator keeps in mind that the cards and the dead do not show, a sentence each:
+    the bonds in force (the lovers, both in play; the Amato, while his Angelo is in play), who
+    changed side and is in play (the Progenie, the wolf-born, the Capo Gilda's recruit), the
+    once-a-game powers spent and the Ladra's protection used (while their holder is in play), who
+    bears the Amuleto and the Spada, what the next dawn or day holds (a lover's grief,
+    the pack's two attacks, its attack cancelled by the Pazzo, a burning cancelled by the Giullare),
+    and who wins whatever the end (the Pazzo killed by the wolves, the Giullare burned)."""
+    own = state.own
+    lines = []
+    lovers = _lovers(state)
+    if lovers and all(_alive(state, name) for name in lovers):
+        lines.append(say("note_lovers", names=say.join(list(lovers))))
+    angel, amato = _angel_bond(state)
+    if angel and _alive(state, amato):
+        lines.append(say("note_amato", name=amato))
+    for key, names in (
+            ("note_progenie", own["progenie"]),
+            ("note_wolfborn", own["wolfborn"]),
+            ("note_recruited", [name for name, side in own["faction"].items()
+                                if side == CRIMINALS and game.role(_card(state, name)).side != CRIMINALS])):
+        living = [name for name in state.seating if name in names and _alive(state, name)]
+        if living:
+            lines.append(say(key, names=say.join(living)))
+    spent = [say.role(key) for key in ONCE if key in own["spent"] and _holder(state, key)]
+    if spent:
+        lines.append(say("note_spent", roles=say.join(spent)))
+    if own["shield"] and _holder(state, THIEF):
+        lines.append(say("note_shield"))
+    for key, token, bearer in (("note_amuleto", AMULET, own["amulet"]), ("note_spada", SWORD, own["sword"])):
+        if state.options[token] and _alive(state, bearer):
+            lines.append(say(key, name=bearer))
+    if own["grief"]:
+        lines.append(say("note_grief", names=say.join(list(own["grief"]))))
+    if own["double"] and attacker(state):
+        lines.append(say("note_double"))
+    if own["cancel"] and attacker(state):
+        lines.append(say("note_cancel"))
+    if own["jester_day"]:
+        lines.append(say("note_jester"))
+    if own["extra"]:
+        lines.append(say("note_winners", names=say.join([name for name in state.seating if name in own["extra"]])))
     return lines
 
 

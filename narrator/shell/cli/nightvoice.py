@@ -60,6 +60,11 @@ class NightVoice:
         waiting, self.waiting = self.waiting, None
         wait_for_group(waiting)
 
+    def resumed(self, script: NightScript) -> None:
+        """A resumed game: everyone sits down again before anything more is said or asked
+        (``script``: the night the game is in)."""
+        self.ready()
+
     def part(self, script: NightScript, segments) -> None:
         """Speak some of the night's segments (a turn's opening and count, or its close)."""
         if not segments:
@@ -159,9 +164,10 @@ class BoxVoice(NightVoice):
     """The tablets of the speaker box as the voice: each night, or each part of one, served to them
     as it comes; the day on every tablet; sentences with names made here and said by all."""
 
-    def __init__(self, env, lang: str, audio, rules, box_options: dict, waiting: str | None, console=None):
+    def __init__(self, env, lang: str, audio, rules, box_options: dict, waiting: str | None, console=None,
+                 tokens: dict[str, str] | None = None):
         super().__init__(env, lang, audio, waiting)
-        self.rules, self.box_options, self.console = rules, box_options, console
+        self.rules, self.box_options, self.console, self.tokens = rules, box_options, console, tokens
         self.table = None
         self._made = 0  # sentences made so far: each gets a key of its own
 
@@ -175,7 +181,7 @@ class BoxVoice(NightVoice):
 
             self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, waiting=self.waiting,
                                   ready=_(BOX_TEXTS[self.waiting]), say=click.echo,
-                                  warn=lambda text: click.echo(text, err=True), console=self.console,
+                                  warn=lambda text: click.echo(text, err=True), console=self.console, tokens=self.tokens,
                                   **self.box_options)
         else:
             self.table.load(script, labels, carrying_on)
@@ -186,6 +192,13 @@ class BoxVoice(NightVoice):
 
     def ready(self) -> None:
         pass  # the tablets' first night waits for Start, which is the group's go
+
+    def resumed(self, script: NightScript) -> None:
+        """A resumed game: the tablets and the console are served at once, wherever the game
+        stopped (in a day too), and the group's Start goes on (a night of nothing to play)."""
+        if self.table is None:
+            self._load(replace(script, segments=()))
+            self.table.night()
 
     def part(self, script: NightScript, segments) -> None:
         if not segments:

@@ -8,6 +8,7 @@ typed, and ``narrate resume`` continues a game that was stopped.
 """
 
 import random
+import secrets
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -31,6 +32,7 @@ from narrator.core.rounds import (
     Setup,
     answer_for,
     entry_for,
+    notes_for,
     places_for,
 )
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, NightScript, generate_script, settings_for
@@ -54,7 +56,7 @@ from narrator.shell.cli.options import (
     say_seed,
 )
 from narrator.shell.cli.prompts import Undo, ask_choice, ask_name, ask_names, is_undo, prompt
-from narrator.shell.savedgames import FOLDER, SavedGame, new_game_path
+from narrator.shell.savedgames import FOLDER, TOKENS, SavedGame, new_game_path
 from narrator.shell.speakerbox.moderator import UNDO, Console
 from narrator.shell.translation import _, active_catalog, ngettext, say
 
@@ -178,7 +180,7 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
             table.secret_table(rounds.step.state)
     try:
         if resumed:
-            table.voice.ready()  # everyone sits down again before anything more is said or asked
+            table.voice.resumed(table.script(rounds.step.state.night, frozenset()))
         while not isinstance(rounds.step, Over):
             step = rounds.step
             table.begin(step)
@@ -234,8 +236,11 @@ class GameTable:
         if options["speaker_box"]:
             if saved.setup.cards is not None:
                 self.console = Console(Undo, (EOFError, click.Abort))  # click's prompt: Abort at the input's end
+            if saved.tokens is None:  # kept with the game: pages open when narrate stops come back on resume
+                saved.tokens = {page: secrets.token_urlsafe(16) for page in TOKENS}
+                saved.save()
             self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES), waiting,
-                                  self.console)
+                                  self.console, saved.tokens)
         else:
             self.voice = NightVoice(env, self.lang, self.audio, waiting)
 
@@ -273,7 +278,8 @@ class GameTable:
         if self.state is not None and self.state.cards is not None:
             table = [{"name": name, "card": self.language.role_name(self.state.cards[name]),
                       "dead": name in self.state.dead} for name in self.state.seating]
-        return {"title": self.title, "lines": self.lines[-40:], "table": table, "form": form, "over": self.over_now}
+        return {"title": self.title, "lines": self.lines[-40:], "table": table, "notes": list(self.notes(self.state)),
+                "form": form, "over": self.over_now}
 
     def ask(self, form: dict, terminal, check=None):
         """The answer to one question: typed at the terminal (``terminal()`` asks), or tapped on the console."""
@@ -714,6 +720,12 @@ class GameTable:
         for name in table.seating:
             mark = " " + _(" (out of the game)") if name in table.dead else ""
             click.echo(f"  {name.ljust(width)}  {self.language.role_name(table.cards[name])}{mark}")
+        for note in self.notes(table):
+            click.echo(f"  · {note}")
+
+    def notes(self, state) -> tuple[str, ...]:
+        """What the rules tell the moderator beyond the cards and the dead (lovers, curses, powers spent)."""
+        return notes_for(self.game, state, self.sentences) if state is not None and state.cards is not None else ()
 
     def character(self, slot_id: str) -> str:
         """A turn's name as the deck calls it (plural for several cards)."""

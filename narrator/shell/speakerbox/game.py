@@ -43,7 +43,7 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
     day_lines = {key: prepare_voice(source.raw_clip(key, language.line(key)), TABLET_RATE, source.cache)
                  for key in (day_spoken_keys(rules) if rules else ())}  # the laptop plays at this rate too
     clips = {key: wav_bytes(clip.samples, TABLET_RATE) for key, clip in day_lines.items()}
-    box = Box(night.length / night.rate, phases, env.clock)
+    box = Box(night.length / night.rate, phases, env.clock, counts=count_windows(night))
     return night, night_wav, day_lines, clips, box
 
 
@@ -56,6 +56,11 @@ def night_for_tablets(env, script, audio, labels: dict[str, str], carrying_on: b
     night = night_audio(env, script, audio, mix.carrying_on() if carrying_on else mix)
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
     return night, wav_bytes(night.render(), night.rate), phases
+
+
+def count_windows(night) -> list[tuple[float, int]]:
+    """Where each count of a night starts (seconds) and how many seconds it lasts."""
+    return [(window.start / night.rate, window.seconds) for window in night.counts]
 
 
 class LaptopFollower:
@@ -123,7 +128,7 @@ class BoxTable:
 
     def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
                  laptop_audio: bool, waiting: str | None, ready: str, say: Callable[[str], None],
-                 warn: Callable[[str], None], console=None):
+                 warn: Callable[[str], None], console=None, tokens: dict[str, str] | None = None):
         self.env, self.lang, self.rules, self.say, self.warn, self.audio = env, lang, rules, say, warn, audio
         self.laptop_audio = laptop_audio
         self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
@@ -131,7 +136,8 @@ class BoxTable:
         self.box.waiting_for = waiting  # what the controls page asks for before Start
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
-                                language=active_language(), catalog=active_catalog(), console=console)
+                                language=active_language(), catalog=active_catalog(), console=console,
+                                token=(tokens or {}).get("controls"), moderator_token=(tokens or {}).get("moderator"))
         self.box.on_change = self.server.broadcast
         self.follower = None
         try:
@@ -169,7 +175,7 @@ class BoxTable:
         self.server.load_night(night_wav)
         if self.follower is not None:
             self.follower.night, self.follower.position = self.night_audio, None
-        self.box.new_night(self.night_audio.length / self.night_audio.rate, phases)
+        self.box.new_night(self.night_audio.length / self.night_audio.rate, phases, count_windows(self.night_audio))
 
     def play_part(self, lead: float = PART_LEAD) -> None:
         """Play what ``load`` gave at once (the moderator is already at the laptop), to its end."""

@@ -77,6 +77,7 @@ PAGE_TEXTS = {
     "moderator_not_this": N_("Not this one"),
     "moderator_yes": N_("Yes"),
     "moderator_chosen": N_("{count} chosen"),
+    "moderator_count": N_("count: {seconds} s left"),
 }
 
 _SLOT = re.compile(r"\{\{(\w+)\}\}")

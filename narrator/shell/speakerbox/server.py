@@ -89,7 +89,7 @@ class BoxServer:
                  control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
                  token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH,
                  request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS,
-                 console: Console | None = None):
+                 console: Console | None = None, moderator_token: str | None = None):
         self.box = box
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self._night_audio = (secrets.token_hex(8), night_wav)  # a tablet that holds another night's must fetch it
@@ -99,7 +99,7 @@ class BoxServer:
         self.host, self.port = host, port
         self.token = token or secrets.token_urlsafe(16)
         self.console = console  # a game with a moderator: the moderator's console (its own token)
-        self.moderator_token = secrets.token_urlsafe(16)
+        self.moderator_token = moderator_token or secrets.token_urlsafe(16)
         self.catalog = catalog
         self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
         for path in PAGES:

@@ -57,6 +57,7 @@ class Box:
     phases: list[tuple[float, str]]  # (seconds into the night, what to show)
     clock: Callable[[], float]
     on_change: Callable[[], None] = lambda: None
+    counts: list[tuple[float, int]] = field(default_factory=list)  # (seconds into the night, its seconds)
     stage: str = "waiting"
     playhead: Playhead = field(default_factory=Playhead)
     day_deadline: float | None = None
@@ -69,11 +70,12 @@ class Box:
 
     # --- the night -----------------------------------------------------------------------
 
-    def new_night(self, night_length: float, phases: list[tuple[float, str]]) -> None:
+    def new_night(self, night_length: float, phases: list[tuple[float, str]],
+                  counts: list[tuple[float, int]] = ()) -> None:
         """Another night (or another part of one) to play: back to waiting for Start, nothing
         of the last one kept (a game of many nights)."""
         with self.lock:
-            self.night_length, self.phases = night_length, phases
+            self.night_length, self.phases, self.counts = night_length, phases, list(counts)
             self.stage, self.playhead = "waiting", Playhead()
             self.day_deadline, self.day_paused_left, self.voting, self.result = None, None, False, None
             self.final = False
@@ -175,7 +177,8 @@ class Box:
                 "night": {"anchor_time": self.playhead.anchor_time, "anchor_offset": self.playhead.anchor_offset,
                           "running": self.playhead.running, "stop_time": self.playhead.stop_time,
                           "length": self.night_length,
-                          "phases": [{"start": start, "label": label} for start, label in self.phases]},
+                          "phases": [{"start": start, "label": label} for start, label in self.phases],
+                          "counts": [{"start": start, "seconds": seconds} for start, seconds in self.counts]},
                 "day": None if self.stage != "day" else {"deadline": self.day_deadline,
                                                           "paused_left": self.day_paused_left,
                                                           "voting": self.voting},

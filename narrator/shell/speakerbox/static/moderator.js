@@ -14,7 +14,7 @@ const CONFIRM = 4;           // seconds a first tap on Next waits for the second
 const $ = (id) => document.getElementById(id);
 
 let socket = null;
-let view = null;             // the laptop's step: {version, title, lines, table, form}
+let view = null;             // the laptop's step: {version, title, lines, table, notes, form}
 let chosen = null;           // what has been tapped for the question shown, before Confirm
 let state = null;            // the box's state, as the tablets get it
 let offset = 0;              // the laptop's clock less this page's, in seconds
@@ -104,6 +104,7 @@ function renderStep() {
     item.append(element("span", row.name), element("span", row.dead ? `${row.card} · ${TEXT.moderator_dead}` : row.card, "card"));
     return item;
   }));
+  $("notes").replaceChildren(...(view.notes || []).map((note) => element("li", note)));
   $("table").hidden = view.table.length === 0;
   $("undo").hidden = !view.form;
   $("question").replaceChildren(...question(view.form));
@@ -255,7 +256,7 @@ function renderBox() {
 function stageText() {
   if (!state) return "";
   if (state.stage === "waiting") return TEXT.waiting_control;
-  if (state.stage === "night") return state.night.running ? TEXT.night : TEXT.paused;
+  if (state.stage === "night") return nightText(state.night);
   if (state.stage === "day" && state.day) {
     if (state.day.voting) return TEXT.vote;
     const left = state.day.paused_left !== null ? state.day.paused_left : state.day.deadline - (now() + offset);
@@ -264,6 +265,22 @@ function stageText() {
     return `${state.day.paused_left !== null ? TEXT.day_paused : TEXT.day} · ${clock}`;
   }
   return "";
+}
+
+// Where the night is, as every tablet works it out from the laptop's numbers: the part being
+// called (its character) and, during its count, the seconds the count has left.
+function nightText(night) {
+  const server = now() + offset;
+  const moving = night.running && (night.stop_time === null || server < night.stop_time);
+  let position = night.anchor_offset;
+  if (night.running) position += Math.max(0, Math.min(server, night.stop_time ?? server) - night.anchor_time);
+  position = Math.min(position, night.length);
+  const shown = [moving ? TEXT.night : TEXT.paused];
+  const part = night.phases.filter((phase) => phase.start <= position).pop();
+  if (part && part.label) shown.push(part.label);
+  const counting = (night.counts || []).find((count) => count.start <= position && position < count.start + count.seconds);
+  if (counting) shown.push(fill(TEXT.moderator_count, {seconds: Math.ceil(counting.start + counting.seconds - position)}));
+  return shown.join(" · ");
 }
 
 document.querySelectorAll("#controls button").forEach((made) => made.addEventListener("click", () => {
