@@ -13,6 +13,8 @@ import click
 import pytest
 from moderation import Served, bot_game
 
+from narrator.core.nights import answer_sentences
+from narrator.core.vote import Sentences
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 from narrator.shell.cli.prompts import Undo
@@ -211,7 +213,7 @@ def secret_words(game_id: str, lang: str, players: int) -> set[str]:
     return {language.role_name(role.id) for role in game.roles} | set(NAMES[:players])
 
 
-@pytest.mark.parametrize("game_id, players, lang", [("lupus-in-tabula", 8, "en"), ("learts-variant", 9, "it"),
+@pytest.mark.parametrize("game_id, players, lang", [("lupus-in-tabula", 12, "en"), ("learts-variant", 9, "it"),
                                                     ("wherewolf-in-tabula", 10, "en"), ("wherewolf-revised", 12, "it")])
 def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path, game_id, players, lang):
     served = Served.start(tmp_path, game_id, players, lang, "--lang", lang)
@@ -236,6 +238,11 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     notes = every_note(game, json.loads(saved.read_text()), lang)
     shown = {note for step in seen.steps for note in step["notes"]}
     assert shown == notes  # the game's own state, as its rules tell it, on the console
+    say = Sentences(game.languages[lang])
+    answers = tuple(say(key) for key in answer_sentences(game.rules))
+    told = [step["told"] for step in seen.steps if step["told"]]
+    assert all(text.startswith(answers) for text in told)  # the answer to nod at, shown large
+    assert told or game_id != "lupus-in-tabula"  # the Seer is answered every night she points
     counts = [count for state in seen.states if state["stage"] == "night" for count in state["night"]["counts"]]
     assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
 
@@ -409,7 +416,8 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     table = [{"name": option["label"], "card": "Seer", "dead": index == 2} for index, option in enumerate(NAMES8)]
     for kind, form in EVERY_KIND.items():
         step = {"type": "step", "version": 50, "title": f"Night 2, {kind}", "lines": ["A line printed."],
-                "table": table, "notes": ["Lovers: Anna and Bruno."], "form": form, "over": False}
+                "table": table, "notes": ["Lovers: Anna and Bruno."], "form": form, "over": False,
+                "told": "" if form else "Nod: YES, a wolf (Anna)"}
         page.evaluate("(step) => receive(step)", step)
         page.screenshot(path=str(tmp_path / f"{kind}.png"), full_page=True)
         assert (tmp_path / f"{kind}.png").stat().st_size > 5000
@@ -421,8 +429,11 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
                                 ".map((b) => b.getBoundingClientRect().height)")
         assert heights and min(heights) >= 44, (kind, heights)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
-        if form is None:
+        assert page.is_visible("#told") == (form is None)
+        if form is None:  # a step with nothing to enter: listen, and the answer to nod at, large
             assert page.is_visible(".listen") and not page.is_visible("#undo")
+            assert page.text_content("#told") == "Nod: YES, a wolf (Anna)"
+            assert page.evaluate("parseFloat(getComputedStyle(document.getElementById('told')).fontSize)") >= 28
     server_now = page.evaluate("now() + offset")
     night = {"anchor_time": server_now - 5.2, "anchor_offset": 0.0, "running": True, "stop_time": None, "length": 30,
              "phases": [{"start": 0, "label": "Nightfall"}, {"start": 3, "label": "Seer"}],

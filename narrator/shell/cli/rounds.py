@@ -233,6 +233,7 @@ class GameTable:
         self.console = None  # the moderator's console on a phone: a moderated game served to tablets
         self.lines: list[str] = []  # what the terminal printed for the step in hand, shown on the console too
         self.title, self.state, self.over_now = "", None, False
+        self.told = ""  # the answer the moderator nods in the step in hand, shown large on the console
         if options["speaker_box"]:
             if saved.setup.cards is not None:
                 self.console = Console(Undo, (EOFError, click.Abort))  # click's prompt: Abort at the input's end
@@ -248,7 +249,7 @@ class GameTable:
 
     def begin(self, step) -> None:
         """A new step: its title and, so far, no lines."""
-        self.lines, self.state, self.over_now = [], step.state, isinstance(step, Over)
+        self.lines, self.state, self.over_now, self.told = [], step.state, isinstance(step, Over), ""
         self.title = self.describe(step)
         self.title = self.title[:1].upper() + self.title[1:]
         self.show()
@@ -279,7 +280,7 @@ class GameTable:
             table = [{"name": name, "card": self.language.role_name(self.state.cards[name]),
                       "dead": name in self.state.dead} for name in self.state.seating]
         return {"title": self.title, "lines": self.lines[-40:], "table": table, "notes": list(self.notes(self.state)),
-                "form": form, "over": self.over_now}
+                "told": self.told, "form": form, "over": self.over_now}
 
     def ask(self, form: dict, terminal, check=None):
         """The answer to one question: typed at the terminal (``terminal()`` asks), or tapped on the console."""
@@ -736,6 +737,7 @@ class GameTable:
         """The answer the moderator gives with a nod or a shake of the head (the character's eyes are
         open), and whom or what it is about, when anybody or anything."""
         answer = self.sentences(f"answer_{answer}")
+        self.told = answer if name is None else f"{answer} ({name})"
         if name is None:
             self.echo(_("  {character}: {answer}").format(character=character, answer=answer))
         else:

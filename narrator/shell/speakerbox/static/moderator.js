@@ -14,7 +14,7 @@ const CONFIRM = 4;           // seconds a first tap on Next waits for the second
 const $ = (id) => document.getElementById(id);
 
 let socket = null;
-let view = null;             // the laptop's step: {version, title, lines, table, notes, form}
+let view = null;             // the laptop's step: {version, title, lines, told, table, notes, form}
 let chosen = null;           // what has been tapped for the question shown, before Confirm
 let state = null;            // the box's state, as the tablets get it
 let offset = 0;              // the laptop's clock less this page's, in seconds
@@ -98,6 +98,8 @@ function renderFeedback() {
 function renderStep() {
   $("title").textContent = view.title;
   $("lines").replaceChildren(...view.lines.map((line) => element("li", line)));
+  $("told").textContent = view.told || "";
+  $("told").hidden = !view.told;  // the answer to nod at, for the eyes that are open
   $("cards").replaceChildren(...view.table.map((row) => {
     const item = element("li", "");
     item.classList.toggle("dead", row.dead);
