@@ -216,7 +216,13 @@ def secret_words(game_id: str, lang: str, players: int) -> set[str]:
 @pytest.mark.parametrize("game_id, players, lang", [("lupus-in-tabula", 12, "en"), ("learts-variant", 9, "it"),
                                                     ("wherewolf-in-tabula", 10, "en"), ("wherewolf-revised", 12, "it")])
 def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path, game_id, players, lang):
-    served = Served.start(tmp_path, game_id, players, lang, "--lang", lang)
+    command = None
+    if game_id == "wherewolf-in-tabula":  # 'narrate serve' too serves the console
+        from moderation import NAMES
+
+        command = ["--game", game_id, "serve", "--players", str(players), "--names", ",".join(NAMES[:players]),
+                   "--no-ambience", "--day-seconds", "2", "--host", "127.0.0.1", "--port", "0", "--no-laptop-audio"]
+    served = Served.start(tmp_path, game_id, players, lang, "--lang", lang, command=command and [*command, "--lang", lang])
     try:
         seen = bot_game(served, seed=players)
         assert served.process.wait(timeout=30) == 0, served.errors()[-2000:]
