@@ -308,8 +308,7 @@ def test_a_hag_who_dies_takes_her_curses_with_her_tonight_s_too(game):
     assert dict(settled.rounds[4].answers) == {"mago": "not-mystic"}  # Carlo is no mystic: the Mage still learns
 
 
-def test_the_joined_gravedigger_dies_in_the_massacre_with_everyone_but_the_necromancer(game):
-    text = """\
+GRAVEDIGGER_JOINS = """\
 players:
   - {name: Anna, card: veggente}
   - {name: Bice, card: negromante}
@@ -321,6 +320,11 @@ players:
   - {name: Irma, card: bardo}
 rounds:
   - night: {negromante: [Delia, Ettore], becchino: join}
+"""  # the Becchino joins the Negromante on the first night
+
+
+def test_the_joined_gravedigger_dies_in_the_massacre_with_everyone_but_the_necromancer(game):
+    text = GRAVEDIGGER_JOINS + """\
   - day: {lynched: Delia}
   - night: {}
   - day: {lynched: Ettore}
@@ -454,20 +458,7 @@ def test_notes_keep_the_jester_s_day_and_the_joined_gravedigger(game):
     assert both(game, states[5]) == (
         ["Necromancer's curse: Anna and Lino.", "Among the winners, whatever the end: Nino."],
         ["Maledizione del Negromante: Anna e Lino.", "Tra i vincitori, comunque finisca: Nino."])
-    joined = """\
-players:
-  - {name: Anna, card: veggente}
-  - {name: Bice, card: negromante}
-  - {name: Carlo, card: capo-branco}
-  - {name: Delia, card: contadino-semplice}
-  - {name: Ettore, card: contadino-semplice}
-  - {name: Franca, card: becchino}
-  - {name: Guido, card: mago}
-  - {name: Irma, card: bardo}
-rounds:
-  - night: {negromante: [Delia, Ettore], becchino: join}
-  - day: {lynched: Franca}
-"""
+    joined = GRAVEDIGGER_JOINS + "  - day: {lynched: Franca}\n"
     for state in states_of(settle(game, joined)):  # dead too, he still wins with the Necromancer, never the village
         assert both(game, state) == (
             ["Necromancer's curse: Delia and Ettore.", "Gravedigger on the Necromancer's side: Franca."],
