@@ -5,6 +5,7 @@ tablets learning nothing secret; and the page itself at a phone's size in Chromi
 import asyncio
 import json
 import os
+import re
 import threading
 import time
 
@@ -18,7 +19,8 @@ from narrator.core.vote import Sentences
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 from narrator.shell.cli.prompts import Undo
-from narrator.shell.speakerbox.moderator import Console, fault
+from narrator.shell.speakerbox.forms import fault
+from narrator.shell.speakerbox.moderator import Console
 from narrator.shell.speakerbox.server import BoxServer
 from narrator.shell.speakerbox.state import Box
 
@@ -43,6 +45,18 @@ def test_a_form_takes_only_its_own_answers(form, good, bad):
     assert [fault(form, value) for value in good] == [None] * len(good)
     assert all(fault(form, value) is not None for value in bad)
     assert fault(None, "Anna") is not None  # nothing is asked
+
+
+def test_why_an_answer_is_refused_is_said_in_the_game_s_language():
+    from narrator.shell.translation import ENGLISH, SOURCE_LANGUAGE, load_catalog, use
+
+    use(load_catalog("it"), "it")
+    try:
+        assert fault(ONE, "Zeno") == "non è tra le scelte possibili"
+        assert fault({"kind": "count", "most": 3}, 4) == "un numero da 0 a 3"
+    finally:
+        use(ENGLISH, SOURCE_LANGUAGE)
+    assert fault(ONE, "Zeno") == "not one of the options"
 
 
 # --- the race between the terminal and the phone ---------------------------------------------------------
@@ -241,9 +255,11 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert len(seen.tablet) > 10
     assert "Traceback" not in served.errors()
     game = load_game(GAMES_DIR / game_id)
-    notes = every_note(game, json.loads(saved.read_text()), lang)
+    notes, deaths = along(game, json.loads(saved.read_text()), lang)
     shown = {note for step in seen.steps for note in step["notes"]}
     assert shown == notes  # the game's own state, as its rules tell it, on the console
+    printed = [line.strip() for step in seen.steps for line in step["lines"]]
+    assert all(death in printed for death in deaths)  # each dawn's dead and why (a random game may have none)
     say = Sentences(game.languages[lang])
     answers = tuple(say(key) for key in answer_sentences(game.rules))
     told = [step["told"] for step in seen.steps if step["told"]]
@@ -253,18 +269,22 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
 
 
-def every_note(game, saved: dict, lang: str) -> set[str]:
-    """Every note the rules give the moderator along a saved game."""
-    from narrator.core.rounds import Rounds, notes_for, setup_from_dict
-    from narrator.core.vote import Sentences
+def along(game, saved: dict, lang: str) -> tuple[set[str], list[str]]:
+    """Along a saved game, as its rules tell it: every note for the moderator, and each dawn's
+    deaths and why, in order."""
+    from narrator.core.rounds import DawnStep, Rounds, notes_for, setup_from_dict
 
-    rounds, notes = Rounds(game, setup_from_dict(saved["setup"])), set()
+    rounds, notes, deaths = Rounds(game, setup_from_dict(saved["setup"])), set(), []
     say = Sentences(game.languages[lang])
     for entry in [*saved["entries"], None]:
-        notes.update(notes_for(game, rounds.step.state, say))
+        step = rounds.step
+        notes.update(notes_for(game, step.state, say))
+        if isinstance(step, DawnStep) and step.dawn is not None:
+            deaths += [say(f"reason_{reason}", name=name, players=len(step.state.seating))
+                       for reason, name in step.dawn.reasons]
         if entry is not None:
             rounds.enter(entry)
-    return notes
+    return notes, deaths
 
 
 def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_once(tmp_path):
@@ -277,6 +297,8 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
         assert first.process.returncode != 0 and "vote" in before.steps[-1]["title"]
         resumed = Served.start(tmp_path, "lupus-in-tabula", 8, "en", command=["resume"])
         assert resumed.console == first.console
+        controls = re.findall(r"This laptop's controls: (\S+)", resumed.output())
+        assert len(controls) == 2 and controls[0] == controls[1]  # the controls page's address is kept too
         after = bot_game(resumed, seed=4)
         assert resumed.process.wait(timeout=30) == 0, resumed.errors()[-2000:]
     finally:
@@ -441,7 +463,7 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
             assert page.text_content("#told") == "Nod: YES, a wolf (Anna)"
             assert page.evaluate("parseFloat(getComputedStyle(document.getElementById('told')).fontSize)") >= 28
     server_now = page.evaluate("now() + offset")
-    night = {"anchor_time": server_now - 5.2, "anchor_offset": 0.0, "running": True, "stop_time": None, "length": 30,
+    night = {"anchor_time": server_now, "anchor_offset": 5.05, "running": True, "stop_time": None, "length": 30,
              "phases": [{"start": 0, "label": "Nightfall"}, {"start": 3, "label": "Seer"}],
              "counts": [{"start": 4, "seconds": 10}]}
     state = {"type": "state", "stage": "night", "now": server_now, "night": night, "day": None, "actions": ["pause"]}
@@ -449,3 +471,8 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     assert page.text_content("#stage") == "Night · Seer · count: 9 s left"
     page.evaluate("(state) => receive(state)", {**state, "night": {**night, "running": False, "anchor_offset": 20}})
     assert page.text_content("#stage") == "Paused · Seer"
+    day = {"deadline": None, "paused_left": 125.3, "voting": False}  # paused: the clock stands still
+    page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": day, "actions": ["resume", "next"]})
+    assert page.text_content("#stage") == "Day · paused · 2:06"  # the day's clock
+    page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": {**day, "voting": True}, "actions": []})
+    assert page.text_content("#stage") == "Vote!"

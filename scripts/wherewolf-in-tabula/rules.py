@@ -742,14 +742,11 @@ def notes(game, state, say):
     dead (what the dawn announces), and the cursed dead once the massacre is due or done."""
     own, lines = state.own, []
     necromancer = _holder(state, NECROMANCER)
-    if necromancer is not None:
-        cursed = [name for name in state.seating if name in own["necro_cursed"] and name in state.living]
-        if cursed:
-            lines.append(say("note_necro_cursed", names=say.join(cursed)))
-    if _alive(state, _holder(state, HAG)):
-        cursed = [name for name in state.seating if name in own["hag_cursed"] and name in state.living]
-        if cursed:
-            lines.append(say("note_hag_cursed", names=say.join(cursed)))
+    for key, source, by_source in (("note_necro_cursed", necromancer, own["necro_cursed"]),
+                                   ("note_hag_cursed", _holder(state, HAG), own["hag_cursed"])):
+        cursed = [name for name in state.living if name in by_source]
+        if source is not None and cursed:
+            lines.append(say(key, names=say.join(cursed)))
     if necromancer is not None and own["two_cursed"] == "due":
         lines.append(say("note_massacre_due"))
     elif necromancer is not None and not own["two_cursed"] and own["cursed_dead"]:

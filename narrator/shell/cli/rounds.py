@@ -57,6 +57,7 @@ from narrator.shell.cli.options import (
 )
 from narrator.shell.cli.prompts import Undo, ask_choice, ask_name, ask_names, is_undo, prompt
 from narrator.shell.savedgames import FOLDER, TOKENS, SavedGame, new_game_path
+from narrator.shell.speakerbox import forms
 from narrator.shell.speakerbox.moderator import UNDO, Console
 from narrator.shell.translation import _, active_catalog, ngettext, say
 
@@ -287,7 +288,7 @@ class GameTable:
         if self.console is None:
             return terminal()
         def tapped(value, prompted: bool) -> None:
-            shown = _("undo") if value == UNDO else self.shown(form, value)
+            shown = _("undo") if value == UNDO else forms.in_words(form, value)
             self.echo(_("{answer} (from the moderator's phone)").format(
                 answer=shown if prompted else f"{form['question']}: {shown}"))
 
@@ -300,65 +301,6 @@ class GameTable:
                 click.termui.visible_prompt_func = typed
 
         return self.console.ask(self.view(form), racing, check, tapped)
-
-    def shown(self, form: dict, value) -> str:
-        """An answer from the console in words, as the form offered it."""
-        labels = {repr(option["value"]): option["label"] for option in form.get("options", ())}
-        names = {}
-        for part in form.get("parts", ()):
-            labels.update({repr(option["value"]): option["label"] for option in part["options"]})
-            names[part["key"]] = part.get("name", part["key"])
-        if value is None:
-            return _("nobody") if form["kind"] in ("one", "several", "each") else _("none")
-        if isinstance(value, list):
-            return ", ".join(labels.get(repr(item), str(item)) for item in value)
-        if isinstance(value, dict):
-            return ", ".join(f"{names.get(key, key)}: {labels.get(repr(item), str(item))}"
-                             for key, item in value.items())
-        if form["kind"] == "go":
-            return form["label"]
-        return labels.get(repr(value), str(value))
-
-    def options(self, names) -> list[dict]:
-        return [{"label": name, "value": name} for name in names]
-
-    def yes_no(self, question: str) -> dict:
-        return {"kind": "pick", "question": question,
-                "options": [{"label": _("yes"), "value": True}, {"label": _("no"), "value": False}]}
-
-    def form(self, ask, question: str) -> dict:
-        """The console's question for a rules' ask, by its kind."""
-        none = not ask.required
-        if ask.kind == "player":
-            return {"kind": "one", "question": question, "options": self.options(ask.candidates), "none": none}
-        if ask.kind == "players":
-            return {"kind": "several", "question": question, "options": self.options(ask.candidates), "none": none,
-                    "most": ask.most, "least": ask.least}
-        if ask.kind == "each":
-            return {"kind": "each", "question": question, "none": none, "parts": [
-                {"key": chooser, "name": ask.label(chooser),
-                 "label": self.sentences.optional(f"ask_{ask.key}_{chooser}", name=ask.label(chooser))
-                 or _("{character} points at").format(character=ask.label(chooser)),
-                 "options": self.options(ask.candidates)} for chooser in ask.choosers]}
-        if ask.kind == "yes-no":
-            return self.yes_no(question)
-        if ask.kind == "fields":
-            return {"kind": "fields", "question": question, "none": True, "forms": [
-                {"fixed": {part: allowed[0] for part, allowed in form if len(allowed) == 1},
-                 "parts": [{"key": part, "label": self.sentences.optional(f"ask_{ask.key}_{part}") or part,
-                            "options": self.options(allowed)} for part, allowed in form if len(allowed) > 1]}
-                for form in ask.forms]}
-        return {"kind": "pick", "question": question, "none": none, "options": [
-            {"label": self.sentences.optional(f"choice_{choice}") or choice, "value": choice} for choice in ask.choices]}
-
-    def check(self, ask):
-        """Why a value tapped on the console does not answer ``ask`` (None when it does), in words."""
-        def why(value):
-            if isinstance(value, dict) and ask.kind == "fields" and value and not ask.fits(value):
-                return _("not one of the answers this turn takes")
-            reason = ask.check(value)
-            return None if reason is None else say(reason)
-        return why
 
     # --- the steps --------------------------------------------------------------------------------
 
@@ -423,8 +365,8 @@ class GameTable:
 
     def entered(self, ask, character: str, phase: str | None = None):
         """What the moderator enters for an ask, at the terminal or on the console."""
-        return self.ask(self.form(ask, self.question(ask, character, phase)),
-                        lambda: self.typed(ask, character, phase), self.check(ask))
+        return self.ask(forms.for_ask(ask, self.question(ask, character, phase), self.sentences),
+                        lambda: self.typed(ask, character, phase), forms.check_for(ask))
 
     def question(self, ask, character: str, phase: str | None) -> str:
         """An ask's question as the terminal puts it."""
@@ -494,7 +436,7 @@ class GameTable:
     def dawn(self, step: DawnStep) -> dict:
         if step.dawn is None:
             question = _("Who found their card turned?")
-            dead = self.ask({"kind": "several", "question": question, "options": self.options(step.state.living),
+            dead = self.ask({"kind": "several", "question": question, "options": forms.options(step.state.living),
                              "none": True}, lambda: ask_names(question, step.state.living)) or []
             self.announce(Dawn(step.state.died(dead), tuple(dead)))
             return entry_for(step, dead=dead)
@@ -659,7 +601,7 @@ class GameTable:
             _("{voter}{out} votes for").format(voter=step.voter, out=out)
         nobody = getattr(procedure, "may_abstain", False) or step.may_pass
         form = {"kind": "several" if step.several else "one", "question": question, "none": nobody,
-                "options": self.options(step.candidates)}
+                "options": forms.options(step.candidates)}
         if step.several:  # one vote for each name given
             voted = self.ask(form, lambda: ask_names(question, step.candidates, nobody=nobody) or None)
         else:
@@ -674,7 +616,7 @@ class GameTable:
             mark=self.sentences(f"mark_{mark}"), holder=holder) for mark, holder in step.marks}
         form = {"kind": "each", "question": "", "none": True, "parts": [
             {"key": mark, "name": self.sentences(f"mark_{mark}"), "label": question,
-             "options": self.options(step.candidates)}
+             "options": forms.options(step.candidates)}
             for mark, question in questions.items()]}
         turned_up = self.ask(form, lambda: {mark: ask_name(question, step.candidates, nobody=True)
                                             for mark, question in questions.items()}) or {}
@@ -738,10 +680,7 @@ class GameTable:
         open), and whom or what it is about, when anybody or anything."""
         answer = self.sentences(f"answer_{answer}")
         self.told = answer if name is None else f"{answer} ({name})"
-        if name is None:
-            self.echo(_("  {character}: {answer}").format(character=character, answer=answer))
-        else:
-            self.echo(_("  {character}: {answer} ({name})").format(character=character, name=name, answer=answer))
+        self.echo(_("  {character}: {answer}").format(character=character, answer=self.told))
 
     def describe(self, step) -> str:
         night = step.state.night

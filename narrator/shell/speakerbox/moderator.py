@@ -10,7 +10,7 @@ A question is numbered (its ``version``); an answer names the question it answer
 to a question already answered (at the laptop, or from another phone) is refused and the phone is
 shown the question asked now. What is shown is a plain JSON view built by the game's table
 (``narrator.shell.cli.rounds``): a title, the lines the terminal printed, the cards, and the
-question's ``form`` (its kind and its options), never anything about a game's own rules.
+question's ``form`` (``narrator.shell.speakerbox.forms``), never anything about a game's own rules.
 """
 
 import queue
@@ -18,6 +18,8 @@ import sys
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from narrator.shell.speakerbox.forms import fault
 
 UNDO = "undo"  # what the phone sends to take the last answer back
 _NOTHING = object()
@@ -179,35 +181,3 @@ class Console:
         """A phone's answer to question ``version`` (or ``UNDO``): queued for the game, whose
         prompt sees it within a tenth of a second; ``reply`` tells that phone what became of it."""
         self._answers.put((version, value, reply))
-
-
-def fault(form: dict | None, value: Any) -> str | None:
-    """Why ``value`` does not answer a question of ``form`` (None when it does): the shape, and
-    that every name or value given is one of the form's options."""
-    if form is None:
-        return "nothing is asked now"
-    kind = form["kind"]
-    allowed = [option["value"] for option in form.get("options", ())]
-    if kind == "go":
-        return None if value is True else "press the button"
-    if value is None:
-        return None if form.get("none") else "an answer is needed"
-    if kind in ("one", "pick"):
-        return None if value in allowed and not isinstance(value, (dict, list)) else "not one of the options"
-    if kind == "several":
-        if not isinstance(value, list) or not value or len(set(map(str, value))) != len(value):
-            return "a list of different options"
-        if form.get("most") and len(value) > form["most"]:
-            return "too many"
-        return None if all(item in allowed for item in value) else "not one of the options"
-    if kind == "each":
-        parts = {part["key"]: [option["value"] for option in part["options"]] for part in form["parts"]}
-        if not isinstance(value, dict) or not value or set(value) - set(parts):
-            return "an answer for some of the parts"
-        return None if all(value[key] in parts[key] for key in value) else "not one of the options"
-    if kind == "count":
-        fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= form["most"]
-        return None if fits else "a number from 0 to the most"
-    if kind == "fields":
-        return None if isinstance(value, dict) else "an answer of named parts"
-    return "not a question the console knows"

@@ -273,23 +273,23 @@ class BoxServer:
 
     def tell_moderators(self, message: dict) -> None:
         """Send a message to every moderator's console (never to a tablet); callable from any thread."""
+        self._post(self._moderators, message)
+
+    def _reply_to(self, ws) -> Callable[[dict], None]:
+        """How the game's thread answers one console page."""
+        return lambda message: self._post((ws,), message)
+
+    def _post(self, sockets, message: dict) -> None:
+        """Send ``message`` to ``sockets`` (those still open when it goes) from any thread."""
         if self._loop is None or not self._loop.is_running():
             return
         text = json.dumps(message)
 
         def send():
-            for ws in list(self._moderators):
+            for ws in list(sockets):
                 if not ws.closed:
                     asyncio.ensure_future(self._send(ws, text))
         self._loop.call_soon_threadsafe(send)
-
-    def _reply_to(self, ws) -> Callable[[dict], None]:
-        """How the game's thread answers one console page."""
-        def reply(message: dict) -> None:
-            if self._loop is not None and self._loop.is_running() and not ws.closed:
-                text = json.dumps(message)
-                self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send(ws, text)))
-        return reply
 
     def say(self, key: str, lead: float = 0.3) -> None:
         """Have every tablet say a day line, all at the same moment a little ahead."""

@@ -1,0 +1,108 @@
+"""The questions of the moderator's console ("forms"): what the terminal asks, as a phone shows it.
+
+A form is plain JSON, the same for every game: its ``kind`` and ``question``, and its options as
+``{label, value}`` pairs. The kinds: ``one`` name (or nobody, when ``none``), ``several`` names
+(``least`` to ``most``), ``each``: one name per chooser (``parts``), ``pick`` one of a few named
+values (yes or no, a rule's choices), a ``count`` from 0 to ``most``, ``go`` (a button that says
+the moment has come), and ``fields``: a value of named parts in one of a few shapes (``forms``, each
+with its ``fixed`` parts and the ``parts`` to choose). Forms are built here from the rules' asks
+(``for_ask``) or by the terminal's table for its own questions, checked here when a phone answers
+(``fault``), and put back in words for the laptop's screen (``in_words``).
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from narrator.shell.translation import _, say
+
+
+def options(names) -> list[dict]:
+    """Names to tap, each its own value."""
+    return [{"label": name, "value": name} for name in names]
+
+
+def for_ask(ask, question: str, sentences) -> dict:
+    """The form of a rules' ``Ask`` (``narrator.core.state``), its words from the game's ``sentences``."""
+    none = not ask.required
+    if ask.kind == "player":
+        return {"kind": "one", "question": question, "options": options(ask.candidates), "none": none}
+    if ask.kind == "players":
+        return {"kind": "several", "question": question, "options": options(ask.candidates), "none": none,
+                "most": ask.most, "least": ask.least}
+    if ask.kind == "each":
+        return {"kind": "each", "question": question, "none": none, "parts": [
+            {"key": chooser, "name": ask.label(chooser),
+             "label": sentences.optional(f"ask_{ask.key}_{chooser}", name=ask.label(chooser))
+             or _("{character} points at").format(character=ask.label(chooser)),
+             "options": options(ask.candidates)} for chooser in ask.choosers]}
+    if ask.kind == "yes-no":
+        return {"kind": "pick", "question": question,
+                "options": [{"label": _("yes"), "value": True}, {"label": _("no"), "value": False}]}
+    if ask.kind == "fields":
+        return {"kind": "fields", "question": question, "none": True, "forms": [
+            {"fixed": {part: allowed[0] for part, allowed in shape if len(allowed) == 1},
+             "parts": [{"key": part, "label": sentences.optional(f"ask_{ask.key}_{part}") or part,
+                        "options": options(allowed)} for part, allowed in shape if len(allowed) > 1]}
+            for shape in ask.forms]}
+    return {"kind": "pick", "question": question, "none": none, "options": [
+        {"label": sentences.optional(f"choice_{choice}") or choice, "value": choice} for choice in ask.choices]}
+
+
+def check_for(ask) -> Callable[[Any], str | None]:
+    """Why a value tapped does not answer the rules' ``ask`` beyond its form (None when it does), in words."""
+    def why(value):
+        if isinstance(value, dict) and ask.kind == "fields" and value and not ask.fits(value):
+            return _("not one of the answers this turn takes")
+        reason = ask.check(value)
+        return None if reason is None else say(reason)
+    return why
+
+
+def in_words(form: dict, value) -> str:
+    """An answer from the console in words, as the form offered it."""
+    labels = {repr(option["value"]): option["label"] for option in form.get("options", ())}
+    names = {}
+    for part in form.get("parts", ()):
+        labels.update({repr(option["value"]): option["label"] for option in part["options"]})
+        names[part["key"]] = part.get("name", part["key"])
+    if value is None:
+        return _("nobody") if form["kind"] in ("one", "several", "each") else _("none")
+    if isinstance(value, list):
+        return ", ".join(labels.get(repr(item), str(item)) for item in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{names.get(key, key)}: {labels.get(repr(item), str(item))}" for key, item in value.items())
+    if form["kind"] == "go":
+        return form["label"]
+    return labels.get(repr(value), str(value))
+
+
+def fault(form: dict | None, value: Any) -> str | None:
+    """Why ``value`` does not answer a question of ``form`` (None when it does): the shape, and
+    that every name or value given is one of the form's options."""
+    if form is None:
+        return _("nothing is asked now")
+    kind = form["kind"]
+    allowed = [option["value"] for option in form.get("options", ())]
+    if kind == "go":
+        return None if value is True else _("press the button")
+    if value is None:
+        return None if form.get("none") else _("an answer is needed")
+    if kind in ("one", "pick"):
+        return None if value in allowed and not isinstance(value, (dict, list)) else _("not one of the options")
+    if kind == "several":
+        if not isinstance(value, list) or not value or len(set(map(str, value))) != len(value):
+            return _("a list of different options")
+        if form.get("most") and len(value) > form["most"]:
+            return _("too many")
+        return None if all(item in allowed for item in value) else _("not one of the options")
+    if kind == "each":
+        parts = {part["key"]: [option["value"] for option in part["options"]] for part in form["parts"]}
+        if not isinstance(value, dict) or not value or set(value) - set(parts):
+            return _("an answer for some of the parts")
+        return None if all(value[key] in parts[key] for key in value) else _("not one of the options")
+    if kind == "count":
+        fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= form["most"]
+        return None if fits else _("a number from 0 to {most}").format(most=form["most"])
+    if kind == "fields":
+        return None if isinstance(value, dict) else _("an answer of named parts")
+    return _("not a question the console knows")
