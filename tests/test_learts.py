@@ -61,13 +61,15 @@ def test_example_3_turned_away(game):
                                                                          "ficcanaso": "a-casa"}}
 
 
+EXAMPLE_4 = ({"night": {"lupi": {"Olga": "Rita", "Piero": "Ugo"}, "guardia": "Ugo"}},
+             {"day": {"lynched": "Vera"}},
+             {"night": {"martire": "Rita", "cortigiana": "Ugo", "guardia": "Teo",
+                        "lupi": {"Olga": "Teo", "Piero": "Ugo"}}},
+             {"day": {"lynched": "Teo", "sindaco": "Teo"}})  # the digest's fourth example, but its last night
+
+
 def test_example_4_lovers_becchino_martire_sindaco(game):
-    result = settle(game, TABLE_B,
-                    {"night": {"lupi": {"Olga": "Rita", "Piero": "Ugo"}, "guardia": "Ugo"}},
-                    {"day": {"lynched": "Vera"}},
-                    {"night": {"martire": "Rita", "cortigiana": "Ugo", "guardia": "Teo",
-                               "lupi": {"Olga": "Teo", "Piero": "Ugo"}}},
-                    {"day": {"lynched": "Teo", "sindaco": "Teo"}},
+    result = settle(game, TABLE_B, *EXAMPLE_4,
                     {"night": {"guardia": "Teo", "lupi": {"Olga": "Walter", "Piero": "Rita"}}})
     assert result == {"rounds": [
         {"night": 1, "dead": ["Rita"], "answers": {}},
@@ -331,12 +333,7 @@ def test_a_burned_lovers_partner_is_noted_until_the_grief_comes(game):
 
 
 def test_the_notes_of_the_digests_fourth_example(game):
-    after = states_after(game, TABLE_B,
-                         {"night": {"lupi": {"Olga": "Rita", "Piero": "Ugo"}, "guardia": "Ugo"}},
-                         {"day": {"lynched": "Vera"}},
-                         {"night": {"martire": "Rita", "cortigiana": "Ugo", "guardia": "Teo",
-                                    "lupi": {"Olga": "Teo", "Piero": "Ugo"}}},
-                         {"day": {"lynched": "Teo", "sindaco": "Teo"}})
+    after = states_after(game, TABLE_B, *EXAMPLE_4)
     assert [notes_in(game, state, "en") for state in after] == [
         ["Sara will die of grief at the next dawn."], ["Sara will die of grief at the next dawn."],
         [],  # Sara died, Rita came back: a revived lover grieves nobody
