@@ -320,8 +320,12 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1, keep
         pages[2].reload()
         join(pages[2])
         install_tap(pages[2])
-        wait_until(lambda: all(page.evaluate("narratorBox.playing") for page in (late, pages[2])), 30)
-        time.sleep(5)
+        # Five seconds from the moment both new pages are heard (not from when they say they play:
+        # on a loaded machine the first sound can come seconds later), so that the steady part,
+        # from 3 s after that to the pause, is never empty.
+        wait_until(lambda: all(first_sound(played(page)) is not None for page in (late, pages[2])), 30)
+        heard = max(first_sound(played(page)) for page in (late, pages[2]))
+        time.sleep(max(0.0, heard + 5 - time.time()))
         box.pause()
         paused = time.time()
         time.sleep(2)

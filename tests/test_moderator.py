@@ -324,13 +324,11 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
     deadline = time.monotonic() + seconds
     while current().process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)
-        start = page.locator("#controls button[data-action=start]")
-        if start.is_visible():
-            start.click()
+        if tap(page.locator("#controls button[data-action=start]")):
+            continue
         following = page.locator("#controls button[data-action=next]")
-        if following.is_visible():
-            following.click()
-            following.click()
+        if tap(following):
+            tap(following)  # to confirm
             continue
         form = page.evaluate("view && view.form")
         version = page.evaluate("view && view.version")
@@ -356,6 +354,21 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
             interrupt(page)
             last = None
     return kinds, tapped, typed
+
+
+def tap(button) -> bool:
+    """Tap a button if it shows, and say whether it was tapped. The page may hide it between the
+    look and the tap (the laptop's state arriving just then, as on a loaded machine): then it was
+    not for tapping any more, and is not waited for."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    if not button.is_visible():
+        return False
+    try:
+        button.click(timeout=2000)
+    except Timeout:
+        return False
+    return True
 
 
 def free_port() -> int:

