@@ -50,6 +50,8 @@ class JitterProxy:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._writers: list = []
+        self._opened = 0  # connections made so far...
+        self._stalled = 0  # ...and how many of the first of them carry nothing any more
 
     def start(self) -> "JitterProxy":
         ready = threading.Event()
@@ -85,7 +87,16 @@ class JitterProxy:
                 writer.transport.abort()
         self._loop.call_soon_threadsafe(close_all)
 
+    def stall(self) -> None:
+        """Every connection open now carries nothing more either way, and none is closed: a link
+        that died without a word (a phone's Wi-Fi asleep). New connections go through."""
+        def stall_all():
+            self._stalled = self._opened
+        self._loop.call_soon_threadsafe(stall_all)
+
     async def _connection(self, reader, writer):
+        index = self._opened
+        self._opened += 1
         try:
             upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         except OSError:
@@ -93,8 +104,8 @@ class JitterProxy:
             return
         self._writers += [writer, upstream_writer]
         try:
-            await asyncio.gather(self._pump(reader, upstream_writer), self._pump(upstream_reader, writer),
-                                 return_exceptions=True)
+            await asyncio.gather(self._pump(reader, upstream_writer, index),
+                                 self._pump(upstream_reader, writer, index), return_exceptions=True)
         except asyncio.CancelledError:
             # Wound up at stop. Ended rather than cancelled: Python 3.11's stream server asks a
             # finished connection task for its exception, which raises for a cancelled one (and
@@ -105,7 +116,7 @@ class JitterProxy:
         extra = RETRANSMIT if self.loss and self.random.random() < self.loss else 0.0
         return self.base + self.random.uniform(0, self.jitter) + extra
 
-    async def _pump(self, reader, writer):
+    async def _pump(self, reader, writer, index: int):
         queue: asyncio.Queue = asyncio.Queue()
         loop = asyncio.get_running_loop()
 
@@ -117,6 +128,8 @@ class JitterProxy:
                 wait = release - loop.time()
                 if wait > 0:
                     await asyncio.sleep(wait)
+                if index < self._stalled:
+                    continue  # lost on the way
                 writer.write(data)
                 await writer.drain()
             writer.close()

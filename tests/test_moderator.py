@@ -447,6 +447,35 @@ EVERY_KIND = {  # a step of each kind the console shows, as the laptop sends the
 }
 
 
+def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_to_the_step_in_hand(browser, served):
+    """The phone's link dies without a word (nothing comes, nothing closes): within its few
+    seconds of silence the console says the connection is lost, takes a new one, shows the step
+    the laptop is at now, and a tap reaches the laptop again."""
+    import queue
+
+    from boxnet import JitterProxy
+
+    offered, offer = queue.Queue(), served.console.offer
+    served.console.offer = lambda version, value, reply: (offered.put((version, value)), offer(version, value, reply))
+    proxy = JitterProxy(served.port).start()
+    try:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"http://127.0.0.1:{proxy.port}/moderator?token={served.moderator_token}")
+        page.wait_for_function("view !== null", timeout=10000)
+        proxy.stall()
+        went = time.monotonic()
+        page.wait_for_function("document.getElementById('status').classList.contains('trouble')", timeout=15000)
+        assert time.monotonic() - went < 5 + 3  # its silence (5 s), and a second or two to notice
+        page.wait_for_function("!document.getElementById('status').classList.contains('trouble')", timeout=15000)
+        served.console.show({"title": "Night 2", "lines": [], "table": [], "form": ONE})  # the laptop moved on
+        page.wait_for_function("view.title === 'Night 2'", timeout=10000)
+        page.click("#question .names button:not(.none) >> nth=1")
+        page.click("#question button.go >> nth=-1")
+        assert offered.get(timeout=10) == (served.console.version, ONE["options"][1]["value"])
+    finally:
+        proxy.stop()
+
+
 def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_count(browser, served, tmp_path):
     """Each kind of step, shown as the laptop sends it, on a phone held upright: its words are
     there, every button is at least 44 px high, nothing is wider than the screen; a screenshot of

@@ -8,7 +8,7 @@ import sys
 import time
 
 import pytest
-from boxnet import CHROMIUM
+from boxnet import CHROMIUM, JitterProxy
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
@@ -153,6 +153,31 @@ def test_a_tablet_that_loses_the_network_comes_back_in_step(browser, game):
     assert len(connections) == 2
     assert abs(table.evaluate("narratorBox.scheduledEpochStart")
                - steady.evaluate("narratorBox.scheduledEpochStart")) < 0.020
+
+
+def test_a_tablet_whose_network_goes_silent_says_so_at_once_and_comes_back_in_step(browser, game):
+    """A link that dies without a word (nothing comes, nothing closes): the tablet leaves it after
+    its few seconds of silence, not the minute a browser waits to close a dead connection."""
+    from urllib.parse import urlsplit
+
+    tablet, control, _ = game("--no-day")
+    laptop = joined(browser, control)
+    steady = joined(browser, tablet)
+    proxy = JitterProxy(urlsplit(tablet).port).start()
+    try:
+        table = joined(browser, f"http://127.0.0.1:{proxy.port}/")
+        start_night(laptop)
+        playing(steady, table)
+        proxy.stall()
+        went = time.monotonic()
+        table.wait_for_function("narratorBox.connection === 'lost' && !narratorBox.playing", timeout=15000)
+        assert time.monotonic() - went < 5 + 3  # its silence (5 s), and a second or two to notice
+        assert table.is_visible("#trouble")  # it says so
+        table.wait_for_function("narratorBox.playing", timeout=15000)  # a new connection, and in step
+        assert abs(table.evaluate("narratorBox.scheduledEpochStart")
+                   - steady.evaluate("narratorBox.scheduledEpochStart")) < 0.020
+    finally:
+        proxy.stop()
 
 
 def test_a_tablet_never_plays_the_night_of_a_box_that_was_restarted(browser, game):

@@ -133,14 +133,25 @@ function connect() {
     if (controlling || box.nightId !== null) resync("reconnect");  // a tablet without its night: once it has loaded
   };
   socket.onmessage = (event) => { lastHeard = now(); receive(JSON.parse(event.data)); };
-  socket.onclose = () => {
-    socket = null;
-    if (box.connection !== "lost") lostSince = now();
-    box.connection = "lost";
-    stopNight();
-    render();
-    setTimeout(connect, 1000);
-  };
+  socket.onclose = lost;
+}
+
+function lost() {
+  socket = null;
+  if (box.connection !== "lost") lostSince = now();
+  box.connection = "lost";
+  stopNight();
+  render();
+  setTimeout(connect, 1000);
+}
+
+// A connection that went silent (the Wi-Fi died without a word) is left at once: closing it
+// politely, the browser would wait a minute for the laptop's goodbye, and hold the page till then.
+function abandon() {
+  const dead = socket;
+  dead.onopen = dead.onmessage = dead.onclose = null;
+  dead.close();
+  lost();
 }
 
 function send(message) {
@@ -228,7 +239,7 @@ function tick() {
   const t = now();
   if (lastTick !== null && t - lastTick > 3 * PING_EVERY + 1) wokeUp("timers stood still");  // it slept
   lastTick = t;
-  if (box.connection === "open" && t - lastHeard > SILENCE && socket) socket.close();  // silent: try again
+  if (box.connection === "open" && t - lastHeard > SILENCE && socket) abandon();  // silent: try again
   if (burstLeft <= 0) send({type: "ping", sent: t});
   ticks += 1;
   if (!controlling && ticks % 8 === 0) report();

@@ -11,6 +11,7 @@
 const TEXT = JSON.parse(document.getElementById("texts").textContent);
 const token = new URLSearchParams(location.search).get("token") || "";
 const CONFIRM = 4;           // seconds a first tap on Next waits for the second
+const SILENCE = 5;           // seconds without a word from the laptop (it sends one every 2): the connection is dead
 const $ = (id) => document.getElementById(id);
 
 let socket = null;
@@ -20,6 +21,7 @@ let state = null;            // the box's state, as the tablets get it
 let offset = 0;              // the laptop's clock less this page's, in seconds
 let armed = null;            // Next tapped once: {stage, at}
 let feedback = null;         // {text, refused, at}
+let lastHeard = 0;           // when the laptop was last heard from (this page's clock)
 
 const now = () => Date.now() / 1000;
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
@@ -27,16 +29,34 @@ const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name i
 function connect() {
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket.onopen = () => {
+    lastHeard = now();
     setStatus("");
     send({type: "hello", role: "moderator", token});
   };
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
-    socket = null;
-    if (view && view.over) { setStatus(TEXT.game_over); return; }  // the laptop has closed the box
-    setStatus(TEXT.lost, true);
-    setTimeout(connect, 1000);
+  socket.onmessage = (event) => {
+    lastHeard = now();
+    receive(JSON.parse(event.data));
   };
+  socket.onclose = lost;
+}
+
+function lost() {
+  socket = null;
+  if (view && view.over) { setStatus(TEXT.game_over); return; }  // the laptop has closed the box
+  setStatus(TEXT.lost, true);
+  setTimeout(connect, 1000);
+}
+
+// A connection that went silent (the phone's Wi-Fi died without a word, or the phone slept) is
+// left at once for a new one: closed politely, the browser would wait a minute for the laptop's
+// goodbye, and the page would show a step that may be past.
+function watch() {
+  if (socket && socket.readyState === WebSocket.OPEN && now() - lastHeard > SILENCE) {
+    const dead = socket;
+    dead.onopen = dead.onmessage = dead.onclose = null;
+    dead.close();
+    lost();
+  }
 }
 
 function send(message) {
@@ -300,4 +320,6 @@ document.querySelectorAll("#controls button").forEach((made) => made.addEventLis
 
 $("undo").addEventListener("click", () => answer("undo"));
 setInterval(renderBox, 500);
+setInterval(watch, 1000);
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") watch(); });
 connect();
