@@ -450,7 +450,8 @@ EVERY_KIND = {  # a step of each kind the console shows, as the laptop sends the
 def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_to_the_step_in_hand(browser, served):
     """The phone's link dies without a word (nothing comes, nothing closes): within its few
     seconds of silence the console says the connection is lost, takes a new one, shows the step
-    the laptop is at now, and a tap reaches the laptop again."""
+    the laptop is at now, and a tap reaches the laptop again. A tap with no connection at all
+    says it was not sent."""
     import queue
 
     from boxnet import JitterProxy
@@ -472,6 +473,13 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_to_the_step_in
         page.click("#question .names button:not(.none) >> nth=1")
         page.click("#question button.go >> nth=-1")
         assert offered.get(timeout=10) == (served.console.version, ONE["options"][1]["value"])
+        page.evaluate("socket.onclose = null; socket.close(); socket = null")  # gone, and no new one coming
+        page.click("#question .names button:not(.none) >> nth=0")
+        page.click("#question button.go >> nth=-1")
+        assert page.text_content("#feedback") == "Not sent: no connection to the laptop. Tap again once it is back."
+        assert page.evaluate("document.getElementById('feedback').classList.contains('refused')")
+        page.wait_for_timeout(500)
+        assert offered.empty()
     finally:
         proxy.stop()
 

@@ -73,6 +73,7 @@ PAGE_TEXTS = {
     "moderator_listen": N_("Nothing to enter: listen."),
     "moderator_answered": N_("Already answered: here is what the game asks now."),
     "moderator_taken": N_("Taken."),
+    "moderator_not_sent": N_("Not sent: no connection to the laptop. Tap again once it is back."),
     "moderator_refused": N_("Not taken: {reason}"),
     "moderator_not_this": N_("Not this one"),
     "moderator_yes": N_("Yes"),

@@ -59,8 +59,14 @@ function watch() {
   }
 }
 
+// What the page sends goes now or not at all (a tap is not kept for later: the game may have
+// moved on by then), and the moderator is told when it did not go.
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    say(TEXT.moderator_not_sent, true);
+    return;
+  }
+  socket.send(JSON.stringify(message));
 }
 
 function setStatus(text, trouble = false) {
