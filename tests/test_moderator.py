@@ -466,7 +466,7 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_to_the_step_in
         proxy.stall()
         went = time.monotonic()
         page.wait_for_function("document.getElementById('status').classList.contains('trouble')", timeout=15000)
-        assert time.monotonic() - went < 5 + 3  # its silence (5 s), and a second or two to notice
+        assert time.monotonic() - went < 5 + 5  # its silence (5 s) and a moment to notice: not a minute
         page.wait_for_function("!document.getElementById('status').classList.contains('trouble')", timeout=15000)
         served.console.show({"title": "Night 2", "lines": [], "table": [], "form": ONE})  # the laptop moved on
         page.wait_for_function("view.title === 'Night 2'", timeout=10000)

@@ -171,7 +171,7 @@ def test_a_tablet_whose_network_goes_silent_says_so_at_once_and_comes_back_in_st
         proxy.stall()
         went = time.monotonic()
         table.wait_for_function("narratorBox.connection === 'lost' && !narratorBox.playing", timeout=15000)
-        assert time.monotonic() - went < 5 + 3  # its silence (5 s), and a second or two to notice
+        assert time.monotonic() - went < 5 + 5  # its silence (5 s) and a moment to notice: not a minute
         assert table.is_visible("#trouble")  # it says so
         table.wait_for_function("narratorBox.playing", timeout=15000)  # a new connection, and in step
         assert abs(table.evaluate("narratorBox.scheduledEpochStart")
