@@ -113,6 +113,12 @@ def check_rules(module: Any, path: str) -> None:
     def fail(problem) -> DataError:
         return DataError(msg("{file}: {problem}", file=path, problem=problem))
 
+    def takes(name: str, given: Any, wanted: list[str]) -> None:
+        have = list(inspect.signature(given).parameters) if callable(given) else []
+        if have != wanted:
+            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
+                       wanted=", ".join(wanted)))
+
     for name in NAMES:
         if not hasattr(module, name):
             raise fail(msg("no '{name}' (a game of many nights' rules provide {names})", name=name,
@@ -121,11 +127,7 @@ def check_rules(module: Any, path: str) -> None:
         given = getattr(module, name, None)
         if not callable(given):
             raise fail(msg("no function '{name}({parameters})'", name=name, parameters=", ".join(signature.parameters)))
-        wanted = list(signature.parameters)
-        have = list(inspect.signature(given).parameters)
-        if have != wanted:
-            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
-                       wanted=", ".join(wanted)))
+        takes(name, given, list(signature.parameters))
     for declared in ("NIGHT_KEYS", "DAY_KEYS"):
         keys = getattr(module, declared)
         if not isinstance(keys, Mapping):
@@ -145,21 +147,12 @@ def check_rules(module: Any, path: str) -> None:
     if 0 < len(drawn) < len(DRAWN_SET):
         raise fail(msg("a set drawn by the rules needs all of {names}, or none", names=", ".join(DRAWN_SET)))
     for name in drawn:
-        wanted = {"draw_deck": ["game", "players", "options", "possible", "rng"],
-                  "deck_problem": ["game", "deck", "options", "possible"],
-                  "possible_roles": ["game", "players", "options"]}[name]
-        have = list(inspect.signature(getattr(module, name)).parameters)
-        if have != wanted:
-            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
-                       wanted=", ".join(wanted)))
+        takes(name, getattr(module, name), {"draw_deck": ["game", "players", "options", "possible", "rng"],
+                                            "deck_problem": ["game", "deck", "options", "possible"],
+                                            "possible_roles": ["game", "players", "options"]}[name])
     for name, wanted in OPTIONAL.items():
-        given = getattr(module, name, None)
-        if given is None:
-            continue
-        have = list(inspect.signature(given).parameters) if callable(given) else None
-        if have != wanted:
-            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have or ()),
-                       wanted=", ".join(wanted)))
+        if getattr(module, name, None) is not None:
+            takes(name, getattr(module, name), wanted)
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
             raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))

@@ -233,7 +233,8 @@ class GameTable:
         self.rules = day_rules(env, options["countdown"])
         self.console = None  # the moderator's console on a phone: a moderated game served to tablets
         self.lines: list[str] = []  # what the terminal printed for the step in hand, shown on the console too
-        self.title, self.state, self.over_now = "", None, False
+        self.title, self.over_now = "", False
+        self.secret: dict = {"table": [], "notes": []}  # the step's cards and the rules' notes, once per step
         self.told = ""  # the answer the moderator nods in the step in hand, shown large on the console
         if options["speaker_box"]:
             if saved.setup.cards is not None:
@@ -250,7 +251,9 @@ class GameTable:
 
     def begin(self, step) -> None:
         """A new step: its title and, so far, no lines."""
-        self.lines, self.state, self.over_now, self.told = [], step.state, isinstance(step, Over), ""
+        self.lines, self.over_now, self.told = [], isinstance(step, Over), ""
+        if self.console is not None:
+            self.secret = self.secret_view(step.state)
         self.title = self.describe(step)
         self.title = self.title[:1].upper() + self.title[1:]
         self.show()
@@ -276,12 +279,15 @@ class GameTable:
 
     def view(self, form: dict | None = None) -> dict:
         """The step as the console shows it: its title, the lines printed, the table, the question."""
-        table = []
-        if self.state is not None and self.state.cards is not None:
-            table = [{"name": name, "card": self.language.role_name(self.state.cards[name]),
-                      "dead": name in self.state.dead} for name in self.state.seating]
-        return {"title": self.title, "lines": self.lines[-40:], "table": table, "notes": list(self.notes(self.state)),
-                "told": self.told, "form": form, "over": self.over_now}
+        return {"title": self.title, "lines": self.lines[-40:], **self.secret, "told": self.told, "form": form,
+                "over": self.over_now}
+
+    def secret_view(self, state) -> dict:
+        """The console's table of a step's ``state`` (each player's card, dead or not) and the rules' notes."""
+        if state.cards is None:
+            return {"table": [], "notes": []}
+        return {"table": [{"name": name, "card": self.language.role_name(state.cards[name]), "dead": name in state.dead}
+                          for name in state.seating], "notes": list(self.notes(state))}
 
     def ask(self, form: dict, terminal, check=None):
         """The answer to one question: typed at the terminal (``terminal()`` asks), or tapped on the console."""
@@ -668,7 +674,7 @@ class GameTable:
 
     def notes(self, state) -> tuple[str, ...]:
         """What the rules tell the moderator beyond the cards and the dead (lovers, curses, powers spent)."""
-        return notes_for(self.game, state, self.sentences) if state is not None and state.cards is not None else ()
+        return notes_for(self.game, state, self.sentences)
 
     def character(self, slot_id: str) -> str:
         """A turn's name as the deck calls it (plural for several cards)."""

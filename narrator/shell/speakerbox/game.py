@@ -137,7 +137,7 @@ class BoxTable:
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
                                 language=active_language(), catalog=active_catalog(), console=console,
-                                token=(tokens or {}).get("controls"), moderator_token=(tokens or {}).get("moderator"))
+                                token=tokens and tokens["controls"], moderator_token=tokens and tokens["moderator"])
         self.box.on_change = self.server.broadcast
         self.follower = None
         try:
