@@ -167,3 +167,20 @@ def run():
         return Result(result)
 
     return invoke
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    """``terminal(*args, system="linux", columns=40, lines=10)``: narrate on a pseudo-terminal
+    (tests/pseudoterminal.py), on Linux or a simulated Windows or macOS; closed after the test."""
+    from tests.pseudoterminal import Terminal
+
+    opened = []
+
+    def start(*args, **options):
+        opened.append(Terminal(tmp_path, *args, **options))
+        return opened[-1]
+
+    yield start
+    for each in opened:
+        each.close()

@@ -55,7 +55,7 @@ def test_an_unknown_engine_is_one_line(run):
     assert (result.exit_code, result.stderr) == (
         2, "narrate render: Invalid value for '--engine': no text-to-speech engine 'festival': choose one of pico, "
            "pyttsx3, piper (see 'narrate render --help')\n")
-    assert list(tts.ENGINES) == ["pico", "pyttsx3", "piper"]
+    assert list(tts.engines_here()) == ["pico", "pyttsx3", "piper"]
 
 
 def test_engine_on_the_command_line_speaks_without_the_pack(run, tmp_path):

@@ -1,15 +1,9 @@
 """The terminal as a group meets it: lines that fit any width, a terminal given back intact after
 a signal or Ctrl-Z, the same keys in the night and the day, and honest logs when not a terminal."""
 
-import fcntl
 import io
 import os
-import pty
-import select
 import signal
-import struct
-import subprocess
-import sys
 import termios
 import time
 
@@ -19,6 +13,7 @@ from narrator.core.day import DayTimer
 from narrator.shell.audio.console import Console, status_line
 from narrator.shell.audio.player import Transport
 from narrator.shell.dayrun import DayScreen, layout, run_day
+from tests.pseudoterminal import ENTER, SYSTEMS
 from tests.test_console import LABELS, logging_console, small_night
 from tests.test_day import RULES, FakeClock
 from tests.test_playback import portaudio_missing
@@ -107,81 +102,12 @@ def test_q_stops_the_day_as_it_stops_the_night():
     assert said == ["day.discuss"]
 
 
-# --- A real pseudo-terminal -----------------------------------------------------------------------
-
-class Terminal:
-    """narrate running on a pseudo-terminal of a given size, as in a terminal window."""
-
-    def __init__(self, tmp_path, *args, columns=40, lines=10):
-        self.leader, self.follower = pty.openpty()
-        fcntl.ioctl(self.follower, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
-        self.before = termios.tcgetattr(self.follower)
-        config = tmp_path / "asound.conf"
-        config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
-        self.process = subprocess.Popen([sys.executable, "-m", "narrator", *args], stdin=self.follower,
-                                        stdout=self.follower, stderr=self.follower, process_group=0,
-                                        env={**os.environ, "LANG": "en_US.UTF-8", "ALSA_CONFIG_PATH": str(config)})
-        self.output = b""
-
-    def read(self, seconds: float) -> bytes:
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([self.leader], [], [], left)
-            if ready:
-                try:
-                    self.output += os.read(self.leader, 65536)
-                except OSError:
-                    break
-        return self.output
-
-    def wait_for(self, text: bytes, seconds: float = 30) -> None:
-        deadline = time.monotonic() + seconds
-        while text not in self.output:
-            assert time.monotonic() < deadline, self.output[-500:]
-            self.read(0.05)
-
-    def state(self) -> str:
-        with open(f"/proc/{self.process.pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0]
-
-    def wait_state(self, wanted: str, seconds: float = 10) -> None:
-        deadline = time.monotonic() + seconds
-        while self.state() != wanted:
-            assert time.monotonic() < deadline, self.state()
-            time.sleep(0.01)
-
-    def lflag(self) -> int:
-        return termios.tcgetattr(self.follower)[3]
-
-    def finish(self) -> int:
-        code = self.process.wait(timeout=60)
-        self.read(0.2)
-        return code
-
-    def close(self):
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        os.close(self.leader)
-        os.close(self.follower)
-
-
-@pytest.fixture
-def terminal(tmp_path):
-    opened = []
-
-    def start(*args, **size):
-        opened.append(Terminal(tmp_path, *args, **size))
-        return opened[-1]
-
-    yield start
-    for each in opened:
-        each.close()
-
+# --- A real pseudo-terminal (tests/pseudoterminal.py), on Linux and on a simulated Windows and macOS ---
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads process states from /proc")
-def test_ctrl_z_gives_the_terminal_back_and_fg_takes_single_keys_again_then_q_stops_the_day(terminal):
-    day = terminal("timer", "40s", "--lang", "en")
+@pytest.mark.parametrize("system", ["linux", "macos"])  # Windows has no Ctrl-Z for a program
+def test_ctrl_z_gives_the_terminal_back_and_fg_takes_single_keys_again_then_q_stops_the_day(terminal, system):
+    day = terminal("timer", "40s", "--lang", "en", system=system)
     day.wait_for(b"q:stop")
     assert not day.lflag() & termios.ICANON  # single keys while the day runs
     os.killpg(day.process.pid, signal.SIGTSTP)  # what Ctrl-Z sends to the foreground group
@@ -199,11 +125,12 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_takes_single_keys_again_then_q_st
 
 
 @pytest.mark.skipif(portaudio_missing(), reason="PortAudio (libportaudio2) is not installed")
-def test_sigterm_during_the_night_gives_the_terminal_back_with_echo(terminal):
-    night = terminal("--players", "10", "--no-day", "--no-ambience")
+@pytest.mark.parametrize("system", ["linux", "macos"])  # Windows sends no SIGTERM: Ctrl-Break, in test_foreign.py
+def test_sigterm_during_the_night_gives_the_terminal_back_with_echo(terminal, system):
+    night = terminal("--players", "10", "--no-day", "--no-ambience", system=system)
     night.wait_for(b"Deal the cards; press Enter when everyone has theirs (q: stop).")
     assert b"close your eyes" not in night.read(0.5)  # nobody has a card yet: the night waits
-    os.write(night.leader, b"\n")  # a single key: everyone has theirs
+    night.type(ENTER)  # a single key: everyone has theirs
     night.wait_for(b"close your eyes")
     os.write(night.leader, b" ")  # pause: ALSA's null device would play the whole night in a moment
     night.wait_for(b"paused")
@@ -214,9 +141,10 @@ def test_sigterm_during_the_night_gives_the_terminal_back_with_echo(terminal):
     assert b"narrate: stopped by a signal" in night.output
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
 @pytest.mark.parametrize("stop", ["q", "Ctrl-C"])
-def test_q_or_ctrl_c_while_the_cards_are_dealt_stops_before_a_sound(terminal, stop):
-    night = terminal("--players", "5", "--no-day", "--no-ambience")
+def test_q_or_ctrl_c_while_the_cards_are_dealt_stops_before_a_sound(terminal, stop, system):
+    night = terminal("--players", "5", "--no-day", "--no-ambience", system=system)
     night.wait_for(b"Deal the cards; press Enter")
     if stop == "q":
         os.write(night.leader, b"q")  # no Enter needed
@@ -228,10 +156,12 @@ def test_q_or_ctrl_c_while_the_cards_are_dealt_stops_before_a_sound(terminal, st
     assert termios.tcgetattr(night.follower) == night.before
 
 
-def test_messages_and_the_day_screen_stay_within_a_40_column_terminal(terminal):
-    day = terminal("timer", "3s", "--lang", "en", columns=40, lines=10)
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_messages_and_the_day_screen_stay_within_a_40_column_terminal(terminal, system):
+    day = terminal("timer", "3s", "--lang", "en", columns=40, lines=10, system=system)
     assert day.finish() == 0
     text = day.output.decode(errors="replace").replace("\r\n", "\n")
+    assert text.count("\x1b[J") >= 3  # redrawn in place, every second
     for chunk in text.split("\x1b[J")[1:]:
         for row in chunk.split("\x1b[")[0].split("\n"):
             assert len(row) <= 39, row

@@ -6,6 +6,7 @@ from typing import TextIO
 from narrator.core.bigdigits import HEIGHT, big, big_width, clock_face
 from narrator.core.day import DayTimer
 from narrator.core.i18n import N_
+from narrator.shell.platform.screen import redraw
 from narrator.shell.terminal import fit, rows_taken, size_of
 from narrator.shell.translation import _
 
@@ -53,7 +54,7 @@ class DayScreen:
             state = _(SHORT_HELP)
         rows = [fit(row, columns - 1) for row in layout(face, self.caption, state, columns - 1, lines - 1)]
         up = rows_taken(self._drawn, columns) if self._drawn else 0
-        self.out.write((f"\x1b[{up}A" if up else "") + "\r\x1b[J" + "".join(f"{row}\n" for row in rows))
+        self.out.write(redraw(up) + "".join(f"{row}\n" for row in rows))
         self._drawn = [len(row) for row in rows]
         self.out.flush()
 

@@ -1,10 +1,10 @@
 """What this machine can do for narrate: engine and voices, packs, sound output, the fallback."""
 
-import platform
 import sys
 
 from narrator import __version__
 from narrator.core.errors import NarratorError
+from narrator.shell import platform
 from narrator.shell.audio.player import available_command_players, command_player_works
 from narrator.shell.environment import Environment
 from narrator.shell.translation import _, ngettext, say
@@ -13,7 +13,7 @@ from narrator.shell.voicepacks import SOURCE_NAMES, find_packs
 
 def report(env: Environment) -> list[str]:
     """What this machine offers, a line each; playback is judged exactly as a game judges it."""
-    lines = [f"narrate {__version__}, Python {sys.version.split()[0]}, {platform.system()}"]
+    lines = [f"narrate {__version__}, Python {sys.version.split()[0]}, {platform.name()}"]
     lines += _speech(env)
     lines += _packs(env)
     reason = env.sound_problem()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from narrator.core.language import language_from_environ
 from narrator.games import GAMES_DIR
+from narrator.shell import platform
 from narrator.shell.folders import user_dir
 from narrator.shell.resources import data_dir
 
@@ -41,6 +42,12 @@ def _sound_problem() -> str | None:
     return sounddevice_problem()
 
 
+def _system_languages() -> list[str]:
+    from narrator.shell.platform.language import system_languages
+
+    return system_languages()
+
+
 def _speech_engine():
     from narrator.shell.audio.tts import default_engine
 
@@ -48,9 +55,9 @@ def _speech_engine():
 
 
 def _speech_engines():
-    from narrator.shell.audio.tts import ENGINES
+    from narrator.shell.audio.tts import engines_here
 
-    return ENGINES
+    return engines_here()
 
 
 @dataclass
@@ -71,9 +78,10 @@ class Environment:
     which: Callable[[str], str | None] = _which  # finds the command-line players
     recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
     speaker: Callable[..., Any] | None = None  # a factory for tests; None means the best one here
-    clock: Callable[[], float] = time.monotonic  # the day timer's clock: never the wall clock
+    clock: Callable[[], float] = platform.clock  # the day's and the speaker box's clock: never the wall clock
     now: Callable[[], float] = time.time  # the wall clock: when a saved game was started, for its file's name
     sleep: Callable[[float], None] = time.sleep
+    system_languages: Callable[[], list[str]] = _system_languages  # where no locale variable names a language
 
     @cached_property
     def game(self) -> "Game":
@@ -111,7 +119,7 @@ class Environment:
 
             fallback = default_language(self.games_dir / self.game_id)
         ids = self.game_language_ids()
-        return language_from_environ(self.environ, ids, fallback or (ids[0] if ids else ""))
+        return language_from_environ(self.environ, ids, fallback or (ids[0] if ids else ""), self.system_languages)
 
     def nights_dir(self) -> Path:
         """Where a night goes when nothing here can play it (never the working folder unasked)."""

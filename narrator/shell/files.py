@@ -15,6 +15,7 @@ from pathlib import Path
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, os_reason
+from narrator.shell.platform.files import HeldOpen, replace, sync_folder
 from narrator.shell.signals import signals_held
 
 
@@ -34,6 +35,20 @@ def folder_mode() -> int:
     return 0o777 & ~_umask()
 
 
+class HeldOpenError(NarratorError):
+    """Another program holds the file open, and Windows will not replace it until it lets go."""
+
+    def __init__(self, path: Path, programs: list[str]):
+        if programs:
+            text = msg("{file} is open in {programs}: close it there, then try again; nothing was changed",
+                       file=path, programs=", ".join(programs))
+        else:
+            text = msg("{file} is open in another program (a PDF reader, a music player?): close it there, then "
+                       "try again; nothing was changed", file=path)
+        super().__init__(text)
+        self.path, self.programs = path, programs
+
+
 def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write`` on a temporary path beside ``path``, then rename the result into place."""
     target = Path(os.path.realpath(path))  # through any links, to the file the user means
@@ -46,11 +61,13 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
             temporary = _temporary(target, path)
         write(Path(temporary))
         _settle(Path(temporary), existing)
-        os.replace(temporary, target)
-        _sync_folder(target.parent)
+        replace(temporary, target)
+        sync_folder(target.parent)
     except BaseException as error:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, HeldOpen):
+            raise HeldOpenError(path, error.programs) from None
         if isinstance(error, (OSError, RuntimeError)):  # RuntimeError: libsndfile's errors, a full disk among them
             raise NarratorError(msg("{file}: cannot write it ({reason}); nothing was changed", file=path,
                                     reason=_reason(error, target.parent))) from None
@@ -113,13 +130,3 @@ def _settle(temporary: Path, existing: os.stat_result | None) -> None:
     with open(temporary, "rb+") as file:
         os.fsync(file.fileno())
 
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); Windows has no folder handles to sync."""
-    if os.name == "nt":
-        return
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)

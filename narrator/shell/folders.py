@@ -7,33 +7,26 @@ pathlib's and tempfile's share) cost a quick command a tenth of its start-up. El
 """
 
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
+
+from narrator.shell import platform
+from narrator.shell.platform.files import home
 
 APP = "narrator"
 XDG = {"cache": ("XDG_CACHE_HOME", ".cache"), "data": ("XDG_DATA_HOME", ".local/share"),
        "config": ("XDG_CONFIG_HOME", ".config"), "state": ("XDG_STATE_HOME", ".local/state")}
 
 
-def user_dir(kind: str, environ: Mapping[str, str] = os.environ, platform: str = sys.platform) -> Path:
+def user_dir(kind: str, environ: Mapping[str, str] = os.environ) -> Path:
     """The folder of ``kind`` ("cache", "data", "config" or "state") that narrator keeps for the user."""
-    if platform in ("darwin", "win32", "cygwin") or platform.startswith("android"):
+    if platform.windows() or platform.macos():
         import platformdirs
 
-        return Path(getattr(platformdirs, f"user_{kind}_dir")(APP))
+        # appauthor=False: on Windows the folder is AppData\Local\narrator, not narrator\narrator
+        return Path(getattr(platformdirs, f"user_{kind}_dir")(APP, appauthor=False))
     variable, default = XDG[kind]
     base = environ.get(variable, "")
     if not os.path.isabs(base):  # unset, blank or relative: the default, as the XDG rule says
-        base = os.path.join(_home(environ), default)
+        base = os.path.join(home(environ), default)
     return Path(base) / APP
-
-
-def _home(environ: Mapping[str, str]) -> str:
-    """$HOME when it is an absolute path, else the home the password database gives."""
-    home = environ.get("HOME", "")
-    if os.path.isabs(home):
-        return home
-    import pwd
-
-    return pwd.getpwuid(os.getuid()).pw_dir

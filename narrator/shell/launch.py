@@ -6,8 +6,8 @@ an import, a KeyboardInterrupt can land in one of importlib's callbacks, where P
 as an "ignored exception" and carries on), and the flag is acted on once the imports are done.
 Once running, Ctrl-C raises ``Interrupted`` rather than a KeyboardInterrupt, which click would
 meet first while parsing the arguments (and answer with a blank line before narrate's own).
-SIGTERM and SIGHUP (a closed terminal, a ``kill``) unwind like Ctrl-C does, so that nothing
-narrate was writing is left behind.
+SIGTERM and SIGHUP (a closed terminal, a ``kill``), and on Windows Ctrl-Break and a closed console
+window, unwind like Ctrl-C does, so that nothing narrate was writing is left behind.
 """
 
 import signal
@@ -41,10 +41,11 @@ def main() -> None:
         raise Terminated(signal_number)
 
     signal.signal(signal.SIGINT, interrupt)
+    from narrator.shell.platform.process import ending_signals, on_window_closed
 
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), terminate)
+    for number in ending_signals():
+        signal.signal(number, terminate)
+    on_window_closed(terminate)
     try:
         run()
     finally:  # the work is done: a Ctrl-C while Python shuts down would only print its noise

@@ -4,8 +4,6 @@ In a built wheel they sit inside the package under ``_data/`` (see pyproject's f
 in a source checkout or an editable install they are the folders at the top of the repository.
 """
 
-import os
-import sys
 from pathlib import Path
 
 # The name narrator is installed by (pyproject's [project] name): "narrator" on the package index
@@ -21,20 +19,7 @@ def data_dir(name: str) -> Path:
             return candidate
     from narrator.core.errors import NarratorError
     from narrator.core.i18n import msg
+    from narrator.shell.platform.hints import pip_install
 
     raise NarratorError(msg("narrator's '{folder}' data folder is missing from this install; reinstall it: {command}",
                             folder=name, command=pip_install("--force-reinstall", DISTRIBUTION)))
-
-
-def pip_install(*requirements: str) -> str:
-    """The command that installs ``requirements`` where this narrate runs, ready to paste into a
-    shell: the running interpreter's pip (a bare ``pip`` may be another Python's, or none), every
-    word quoted as the shell needs (``[`` in an extra is a wildcard to a POSIX shell)."""
-    words = [sys.executable, "-m", "pip", "install", *requirements]
-    if os.name == "nt":
-        import subprocess
-
-        return subprocess.list2cmdline(words)
-    import shlex
-
-    return shlex.join(words)

@@ -17,6 +17,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg, os_reason
 from narrator.core.rounds import Setup, setup_as_dict, setup_from_dict
 from narrator.shell.files import write_atomically
+from narrator.shell.platform.hints import read_only as read_only_hint
 
 FORMAT = 1
 FOLDER = "games"
@@ -50,6 +51,16 @@ class SavedGame:
         for stale in self.path.parent.glob(f".{self.path.stem}.*{self.path.suffix}"):
             stale.unlink(missing_ok=True)  # a write cut short by a killed narrate (this game has one writer)
 
+    def keep(self, warn) -> bool:
+        """Save during play: a save that fails (the file held open by another program on Windows,
+        say) is ``warn``-ed about, and the game goes on; the next answer saves it all again. False
+        when this one failed."""
+        try:
+            self.save()
+        except NarratorError as error:
+            warn(error)
+            return False
+        return True
 
     def check_writable(self) -> None:
         """A game whose file is read-only cannot go on: said before anything is asked."""
@@ -58,8 +69,7 @@ class SavedGame:
         except OSError:
             read_only = False  # a new game, or one the write will name
         if read_only:
-            raise NarratorError(msg("{file} is read-only: make it writable (chmod u+w) to go on with the game",
-                                    file=self.path))
+            raise NarratorError(read_only_hint(self.path))
 
 
 def new_game_path(folder: Path, game_id: str, now: float) -> Path:

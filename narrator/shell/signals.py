@@ -5,12 +5,15 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+from narrator.shell.platform.process import ending_signals
+
+_HELD = (signal.SIGINT, *ending_signals())
 
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP wait until the block is done.
+    """Ctrl-C and the signals that end narrate (SIGTERM, SIGHUP; Ctrl-Break on Windows) wait
+    until the block is done.
 
     Meanwhile a signal is only noted; its own handler runs as the block ends, and narrate stops
     there as it would anywhere else. Uses: libsndfile writes through Python callbacks, where an

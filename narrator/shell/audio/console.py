@@ -1,16 +1,17 @@
-"""The terminal while the night plays: one status line, and single keys (space, q) without Enter."""
+"""The terminal while the night plays: one status line, and single keys (space, q) without Enter
+(read by ``narrator.shell.platform.keyboard``)."""
 
 import contextlib
-import os
-import select
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from narrator.core.script import INTRO_PHASE
 from narrator.core.views import minutes
 from narrator.shell.audio.player import Session, Transport
+from narrator.shell.platform.keyboard import keys
+from narrator.shell.platform.screen import draws, marks, redraw
 from narrator.shell.terminal import fit, rows_taken, size_of
 from narrator.shell.translation import _
 
@@ -29,7 +30,8 @@ def status_line(transport: Transport, labels: Mapping[str, str], width: int = 80
     count = night.count_at(position)
     counting = f"  {count[1]}/{count[0].seconds}" if count else ""
     state = _("stopping") if transport.stopping else (_("paused: space resumes") if transport.paused else "")
-    mark = "■" if transport.stopping else ("❚❚" if transport.paused else "▶")
+    playing, paused, stopping = marks()
+    mark = stopping if transport.stopping else (paused if transport.paused else playing)
     clock = f"{mark} {minutes(position / night.rate)} / {minutes(night.seconds)}"
     tail = f"{counting}{'  ' + state if state else ''}"
     bar_size = min(BAR, width - len(clock) - len(phase) - len(tail) - 4)
@@ -60,7 +62,7 @@ class Console:
             width = self.size()[0]
             line = status_line(transport, self.labels, width - 1)
             up = rows_taken([self._shown], width) - 1 if self._shown and width != self._width else 0
-            self.out.write((f"\x1b[{up}A" if up else "") + "\r\x1b[J" + line)
+            self.out.write(redraw(up) + line)
             self._shown, self._width = len(line), width
             self.out.flush()
             return
@@ -90,77 +92,12 @@ class Console:
 
 
 @contextlib.contextmanager
-def keys(stdin: TextIO = sys.stdin, sleep=time.sleep) -> Iterator:
-    """Single key presses from a terminal (cbreak mode, restored on the way out).
-
-    Yields ``read_key(timeout) -> str | None``. Where the input is not a terminal (a pipe, a
-    test, Windows), keys are simply never pressed; Ctrl-C works everywhere.
-    """
-    try:
-        fd = stdin.fileno()
-        interactive = os.isatty(fd)
-    except (AttributeError, ValueError, OSError):
-        interactive = False
-    if not interactive or os.name == "nt":
-        yield lambda timeout: sleep(timeout)
-        return
-    import termios
-    import tty
-
-    saved = termios.tcgetattr(fd)
-    tty.setcbreak(fd)
-    restore_handlers = _rearm_after_suspend(fd, saved)
-    try:
-        def read_key(timeout: float) -> str | None:
-            ready, _, _ = select.select([fd], [], [], timeout)
-            return os.read(fd, 1).decode(errors="ignore") if ready else None
-
-        yield read_key
-    finally:
-        restore_handlers()
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-
-
-def _rearm_after_suspend(fd: int, saved) -> Callable[[], None]:
-    """Ctrl-Z gives the shell its terminal back as it was; ``fg`` takes single keys up again.
-
-    Returns the function that puts the previous signal handlers back. Handlers can only be
-    set from the main thread; elsewhere (the speaker box's helpers) suspending is left as it is.
-    """
-    import signal
-    import termios
-    import threading
-    import tty
-
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTSTP"):
-        return lambda: None
-
-    def suspend(signal_number, frame):
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTSTP)  # stop for real; execution goes on here after fg
-
-    def carry_on(signal_number, frame):
-        tty.setcbreak(fd)
-        signal.signal(signal.SIGTSTP, suspend)
-
-    previous = {number: signal.signal(number, handler)
-                for number, handler in ((signal.SIGTSTP, suspend), (signal.SIGCONT, carry_on))}
-
-    def restore() -> None:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-
-    return restore
-
-
-@contextlib.contextmanager
 def terminal_session(labels: Mapping[str, str], out: TextIO | None = None, stdin: TextIO | None = None,
                      sleep: Callable[[float], None] = time.sleep):
     """A ``Session`` on the real terminal, restored however playback ends (``sleep``: how a wait
     for a key passes where no key can come). The streams are the ones in use when it starts."""
     out = out or sys.stderr
-    console = Console(out, labels, interactive=out.isatty())
+    console = Console(out, labels, interactive=draws(out))
     with keys(stdin or sys.stdin, sleep) as read_key:
         try:
             yield Session(read_key=read_key, show=console.show, say=console.say)

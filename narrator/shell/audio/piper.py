@@ -20,7 +20,8 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.audio.clip import Clip
 from narrator.shell.audio.tts import DEFAULT_RATE, EngineUnavailable, Voice
-from narrator.shell.resources import DISTRIBUTION, pip_install
+from narrator.shell.platform.hints import pip_install
+from narrator.shell.resources import DISTRIBUTION
 
 SENTENCE_PAUSE_SECONDS = 0.35
 

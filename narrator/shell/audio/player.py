@@ -9,7 +9,6 @@ Players, chosen in order of preference by ``choose_player``: PortAudio through s
 command-line player that exists (pw-play, paplay, aplay, afplay); or a WAV file and where it is.
 """
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -23,8 +22,9 @@ import numpy as np
 
 from narrator.core.errors import Interrupted, NarratorError
 from narrator.core.i18n import Text, msg
+from narrator.shell import platform
 from narrator.shell.audio.mix import NightAudio
-from narrator.shell.resources import pip_install
+from narrator.shell.platform.hints import pip_install, portaudio_missing
 from narrator.shell.translation import say
 
 PAUSE_FADE = 0.02  # seconds
@@ -166,7 +166,7 @@ def sounddevice_problem() -> Text | None:
     try:
         import sounddevice
     except OSError:
-        return msg("PortAudio is missing: on Debian/Ubuntu, sudo apt-get install libportaudio2")
+        return portaudio_missing()
     except ImportError:
         return msg("sounddevice is not installed: {command}", command=pip_install("sounddevice"))
     try:
@@ -230,8 +230,18 @@ class FilePlayer:
         self._write_wav = write_wav
 
     def play(self, night: NightAudio, session: Session) -> bool:
+        from narrator.shell.files import HeldOpenError
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._write_wav(night, self.path)
+        try:
+            self._write_wav(night, self.path)
+        except HeldOpenError as held:  # last night's file, still open in a player: this one goes beside it
+            beside = next(path for number in range(2, 1000)
+                          if not (path := self.path.with_stem(f"{self.path.stem}-{number}")).exists())
+            self._write_wav(night, beside)
+            session.say("narrate: " + say(msg("{file} is still open in another program: tonight's night is in {other}",
+                                              file=held.path, other=beside)))
+            self.path = beside
         return True
 
 
@@ -279,6 +289,9 @@ def command_player_works(program: str, which: Callable[[str], str | None] = shut
 
 
 def available_command_players(which: Callable[[str], str | None] = shutil.which) -> list[str]:
+    """The command-line players this system has (Windows has none narrate could call)."""
+    if platform.windows():
+        return []
     return [program for program in COMMAND_PLAYERS if which(program)]
 
 
@@ -292,7 +305,7 @@ def choose_players(write_wav, night_file: Path, problem=sounddevice_problem, whi
     reason = problem()
     if reason is None:
         return [SounddevicePlayer()], None
-    commands = available_command_players(which) if os.name != "nt" else []
+    commands = available_command_players(which)
     working = [CommandPlayer(program, write_wav) for program in commands if works(program, which)]
     return [*working, FilePlayer(night_file, write_wav)], reason
 

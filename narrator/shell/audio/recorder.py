@@ -9,6 +9,7 @@ import numpy as np
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
 from narrator.shell.audio.clip import Clip
+from narrator.shell.platform.hints import portaudio_missing
 
 RECORD_RATE = 48000
 
@@ -61,6 +62,5 @@ def _sounddevice():
     try:
         import sounddevice
     except OSError:
-        raise NarratorError(msg("cannot record: PortAudio is missing; on Debian/Ubuntu, sudo apt-get install "
-                                "libportaudio2")) from None
+        raise NarratorError(msg("cannot record: {reason}", reason=portaudio_missing())) from None
     return sounddevice

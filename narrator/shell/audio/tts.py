@@ -1,7 +1,9 @@
 """Text-to-speech engines behind one small protocol, chosen by name from a registry.
 
-SVOX Pico (``narrator.shell.audio.pico``) is the default where its wheel is installed. The pyttsx3 backend drives espeak-ng on Linux, SAPI5 on Windows and NSSpeechSynthesizer on
-macOS. Its traps, seen with pyttsx3 2.99 on Debian 12, and where they are handled:
+SVOX Pico (``narrator.shell.audio.pico``) is the default where its wheel is installed (Linux and
+64-bit Windows); on macOS, the system's voices through ``say`` (``narrator.shell.audio.say``).
+The pyttsx3 backend drives espeak-ng on Linux, SAPI5 on Windows and NSSpeechSynthesizer on
+macOS (where it is not installed by default: see pyproject). Its traps, seen with pyttsx3 2.99 on Debian 12, and where they are handled:
 ``runAndWait()`` can return before the file is written, and only the last ``save_to_file``
 before a ``runAndWait`` is written (the worker says one line per call and waits for
 ``finished-utterance`` and a complete file); voice and rate changes after the first utterance
@@ -25,10 +27,13 @@ from typing import Protocol
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
+from narrator.shell import platform
 from narrator.shell.audio.clip import Clip, read_clip, trim_silence
-from narrator.shell.resources import DISTRIBUTION, pip_install
+from narrator.shell.platform.hints import language_voice_missing, pip_install, system_voice_missing
+from narrator.shell.resources import DISTRIBUTION
 
 DEFAULT_RATE = 150  # words per minute: calm enough to follow with eyes closed
+REPLY_SECONDS = 60  # a pyttsx3 worker that has not answered a line within this is stuck: it is ended
 
 
 class EngineUnavailable(NarratorError):
@@ -65,8 +70,8 @@ def choose_voice(engine: SpeechEngine, lang: str, wanted: str | None = None) -> 
                                 engine=engine.name))
     speaking = [voice for voice in voices if voice.speaks(lang)]
     if not speaking:
-        raise EngineUnavailable(msg("{engine} has no voice for '{lang}': install one (espeak-ng-data on "
-                                    "Debian/Ubuntu) or use a voice pack", engine=engine.name, lang=lang))
+        raise EngineUnavailable(msg("{engine} has no voice for '{lang}': {fix}, or use a voice pack",
+                                    engine=engine.name, lang=lang, fix=language_voice_missing()))
 
     def rank(voice: Voice) -> int:
         """The language's own voice first: exactly 'it', or named for it (espeak's 'gmw/en')."""
@@ -99,8 +104,8 @@ class Pyttsx3Engine:
             except ImportError:
                 raise EngineUnavailable(msg("pyttsx3 is not installed: {command}", command=pip_install("pyttsx3"))) from None
             except Exception as error:  # the driver's own start-up failure, whatever its type
-                raise EngineUnavailable(msg("the text-to-speech engine did not start ({error}); on Debian/Ubuntu: "
-                                            "sudo apt-get install libespeak-ng1", error=error)) from None
+                raise EngineUnavailable(msg("the text-to-speech engine did not start ({error}); {fix}", error=error,
+                                            fix=system_voice_missing())) from None
             self._voices = [Voice(str(v.id), str(v.name), tuple(str(code) for code in (v.languages or ())))
                             for v in listed]
         return self._voices
@@ -120,11 +125,17 @@ class Pyttsx3Engine:
         worker = self._worker(voice, rate)
         worker.stdin.write(json.dumps(request) + "\n")
         worker.stdin.flush()
-        line = worker.stdout.readline()
+        line = _reply(worker, REPLY_SECONDS)
+        if line is None:
+            self._workers.pop((voice.id, rate), None)
+            worker.kill()
+            worker.wait()
+            raise EngineUnavailable(msg("the text-to-speech engine did not answer within {seconds} s; {fix}",
+                                        seconds=REPLY_SECONDS, fix=system_voice_missing()))
         if not line:
             self._workers.pop((voice.id, rate), None)
-            raise EngineUnavailable(msg("the text-to-speech engine stopped (exit status {status}); on Debian/Ubuntu: "
-                                        "sudo apt-get install libespeak-ng1", status=worker.wait()))
+            raise EngineUnavailable(msg("the text-to-speech engine stopped (exit status {status}); {fix}",
+                                        status=worker.wait(), fix=system_voice_missing()))
         return json.loads(line)
 
     def _worker(self, voice: Voice, rate: int) -> subprocess.Popen:
@@ -134,6 +145,16 @@ class Pyttsx3Engine:
                 [sys.executable, "-m", "narrator.shell.audio.tts_worker", voice.id, str(rate)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         return self._workers[key]
+
+
+def _reply(worker: subprocess.Popen, seconds: float) -> str | None:
+    """The worker's next line ("" once it has ended), or None if none came within ``seconds``: a
+    thread reads it, since a pipe cannot be waited on with a timeout on every system."""
+    read: list[str] = []
+    reader = threading.Thread(target=lambda: read.append(worker.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    return read[0] if read else None
 
 
 FASTEST_RATE = 400  # words per minute: as fast as a line is ever said to fit its time
@@ -168,6 +189,12 @@ def _pico() -> SpeechEngine:
     return PicoEngine()
 
 
+def _say() -> SpeechEngine:
+    from narrator.shell.audio.say import SayEngine
+
+    return SayEngine()
+
+
 def _piper(model: Path | None = None) -> SpeechEngine:
     from narrator.shell.audio.piper import PiperEngine
 
@@ -184,24 +211,33 @@ def _piper(model: Path | None = None) -> SpeechEngine:
 
 # By name, for --engine. Pico is the default where its wheel is installed; pyttsx3 speaks with
 # the system's own voices (espeak-ng on Linux, SAPI5 on Windows, NSSpeechSynthesizer on macOS);
-# Piper, optional, with a neural voice model the user has (--model).
-ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pico": _pico, "pyttsx3": Pyttsx3Engine, "piper": _piper}
+# say with macOS' own voices; Piper, optional, with a neural voice model the user has (--model).
+ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pico": _pico, "pyttsx3": Pyttsx3Engine, "say": _say,
+                                                  "piper": _piper}
 MODEL_ENGINES = ("piper",)  # the engines that speak with a voice model file (--model)
 
 
+def engines_here() -> dict[str, Callable[[], SpeechEngine]]:
+    """The engines this system can have, by name: ``say`` is macOS' own."""
+    return {name: engine for name, engine in ENGINES.items() if name != "say" or platform.macos()}
+
+
 def default_engine() -> SpeechEngine:
-    """SVOX Pico where its wheel is installed, else the system's voices through pyttsx3."""
+    """SVOX Pico where its wheel is installed, else the system's voices: through ``say`` on macOS,
+    through pyttsx3 elsewhere."""
     import importlib.util
 
-    return ENGINES["pico" if importlib.util.find_spec("py_nanotts") is not None else "pyttsx3"]()
+    if importlib.util.find_spec("py_nanotts") is not None:
+        return ENGINES["pico"]()
+    return ENGINES["say" if platform.macos() else "pyttsx3"]()
 
 
 def engine_factory(name: str, model: Path | None = None) -> Callable[[], SpeechEngine]:
     """The engine called ``name`` (``--engine``), speaking with ``model`` where it takes one (``--model``);
     a ``NarratorError`` with the list for any other."""
-    if name not in ENGINES:
+    if name not in engines_here():
         raise NarratorError(msg("no text-to-speech engine '{engine}': choose one of {engines}", engine=name,
-                                engines=", ".join(ENGINES)))
+                                engines=", ".join(engines_here())))
     if model is None:
         return ENGINES[name]
     if name not in MODEL_ENGINES:

@@ -62,10 +62,11 @@ def run_the_day(env, lang: str, seconds: int, audio, rules, make_speaker=None) -
     said why it is not the best way once): else it is found now."""
     from narrator.core.day import DayTimer, day_spoken_keys
     from narrator.shell.audio.clip import prepare_voice
-    from narrator.shell.audio.console import keys
     from narrator.shell.audio.night import voice_source
     from narrator.shell.audio.speaker import speaker_maker
     from narrator.shell.dayrun import DayScreen, run_day
+    from narrator.shell.platform.keyboard import keys
+    from narrator.shell.platform.screen import draws
 
     language = env.game.languages[lang]
     texts = {key: language.line(key) for key in day_spoken_keys(rules)}
@@ -81,7 +82,7 @@ def run_the_day(env, lang: str, seconds: int, audio, rules, make_speaker=None) -
     if reason:
         click.echo(f"narrate: {say(reason)}", err=True)
     day_timer = DayTimer(rules, seconds, env.clock)
-    screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
+    screen = DayScreen(sys.stderr, interactive=draws(sys.stderr))
     try:
         with keys(sleep=env.sleep) as read_key:
             reached_the_vote = run_day(day_timer, speaker.say, read_key, screen, texts)

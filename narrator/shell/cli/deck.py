@@ -1,6 +1,6 @@
 import click
 
-from narrator.shell.cli.interface import Command
+from narrator.shell.cli.interface import Command, echo_data
 from narrator.shell.cli.options import (
     DECK_OPTION_NAMES,
     choose_deck,
@@ -45,4 +45,4 @@ def deck(env, lang, fmt, game_options, variants, **params):
     if fmt == "text":
         click.echo(deck_text(env.game, choice.deck, choice.players, lang, active_catalog(), options))
     else:
-        click.echo(dump(deck_data(env.game, choice.deck, choice.players, lang), fmt))
+        echo_data(dump(deck_data(env.game, choice.deck, choice.players, lang), fmt))

@@ -4,7 +4,7 @@ import click
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
-from narrator.shell.cli.interface import Command
+from narrator.shell.cli.interface import Command, echo_data
 from narrator.shell.cli.options import format_option, interface_lang_option
 from narrator.shell.translation import active_catalog, say
 
@@ -26,7 +26,10 @@ def games(env, fmt):
     from narrator.games.summary import available_games
 
     found = [load_game(env.games_dir / game_id) for game_id in available_games(env.games_dir)]
-    click.echo(games_text(found, active_catalog()) if fmt == "text" else dump(games_data(found), fmt))
+    if fmt == "text":
+        click.echo(games_text(found, active_catalog()))
+    else:
+        echo_data(dump(games_data(found), fmt))
 
 
 def choose_game(ctx, param, value: str | None) -> None:

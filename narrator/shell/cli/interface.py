@@ -23,6 +23,13 @@ LANG_OPTIONS = ("--lang", "-l")
 _CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils")
 
 
+def echo_data(text: str) -> None:
+    """Print ``text`` (JSON or YAML, for programs) as UTF-8, whatever the output's own encoding:
+    piped, Windows' standard output is in the ANSI code page (cp1252), where "Niccolò" would
+    reach a program as bytes that are not UTF-8."""
+    click.echo(text.encode("utf-8"))
+
+
 def value_asked(arguments: Sequence[str], long: str, short: str | None = None) -> str | None:
     """The value an option is given on the command line, if any (the last one wins, as in click)."""
     found = None

@@ -252,14 +252,14 @@ def _output_file(ctx, param, value: Path | None) -> Path | None:
 def choose_audio(engine, voice, rate, voice_pack, ambience="drums", no_ambience=False):
     """Audio options as the audio layer takes them (imported here, so quick commands stay light)."""
     from narrator.shell.audio.night import AudioChoice
-    from narrator.shell.audio.tts import ENGINES
+    from narrator.shell.audio.tts import engines_here
 
     if rate is not None and not 80 <= rate <= 400:
         raise click.BadParameter(_("{rate} words per minute is out of reach: choose 80 to 400").format(rate=rate),
                                  param_hint="'--rate'")
-    if engine is not None and engine not in ENGINES:
+    if engine is not None and engine not in engines_here():
         raise click.BadParameter(_("no text-to-speech engine '{engine}': choose one of {engines}").format(
-            engine=engine, engines=", ".join(ENGINES)), param_hint="'--engine'")
+            engine=engine, engines=", ".join(engines_here())), param_hint="'--engine'")
     if voice_pack is not None and not voice_pack.strip():
         raise click.BadParameter(_("give a voice pack's name or folder ('narrate voices list' shows them), or leave "
                                    "--voice-pack out"), param_hint="'--voice-pack'")

@@ -3,6 +3,7 @@
 
 import click
 
+from narrator.shell.platform.keyboard import completion
 from narrator.shell.translation import _
 
 UNDO_WORDS = ("undo",)  # and the word in the language in use
@@ -30,8 +31,6 @@ def prompt(question: str, parse, hint: str = ""):
 
 def ask_name(question: str, names, nobody: bool = False) -> str | None:
     """One of ``names`` (or None for nobody, when ``nobody``), Tab completing them."""
-    from narrator.shell.cli.votes import completion
-
     def parse(text: str):
         found = names_in(text, names, nobody)
         if found is not Undo and found is not None and len(found) != 1:

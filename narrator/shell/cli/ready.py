@@ -4,13 +4,13 @@ The deck and the setup are on the screen; nobody has a card yet. Enter starts th
 Ctrl-C) stops before a sound is made. ``--no-wait`` is for a group that dealt before starting.
 """
 
-import os
 import sys
 
 import click
 
 from narrator.core.errors import Stopped
 from narrator.core.i18n import N_
+from narrator.shell.platform.keyboard import is_terminal, keys
 from narrator.shell.translation import _
 
 DEAL = N_("Deal the cards; press Enter when everyone has theirs (q: stop).")
@@ -36,9 +36,7 @@ def wait_for_group(waiting: str | None) -> None:
     if waiting is None:
         return
     stdin = sys.stdin
-    if _is_terminal(stdin):
-        from narrator.shell.audio.console import keys
-
+    if is_terminal(stdin):
         with keys(stdin) as read_key:  # single keys from now: a key pressed once the line shows counts
             click.echo(_(LAPTOP_TEXTS[waiting]))
             _until_enter(read_key)
@@ -59,9 +57,3 @@ def _until_enter(read_key) -> None:
         if key in ("q", "Q"):
             raise Stopped
 
-
-def _is_terminal(stream) -> bool:
-    try:
-        return os.isatty(stream.fileno())
-    except (AttributeError, ValueError, OSError):
-        return False

@@ -12,6 +12,7 @@ import click
 from narrator.core.script import COUNT_WORD_SECONDS
 from narrator.shell.audio.clip import Clip
 from narrator.shell.audio.studio import CLIPPED_LEVEL, Take
+from narrator.shell.platform.screen import CLEAR_TO_END_OF_LINE, draws, erase_line
 from narrator.shell.terminal import fit, size_of
 from narrator.shell.translation import _
 
@@ -60,7 +61,7 @@ class LevelMeter:
         self._stop.set()
         if self._drawer is not None:
             self._drawer.join()
-            self.out.write("\r\x1b[K")  # a redraw that raced the Enter key may have reached the next line
+            self.out.write(erase_line())  # a redraw that raced the Enter key may have reached the next line
             self.out.flush()
 
     def draw(self) -> None:
@@ -68,7 +69,7 @@ class LevelMeter:
         peak, self.peak = self.peak, 0.0
         room = columns - len(self.prompt) - 3
         meter = "  " + meter_text(peak, self.clipped, min(room, 50)) if room > 12 else ""
-        self.out.write("\r" + fit(f"  {self.prompt}{meter}", columns - 1) + "\x1b[K")
+        self.out.write("\r" + fit(f"  {self.prompt}{meter}", columns - 1) + CLEAR_TO_END_OF_LINE)
         self.out.flush()
 
     def _draw_until_stopped(self) -> None:
@@ -81,7 +82,7 @@ def record_take(recorder, out: TextIO | None = None) -> Clip:
     terminal; errors come back to this thread."""
     out = out if out is not None else sys.stderr
     prompt = _("recording... Enter: stop")
-    meter = LevelMeter(out, interactive=out.isatty(), prompt=prompt)
+    meter = LevelMeter(out, interactive=draws(out), prompt=prompt)
     stop = threading.Event()
     result: dict = {}
 

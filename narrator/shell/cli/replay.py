@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from narrator.shell.cli.games import use_game
-from narrator.shell.cli.interface import Command
+from narrator.shell.cli.interface import Command, echo_data
 from narrator.shell.cli.options import language
 
 
@@ -42,7 +42,7 @@ def replay(env, file, as_json, lang):
     lang = language(env, lang)
     replayed = settle(env.game, data, str(file))
     if as_json:
-        click.echo(json.dumps(replayed.as_dict(), ensure_ascii=False))
+        echo_data(json.dumps(replayed.as_dict(), ensure_ascii=False))
         return
     for line in replay_lines(env.game, replayed, lang):
         click.echo(line)

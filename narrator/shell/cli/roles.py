@@ -1,6 +1,6 @@
 import click
 
-from narrator.shell.cli.interface import Command
+from narrator.shell.cli.interface import Command, echo_data
 from narrator.shell.cli.options import format_option, lang_option, language
 from narrator.shell.translation import active_catalog
 
@@ -19,4 +19,7 @@ def roles(env, lang, fmt):
     from narrator.core.views import dump, roles_data, roles_text
 
     lang = language(env, lang)
-    click.echo(roles_text(env.game, lang, active_catalog()) if fmt == "text" else dump(roles_data(env.game, lang), fmt))
+    if fmt == "text":
+        click.echo(roles_text(env.game, lang, active_catalog()))
+    else:
+        echo_data(dump(roles_data(env.game, lang), fmt))

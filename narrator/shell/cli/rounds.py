@@ -179,6 +179,13 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
         click.echo(_("Resumed at {step}.").format(step=table.describe(rounds.step)))
         if rounds.step.state.cards is not None:
             table.secret_table(rounds.step.state)
+    kept = True  # the saved file holds every answer so far
+
+    def keep() -> None:
+        nonlocal kept
+        kept = saved.keep(lambda error: click.echo(_("narrate: {error}; the game goes on and is saved again after "
+                                                     "the next answer").format(error=say(error)), err=True))
+
     try:
         if resumed:
             table.voice.resumed(table.script(rounds.step.state.night, frozenset()))
@@ -194,7 +201,7 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
                     click.echo(say(error))
                     continue
                 saved.entries = list(rounds.entries)
-                saved.save()
+                keep()
                 table.echo(_("Undone: back to {step}.").format(step=table.describe(back)))
                 continue
             try:
@@ -203,15 +210,19 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
                 table.echo(say(error))
                 continue
             saved.entries = list(rounds.entries)
-            saved.save()
+            keep()
         table.begin(rounds.step)
         table.over(rounds.step)
         saved.over = True
-        saved.save()
+        keep()
     except (KeyboardInterrupt, Interrupted, Terminated, Stopped, click.Abort) as stop:
         if isinstance(stop, (KeyboardInterrupt, Interrupted, click.Abort)):
             click.echo()  # a prompt may be waiting: the message gets a line of its own
-        click.echo(_("narrate: the game is saved; 'narrate resume' goes on from here"), err=True)
+        if kept:
+            click.echo(_("narrate: the game is saved; 'narrate resume' goes on from here"), err=True)
+        else:
+            click.echo(_("narrate: the last answers could not be saved; 'narrate resume' goes on from the last "
+                         "one that was"), err=True)
         raise
     finally:
         table.close()

@@ -1,6 +1,6 @@
 import click
 
-from narrator.shell.cli.interface import Command
+from narrator.shell.cli.interface import Command, echo_data
 from narrator.shell.cli.options import (
     deck_options,
     format_option,
@@ -43,4 +43,4 @@ def script(env, fmt, voice_pack, night_number, **params):
     if fmt == "text":
         click.echo(script_text(env.game, night, timeline, not measured, active_catalog()))
     else:
-        click.echo(dump(script_data(env.game, night, timeline, estimated=not measured), fmt))
+        echo_data(dump(script_data(env.game, night, timeline, estimated=not measured), fmt))

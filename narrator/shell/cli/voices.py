@@ -9,6 +9,7 @@ from narrator.core.i18n import msg
 from narrator.core.names import player_name
 from narrator.shell.cli.interface import Group
 from narrator.shell.cli.options import engine_option, language
+from narrator.shell.platform.hints import microphone_refused
 from narrator.shell.translation import _, say
 
 LICENCE_RECORDED = "the recording belongs to whoever recorded it"
@@ -163,7 +164,11 @@ def record_voices(env, lang, name, folder):
             raw = record_take(recorder)
             take = process_take(raw)
             if take.silent:
-                click.echo("  " + _("nothing above the room's noise was recorded: check the microphone"))
+                if not raw.samples.any():  # zeros, not a quiet room: the system kept the microphone from narrate
+                    click.echo("  " + _("the microphone gave nothing but silence: {fix}").format(
+                        fix=say(microphone_refused())))
+                else:
+                    click.echo("  " + _("nothing above the room's noise was recorded: check the microphone"))
                 choice = click.prompt("  " + _("Enter: record again, s: skip"), default="",
                                       show_default=False).strip().lower()
                 if choice == "s":

@@ -1,7 +1,6 @@
 """``narrate votes``: settle the vote, from a file or asked player by player."""
 
 import json
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -10,9 +9,10 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg, os_reason
 from narrator.core.names import player_name, seating
 from narrator.shell.cli.games import use_game
-from narrator.shell.cli.interface import Command, confirm
+from narrator.shell.cli.interface import Command, confirm, echo_data
 from narrator.shell.cli.options import language
 from narrator.shell.files import write_atomically
+from narrator.shell.platform.keyboard import completion
 from narrator.shell.translation import _, active_catalog, active_language, say
 
 NAMES_FILE = "players.json"
@@ -83,7 +83,7 @@ def show_day(env, data, source: str, lang: str, as_json: bool) -> None:
     outcome = settle_day(vote)
     explanation = rules.explain_votes(env.game, vote, outcome, Sentences(env.game.languages[lang]))
     if as_json:
-        click.echo(json.dumps(rules.day_as_dict(outcome, explanation), ensure_ascii=False))
+        echo_data(json.dumps(rules.day_as_dict(outcome, explanation), ensure_ascii=False))
     else:
         click.echo("\n".join(explanation))
 
@@ -94,7 +94,7 @@ def show_result(env, ballots, table, lang: str, as_json: bool = False, deck=None
 
     result = resolve_vote(env.game, ballots, table, lang, deck)
     if as_json:
-        click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+        echo_data(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
         click.echo(vote_text(env.game, ballots, result, lang, active_catalog()))
 
@@ -249,28 +249,3 @@ def _save_names(path: Path, names: list[str]) -> None:
     except OSError as error:
         raise NarratorError(msg("cannot remember the players' names in {file} ({reason})", file=path,
                                  reason=os_reason(error))) from None
-
-
-@contextmanager
-def completion(options: list[str]):
-    """Tab completes from ``options`` at the next prompt, where the terminal has readline."""
-    try:
-        import readline
-    except ImportError:
-        yield
-        return
-    previous = readline.get_completer()
-    matches: list[str] = []
-
-    def complete(text: str, state: int):
-        if state == 0:
-            matches[:] = [option for option in options if option.casefold().startswith(text.casefold())]
-        return matches[state] if state < len(matches) else None
-
-    readline.set_completer(complete)
-    readline.set_completer_delims(",")
-    readline.parse_and_bind("tab: complete")
-    try:
-        yield
-    finally:
-        readline.set_completer(previous)

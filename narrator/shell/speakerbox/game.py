@@ -13,6 +13,9 @@ from narrator.core.errors import NarratorError, Stopped
 from narrator.core.i18n import Text, msg, os_reason
 from narrator.shell.audio.mix import MixSettings
 from narrator.shell.dayrun import DayScreen, run_day
+from narrator.shell.platform.hints import nobody_joined
+from narrator.shell.platform.keyboard import keys
+from narrator.shell.platform.screen import draws, qr_code
 from narrator.shell.speakerbox.server import BoxServer, network_addresses
 from narrator.shell.speakerbox.state import Box
 from narrator.shell.translation import _, active_catalog, active_language
@@ -21,6 +24,7 @@ from narrator.shell.translation import say as render
 TABLET_RATE = 24000  # plenty for speech and drums, and half the bytes for every tablet to fetch
 PART_LEAD = 1.5  # seconds from a part of the night's start to its first sample: time for tablets to fetch it
 ANNOUNCE_LEAD = 1.0  # ...and for a sentence made during the game
+LONELY_SECONDS = 60  # no tablet joined this long after the box began waiting: say what may keep them out
 
 
 def wav_bytes(samples, rate: int) -> bytes:
@@ -140,6 +144,8 @@ class BoxTable:
                                 token=tokens and tokens["controls"], moderator_token=tokens and tokens["moderator"])
         self.box.on_change = self.server.broadcast
         self.follower = None
+        self._lonely = Lonely(env.clock, self.server.joined, lambda: warn("narrate: " + render(
+            nobody_joined(self.server.port))))
         try:
             self.server.start()
         except OSError as error:
@@ -153,10 +159,8 @@ class BoxTable:
 
     def night(self) -> bool:
         """From Start to daybreak; always heard (on the tablets)."""
-        from narrator.shell.audio.console import keys
-
         with keys(sleep=self.env.sleep) as read_key:
-            _wait_for_start(self.box, self.actions, read_key)
+            _wait_for_start(self.box, self.actions, read_key, self._lonely)
             self._follow()
             if not _night(self.box, self.actions, read_key):
                 raise Stopped
@@ -179,8 +183,6 @@ class BoxTable:
 
     def play_part(self, lead: float = PART_LEAD) -> None:
         """Play what ``load`` gave at once (the moderator is already at the laptop), to its end."""
-        from narrator.shell.audio.console import keys
-
         self.box.start_night(lead)
         self._follow()
         with keys(sleep=self.env.sleep) as read_key:
@@ -201,8 +203,6 @@ class BoxTable:
             threading.Timer(ANNOUNCE_LEAD, speaker.say, args=(key,)).start()
 
     def day(self, seconds: int) -> None:
-        from narrator.shell.audio.console import keys
-
         with keys(sleep=self.env.sleep) as read_key:
             if not _day(self.env, self.rules, self.box, self.server, self.actions, read_key, self.lang, seconds,
                         self.day_lines if self.follower else None):
@@ -227,8 +227,6 @@ def tablet_addresses(host: str, port: int, networks: list[tuple[str, str]]) -> l
 
 
 def _announce(server: BoxServer, host: str, say: Callable[[str], None]) -> None:
-    import segno
-
     addresses = tablet_addresses(host, server.port, network_addresses())
     if not addresses:
         say(_("Speaker box: this laptop is on no network the tablets could reach: connect it to the same "
@@ -236,23 +234,47 @@ def _announce(server: BoxServer, host: str, say: Callable[[str], None]) -> None:
     else:
         say(_("Speaker box: open {addresses} on the tablets and tap to join.").format(
             addresses=_(" or ").join(addresses)))
-        out = io.StringIO()
-        segno.make(addresses[0], error="m").terminal(out=out, compact=True)
-        say(out.getvalue().rstrip("\n"))
+        say(_qr(addresses[0]))
     say(_("This laptop's controls: {address}").format(
         address=f"http://127.0.0.1:{server.port}/?token={server.token}"))
     if server.console is not None and addresses:
         console = f"{addresses[0].rstrip('/')}/moderator?token={server.moderator_token}"
         say(_("The moderator's console, for the moderator's phone only (it shows the cards): {address}").format(
             address=console))
-        out = io.StringIO()
-        segno.make(console, error="m").terminal(out=out, compact=True)
-        say(out.getvalue().rstrip("\n"))
+        say(_qr(console))
 
 
-def _wait_for_start(box: Box, actions: queue.Queue, read_key) -> None:
+def _qr(address: str) -> str:
+    """``address`` as a QR code for the terminal, to scan from a tablet or a phone."""
+    import segno
+
+    modules = [[bool(module) for module in row] for row in segno.make(address, error="m").matrix_iter(border=4)]
+    return qr_code(modules, sys.stdout)
+
+
+class Lonely:
+    """Says once, when no tablet has joined ``seconds`` after the box began waiting, what may keep them
+    out (a firewall, a network Windows calls Public): otherwise nothing on the laptop would show it."""
+
+    def __init__(self, clock: Callable[[], float], joined: Callable[[], int], say: Callable[[], None],
+                 seconds: float = LONELY_SECONDS):
+        self.clock, self.joined, self.say, self.seconds = clock, joined, say, seconds
+        self.since: float | None = None
+        self.said = False
+
+    def __call__(self) -> None:
+        now = self.clock()
+        if self.since is None:
+            self.since = now
+        if not self.said and now - self.since >= self.seconds and not self.joined():
+            self.said = True
+            self.say()
+
+
+def _wait_for_start(box: Box, actions: queue.Queue, read_key, waited: Callable[[], None] = lambda: None) -> None:
     while box.stage == "waiting":
         key = read_key(0.1)
+        waited()
         if key in ("\n", "\r") or _take(actions) in ("start", "next"):
             box.start_night()
         elif key in ("q", "Q"):
@@ -295,7 +317,7 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
         if laptop is not None:
             threading.Timer(lead, laptop.say, args=(key,)).start()  # at the tablets' moment
     timer = DayTimer(rules, seconds, env.clock)
-    screen = DayScreen(sys.stderr, interactive=sys.stderr.isatty())
+    screen = DayScreen(sys.stderr, interactive=draws(sys.stderr))
 
     def keys_and_controls(timeout: float) -> str | None:
         action = _take(actions)

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from narrator.shell.platform.keyboard import Lines
 from narrator.shell.speakerbox.forms import fault
 
 UNDO = "undo"  # what the phone sends to take the last answer back
@@ -27,58 +28,6 @@ _NOTHING = object()
 
 class _Arrived(Exception):
     """An answer came from the phone while the terminal's prompt waited."""
-
-
-class _Lines:
-    """The terminal's lines, read without ever blocking for long, so that a prompt can also watch
-    for the phone's answers. A terminal is read a line at a time once ``select`` says one is
-    there (a terminal gives a whole line or nothing); a pipe or a file (piped input) is read by a
-    thread of its own, since Python's buffer may already hold lines ``select`` cannot see."""
-
-    def __init__(self) -> None:
-        self._queue: queue.Queue | None = None
-        self._ended = False
-
-    def poll(self, seconds: float) -> str | None:
-        """A line typed (without its newline), or None if none came within ``seconds``;
-        EOFError once the input has ended."""
-        if self._ended:
-            raise EOFError
-        stdin = sys.stdin
-        try:
-            terminal = stdin.isatty()
-            stdin.fileno()
-        except (AttributeError, OSError, ValueError):  # a stream in memory: it never waits
-            return self._line(stdin.readline())
-        if terminal:
-            import select
-
-            ready, _, _ = select.select([stdin], [], [], seconds)
-            return self._line(stdin.readline()) if ready else None
-        if self._queue is None:
-            self._queue = queue.Queue()
-            threading.Thread(target=self._read, args=(stdin, self._queue), name="terminal-lines", daemon=True).start()
-        try:
-            return self._line(self._queue.get(timeout=seconds))
-        except queue.Empty:
-            return None
-
-    @staticmethod
-    def _read(stdin, lines: queue.Queue) -> None:
-        while True:
-            try:
-                line = stdin.readline()
-            except (OSError, ValueError):
-                line = ""
-            lines.put(line)
-            if not line:
-                return
-
-    def _line(self, line: str) -> str:
-        if not line:
-            self._ended = True
-            raise EOFError
-        return line.rstrip("\r\n")
 
 
 class Console:
@@ -95,7 +44,7 @@ class Console:
         self.seen = False  # a console page has connected: a closed terminal then waits for it
         self._answers: queue.Queue = queue.Queue()
         self._check: Callable[[Any], str | None] | None = None
-        self._lines = _Lines()
+        self._lines = Lines()
 
     # --- the main thread --------------------------------------------------------------------------
 

@@ -122,6 +122,10 @@ class BoxServer:
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
 
+    def joined(self) -> int:
+        """How many tablets have joined so far (gone ones included)."""
+        return len(self._tablets)
+
     # --- running ---------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -453,15 +457,15 @@ def foreign_request(host: str, origin: str | None) -> str | None:
     return None
 
 
-VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg", "zt", "utun", "lo")
-
-
 def network_addresses(interfaces: dict | None = None, stats: dict | None = None) -> list[tuple[str, str]]:
     """(interface, IPv4 address) of every network this machine is on, the likely Wi-Fi or LAN first.
 
     Loopback and link-local addresses are left out (no tablet can reach them), and so are
-    interfaces that are down; virtual ones (containers, VPNs) come last.
+    interfaces that are down; virtual ones (containers, VPNs) come last, as each system names
+    them (``narrator.shell.platform.network``).
     """
+    from narrator.shell.platform.network import rank
+
     if interfaces is None:
         import psutil
 
@@ -476,8 +480,8 @@ def network_addresses(interfaces: dict | None = None, stats: dict | None = None)
             ip = ipaddress.ip_address(address.address)
             if ip.is_loopback or ip.is_link_local or ip.is_unspecified:
                 continue
-            found.append((name.lower().startswith(VIRTUAL), name, address.address))
-    return [(name, address) for _, name, address in sorted(found)]
+            found.append((name, address.address))
+    return sorted(found, key=lambda found: rank(*found))
 
 
 class _OneLine(logging.Handler):
