@@ -66,9 +66,12 @@ def environ(system: str, base: dict | None = None, **knobs: str) -> dict:
 
 
 def install(system: str) -> None:
-    import narrator.shell.platform as seam
-
-    seam.SYSTEM = {"windows": seam.WINDOWS, "macos": seam.MACOS}[system]
+    try:
+        import narrator.shell.platform as seam
+    except ImportError:  # a narrate from before the seam: the rest still holds it to the other system
+        pass
+    else:
+        seam.SYSTEM = {"windows": seam.WINDOWS, "macos": seam.MACOS}[system]
     if system == "windows":
         _windows()
 

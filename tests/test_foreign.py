@@ -1,0 +1,340 @@
+"""Windows and macOS, run on Linux: the seam every system difference goes through, and narrate as
+a group meets it on a simulated Windows or macOS (tests/foreign/simulation.py says what is
+simulated and how). The pseudo-terminal tests of the night and the day keys are in
+test_terminal.py, parametrized over the three systems; here are the rest."""
+
+import ast
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.foreign import simulation
+from tests.pseudoterminal import ENTER, SYSTEMS
+
+PACKAGE = REPO / "narrator"
+SEAM = PACKAGE / "shell" / "platform"
+ONE_SYSTEM_MODULES = {*simulation.POSIX_ONLY, *simulation.WINDOWS_ONLY, "select"}
+FOREIGN = ["windows", "macos"]
+
+
+def narrate(system: str, *args, cwd: Path, input: str | None = None, timeout: float = 120, **knobs):
+    """``narrate ARGS`` as a process on the simulated ``system``, its output as bytes."""
+    env = simulation.environ(system, {**os.environ, "HOME": str(cwd)}, **knobs)
+    return subprocess.run([sys.executable, "-m", "narrator", *args], cwd=cwd, env=env, capture_output=True,
+                          input=input.encode("utf-8") if input is not None else None, timeout=timeout)
+
+
+# --- The seam: nothing outside it asks which system it runs on ----------------------------------------
+
+def _modules_outside_the_seam():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if SEAM not in path.parents:
+            yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def test_only_the_seam_imports_a_module_one_system_lacks():
+    found = []
+    for path, tree in _modules_outside_the_seam():
+        for node in ast.walk(tree):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            found += [f"{path.relative_to(REPO)}:{node.lineno} imports {name}" for name in names
+                      if name.split(".")[0] in ONE_SYSTEM_MODULES]
+    assert found == []
+
+
+def test_only_the_seam_asks_os_name_or_sys_platform():
+    found = [f"{path.relative_to(REPO)}:{node.lineno}" for path, tree in _modules_outside_the_seam()
+             for node in ast.walk(tree) if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+             and (node.value.id, node.attr) in (("os", "name"), ("sys", "platform"))]
+    assert found == []
+
+
+def test_only_the_seam_writes_an_escape_code():
+    found = [f"{path.relative_to(REPO)}:{node.lineno}: {node.value[:30]!r}" for path, tree in _modules_outside_the_seam()
+             for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and "\x1b" in node.value]
+    assert found == []
+
+
+def test_every_module_of_narrate_imports_on_a_simulated_windows(tmp_path):
+    modules = sorted(".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+                     for path in PACKAGE.rglob("*.py") if path.name != "__main__.py"
+                     and ("games" not in path.relative_to(PACKAGE).parts[:1] or path.name != "rules.py"))
+    program = ("import importlib, sys\nfailed = []\nfor name in sys.argv[1:]:\n    try:\n"
+               "        importlib.import_module(name)\n    except Exception as error:\n"
+               "        failed.append(f'{name}: {type(error).__name__}: {error}')\nprint('\\n'.join(failed))\n")
+    env = simulation.environ("windows", {**os.environ, "HOME": str(tmp_path)})
+    result = subprocess.run([sys.executable, "-c", program, *modules], env=env, capture_output=True, text=True,
+                            cwd=tmp_path, timeout=120)
+    assert (result.returncode, result.stdout.strip()) == (0, ""), result.stderr
+    assert len(modules) > 100
+
+
+def test_the_simulation_is_windows_where_narrate_could_tell(tmp_path):
+    """What the simulated Windows must refuse, it refuses: else every test here would prove nothing."""
+    program = """
+import select, signal, sys, time
+import narrator.shell.platform as seam
+import narrator.shell.platform.keyboard  # a module of narrate, importing for itself
+try:
+    exec("import termios", {"__name__": "narrator.probe"})
+    termios = "importable"
+except ModuleNotFoundError:
+    termios = "missing"
+try:
+    select.select([sys.stdin], [], [], 0)
+    selected = "selected"
+except OSError as error:
+    selected = error.errno
+steps = sorted({round((time.monotonic() * 64) % 1, 6) for _ in range(20000)})
+print(seam.SYSTEM, termios, selected, hasattr(signal, "SIGTSTP"), signal.SIGBREAK, steps == [0.0])
+"""
+    env = simulation.environ("windows", {**os.environ, "HOME": str(tmp_path)})
+    result = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=60,
+                            stdin=subprocess.PIPE)
+    assert result.stdout.split() == ["windows", "missing", "10038", "False", "21", "True"], result.stderr
+
+
+# --- The clock -------------------------------------------------------------------------------------------
+
+def test_the_speaker_box_clock_is_fine_where_windows_monotonic_ticks_in_15_ms_steps(tmp_path):
+    program = """
+import time
+from narrator.shell.environment import Environment
+def steps(clock):
+    seen, start = {clock()}, time.perf_counter()
+    while time.perf_counter() - start < 0.2:
+        seen.add(clock())
+    values = sorted(seen)
+    return min(later - earlier for earlier, later in zip(values, values[1:]))
+print(steps(time.monotonic), steps(Environment().clock))
+"""
+    env = simulation.environ("windows", {**os.environ, "HOME": str(tmp_path)})
+    result = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=60)
+    monotonic, box = map(float, result.stdout.split())
+    assert monotonic == pytest.approx(0.015625)  # the simulation's Windows tick: what the box must not use
+    assert box < 0.0001
+
+
+# --- The user's language, where no locale variable names one ------------------------------------------
+
+@pytest.mark.parametrize("system", FOREIGN)
+@pytest.mark.parametrize("display, game, heading", [
+    ("en-US", "una-notte-da-lupi", "Una Notte da Lupi: deck for 5 players"),  # an English Windows: not Italian
+    ("it-IT;en-US", "one-night-ultimate-werewolf", "One Night Ultimate Werewolf: mazzo per 5 giocatori"),
+    ("fr-FR;it-IT", "una-notte-da-lupi", "Una Notte da Lupi: mazzo per 5 giocatori"),  # the first it speaks
+    ("de-DE", "one-night-ultimate-werewolf", "One Night Ultimate Werewolf: deck for 5 players"),  # the game's own
+])
+def test_with_no_locale_variable_the_display_language_is_asked(tmp_path, system, display, game, heading):
+    result = narrate(system, "--game", game, "deck", "--players", "5", cwd=tmp_path,
+                     NARRATOR_FOREIGN_LANGUAGES=display)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode("cp1252" if system == "windows" else "utf-8").startswith(heading)
+
+
+# --- Output for programs: UTF-8, whatever the pipe's code page -------------------------------------------
+
+def _programs_output(tmp_path) -> dict:
+    from tests.test_game_learts import RECORD
+    from tests.test_votes_cli import ISSUE_EXAMPLE
+
+    (tmp_path / "partita.yaml").write_text(ISSUE_EXAMPLE.replace("Anna", "Niccolò"), encoding="utf-8")
+    (tmp_path / "record.yaml").write_text(RECORD.replace("Rita", "Niccolò"), encoding="utf-8")
+    deck = ["--deck", "lupo-mannaro x2, veggente, truffatore, guastafeste, contadino x2, mitomane"]
+    return {
+        "votes --json": ["votes", "partita.yaml", "--json"],
+        "replay --json": ["--game", "learts-variant", "replay", "record.yaml", "--json"],
+        "script --format json": ["script", *deck, "--players", "5", "--format", "json", "--lang", "it"],
+        "deck --format json": ["deck", "--players", "5", "--format", "json", "--lang", "it"],
+        "roles --format json": ["roles", "--format", "json", "--lang", "it"],
+        "games --format json": ["games", "--format", "json"],
+        "deck --format yaml": ["deck", "--players", "5", "--format", "yaml", "--lang", "it"],
+    }
+
+
+@pytest.mark.parametrize("system", FOREIGN)
+def test_every_command_s_output_for_programs_is_utf8_on_every_system(tmp_path, system):
+    import yaml
+
+    for name, args in _programs_output(tmp_path).items():
+        result = narrate(system, *args, cwd=tmp_path)
+        assert result.returncode == 0, (name, result.stderr)
+        text = result.stdout.decode("utf-8")  # UnicodeDecodeError: not UTF-8
+        data = yaml.safe_load(text) if "yaml" in name else json.loads(text)
+        assert data, name
+        if name in ("votes --json", "replay --json"):
+            assert "Niccolò" in text, name
+        if name == "roles --format json":
+            assert re.search("[àèéìòù]", text), name  # Italian words with their accents, as UTF-8
+    assert "Niccolò".encode("cp1252") != "Niccolò".encode("utf-8")  # what a cp1252 pipe would have carried
+
+
+# --- Keys at Windows' console ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_day_s_keys_answer_on_every_system(terminal, system):
+    day = terminal("timer", "40s", "--lang", "en", system=system, columns=80, lines=24)
+    day.wait_for(b"Enter: vote now")
+    day.type(b"+")  # thirty more seconds: 1:10 (the digits are drawn large, so the vote says it)
+    day.type(b" ")
+    day.wait_for(b"paused: space resumes")
+    day.type(b" ")
+    after = len(day.output)
+    day.wait_for(b"Enter: vote now", after=after)
+    day.type(ENTER)  # the vote, at once
+    assert day.finish() == 0
+    assert b"Vote called with 1:" in day.output
+
+
+def test_the_night_s_keys_answer_at_a_windows_console_and_a_pressed_key_answers_no_question(terminal):
+    night = terminal("--players", "10", "--no-day", "--no-ambience", system="windows", columns=80)
+    night.wait_for(b"Deal the cards; press Enter when everyone has theirs (q: stop).")
+    assert b"close your eyes" not in night.read(0.5)
+    night.type(ENTER)
+    night.wait_for(b"close your eyes")
+    night.type(b" ")
+    night.wait_for(b"paused")
+    night.type(b"zz")  # keys that mean nothing: read and dropped, never left for a question
+    night.type(b"q")
+    assert night.finish() == 130
+    assert b"narrate: stopped" in night.output
+    assert night.output.count(b"zz") <= 1  # echoed at most once by the pseudo-terminal, never taken as typing
+    assert "►".encode() in night.output or "||".encode() in night.output  # the console font's marks
+
+
+def test_a_console_that_draws_no_escape_codes_gets_plain_lines(terminal):
+    """Windows before 10 (or a console with them turned off) would print ←[J as text."""
+    day = terminal("timer", "3s", "--lang", "en", system="windows", NARRATOR_FOREIGN_CONSOLE="legacy")
+    assert day.finish() == 0
+    assert b"\x1b" not in day.output
+    assert b"Time is up." in day.output
+    night = terminal("--players", "5", "--no-day", "--no-ambience", "--no-wait", system="windows",
+                     NARRATOR_FOREIGN_CONSOLE="legacy")
+    night.wait_for(b"close your eyes")
+    night.type(b"q")
+    night.finish()
+    assert b"\x1b" not in night.output
+
+
+# --- Ctrl-Break and a closed window leave nothing behind -------------------------------------------------
+
+@pytest.mark.parametrize("stop, code", [(simulation.SIGBREAK, 128 + simulation.SIGBREAK),  # Ctrl-Break
+                                        (signal.SIGUSR1, 0x3A)])  # the console window closed
+def test_ctrl_break_or_closing_the_window_while_writing_leaves_no_hidden_files(tmp_path, stop, code):
+    env = simulation.environ("windows", {**os.environ, "HOME": str(tmp_path)})
+    process = subprocess.Popen([sys.executable, "-m", "narrator", "render", "--players", "10", "-o", "notte.ogg"],
+                               cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not any(path.name.startswith(".notte.") for path in tmp_path.iterdir()):
+        assert process.poll() is None, "the render ended before its temporary file was seen"
+        assert time.monotonic() < deadline
+        time.sleep(0.002)
+    process.send_signal(stop)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == code, err
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith(".notte.")) == []
+    assert not (tmp_path / "notte.ogg").exists()
+
+
+# --- A file another program holds open -------------------------------------------------------------------
+
+def test_a_card_open_in_a_pdf_reader_is_named_and_left_as_it_was(tmp_path):
+    card = tmp_path / "tessera.pdf"
+    card.write_bytes(b"the card printed yesterday")
+    held = narrate("windows", "card", "--players", "6", "-o", "tessera.pdf", cwd=tmp_path,
+                   NARRATOR_FOREIGN_HELD=f"{card}=Adobe Acrobat Reader")
+    assert held.returncode == 2
+    assert held.stderr.decode("cp1252").splitlines() == [
+        f"narrate: {card.name} is open in Adobe Acrobat Reader: close it there, then try again; nothing was changed"]
+    assert card.read_bytes() == b"the card printed yesterday"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["tessera.pdf"]
+    let_go = narrate("windows", "card", "--players", "6", "-o", "tessera.pdf", cwd=tmp_path,
+                     NARRATOR_FOREIGN_HELD=f"{card}*3=Adobe Acrobat Reader")  # closed a moment later
+    assert let_go.returncode == 0, let_go.stderr
+    assert card.read_bytes().startswith(b"%PDF")
+
+
+def test_a_held_file_is_tried_again_then_named_in_process(tmp_path, monkeypatch):
+    import narrator.shell.platform
+    from narrator.shell.files import HeldOpenError, write_atomically
+
+    monkeypatch.setattr(narrator.shell.platform, "SYSTEM", "windows")
+    refusals = []
+    real = os.replace
+
+    def replace(source, target):
+        if len(refusals) < 4:
+            refusals.append(time.monotonic())
+            error = PermissionError(13, "in use", str(target))
+            error.winerror = 32
+            raise error
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    target = tmp_path / "names.json"
+    write_atomically(target, lambda path: path.write_text("[]"))
+    assert target.read_text() == "[]" and len(refusals) == 4
+
+    def refuse(source, target):
+        error = PermissionError(13, "in use", str(target))
+        error.winerror = 32
+        raise error
+
+    monkeypatch.setattr(os, "replace", refuse)
+    started = time.monotonic()
+    with pytest.raises(HeldOpenError, match="is open in another program"):
+        write_atomically(target, lambda path: path.write_text("[1]"))
+    assert 1.5 < time.monotonic() - started < 10  # tried again for about two seconds
+    assert target.read_text() == "[]" and sorted(p.name for p in tmp_path.iterdir()) == ["names.json"]
+
+
+# --- A whole game at the terminal ---------------------------------------------------------------------
+
+def typist(screen, lines: list[str], seconds: float = 300) -> None:
+    """Answer each question ``screen`` asks with the next of ``lines``, as a moderator at the keyboard
+    would: typed once the question is on the screen (click's prompts end with ': ') and narrate has
+    gone quiet, never ahead (a screen of single keys throws away what was typed before it ended)."""
+    deadline, answered = time.monotonic() + seconds, 0
+    while screen.process.poll() is None:
+        assert time.monotonic() < deadline, screen.text()[-2000:]
+        before = len(screen.output)
+        screen.read(0.3)
+        quiet = len(screen.output) == before
+        tail = screen.output[answered:].rstrip(b" ")
+        if quiet and screen.output[answered:].endswith(b": ") and tail and lines:
+            screen.type(lines.pop(0).encode("utf-8") + ENTER)
+            answered = len(screen.output)
+            screen.read(0.05)
+
+
+@pytest.mark.parametrize("system", FOREIGN)
+def test_a_whole_lupus_game_is_played_at_the_terminal(terminal, tmp_path, system):
+    from test_game_lupus import command, lupus_env, planned_game
+    from test_rounds import NAMES
+
+    from narrator.games import GAMES_DIR
+    from narrator.games.loader import load_game
+
+    game = load_game(GAMES_DIR / "lupus-in-tabula")
+    # seed 12: two nights and two days, 18 answers typed (a longer game proves no more here)
+    rounds, typed = planned_game(game, lupus_env(tmp_path), 8, seed=12, **{"vecchio-saggio": True})
+    data = tmp_path / "data"
+    screen = terminal(*command(8, NAMES[:8], "vecchio-saggio=on", day_seconds=2), system=system, columns=100,
+                      lines=30, XDG_DATA_HOME=str(data), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    screen.wait_for(b"Deal the cards; press Enter when everyone has theirs (q: stop).")
+    screen.type(ENTER)
+    typist(screen, list(typed))
+    assert screen.finish() == 0, screen.text()[-2000:]
+    (saved,) = (data / "narrator" / "games").glob("[!.]*.json")
+    kept = json.loads(saved.read_text(encoding="utf-8"))
+    assert kept["entries"] == rounds.entries and kept["over"] is True
+    assert "The game is over." in screen.text()
