@@ -7,12 +7,14 @@ import ast
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.conftest import REPO
@@ -26,8 +28,11 @@ FOREIGN = ["windows", "macos"]
 
 
 def narrate(system: str, *args, cwd: Path, input: str | None = None, timeout: float = 120, **knobs):
-    """``narrate ARGS`` as a process on the simulated ``system``, its output as bytes."""
-    env = simulation.environ(system, {**os.environ, "HOME": str(cwd)}, **knobs)
+    """``narrate ARGS`` as a process on the simulated ``system``, its output as bytes; its home, cache,
+    data and configuration its own (in ``cwd``)."""
+    env = simulation.environ(system, {**os.environ, "HOME": str(cwd), "XDG_CACHE_HOME": str(cwd / ".cache"),
+                                      "XDG_DATA_HOME": str(cwd / ".data"), "XDG_CONFIG_HOME": str(cwd / ".config")},
+                             **knobs)
     return subprocess.run([sys.executable, "-m", "narrator", *args], cwd=cwd, env=env, capture_output=True,
                           input=input.encode("utf-8") if input is not None else None, timeout=timeout)
 
@@ -256,7 +261,7 @@ def test_a_card_open_in_a_pdf_reader_is_named_and_left_as_it_was(tmp_path):
     assert held.stderr.decode("cp1252").splitlines() == [
         f"narrate: {card.name} is open in Adobe Acrobat Reader: close it there, then try again; nothing was changed"]
     assert card.read_bytes() == b"the card printed yesterday"
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["tessera.pdf"]
+    assert sorted(path.name for path in tmp_path.iterdir() if path.suffix == ".pdf") == ["tessera.pdf"]  # no copy left
     let_go = narrate("windows", "card", "--players", "6", "-o", "tessera.pdf", cwd=tmp_path,
                      NARRATOR_FOREIGN_HELD=f"{card}*3=Adobe Acrobat Reader")  # closed a moment later
     assert let_go.returncode == 0, let_go.stderr
@@ -338,3 +343,315 @@ def test_a_whole_lupus_game_is_played_at_the_terminal(terminal, tmp_path, system
     kept = json.loads(saved.read_text(encoding="utf-8"))
     assert kept["entries"] == rounds.entries and kept["over"] is True
     assert "The game is over." in screen.text()
+
+
+# --- The seam's pieces, on each system ------------------------------------------------------------------
+
+@pytest.fixture
+def on(monkeypatch):
+    """``on("windows")``: narrate's seam answers for that system, in this process."""
+    import narrator.shell.platform
+
+    def set_system(system: str) -> None:
+        monkeypatch.setattr(narrator.shell.platform, "SYSTEM", system)
+
+    return set_system
+
+
+def _interfaces(table: dict[str, str]):
+    import socket
+    from collections import namedtuple
+
+    Address = namedtuple("Address", "family address")
+    Stats = namedtuple("Stats", "isup")
+    return ({name: [Address(socket.AF_INET, address)] for name, address in table.items()},
+            {name: Stats(True) for name in table})
+
+
+@pytest.mark.parametrize("system, table, first", [
+    ("windows", {"Tailscale": "100.101.102.103", "VMware Network Adapter VMnet8": "192.168.117.1",
+                 "VirtualBox Host-Only Network": "192.168.56.1", "vEthernet (WSL)": "172.29.208.1",
+                 "Bluetooth Network Connection": "192.168.44.1", "Wi-Fi": "192.168.1.23"}, "Wi-Fi"),
+    ("windows", {"Ethernet 2": "100.64.0.7", "Ethernet": "10.0.0.5"}, "Ethernet"),  # a VPN's Ethernet 2: not private
+    ("macos", {"bridge100": "192.168.64.1", "utun3": "10.8.0.2", "awdl0": "192.168.9.9", "en0": "192.168.1.40"},
+     "en0"),
+    ("unix", {"docker0": "172.17.0.1", "tailscale0": "100.90.1.2", "wlp2s0": "192.168.1.23"}, "wlp2s0"),
+])
+def test_the_qr_code_points_at_the_wifi_by_each_system_s_names(on, system, table, first):
+    from narrator.shell.speakerbox.server import network_addresses
+
+    on(system)
+    networks = network_addresses(*_interfaces(table))
+    assert networks[0] == (first, table[first])
+    assert len(networks) == len(table)
+
+
+class _Screen:
+    """A terminal that draws (a pseudo-terminal's file), for the QR code's colours."""
+
+    def __init__(self, drawing: bool):
+        import pty
+
+        self.leader, self.follower = pty.openpty()
+        self.drawing = drawing
+
+    def fileno(self):
+        if not self.drawing:
+            raise OSError("not a terminal")
+        return self.follower
+
+    def close(self):
+        os.close(self.leader)
+        os.close(self.follower)
+
+
+def test_the_qr_code_gives_every_module_its_colour_so_a_light_terminal_shows_it_right():
+    """Terminal.app's default is dark text on white: plain half blocks, drawn in the text's colour,
+    came out inverted there. Each half block now says both its colours."""
+    import segno
+
+    from narrator.shell.platform.screen import DARK, LIGHT, qr_code
+
+    modules = [[bool(module) for module in row]
+               for row in segno.make("http://192.168.1.23:8765/", error="m").matrix_iter(border=4)]
+    screen = _Screen(drawing=True)
+    try:
+        text = qr_code(modules, screen)
+    finally:
+        screen.close()
+    seen = []
+    for line in text.split("\n"):
+        assert line.endswith("\x1b[0m")  # the terminal's own colours back at each line's end
+        body = line.removesuffix("\x1b[0m")
+        assert re.sub(r"\x1b\[38;5;\d+;48;5;\d+m", "", body) == "▀" * len(modules[0])  # nothing but half blocks
+        top, bottom, colours = [], [], None
+        for colour in re.findall(r"(?:\x1b\[38;5;(\d+;48;5;\d+)m)?▀", body):
+            colours = tuple(int(part) for part in colour.split(";48;5;")) if colour else colours
+            assert colours is not None and set(colours) <= {DARK, LIGHT}  # both set before the first block
+            top.append(colours[0] == DARK)
+            bottom.append(colours[1] == DARK)
+        seen += [top, bottom]
+    assert seen[:len(modules)] == modules
+    assert all(not any(row) for row in seen[len(modules):])  # an odd last row is padded with light
+
+
+def test_the_qr_code_is_plain_blocks_where_nothing_draws_colours():
+    from narrator.shell.platform.screen import qr_code
+
+    modules = [[True, False], [False, True], [True, True]]
+    assert qr_code(modules, _Plain()) == "▄▀\n▄▄"  # light text on dark: a light module is a drawn half
+
+
+class _Plain:
+    def fileno(self):
+        raise OSError("a file")
+
+
+@pytest.mark.parametrize("system, marks", [("windows", ("►", "||", "■")), ("macos", ("▶", "❚❚", "■")),
+                                           ("unix", ("▶", "❚❚", "■"))])
+def test_the_night_s_marks_are_in_the_console_s_font(on, system, marks):
+    from narrator.shell.audio.console import status_line
+    from narrator.shell.audio.player import Transport
+    from tests.test_console import LABELS, small_night
+
+    on(system)
+    transport = Transport(small_night())
+    assert status_line(transport, LABELS).startswith(marks[0] + " ")
+    transport.toggle_pause()
+    assert status_line(transport, LABELS).startswith(marks[1] + " ")
+    transport.stop()
+    assert status_line(transport, LABELS).startswith(marks[2] + " ")
+
+
+@pytest.mark.parametrize("system, words, wanted", [
+    ("unix", ["/usr/bin/python3", "-m", "pip", "install", "werewolf-narrator[piper]"],
+     "/usr/bin/python3 -m pip install 'werewolf-narrator[piper]'"),
+    ("windows", [r"C:\Program Files\Python311\python.exe", "-m", "pip", "install", "werewolf-narrator[piper]"],
+     r"& 'C:\Program Files\Python311\python.exe' -m pip install 'werewolf-narrator[piper]'"),
+    ("windows", [r"C:\Users\Anna\narrator\.venv\Scripts\python.exe", "-m", "pip", "install", "py-nanotts"],
+     r"C:\Users\Anna\narrator\.venv\Scripts\python.exe -m pip install py-nanotts"),
+    ("windows", [r"C:\Users\O'Brien\py.exe", "-m", "pip"], r"& 'C:\Users\O''Brien\py.exe' -m pip"),
+])
+def test_an_install_hint_pastes_into_the_user_s_shell(on, system, words, wanted):
+    from narrator.shell.platform.hints import command_line
+
+    on(system)
+    assert command_line(words) == wanted
+
+
+@pytest.mark.parametrize("system", ["windows", "macos"])
+def test_no_debian_hint_is_shown_on_windows_or_macos(on, system):
+    from narrator.shell.platform import hints
+    from narrator.shell.translation import say
+
+    on(system)
+    said = [say(hint) for hint in (hints.portaudio_missing(), hints.system_voice_missing(),
+                                   hints.language_voice_missing(), hints.microphone_refused(),
+                                   hints.read_only(Path("partita.json")), hints.nobody_joined(8765))]
+    assert not any("apt-get" in text or "Debian" in text for text in said), said
+    assert ("chmod" in said[4]) == (system == "macos")  # macOS' Terminal has chmod; Windows has Properties
+    assert ("Settings ›" if system == "windows" else "System Settings ›") in said[1]
+
+
+def test_nobody_joined_is_said_once_after_a_minute_without_tablets():
+    from narrator.shell.speakerbox.game import LONELY_SECONDS, Lonely
+
+    now, joined, said = [0.0], [0], []
+    lonely = Lonely(lambda: now[0], lambda: joined[0], lambda: said.append(now[0]))
+    for step in range(0, 200):
+        now[0] = step
+        lonely()
+    assert said == [LONELY_SECONDS]
+    now[0], said[:] = 0.0, []
+    lonely = Lonely(lambda: now[0], lambda: joined[0], lambda: said.append(now[0]))
+    joined[0] = 1
+    for step in range(0, 200):
+        now[0] = step
+        lonely()
+    assert said == []  # a tablet came: nothing keeps them out
+
+
+# --- Pico under a user folder with an accent ---------------------------------------------------------------
+
+@pytest.mark.parametrize("windows_gives", ["a short name", "no short name, but ProgramData", "no plain name at all"])
+def test_pico_speaks_from_a_folder_whose_name_has_an_accent(tmp_path, windows_gives):
+    """C:\\Users\\Niccolò\\...: Pico's C library opens its voices by an ANSI name (simulated: the UTF-8
+    name read as cp1252, as Windows' fopen reads it), so narrate hands it a plain name."""
+    py_nanotts = pytest.importorskip("py_nanotts")
+    user = tmp_path / "Niccolò"
+    shutil.copytree(Path(py_nanotts.__file__).parent, user / "site" / "py_nanotts")
+    (tmp_path / "NICCOL~1").symlink_to(user)
+    shared = tmp_path / "ProgramData"
+    shared.mkdir()
+    knobs = {"a short name": {"NARRATOR_FOREIGN_SHORT_NAMES": f"{user}={tmp_path / 'NICCOL~1'}"},
+             "no short name, but ProgramData": {"ProgramData": str(shared)},
+             "no plain name at all": {}}[windows_gives]
+    work = tmp_path / "work"
+    work.mkdir()
+    result = narrate("windows", "render", "--players", "3", "--voice", "pico/it-IT", "--lang", "it", "-o",
+                     "notte.wav", cwd=work, PYTHONPATH=str(user / "site"), **knobs)
+    err = result.stderr.decode("cp1252")
+    if windows_gives == "no plain name at all":
+        assert result.returncode == 2
+        (line,) = err.splitlines()  # one line, no traceback
+        assert line.startswith(f"narrate: SVOX Pico non riesce ad aprire le sue voci in {user}")
+        return
+    assert result.returncode == 0, err
+    assert (work / "notte.wav").stat().st_size > 1_000_000
+    copies = list(shared.glob("narrator/*/lang/it-IT_ta.bin"))
+    assert len(copies) == (1 if "ProgramData" in windows_gives else 0)
+
+
+def test_macos_speaks_with_its_own_say_voices(tmp_path):
+    """No Pico wheel on macOS, no pyttsx3: the system's ``say`` writes each line into a file."""
+    result = narrate("macos", "render", "--players", "3", "--rate", "160", "--lang", "it", "-o", "notte.wav",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "notte.wav").stat().st_size > 1_000_000
+    doctor = narrate("macos", "doctor", "--lang", "en", cwd=tmp_path).stdout.decode()
+    assert "Text-to-speech (say): 3 voices" in doctor and "  it: say/Alice (Alice)" in doctor
+    assert ", macOS" in doctor.splitlines()[0]
+    assert "--engine pico: unavailable: SVOX Pico has no wheel for macOS: use --engine say" in doctor
+    assert "--engine pyttsx3: unavailable: pyttsx3 is not installed" in doctor  # not asked for on macOS
+
+
+# --- What the system keeps from narrate, said where to allow it ----------------------------------------
+
+class _RefusedMicrophone:
+    """What Windows and macOS hand an app that may not use the microphone: zeros, not an error."""
+
+    def record(self, stop, levels=None):
+        from narrator.shell.audio.clip import Clip
+
+        stop.wait(5)
+        return Clip(np.zeros(48000 * 2, dtype=np.float32), 48000)
+
+    def play(self, clip):
+        raise AssertionError("nothing was recorded to play back")
+
+
+@pytest.mark.parametrize("system, where", [("windows", "Settings › Privacy & security › Microphone"),
+                                           ("macos", "System Settings › Privacy & Security › Microphone"),
+                                           ("unix", "not muted in the system's sound settings")])
+def test_a_microphone_the_system_keeps_from_narrate_is_named_with_the_setting(on, tmp_path, system, where):
+    from click.testing import CliRunner
+
+    from narrator.shell.cli import cli
+    from tests.conftest import make_env
+
+    on(system)
+    env = make_env(recorder=_RefusedMicrophone, data_home=tmp_path / "data")
+    result = CliRunner().invoke(cli, ["voices", "record", "--lang", "en", "nonna"], obj=env,
+                                input="\n\ns\nq\n")  # record, stop, skip, quit
+    assert result.exit_code == 0, result.output
+    assert "the microphone gave nothing but silence: " in result.output and where in result.output
+
+
+def test_a_speech_worker_that_never_answers_is_ended_not_waited_for(monkeypatch, tmp_path):
+    from narrator.shell.audio import tts
+    from narrator.shell.audio.tts import EngineUnavailable, Pyttsx3Engine, Voice
+
+    engine = Pyttsx3Engine()
+    silent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    voice = Voice("stuck", "Stuck", ("en",))
+    engine._workers[(voice.id, 150)] = silent
+    monkeypatch.setattr(tts, "REPLY_SECONDS", 0.5)
+    started = time.monotonic()
+    with pytest.raises(EngineUnavailable, match="did not answer within 0.5 s"):
+        engine.synthesize("hello", voice, 150)
+    assert time.monotonic() - started < 5
+    assert silent.poll() is not None and engine._workers == {}  # ended, and a new one would be started
+
+
+# --- A save that fails mid-game, a night file held open: the game goes on --------------------------------
+
+def test_a_save_refused_in_the_middle_of_a_game_is_said_and_the_game_goes_on(tmp_path, monkeypatch):
+    from test_game_lupus import command, invoke, lupus_env, planned_game, saved_game
+    from test_rounds import NAMES
+
+    from narrator.games import GAMES_DIR
+    from narrator.games.loader import load_game
+    from narrator.shell import savedgames
+    from narrator.shell.files import HeldOpenError
+
+    game = load_game(GAMES_DIR / "lupus-in-tabula")
+    env = lupus_env(tmp_path)
+    rounds, typed = planned_game(game, env, 8, seed=12, **{"vecchio-saggio": True})
+    real, saves = savedgames.SavedGame.save, []
+
+    def held_for_a_while(self):
+        saves.append(len(self.entries))
+        if 3 <= len(saves) <= 5:  # an antivirus scanning it, say: three saves refused
+            raise HeldOpenError(self.path, ["Windows Defender"])
+        real(self)
+
+    monkeypatch.setattr(savedgames.SavedGame, "save", held_for_a_while)
+    result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on"), ["", *typed])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("is open in Windows Defender; the game goes on and is saved again after the next "
+                               "answer") == 3
+    assert saved_game(env)["entries"] == rounds.entries and saved_game(env)["over"] is True
+
+
+def test_a_night_file_still_open_in_a_player_is_written_beside_it(tmp_path):
+    from narrator.shell.audio.player import FilePlayer, Session
+    from narrator.shell.files import HeldOpenError
+    from tests.test_console import small_night
+
+    night_file = tmp_path / "nights" / "night.wav"
+    written = []
+
+    def write(night, path):
+        if path == night_file and path.exists():
+            raise HeldOpenError(path, [])
+        path.write_bytes(b"RIFF")
+        written.append(path.name)
+
+    said = []
+    player = FilePlayer(night_file, write)
+    session = Session(read_key=lambda timeout: None, show=lambda transport: None, say=said.append)
+    assert player.play(small_night(), session) and player.play(small_night(), session)
+    assert written == ["night.wav", "night-2.wav"]
+    assert said == [f"narrate: {night_file} is still open in another program: tonight's night is in "
+                    f"{tmp_path / 'nights' / 'night-2.wav'}"]

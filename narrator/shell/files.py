@@ -39,13 +39,9 @@ class HeldOpenError(NarratorError):
     """Another program holds the file open, and Windows will not replace it until it lets go."""
 
     def __init__(self, path: Path, programs: list[str]):
-        if programs:
-            text = msg("{file} is open in {programs}: close it there, then try again; nothing was changed",
-                       file=path, programs=", ".join(programs))
-        else:
-            text = msg("{file} is open in another program (a PDF reader, a music player?): close it there, then "
-                       "try again; nothing was changed", file=path)
-        super().__init__(text)
+        self.held = (msg("{file} is open in {programs}", file=path, programs=", ".join(programs)) if programs else
+                     msg("{file} is open in another program (a PDF reader, a music player?)", file=path))
+        super().__init__(msg("{held}: close it there, then try again; nothing was changed", held=self.held))
         self.path, self.programs = path, programs
 
 

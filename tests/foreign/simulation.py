@@ -15,7 +15,8 @@ it, so that narrate's own Windows and macOS paths run here:
   takes a console handler; the Restart Manager names the program holding a file; ``os.replace``
   refuses a file held open; closing the console window is SIGUSR1; Pico's data path goes
   through the ANSI code page as C's ``fopen`` takes it;
-- macOS: ``defaults`` and ``say`` are this folder's stand-ins (bin/), on PATH first.
+- macOS: ``defaults`` and ``say`` are this folder's stand-ins (bin/), on PATH first; py-nanotts and
+  pyttsx3 are not installed (pyproject's markers leave them out there).
 
 The environment has no LANG or LC_*. On Windows a standard stream that is no console (a pipe,
 a file) is in the ANSI code page, cp1252, as PYTHONIOENCODING=cp1252 would make it; a console
@@ -56,12 +57,12 @@ def environ(system: str, base: dict | None = None, **knobs: str) -> dict:
     """The environment of a narrate that believes it runs on ``system`` ("windows" or "macos")."""
     env = {key: value for key, value in (base if base is not None else os.environ).items()
            if key not in ("LANG", "LANGUAGE") and not key.startswith("LC_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH", "")]))
     env["NARRATOR_FOREIGN"] = system
     if system != "windows":
         env["PATH"] = os.pathsep.join([str(HERE / "bin"), env.get("PATH", "")])
     env.setdefault("NARRATOR_FOREIGN_LANGUAGES", "en-US")
     env.update(knobs)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH", "")]))  # this folder first
     return env
 
 
@@ -74,6 +75,9 @@ def install(system: str) -> None:
         seam.SYSTEM = {"windows": seam.WINDOWS, "macos": seam.MACOS}[system]
     if system == "windows":
         _windows()
+    else:
+        for absent in ("py_nanotts", "pyttsx3"):  # no Pico wheel for macOS, and pyttsx3 not asked for there
+            sys.modules[absent] = None
 
 
 # --- Windows ---------------------------------------------------------------------------------------

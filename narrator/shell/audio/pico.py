@@ -18,6 +18,7 @@ import numpy as np
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
+from narrator.shell import platform
 from narrator.shell.audio.clip import Clip
 from narrator.shell.audio.tts import DEFAULT_RATE, EngineUnavailable, Voice
 from narrator.shell.platform.files import plain_path
@@ -59,6 +60,9 @@ class PicoEngine:
             try:
                 import py_nanotts
             except ImportError:  # no wheel for this platform, or not installed
+                if platform.macos():
+                    raise EngineUnavailable(msg("SVOX Pico has no wheel for macOS: use --engine say, the system's "
+                                                "own voices")) from None
                 raise EngineUnavailable(msg("SVOX Pico is not installed here ({command}; it has wheels for Linux and "
                                             "64-bit Windows): use --engine pyttsx3 for the system's voices",
                                             command=pip_install("py-nanotts"))

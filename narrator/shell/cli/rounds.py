@@ -184,7 +184,8 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
     def keep() -> None:
         nonlocal kept
         kept = saved.keep(lambda error: click.echo(_("narrate: {error}; the game goes on and is saved again after "
-                                                     "the next answer").format(error=say(error)), err=True))
+                                                     "the next answer").format(error=say(getattr(error, "held", error))),
+                                                   err=True))
 
     try:
         if resumed:
