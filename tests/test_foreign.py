@@ -655,3 +655,66 @@ def test_a_night_file_still_open_in_a_player_is_written_beside_it(tmp_path):
     assert written == ["night.wav", "night-2.wav"]
     assert said == [f"narrate: {night_file} is still open in another program: tonight's night is in "
                     f"{tmp_path / 'nights' / 'night-2.wav'}"]
+
+
+# --- The moderator's console races the terminal ------------------------------------------------------------
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_terminal_and_the_phone_race_for_each_question_on_every_system(terminal, tmp_path, system):
+    """A moderated game served to tablets, on a pseudo-terminal: the first question answered on the
+    phone, the next typed at the laptop (a Windows console cannot be polled with select: its keys are
+    gathered into a line), the one after on the phone again."""
+    import asyncio
+
+    import aiohttp
+    from test_rounds import NAMES
+
+    screen = terminal("--game", "lupus-in-tabula", "--players", "8", "--names", ",".join(NAMES[:8]), "--no-ambience",
+                      "--day-seconds", "2", "--speaker-box", "--host", "127.0.0.1", "--port", "0",
+                      "--no-laptop-audio", system=system, columns=120, lines=40,
+                      XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    screen.wait_for(b"/moderator?token=", seconds=60)
+    screen.read(0.3)
+    found = re.search(rb"(http://\S+)/moderator\?token=(\S+)", screen.output)
+    base, token = found[1].decode(), found[2].decode()
+    answered = []  # (by whom, the question's version)
+
+    async def console():
+        async with aiohttp.ClientSession() as session, session.ws_connect(base + "/ws") as ws:
+            await ws.send_json({"type": "hello", "role": "moderator", "token": token})
+            deadline = time.monotonic() + 120
+            while len(answered) < 3:
+                assert time.monotonic() < deadline, (answered, screen.text()[-1500:])
+                try:
+                    message = await ws.receive_json(timeout=0.5)
+                except (asyncio.TimeoutError, TypeError):
+                    continue
+                if message.get("type") == "state":
+                    actions = message["actions"]
+                    action = "start" if "start" in actions else "next" if "next" in actions and (
+                        message["stage"] == "night" or message["day"] and not message["day"]["voting"]) else None
+                    if action:
+                        await ws.send_json({"type": "control", "action": action, "token": token})
+                elif message.get("type") == "step" and message["form"] and (
+                        not answered or message["version"] > answered[-1][1]):
+                    form = message["form"]
+                    if len(answered) == 1:  # this one at the laptop's keyboard, once its prompt is up
+                        typed = {"go": "", "count": "0"}.get(form["kind"])
+                        typed = typed if typed is not None else str(form["options"][0]["value"])
+                        await asyncio.get_running_loop().run_in_executor(None, screen.wait_for, b": ", 30,
+                                                                         len(screen.output) - 200)
+                        screen.type(typed.encode() + ENTER)
+                        answered.append(("terminal", message["version"]))
+                    else:
+                        from moderation import random_answer
+
+                        await ws.send_json({"type": "answer", "token": token, "version": message["version"],
+                                            "value": random_answer(form, __import__("random").Random(1))})
+                        answered.append(("phone", message["version"]))
+
+    asyncio.run(asyncio.wait_for(console(), 180))
+    screen.read(1.0)
+    text = screen.text()
+    assert [who for who, _version in answered] == ["phone", "terminal", "phone"]
+    assert text.count("(from the moderator's phone)") == 2, text[-2000:]
+    assert "Traceback" not in text
