@@ -45,7 +45,7 @@ def main() -> None:
 
     for number in ending_signals():
         signal.signal(number, terminate)
-    on_window_closed(terminate)
+    on_window_closed()
     try:
         run()
     finally:  # the work is done: a Ctrl-C while Python shuts down would only print its noise

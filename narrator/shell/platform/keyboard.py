@@ -45,13 +45,39 @@ def keys(stdin: TextIO | None = None, sleep: Callable[[float], None] = time.slee
 
     Yields ``read_key(timeout) -> str | None``. Where the input is not a terminal (a pipe, a
     test), keys are simply never pressed and ``sleep`` passes the wait; Ctrl-C works everywhere.
+    A terminal whose single keys cannot be read takes each key followed by Enter, and says so.
     """
     stdin = stdin if stdin is not None else sys.stdin
     if not is_terminal(stdin):
         yield lambda timeout: sleep(timeout)
         return
-    with (_console_keys() if platform.windows() else _terminal_keys(stdin.fileno())) as read_key:
+    with contextlib.ExitStack() as stack:
+        try:
+            read_key = stack.enter_context(_console_keys() if platform.windows() else _terminal_keys(stdin.fileno()))
+        except Exception as error:  # noqa: BLE001 - termios.error, a console msvcrt cannot read: any is the same
+            read_key = _keys_by_line(error)
         yield read_key
+
+
+def _keys_by_line(error: BaseException) -> ReadKey:
+    """A terminal whose single keys cannot be read (``error``): each key is typed and followed by
+    Enter instead, and the screen says so once."""
+    from narrator.shell.translation import _
+
+    sys.stderr.write("\n" + _("narrate: this terminal gives no single keys ({error}): type the key, then "
+                               "Enter").format(error=error) + "\n")
+    sys.stderr.flush()
+    lines = Lines()
+
+    def read_key(timeout: float) -> str | None:
+        try:
+            line = lines.poll(timeout)
+        except EOFError:
+            time.sleep(timeout)
+            return None
+        return None if line is None else (line[:1] or "\n")
+
+    return read_key
 
 
 @contextlib.contextmanager

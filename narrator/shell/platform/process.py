@@ -6,7 +6,6 @@ own; both unwind as SIGTERM does, so that no temporary file is left behind.
 """
 
 import signal
-from collections.abc import Callable
 
 from narrator.shell import platform
 
@@ -17,14 +16,13 @@ def ending_signals() -> tuple[int, ...]:
     return tuple(getattr(signal, name) for name in names if hasattr(signal, name))
 
 
-def on_window_closed(handler: Callable[[int, object], None]) -> None:
-    """Where closing the window is no signal (Windows), have it call ``handler`` in the main
-    thread as the signal SIGTERM would."""
+def on_window_closed() -> None:
+    """Where closing the window is no signal (Windows), have it unwind the main thread as SIGTERM
+    does (its handler: ``narrator.shell.launch``)."""
     if not platform.windows():
         return
     import _thread
 
     from narrator.shell.platform import win32
 
-    signal.signal(signal.SIGTERM, handler)
     win32.on_console_close(lambda: _thread.interrupt_main(signal.SIGTERM))
