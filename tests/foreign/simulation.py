@@ -118,7 +118,8 @@ def _has_fd(stream) -> bool:
 
 
 def _signals() -> None:
-    signal.signal(signal.SIGUSR1, lambda number, frame: threading.Thread(target=_close_console).start())
+    # The console's handler runs in a thread Windows makes, which Python does not wait for at exit.
+    signal.signal(signal.SIGUSR1, lambda number, frame: threading.Thread(target=_close_console, daemon=True).start())
     for name in POSIX_SIGNALS:
         if hasattr(signal, name):
             delattr(signal, name)
