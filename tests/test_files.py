@@ -19,11 +19,13 @@ from narrator.shell.audio.packs import add_recording, open_or_start_pack, render
 from narrator.shell.files import write_atomically
 from narrator.shell.voicepacks import load_pack
 from tests.conftest import make_env
+from tests.foreign import simulation
 from tests.test_voices import CountingEngine
 
 
-def narrate(*args, cwd, limit_bytes=None, environ=None, **popen):
-    """Run the real ``narrate`` in a subprocess, optionally unable to write files over ``limit_bytes``."""
+def narrate(*args, cwd, limit_bytes=None, environ=None, system="linux", **popen):
+    """Run the real ``narrate`` in a subprocess, optionally unable to write files over ``limit_bytes``,
+    on Linux or a simulated Windows (tests/foreign/), speaking Italian."""
 
     def limit():
         if limit_bytes is not None:
@@ -32,8 +34,10 @@ def narrate(*args, cwd, limit_bytes=None, environ=None, **popen):
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
 
+    env = ({**os.environ, "LANG": "C.UTF-8"} if system == "linux" else
+           simulation.environ(system, NARRATOR_FOREIGN_LANGUAGES="it-IT"))
     return subprocess.Popen([sys.executable, "-m", "narrator", *args], cwd=cwd, preexec_fn=limit,
-                            env={**os.environ, "LANG": "C.UTF-8", **(environ or {})}, stdin=subprocess.DEVNULL,
+                            env={**env, **(environ or {})}, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
 
 
@@ -217,9 +221,13 @@ def test_a_sound_file_that_comes_out_short_without_an_error_is_refused(tmp_path,
 
 # --- Signals --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_while_writing_leaves_no_hidden_files(tmp_path, signal_number):
-    process = narrate("render", "--players", "10", "-o", "notte.ogg", cwd=tmp_path)
+@pytest.mark.parametrize("system, signal_number, ends_as", [
+    ("linux", signal.SIGTERM, signal.SIGTERM), ("linux", signal.SIGHUP, signal.SIGHUP),
+    ("windows", simulation.SIGBREAK, simulation.SIGBREAK),  # Ctrl-Break
+    ("windows", signal.SIGUSR1, signal.SIGTERM),  # the console window closed (simulated): unwound as SIGTERM
+], ids=["SIGTERM", "SIGHUP", "windows-Ctrl-Break", "windows-window-closed"])
+def test_a_signal_while_writing_leaves_no_hidden_files(tmp_path, system, signal_number, ends_as):
+    process = narrate("render", "--players", "10", "-o", "notte.ogg", cwd=tmp_path, system=system)
     deadline = time.monotonic() + 60
     while not any(p.name.startswith(".notte.") for p in tmp_path.iterdir()):
         assert process.poll() is None, "the render ended before its temporary file was seen"
@@ -227,7 +235,7 @@ def test_a_signal_while_writing_leaves_no_hidden_files(tmp_path, signal_number):
         time.sleep(0.002)
     process.send_signal(signal_number)
     code, _, err = finish(process)
-    assert (code, err) == (128 + signal_number, "narrate: fermato da un segnale\n")
+    assert (code, err) == (128 + ends_as, "narrate: fermato da un segnale\n")  # unwound, not cut off
     assert list(tmp_path.iterdir()) == []
 
 

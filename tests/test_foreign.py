@@ -8,7 +8,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -230,24 +229,7 @@ def test_a_console_that_draws_no_escape_codes_gets_plain_lines(terminal):
     assert b"\x1b" not in night.output
 
 
-# --- Ctrl-Break and a closed window leave nothing behind -------------------------------------------------
-
-@pytest.mark.parametrize("stop, code", [(simulation.SIGBREAK, 128 + simulation.SIGBREAK),  # Ctrl-Break
-                                        (signal.SIGUSR1, 128 + signal.SIGTERM)])  # the window closed: as SIGTERM
-def test_ctrl_break_or_closing_the_window_while_writing_leaves_no_hidden_files(tmp_path, stop, code):
-    env = simulation.environ("windows", {**os.environ, "HOME": str(tmp_path)})
-    process = subprocess.Popen([sys.executable, "-m", "narrator", "render", "--players", "10", "-o", "notte.ogg"],
-                               cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while not any(path.name.startswith(".notte.") for path in tmp_path.iterdir()):
-        assert process.poll() is None, "the render ended before its temporary file was seen"
-        assert time.monotonic() < deadline
-        time.sleep(0.002)
-    process.send_signal(stop)
-    _, err = process.communicate(timeout=60)
-    assert (process.returncode, err) == (code, "narrate: stopped by a signal\n".encode())  # unwound, not cut off
-    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith(".notte.")) == []
-    assert not (tmp_path / "notte.ogg").exists()
+# Ctrl-Break and a closed console window leave no temporary file: test_files.py, with the POSIX signals.
 
 
 # --- A file another program holds open -------------------------------------------------------------------
