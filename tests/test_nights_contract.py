@@ -30,10 +30,11 @@ def lupus_with(tmp_path, old: str, new: str, game_id="lupus-in-tabula"):
 @pytest.mark.parametrize("old, new, error", [
     ("def dusk(game, state, lynched, acts):", "def dusk_(game, state, lynched, acts):",
      r"no function 'dusk\(game, state, lynched, acts\)'"),
-    ("def dawn(game, state, tonight):", "def dawn(game, state):", r"dawn\(game, state\) should take \(game, state, "
-                                                                     r"tonight\)"),
+    ("def dawn(game, state, tonight):", "def dawn(game, state, tonite):",
+     r"dawn\(\) takes 'tonite', which is none of its parameters \(game, state, tonight\)"),
+    ("def dawn(game, state, tonight):", "def dawn(game, state, *tonight):", r"dawn\(\) takes 'tonight', which is none"),
     ('NIGHT_KEYS = {"medium": "told"', 'NIGHT_KEYS = {"medium": "nod"', "NIGHT_KEYS\\['medium'\\]: 'nod' is not a kind"),
-    ("DAY_KEYS: dict[str, str] = {}", "", "no 'DAY_KEYS'"),
+    ('NIGHT_KEYS = {"medium"', 'NIGHT_KEYZ = {"medium"', "no 'NIGHT_KEYS'"),
     ('ENDS = (HUMANS, WOLVES, "criceto-mannaro")', 'ENDS = (HUMANS, WOLVES, "criceto")',
      "ENDS: 'criceto' is neither a side nor a role"),
     ('ANSWERS = {"veggente": ("wolf", "not-wolf")', 'ANSWERS = {"seer": ("wolf", "not-wolf")',
@@ -102,12 +103,14 @@ def with_rules_added(tmp_path, added: str):
 
 def test_notes_for_the_moderator_are_optional_and_checked_when_the_game_loads(tmp_path):
     """A game need not tell its moderator anything beyond the cards; when its rules do (``notes``),
-    the function takes (game, state, say) or the game does not load, and gives sentences."""
-    folder = with_rules_added(tmp_path, "def notes(game, state):\n    return []\n")
-    with pytest.raises(DataError, match=r"notes\(game, state\) should take \(game, state, say\)") as caught:
+    the function takes some of (game, state, say) and nothing else, or the game does not load, and
+    gives sentences."""
+    folder = with_rules_added(tmp_path, "def notes(game, state, words):\n    return []\n")
+    with pytest.raises(DataError, match=r"notes\(\) takes 'words', which is none of its parameters \(game, state, "
+                                        r"say\)") as caught:
         load_game(folder)
     assert str(folder / "rules.py") in str(caught.value)
-    with pytest.raises(DataError, match=r"notes\(\) should take \(game, state, say\)"):
+    with pytest.raises(DataError, match=r"no function 'notes\(game, state, say\)'"):
         load_game(with_rules_added(tmp_path / "value", "notes = ['not a function']\n"))
 
     without = load_game(with_rules_added(tmp_path / "none", "globals().pop('notes', None)\n"))
@@ -122,3 +125,41 @@ def test_notes_for_the_moderator_are_optional_and_checked_when_the_game_loads(tm
     with pytest.raises(RulesError, match="notes\\(\\) gave str, not a list or tuple"):
         notes_for(load_game(with_rules_added(tmp_path / "one", "def notes(game, state, say):\n    return 'x'\n")),
                   state, Sentences(wrong.languages["en"]))
+
+
+def test_a_hook_takes_the_parameters_it_needs_by_name_in_any_order(tmp_path):
+    """pluggy's way: Lupus's dawn and answer with their parameters in another order, and its start
+    without the game it does not use, play the same game: each is handed what it names."""
+    original = load_game(GAMES_DIR / "lupus-in-tabula")
+    folder = lupus_with(tmp_path, "def dawn(game, state, tonight):", "def dawn(tonight, state, game):")
+    rules = folder / "rules.py"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace("def answer(game, state, ask, value, tonight):",
+                                  "def answer(ask, value, state, tonight, game):").replace(
+        "def start(game, state):", "def start(state):"), encoding="utf-8")
+    reordered = load_game(folder)
+    assert play(reordered).entries == play(original).entries
+
+
+def test_a_game_leaves_out_the_hooks_and_names_it_has_no_use_for():
+    """Each left-out hook answers as a game without that feature would."""
+    import types
+
+    from narrator.core.nights import bind
+    from narrator.core.state import State
+
+    module = types.ModuleType("tiny")
+    module.__dict__.update(ENDS=("village",), NIGHT_KEYS={}, VOTE_KEYS={}, END_AFTER=("dawn",))
+    for name in ("ask", "dawn", "day", "dusk", "game_over", "announce", "explain_day"):
+        setattr(module, name, lambda: None)
+    rules = bind(module, "tiny/rules.py")
+    state = State(1, ("Anna", "Bruno"), {}, {}, None)
+    assert rules.start(None, state) is state
+    assert dict(rules.places(None, state, {})) == {} and rules.calls(None, state, "seer") is True
+    assert rules.answer(None, state, None, "x", {}) is None and rules.day_asks(None, state, None, {}) == ()
+    assert rules.notes(None, state, None) == () and rules.card_back(None, None, None) == ()
+    assert (dict(rules.ROLE_FIELDS), rules.SENTENCES, rules.CARD_TEXTS, dict(rules.DAY_KEYS), dict(rules.ANSWERS)) \
+        == ({}, (), (), {}, {})
+    with pytest.raises(DataError, match="tiny/rules.py: no function 'dawn"):
+        del module.dawn
+        bind(module, "tiny/rules.py")

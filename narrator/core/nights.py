@@ -9,7 +9,8 @@ same ACTION KEYS the asks carry.
 """
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from narrator.core.errors import DataError
@@ -20,7 +21,10 @@ from narrator.core.state import KINDS, Ask, Dawn, Dusk, State
 class NightsRules(Protocol):
     """Module-level names of a game of many nights' ``rules.py`` (see scripts/README.md).
 
-    Every function is pure: the game, the state and the entries in; values out."""
+    Every function is pure: the game, the state and the entries in; values out. The functions are
+    hooks, called by keyword (pluggy's way): a game's own takes any of the parameters below that
+    it needs, by name and in any order, and none other. A game leaves out the hooks and the names
+    it has no use for (``DEFAULTS``, ``CONSTANTS``): so adding a parameter here changes no game."""
 
     ROLE_FIELDS: Mapping[str, Any]  # role fields of game.yaml the rules read
     SENTENCES: tuple[str, ...]  # keys of each language's vote: section (reason_*, the day's explanation...)
@@ -74,7 +78,27 @@ class NightsRules(Protocol):
     def explain_day(self, game, procedure: Any, verdict: Any, say) -> list[str]:
         """The vote's result, a sentence per step, the last said aloud."""
 
-    def card_back(self, game, language, deck) -> tuple: ...
+    def notes(self, game, state: State, say) -> list[str]:
+        """What the moderator keeps in mind that the cards and the dead do not show (lovers, curses,
+        powers spent), a sentence each from the language's vote: section."""
+
+    def card_back(self, game, language, deck) -> tuple:
+        """What the speaker card's back says of this game beyond the generic: its blocks."""
+
+
+# The hooks a game may leave out, and what the core takes instead (from the hook's own arguments).
+DEFAULTS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "start": lambda given: given["state"],  # the state as the loop made it: no values of the game's own
+    "places": lambda given: MappingProxyType({}),  # nobody away from home: a game without houses
+    "calls": lambda given: True,  # every turn of the deck called every night
+    "answer": lambda given: None,  # nothing told at once
+    "day_asks": lambda given: (),  # nothing asked once the vote has decided
+    "notes": lambda given: (),  # nothing kept in mind beyond the cards and the dead
+    "card_back": lambda given: (),  # the generic card back only
+}
+# ...and the names it may leave out, with the value they have then.
+CONSTANTS: dict[str, Any] = {"ROLE_FIELDS": MappingProxyType({}), "SENTENCES": (), "CARD_TEXTS": (),
+                             "DAY_KEYS": MappingProxyType({}), "ANSWERS": MappingProxyType({})}
 
 
 # A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all three, or none.
@@ -89,9 +113,6 @@ ONE_DAY = ("read_day", "explain_votes", "day_as_dict")
 #       dealt or not, and ``narrate deck`` lists them
 # CHOSEN_POSSIBLE = True (optional): the group chooses the Possibili (``--possible``).
 DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")
-# A game may tell its moderator what the cards and the dead do not show (lovers, curses, powers
-# spent): notes(game, state, say) -> the sentences, each from the language's vote: section.
-OPTIONAL = {"notes": ["game", "state", "say"]}
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
          "END_AFTER")
 MOMENTS = ("dawn", "day")  # when the end may be checked
@@ -107,36 +128,83 @@ def functions() -> dict[str, inspect.Signature]:
     return found
 
 
+class Rules:
+    """A game's ``rules.py`` as the core calls it (``bind``): each hook with the contract's
+    parameters, by position or name, handed on by name to those the game's function takes, or
+    answered by its default where the game has none; every other name is the module's own, or its
+    default (``CONSTANTS``)."""
+
+    def __init__(self, module: Any, hooks: Mapping[str, Callable[..., Any]]):
+        self.module = module
+        self.__dict__.update(hooks)
+
+    def __getattr__(self, name: str) -> Any:  # only for names not set in __init__
+        try:
+            return getattr(self.module, name)
+        except AttributeError:
+            if name in CONSTANTS:
+                return CONSTANTS[name]
+            raise
+
+
+def _hook(name: str, wanted: tuple[str, ...], given: Callable[..., Any] | None) -> Callable[..., Any]:
+    """``name`` called with the contract's parameters ``wanted``, handing on the ones ``given`` takes."""
+    taken = tuple(inspect.signature(given).parameters) if given is not None else ()
+
+    def call(*args: Any, **named: Any) -> Any:
+        values = {**dict(zip(wanted, args, strict=False)), **named}  # the rest given by name
+        if given is None:
+            return DEFAULTS[name](values)
+        return given(**{parameter: values[parameter] for parameter in taken})
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def bind(module: Any, path: str) -> Rules:
+    """The module checked against the contract (``check_rules``), as the core calls it."""
+    check_rules(module, path)
+    hooks = {name: _hook(name, tuple(signature.parameters), getattr(module, name, None))
+             for name, signature in functions().items()}
+    return Rules(module, hooks)
+
+
 def check_rules(module: Any, path: str) -> None:
-    """A module fulfils the contract: every name, every function with the contract's parameters
-    (by name and order), the keys of kinds the core knows. DataError naming ``path`` otherwise."""
+    """A module fulfils the contract: every name it cannot leave out, every hook it defines with
+    some of the contract's parameters and no other, the keys of kinds the core knows. DataError
+    naming ``path`` otherwise."""
     def fail(problem) -> DataError:
         return DataError(msg("{file}: {problem}", file=path, problem=problem))
 
     def takes(name: str, given: Any, wanted: list[str]) -> None:
-        have = list(inspect.signature(given).parameters) if callable(given) else []
-        if have != wanted:
-            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
-                       wanted=", ".join(wanted)))
+        """``given`` takes only parameters of ``wanted``, each by name (no *args, no **named)."""
+        parameters = inspect.signature(given).parameters.values() if callable(given) else ()
+        for parameter in parameters:
+            if parameter.name not in wanted or parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD,
+                                                                      parameter.KEYWORD_ONLY):
+                raise fail(msg("{name}() takes '{parameter}', which is none of its parameters ({wanted})",
+                               name=name, parameter=parameter.name, wanted=", ".join(wanted)))
 
     for name in NAMES:
-        if not hasattr(module, name):
+        if not hasattr(module, name) and name not in CONSTANTS:
             raise fail(msg("no '{name}' (a game of many nights' rules provide {names})", name=name,
-                       names=", ".join((*NAMES, *functions()))))
+                       names=", ".join(name for name in (*NAMES, *functions()) if name not in (*CONSTANTS, *DEFAULTS))))
     for name, signature in functions().items():
         given = getattr(module, name, None)
+        if given is None and name in DEFAULTS:
+            continue
         if not callable(given):
             raise fail(msg("no function '{name}({parameters})'", name=name, parameters=", ".join(signature.parameters)))
         takes(name, given, list(signature.parameters))
     for declared in ("NIGHT_KEYS", "DAY_KEYS"):
-        keys = getattr(module, declared)
+        keys = getattr(module, declared, CONSTANTS.get(declared))
         if not isinstance(keys, Mapping):
             raise fail(msg("{name}: a mapping of ACTION KEY to kind", name=declared))
         for key, kind in keys.items():
             if kind not in KINDS:
                 raise fail(msg("{name}['{key}']: '{kind}' is not a kind: {kinds}", name=declared, key=key, kind=kind,
                            kinds=", ".join(KINDS)))
-    for key, answers in module.ANSWERS.items():
+    for key, answers in getattr(module, "ANSWERS", CONSTANTS["ANSWERS"]).items():
         if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))
     if not module.END_AFTER or set(module.END_AFTER) - set(MOMENTS):
@@ -147,12 +215,13 @@ def check_rules(module: Any, path: str) -> None:
     if 0 < len(drawn) < len(DRAWN_SET):
         raise fail(msg("a set drawn by the rules needs all of {names}, or none", names=", ".join(DRAWN_SET)))
     for name in drawn:
-        takes(name, getattr(module, name), {"draw_deck": ["game", "players", "options", "possible", "rng"],
-                                            "deck_problem": ["game", "deck", "options", "possible"],
-                                            "possible_roles": ["game", "players", "options"]}[name])
-    for name, wanted in OPTIONAL.items():
-        if getattr(module, name, None) is not None:
-            takes(name, getattr(module, name), wanted)
+        wanted = {"draw_deck": ["game", "players", "options", "possible", "rng"],
+                  "deck_problem": ["game", "deck", "options", "possible"],
+                  "possible_roles": ["game", "players", "options"]}[name]
+        have = list(inspect.signature(getattr(module, name)).parameters)
+        if have != wanted:
+            raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
+                       wanted=", ".join(wanted)))
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
             raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))
@@ -165,4 +234,5 @@ def reads_one_day(module: Any) -> bool:
 
 def answer_sentences(module: Any) -> tuple[str, ...]:
     """The sentences every language of the game has for its answers: ``answer_VALUE``."""
-    return tuple(dict.fromkeys(f"answer_{value}" for answers in module.ANSWERS.values() for value in answers))
+    answers = getattr(module, "ANSWERS", CONSTANTS["ANSWERS"])
+    return tuple(dict.fromkeys(f"answer_{value}" for values in answers.values() for value in values))

@@ -336,12 +336,9 @@ def first_state(game: Game, setup: Setup) -> State:
 
 
 def notes_for(game: Game, state: State, say: Any) -> tuple[str, ...]:
-    """What the moderator keeps in mind beyond the cards and the dead (the rules' optional
-    ``notes``: lovers, curses, powers spent), a sentence each; none when the rules have no notes."""
-    notes = getattr(game.rules, "notes", None)
-    if notes is None:
-        return ()
-    sentences = _checked(game, notes(game, state, say), (list, tuple), "notes")
+    """What the moderator keeps in mind beyond the cards and the dead (the rules' ``notes``:
+    lovers, curses, powers spent), a sentence each; none when the rules have no notes."""
+    sentences = _checked(game, game.rules.notes(game, state, say), (list, tuple), "notes")
     if not all(isinstance(sentence, str) for sentence in sentences):
         raise RulesError(msg("{file}: notes() gave something other than sentences", file=_source(game)))
     return tuple(sentences)

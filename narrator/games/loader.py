@@ -38,7 +38,7 @@ from narrator.core.game import (
     WakeSlot,
 )
 from narrator.core.i18n import msg
-from narrator.core.nights import answer_sentences, check_rules
+from narrator.core.nights import Rules, answer_sentences, bind
 from narrator.core.vote import VoteRules
 from narrator.games.summary import GAME_FILE as _GAME_FILE
 from narrator.games.summary import available_games, default_language, language_ids  # noqa: F401 (the loader's API)
@@ -234,7 +234,7 @@ def _tokens(field: Field, kinds: dict, role_ids: set[str]) -> dict[str, MappingP
     return tokens
 
 
-def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | None:
+def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | Rules | None:
     """The game's ``rules.py``, run once per file (None when the game has none); DataError when it
     cannot run or breaks its contract (``narrator.core.vote.VoteRules``, or for a game of many nights
     ``narrator.core.nights.NightsRules``)."""
@@ -252,18 +252,17 @@ def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | None:
             raise DataError(msg("{file}: cannot run it ({error}: {reason})", file=path, error=type(error).__name__,
                                 reason=error)) from None
         sys.modules[name] = module
-    if many_nights:
-        check_rules(module, str(path))
+    rules = bind(module, str(path)) if many_nights else module  # many nights: the hooks called by keyword
     for needed in () if many_nights else _RULES_NAMES:
         if not hasattr(module, needed):
             raise DataError(msg("{file}: no '{name}' (a rules module provides {names})", file=path, name=needed,
                                 names=", ".join(_RULES_NAMES)))
     for declared in ("ROLE_FIELDS", "TOKEN_FIELDS"):
-        for trait, kind in getattr(module, declared, {}).items():
+        for trait, kind in getattr(rules, declared, {}).items():
             if kind not in _TRAIT_KINDS and not isinstance(kind, tuple):
                 raise DataError(msg("{file}: {declared}['{name}']: 'flag', 'count', 'role' or a tuple of values",
                                      file=path, declared=declared, name=trait))
-    return module
+    return rules
 
 
 def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlot, ...]:

@@ -83,13 +83,13 @@ ANSWERS = {"veggente": ("wolf", "not-wolf"), "medium": ("wolf", "not-wolf")}
 VOTE_KEYS = {"nomination": "nomination", "runoff": "ballot"}  # the day's rounds in a game record
 
 
+# No ``calls``: every turn of the deck is called, its character alive or dead (silence would tell
+# who died); no ``places``: nobody leaves home; no ``day_asks``: the lynching is the day's end.
+
+
 def start(game, state):
     """Nobody lynched yet, no suspect, no mark laid, nobody dead at nightfall."""
     return state.kept(lynched=[], suspect=None, marks={}, nightfall_dead=0)
-
-
-def calls(game, state, turn):
-    return True  # every turn of the deck is called, its character alive or dead: silence tells nothing
 
 
 def _ghosts_lay_marks(state):
@@ -188,10 +188,6 @@ def day(game, state):
                         face_down=face_down)
 
 
-def day_asks(game, state, lynched, votes):
-    return ()
-
-
 def dusk(game, state, lynched, acts):
     """The lynched player joins the ghosts and takes the Benvenuto; the day's gufato and marks are spent."""
     after = state.died([lynched])
@@ -214,10 +210,6 @@ def notes(game, state, say):
     lines = [say("note_gufato", name=suspect)] if suspect else []
     lines += [say("note_sword", name=marks["sword"])] if marks.get("sword") else []
     return lines + ([say("note_shield", name=marks["shield"])] if marks.get("shield") else [])
-
-
-def places(game, state, tonight):
-    return {}  # nobody leaves home in this game
 
 
 def explain_day(game, procedure, verdict, say):

@@ -446,8 +446,7 @@ def start(game, state):
                       two_cursed="", extra_winners=[], seen=None, dawn_cursed=[])
 
 
-def places(game, state, tonight):
-    return {}
+# No ``places``: nobody leaves home in this game.
 
 
 def calls(game, state, turn):

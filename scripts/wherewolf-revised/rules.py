@@ -253,18 +253,13 @@ def _options(game, counts, options) -> Text | None:
 
 # --- the state's helpers ------------------------------------------------------------------------------
 
+# No ``calls``: every turn of every Possibile is called, dealt or not, dead or alive; no ``places``.
+
+
 def start(game, state):
     return state.kept(faction={}, progenie=[], wolfborn=[], amato=None, romeo=None, spent=[], shield=False,
                       double=False, cancel=False, jester_day=False, grief=[], extra=[], auras={}, wolf_killed=[],
                       amulet=None, amulet_past=[], sword=None, sword_past=[], stalemate=False)
-
-
-def places(game, state, tonight):
-    return {}
-
-
-def calls(game, state, turn):
-    return True  # every turn of every Possibile, dealt or not, dead or alive
 
 
 def _card(state, name):
