@@ -266,7 +266,7 @@ def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | Rules | N
 
 
 def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlot, ...]:
-    """The turns of the night, in order (see narrator/games/README.md, "wake")."""
+    """The turns of the night, in order (see scripts/README.md, "Turns of the night")."""
     slots: list[WakeSlot] = []
     for entry in field.elements():
         entry.keys_within({"id", "roles", "number", "when", "steps", "seconds_factor"})
