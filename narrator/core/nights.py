@@ -147,6 +147,11 @@ class Rules:
             raise
 
 
+def _named(module: Any, name: str) -> Any:
+    """The module's ``name``, or its default where a game may leave it out (``CONSTANTS``)."""
+    return getattr(module, name, CONSTANTS.get(name))
+
+
 def _hook(name: str, wanted: tuple[str, ...], given: Callable[..., Any] | None) -> Callable[..., Any]:
     """``name`` called with the contract's parameters ``wanted``, handing on the ones ``given`` takes."""
     taken = tuple(inspect.signature(given).parameters) if given is not None else ()
@@ -185,10 +190,11 @@ def check_rules(module: Any, path: str) -> None:
                 raise fail(msg("{name}() takes '{parameter}', which is none of its parameters ({wanted})",
                                name=name, parameter=parameter.name, wanted=", ".join(wanted)))
 
+    required = [each for each in (*NAMES, *functions()) if each not in CONSTANTS and each not in DEFAULTS]
     for name in NAMES:
         if not hasattr(module, name) and name not in CONSTANTS:
             raise fail(msg("no '{name}' (a game of many nights' rules provide {names})", name=name,
-                       names=", ".join(name for name in (*NAMES, *functions()) if name not in (*CONSTANTS, *DEFAULTS))))
+                       names=", ".join(required)))
     for name, signature in functions().items():
         given = getattr(module, name, None)
         if given is None and name in DEFAULTS:
@@ -197,14 +203,14 @@ def check_rules(module: Any, path: str) -> None:
             raise fail(msg("no function '{name}({parameters})'", name=name, parameters=", ".join(signature.parameters)))
         takes(name, given, list(signature.parameters))
     for declared in ("NIGHT_KEYS", "DAY_KEYS"):
-        keys = getattr(module, declared, CONSTANTS.get(declared))
+        keys = _named(module, declared)
         if not isinstance(keys, Mapping):
             raise fail(msg("{name}: a mapping of ACTION KEY to kind", name=declared))
         for key, kind in keys.items():
             if kind not in KINDS:
                 raise fail(msg("{name}['{key}']: '{kind}' is not a kind: {kinds}", name=declared, key=key, kind=kind,
                            kinds=", ".join(KINDS)))
-    for key, answers in getattr(module, "ANSWERS", CONSTANTS["ANSWERS"]).items():
+    for key, answers in _named(module, "ANSWERS").items():
         if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))
     if not module.END_AFTER or set(module.END_AFTER) - set(MOMENTS):
@@ -234,5 +240,5 @@ def reads_one_day(module: Any) -> bool:
 
 def answer_sentences(module: Any) -> tuple[str, ...]:
     """The sentences every language of the game has for its answers: ``answer_VALUE``."""
-    answers = getattr(module, "ANSWERS", CONSTANTS["ANSWERS"])
+    answers = _named(module, "ANSWERS")
     return tuple(dict.fromkeys(f"answer_{value}" for values in answers.values() for value in values))

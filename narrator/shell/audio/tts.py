@@ -3,7 +3,8 @@
 SVOX Pico (``narrator.shell.audio.pico``) is the default where its wheel is installed (Linux and
 64-bit Windows); on macOS, the system's voices through ``say`` (``narrator.shell.audio.say``).
 The pyttsx3 backend drives espeak-ng on Linux, SAPI5 on Windows and NSSpeechSynthesizer on
-macOS (where it is not installed by default: see pyproject). Its traps, seen with pyttsx3 2.99 on Debian 12, and where they are handled:
+macOS (where it is not installed by default: see pyproject). Its traps, seen with pyttsx3 2.99
+on Debian 12, and where they are handled:
 ``runAndWait()`` can return before the file is written, and only the last ``save_to_file``
 before a ``runAndWait`` is written (the worker says one line per call and waits for
 ``finished-utterance`` and a complete file); voice and rate changes after the first utterance

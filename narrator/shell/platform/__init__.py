@@ -39,5 +39,7 @@ def macos() -> bool:
 
 
 def name() -> str:
-    """The system as the user calls it, for messages."""
-    return {WINDOWS: "Windows", MACOS: "macOS"}.get(SYSTEM, "Linux" if sys.platform.startswith("linux") else "Unix")
+    """The system as the user calls it, for messages (Linux, FreeBSD...: as Python names it)."""
+    import platform as system  # the standard library's
+
+    return {WINDOWS: "Windows", MACOS: "macOS"}.get(SYSTEM) or system.system()
