@@ -167,28 +167,3 @@ def test_a_broken_record_is_one_line_never_a_traceback(run, tmp_path, record):
     result = run("--game", LEARTS, "replay", str(path))
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
     assert result.stderr.startswith("narrate: ")
-
-
-def test_a_day_of_accusations_is_taken_at_the_terminal(tmp_path):
-    """The core's Accusations (Wherewolf Revised's day), in a copy of this game whose day is one:
-    the terminal says how the accusations go and who is accused, and plays the same game as the core."""
-    import shutil
-
-    folder = tmp_path / "games" / LEARTS
-    shutil.copytree(GAMES_DIR / LEARTS, folder)
-    rules = folder / "rules.py"
-    text = rules.read_text(encoding="utf-8").replace("from narrator.core.procedures import OpenVote",
-                                                     "from narrator.core.procedures import Accusations, OpenVote")
-    text = text.replace("    return OpenVote(state.living, state.living)", "    return Accusations(state.living)")
-    rules.write_text(text.replace('verdict.tallies["vote"]', 'verdict.tallies["accusation"]'), encoding="utf-8")
-    accusing = load_game(folder)
-    env = lupus_env(tmp_path, "en", seed=4)
-    env.games_dir = tmp_path / "games"
-    env.use_game(LEARTS)
-    rounds, typed = planned_game(accusing, env, 8, seed=6)
-    assert {"accusation", "runoff"} <= {entry.get("round") for entry in rounds.entries}  # both rounds were played
-    result = invoke(env, command(8), ["", *typed])
-    assert result.exit_code == 0, result.output
-    assert saved_game(env)["entries"] == rounds.entries
-    assert "The accusations, eyes closed: call each living player's name in turn, Anna first" in result.output
-    assert "Accused: " in result.output

@@ -114,7 +114,7 @@ def typed_for(game, step, entry, env) -> list[str]:
     if isinstance(step, DayStep):
         # A discussion off the timer ends when the moderator presses Enter.
         typed = [] if game.day is None or game.day.on_timer(step.state.options) else [""]
-        if not getattr(step.procedure, "takes_hands", False):
+        if step.procedure.most_hands is None:
             return typed
         if "hands" not in entry:  # each vote, or the hands
             return [*typed, ""]

@@ -102,6 +102,9 @@ def test_a_fourteen_player_game_of_two_moons_plays_to_a_winner(game, tmp_path, l
     assert dead and all(any(name in text for text in said) for name in dead)  # the dead are said by name
     accused = [entry for entry in rounds.entries if entry["kind"] == "vote" and entry["round"] == "runoff"]
     assert accused  # at least one day came to a ballottaggio
+    opening = {"en": ("The accusations, eyes closed: call each living player's name in turn, ", "Accused: "),
+               "it": ("Le accuse, a occhi chiusi: chiama per nome ogni giocatore vivo", "Accusati: ")}[language]
+    assert all(words in result.output for words in opening)  # each round said in the game's own words
 
 
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):

@@ -173,3 +173,24 @@ def test_the_moderator_notes_the_gufato_the_sword_and_the_shield_for_the_day(gam
     advance(rounds, lambda step: isinstance(step, PhaseStep) and step.state.night == 3, votes=votes_for("Elena"))
     assert rounds.step.state.dead == ("Bruno", "Ugo", "Elena")
     assert notes(game, rounds.step.state) == [[], []]  # the marks are picked up again at the lynching
+
+
+def test_a_ballottaggio_asks_everyone_from_the_anchors_left_then_the_living_who_are_not_suspects(game):
+    """Lupus in Tabula's own procedure (its rules.py), driven as the loop drives it."""
+    from test_procedures import SEATING, intros, settle
+
+    procedure = game.rules.NominationRunoff(SEATING, frozenset({"Bruno"}), anchor="Bruno", forced="Elena",
+                                            plus="Anna")
+    nomination = {"Carla": "Anna", "Dario": "Anna", "Elena": "Carla", "Anna": "Carla", "Bruno": "Dario"}
+    runoff = {"Carla": "Elena", "Dario": "Anna"}
+    asked, verdict = settle(procedure, nomination, runoff)
+    assert [voter for round_name, voter, _c in asked if round_name == "nomination"] == ["Carla", "Dario", "Elena",
+                                                                                       "Anna", "Bruno"]
+    assert [(voter, candidates) for round_name, voter, candidates in asked if round_name == "runoff"] == [
+        ("Carla", ("Anna", "Elena")), ("Dario", ("Anna", "Elena"))]  # the most voted (the sword's), and the forced
+    assert verdict.lynched in ("Anna", "Elena") and not procedure.may_spare
+    said = intros(procedure, nomination, runoff)
+    assert [key for _round, key, _values in said] == ["round_nomination", "round_forced", "round_mark", "suspects",
+                                                      "round_runoff"]
+    assert said[2][2]["mark"].key == "mark_plus"
+    assert {key for _round, key, _values in said} <= set(game.rules.SENTENCES)

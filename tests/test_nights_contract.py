@@ -69,7 +69,7 @@ def test_an_ask_of_a_kind_its_keys_do_not_declare_is_an_error(tmp_path):
 
 def test_a_votes_file_of_one_day_is_all_three_functions_or_none(tmp_path):
     folder = lupus_with(tmp_path, "def day_as_dict(", "def day_as_dict_(")
-    with pytest.raises(DataError, match="a votes file of one day needs all of read_day, explain_votes, day_as_dict"):
+    with pytest.raises(DataError, match="a votes file of one day needs all of read_day, settle_votes, explain_votes, day_as_dict"):
         load_game(folder)
 
 
@@ -163,3 +163,10 @@ def test_a_game_leaves_out_the_hooks_and_names_it_has_no_use_for():
     with pytest.raises(DataError, match="tiny/rules.py: no function 'dawn"):
         del module.dawn
         bind(module, "tiny/rules.py")
+
+
+def test_a_day_that_is_no_procedure_is_an_error_naming_the_file(tmp_path):
+    """The loop takes only what speaks the procedure's protocol (narrator.core.procedures.Procedure)."""
+    game = load_game(with_rules_added(tmp_path, "def day(game, state):\n    return ('Anna', 'Bruno')\n"))
+    with pytest.raises(RulesError, match=r"rules.py: day\(\) gave tuple, not a Procedure"):
+        play(game)

@@ -1,8 +1,8 @@
-"""The day's vote procedures of the core (narrator.core.procedures), driven as the loop drives
-them: each vote asked in turn, the verdict returned. NominationRunoff's counting is runoff's
-(test_runoff.py); here, who is asked, for whom, and what the plurality votes decide."""
+"""The day's vote procedures (narrator.core.procedures), driven as the loop drives them: each vote
+asked in turn, the verdict returned; the stock ones of the core here, a game's own beside its rules
+(test_lupus_rules.py, test_revised_rules.py), with ``settle``."""
 
-from narrator.core.procedures import Accusations, NominationRunoff, OpenVote, SecretVote, VoteStep, run
+from narrator.core.procedures import OpenVote, Procedure, SecretVote, VoteStep
 from narrator.core.state import State
 
 SEATING = ("Anna", "Bruno", "Carla", "Dario", "Elena")
@@ -11,7 +11,8 @@ STATE = State(1, SEATING, {}, {})
 
 def settle(procedure, *rounds):
     """Run ``procedure`` with each round's votes (voter: voted); the steps asked and the verdict."""
-    flow = run(procedure, STATE)
+    assert isinstance(procedure, Procedure)
+    flow = procedure.run(STATE)
     asked = []
     step = next(flow)
     try:
@@ -22,6 +23,19 @@ def settle(procedure, *rounds):
             step = flow.send({"voted": votes.get(step.voter)})
     except StopIteration as stop:
         return asked, stop.value
+
+
+def intros(procedure, *rounds):
+    """The sentences each round opens with, as (round, key, values)."""
+    flow, said, step = procedure.run(STATE), [], None
+    step = next(flow)
+    try:
+        while True:
+            said += [(step.round, each.key, dict(each.values)) for each in step.intro]
+            votes = rounds[1 if step.round == "runoff" else 0]
+            step = flow.send({"voted": votes.get(step.voter)})
+    except StopIteration:
+        return said
 
 
 def test_an_open_vote_lynches_the_most_voted():
@@ -69,47 +83,23 @@ def test_a_day_that_spares_everybody_still_takes_and_counts_the_votes():
     assert len(asked) == 5 and verdict.tallies["vote"]["Bruno"] == 4 and verdict.lynched is None
 
 
-def test_a_ballottaggio_asks_everyone_from_the_anchors_left_then_the_living_who_are_not_suspects():
-    procedure = NominationRunoff(SEATING, frozenset({"Bruno"}), anchor="Bruno")
-    nomination = {"Carla": "Anna", "Dario": "Anna", "Elena": "Carla", "Anna": "Carla", "Bruno": "Dario"}
-    asked, verdict = settle(procedure, nomination, {"Dario": "Anna", "Elena": "Carla"})
-    assert [voter for round_name, voter, _c in asked if round_name == "nomination"] == ["Carla", "Dario", "Elena",
-                                                                                       "Anna", "Bruno"]
-    assert [voter for round_name, voter, _c in asked if round_name == "runoff"] == ["Dario", "Elena"]
-    assert verdict.lynched in ("Anna", "Carla") and not procedure.may_spare
+def test_each_round_opens_with_the_game_s_own_sentences():
+    first = {"Anna": "Bruno", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Carla", "Elena": "Anna"}
+    assert intros(OpenVote(SEATING, SEATING), first, {"Anna": "Carla"}) == [
+        ("vote", "round_vote", {}), ("runoff", "round_tie", {"names": ("Bruno", "Carla")})]
+    assert set(OpenVote.SENTENCES) == {"round_vote", "round_tie"}
+    weighed = SecretVote(SEATING, SEATING, weights={"Elena": 2, "Anna": 1})
+    assert [(each.key, dict(each.values)) for each in weighed.opening] == [("vote_weights", {"names": ("Elena x2",)})]
+    assert SecretVote(SEATING, SEATING).opening == ()
+    assert {key for _round, key, _values in intros(weighed, first)} | {"vote_weights"} == set(SecretVote.SENTENCES)
 
 
-def test_accusations_bring_the_most_accused_and_the_tied_second_to_the_runoff():
-    """Wherewolf Revised's day: a hand each, self allowed; the top one and all tied second are
-    accused; the others vote one of them; the most voted burns."""
-    accusations = {"Anna": "Bruno", "Bruno": "Bruno", "Carla": "Dario", "Dario": "Elena", "Elena": "Bruno"}
-    asked, verdict = settle(Accusations(SEATING), accusations, {"Anna": "Dario", "Bruno": "Dario", "Carla": "Dario"})
-    assert [(round_name, voter) for round_name, voter, _candidates in asked if round_name == "runoff"] == [
-        ("runoff", "Anna"), ("runoff", "Carla")]  # Bruno, Dario, Elena are accused: they do not vote
-    assert dict(verdict.tallies["accusation"]) == {"Anna": 0, "Bruno": 3, "Carla": 0, "Dario": 1, "Elena": 1}
-    assert ("runoff", "Anna", ("Bruno", "Dario", "Elena")) in asked
-    assert verdict.lynched == "Dario"
-    _asked, tied = settle(Accusations(SEATING), accusations, {"Anna": "Dario", "Carla": "Bruno"})
-    assert tied.lynched is None and tied.tied == ("Bruno", "Dario")
+def test_an_abstention_is_offered_only_where_the_vote_allows_it():
+    assert next(SecretVote(SEATING, SEATING, may_abstain=True).run(STATE)).may_pass
+    assert not next(SecretVote(SEATING, SEATING).run(STATE)).may_pass
+    assert not next(OpenVote(SEATING, SEATING).run(STATE)).may_pass
 
 
-def test_every_hand_on_one_player_burns_him_at_once_and_two_players_vote_only_once():
-    asked, verdict = settle(Accusations(SEATING), dict.fromkeys(SEATING, "Carla"), {})
-    assert verdict.lynched == "Carla" and {round_name for round_name, _v, _c in asked} == {"accusation"}
-    _asked, two = settle(Accusations(("Anna", "Bruno")), {"Anna": "Bruno", "Bruno": "Anna"}, {})
-    assert two.lynched is None
-
-
-def test_an_accused_may_stand_in_for_another_and_some_accused_still_vote():
-    """The Amato is never accused while his Angelo lives: the Angelo is, instead; a Città role votes
-    in the runoff though accused."""
-    procedure = Accusations(SEATING, standing_in={"Bruno": "Anna"}, accused_vote=frozenset({"Dario"}),
-                            weights={"Elena": 2})
-    accusations = {"Anna": "Dario", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Bruno", "Elena": "Dario"}
-    asked, verdict = settle(procedure, accusations, {"Bruno": "Anna", "Carla": "Anna", "Dario": "Anna",
-                                                     "Elena": "Dario"})
-    assert dict(verdict.tallies["accusation"]) == {"Anna": 2, "Bruno": 0, "Carla": 1, "Dario": 3, "Elena": 0}
-    assert ("runoff", "Bruno", ("Dario", "Anna")) in asked  # the most accused, then the tied second
-    assert [voter for round_name, voter, _c in asked if round_name == "runoff"] == ["Bruno", "Carla", "Dario",
-                                                                                         "Elena"]
-    assert verdict.lynched == "Anna"
+def test_the_hands_counted_are_only_for_a_vote_that_takes_them():
+    assert OpenVote(SEATING, SEATING).most_hands is None
+    assert SecretVote(SEATING, SEATING, weights={"Elena": 2}).most_hands == 6

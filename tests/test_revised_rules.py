@@ -4,6 +4,8 @@ one record per ruling, and the records the digest refuses."""
 
 import pytest
 import yaml
+from test_procedures import SEATING
+from test_procedures import settle as voted
 from test_rounds import settle_record
 
 from narrator.core.replay import ReplayError, replay
@@ -652,3 +654,41 @@ def test_notes_warn_of_the_jesters_cancelled_burning_and_the_young_wolfs_double_
         "it": ["Stanotte i lupi attaccano due volte.", "Vittoria assicurata, comunque finisca: Carla."]}
     state = after(game, cards, *young, {"night": {"lupi-mannari": ["Anna", "Dino"]}})
     assert notes(game, state)["en"] == ["Sure to win, whatever the end: Carla."]
+
+
+# --- the day's own procedure, driven as the loop drives it (test_procedures.settle) -----------------
+
+def test_accusations_bring_the_most_accused_and_the_tied_second_to_the_runoff(game):
+    """Wherewolf Revised's own procedure (its rules.py): a hand each, self allowed; the top one and all tied second are
+    accused; the others vote one of them; the most voted burns."""
+    accusations = {"Anna": "Bruno", "Bruno": "Bruno", "Carla": "Dario", "Dario": "Elena", "Elena": "Bruno"}
+    asked, verdict = voted(game.rules.Accusations(SEATING), accusations, {"Anna": "Dario", "Bruno": "Dario", "Carla": "Dario"})
+    assert [(round_name, voter) for round_name, voter, _candidates in asked if round_name == "runoff"] == [
+        ("runoff", "Anna"), ("runoff", "Carla")]  # Bruno, Dario, Elena are accused: they do not vote
+    assert dict(verdict.tallies["accusation"]) == {"Anna": 0, "Bruno": 3, "Carla": 0, "Dario": 1, "Elena": 1}
+    assert ("runoff", "Anna", ("Bruno", "Dario", "Elena")) in asked
+    assert verdict.lynched == "Dario"
+    _asked, tied = voted(game.rules.Accusations(SEATING), accusations, {"Anna": "Dario", "Carla": "Bruno"})
+    assert tied.lynched is None and tied.tied == ("Bruno", "Dario")
+
+
+def test_every_hand_on_one_player_burns_him_at_once_and_two_players_vote_only_once(game):
+    asked, verdict = voted(game.rules.Accusations(SEATING), dict.fromkeys(SEATING, "Carla"), {})
+    assert verdict.lynched == "Carla" and {round_name for round_name, _v, _c in asked} == {"accusation"}
+    _asked, two = voted(game.rules.Accusations(("Anna", "Bruno")), {"Anna": "Bruno", "Bruno": "Anna"}, {})
+    assert two.lynched is None
+
+
+def test_an_accused_may_stand_in_for_another_and_some_accused_still_vote(game):
+    """The Amato is never accused while his Angelo lives: the Angelo is, instead; a Città role votes
+    in the runoff though accused."""
+    procedure = game.rules.Accusations(SEATING, standing_in={"Bruno": "Anna"}, accused_vote=frozenset({"Dario"}),
+                            weights={"Elena": 2})
+    accusations = {"Anna": "Dario", "Bruno": "Carla", "Carla": "Bruno", "Dario": "Bruno", "Elena": "Dario"}
+    asked, verdict = voted(procedure, accusations, {"Bruno": "Anna", "Carla": "Anna", "Dario": "Anna",
+                                                     "Elena": "Dario"})
+    assert dict(verdict.tallies["accusation"]) == {"Anna": 2, "Bruno": 0, "Carla": 1, "Dario": 3, "Elena": 0}
+    assert ("runoff", "Bruno", ("Dario", "Anna")) in asked  # the most accused, then the tied second
+    assert [voter for round_name, voter, _c in asked if round_name == "runoff"] == ["Bruno", "Carla", "Dario",
+                                                                                         "Elena"]
+    assert verdict.lynched == "Anna"

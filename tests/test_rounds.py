@@ -86,14 +86,14 @@ def random_entry(step, rng: random.Random) -> dict:
         given["dead"] = rng.sample(step.state.living, rng.choice((0, 1, 1, 1)))
     elif isinstance(step, EndQuestion):
         given["winner"] = rng.choice(("lupi", "umani")) if step.must_end or rng.random() < 0.1 else None
-    elif isinstance(step, DayStep) and getattr(step.procedure, "takes_hands", False) and rng.random() < 0.4:
+    elif isinstance(step, DayStep) and step.procedure.most_hands is not None and rng.random() < 0.4:
         hands = dict.fromkeys(step.procedure.candidates, 0)  # each voter's hands, counted for whom they voted
         for voter in step.procedure.voters:
             if rng.random() < 0.85:
                 hands[rng.choice([name for name in hands if name != voter])] += step.procedure.weights.get(voter, 1)
         given["hands"] = hands
     elif isinstance(step, VoteStep):
-        abstains = (getattr(step.procedure, "may_abstain", False) or step.may_pass) and rng.random() < 0.15
+        abstains = step.may_pass and rng.random() < 0.15
         several = step.several and len(step.candidates) > 1 and rng.random() < 0.5
         given["voted"] = None if abstains else rng.sample(step.candidates, 2) if several else \
             rng.choice(step.candidates)

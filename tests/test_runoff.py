@@ -1,5 +1,5 @@
-"""The two-round day vote (narrator.core.runoff): the rulebook's worked example, one test per
-ruling, and properties over random days."""
+"""Lupus in Tabula's two-round day vote (its rules.py): the rulebook's worked example, one test
+per ruling, and properties over random days."""
 
 from dataclasses import replace
 
@@ -7,16 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.core.runoff import (
-    REASONS,
-    ROUNDS,
-    DayVote,
-    DayVoteError,
-    check_day,
-    nominate,
-    seats_before,
-    settle_day,
-)
+from narrator.games import GAMES_DIR
+from narrator.games.loader import load_game
+
+RULES = load_game(GAMES_DIR / "lupus-in-tabula").rules
+REASONS, ROUNDS, DayVote, DayVoteError = RULES.REASONS, RULES.ROUNDS, RULES.DayVote, RULES.DayVoteError
+check_day, nominate, seats_before, settle_day = RULES.check_day, RULES.nominate, RULES.seats_before, RULES.settle_day
 
 SEATING = ("Andrea", "Bruno", "Carla", "Daniela", "Elena", "Francesco", "Gianni", "Roberta", "Sara")
 

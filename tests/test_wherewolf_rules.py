@@ -263,14 +263,14 @@ def test_the_necromancer_s_curse_is_two_other_players(game, first_night, error):
 
 
 def test_the_hands_counted_for_each_name_settle_the_vote_as_the_ballots_would():
-    from narrator.core.procedures import SecretVote, counted
+    from narrator.core.procedures import SecretVote
 
     vote = SecretVote(("Anna", "Bice", "Carlo"), ("Anna", "Bice", "Carlo"), weights={"Carlo": 2})
     assert vote.most_hands == 4
-    assert counted(vote, {"Anna": 3, "Bice": 1}).lynched == "Anna"
-    tie = counted(vote, {"Anna": 2, "Bice": 2})
+    assert vote.counted({"Anna": 3, "Bice": 1}).lynched == "Anna"
+    tie = vote.counted({"Anna": 2, "Bice": 2})
     assert tie.lynched is None and tie.tied == ("Anna", "Bice")
-    assert counted(SecretVote(vote.voters, vote.candidates, spares_all=True), {"Anna": 3}).lynched is None
+    assert SecretVote(vote.voters, vote.candidates, spares_all=True).counted({"Anna": 3}).lynched is None
 
 
 def test_a_day_counted_by_hands_is_checked_and_goes_on(game):

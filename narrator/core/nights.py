@@ -101,8 +101,11 @@ CONSTANTS: dict[str, Any] = {"ROLE_FIELDS": MappingProxyType({}), "SENTENCES": (
                              "DAY_KEYS": MappingProxyType({}), "ANSWERS": MappingProxyType({})}
 
 
-# A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all three, or none.
-ONE_DAY = ("read_day", "explain_votes", "day_as_dict")
+# A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all four, or none:
+#   read_day(game, data, source) -> the day's votes, from the file's data; settle_votes(game, vote) -> the
+#   outcome; explain_votes(game, vote, outcome, say) -> its sentences; day_as_dict(outcome, explanation)
+#   -> the result for programs (--json).
+ONE_DAY = ("read_day", "settle_votes", "explain_votes", "day_as_dict")
 # A game may draw its set by its own formula instead of recommended decks: all three, or none.
 #   draw_deck(game, players, options, possible, rng) -> {role id: copies}, the set drawn with ``rng``
 #       (among ``possible``, the Possibili the group chose as {role id: copies}, when it chose them)

@@ -1,147 +1,109 @@
-"""The day's vote procedures a game of many nights chooses from (its rules' ``day`` returns one).
+"""The day's vote: what a game of many nights' rules return from ``day`` (a ``Procedure``), the
+blocks to write one with, and the two stock procedures a new game is likely to reuse.
 
-Each is a frozen description of one day's vote (who votes, for whom, how ties go) and ``run``
-asks its votes one at a time (``VoteStep``) and returns the ``Verdict``. Generic: names and seats
-only, no role.
+A procedure is a frozen description of one day's vote (who votes, for whom, how ties go). Its
+``run`` asks its votes one at a time (``VoteStep``) and returns the ``Verdict``; each step carries
+what the voter may do and the sentences that introduce it, keys of the game's ``vote:`` section
+(``Said``), so that the loop, a game record, the terminal, the phone and the tablets work for a
+game's own procedure without knowing it. What only one game does lives in its folder (Lupus in
+Tabula's nomination and runoff, Wherewolf Revised's accusations), written with the blocks here:
+``votes_round`` (one round, each voter in turn), ``weighed`` (a tally, with weights), ``top``,
+``settled`` (the most voted, or nobody on a tie) and ``tally_text``.
 
-- ``NominationRunoff``: a nomination in which everyone votes, the dead too, then a runoff between the
-  two most voted, in which the living who are not suspects vote; ties go to the seat closest to an
-  anchor, a player may be a suspect whatever the votes, and two marks change votes and ties
-  (``plus`` adds a vote and wins ties, ``minus`` takes one away and loses them)
-  (``narrator.core.runoff``). Somebody is always lynched.
+The stock procedures, generic: names only, no role.
+
 - ``OpenVote``: every voter names a candidate; the most voted is lynched; a tie for first is voted
   again among the tied, by the others, and a second tie spares everybody.
 - ``SecretVote``: one vote, the most voted is lynched, a tie spares everybody. A voter may count
   more than once (``weights``), may abstain (``may_abstain``) and may be barred from voting for
   himself (``others_only``); on a day when nobody may be lynched (``spares_all``) the votes are
-  still taken and counted, and spare everybody.
-- ``Accusations``: every living player raises a hand once for anyone, himself included, as the
-  names are called in the order given; the accused are all those tied for the most hands, or the
-  most accused and all those tied second (a player who had every hand burns at once); then a
-  runoff, in which the living who are not accused (and any accused allowed to) vote one of the
-  accused: the most voted burns, a tie spares everybody. With two players alive, the accusations
-  alone decide. A player's accusations may go to another who stands in for him (``standing_in``).
+  still taken and counted, and spare everybody. The group may give the hands counted for each
+  name instead of each vote.
 """
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Generator, Iterator, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from narrator.core.runoff import DayOutcome, DayVote, marked_if_voted, nominate, settle_day, tally
 from narrator.core.state import EMPTY, RoundStep
 
 
 @dataclass(frozen=True)
-class NominationRunoff:
-    seating: tuple[str, ...]
-    dead: frozenset[str]
-    anchor: str | None = None  # the seat ties are counted to (None: a seat after the seating's last)
-    forced: str | None = None  # a suspect whatever the votes (if alive)
-    plus: str | None = None  # the marks laid face up before a living player (runoff.DayVote): a vote more
-    minus: str | None = None  # ...and a vote fewer
-    face_down: tuple[tuple[str, str], ...] = ()  # marks laid face down: ("plus" or "minus", holder), turned up
-    may_spare: ClassVar[bool] = False
-    rounds: ClassVar[tuple[str, ...]] = ("nomination", "runoff")
+class Said:
+    """A sentence of the game's language (its ``vote:`` section) and the values it is said with: a
+    value may itself be ``Said``, or a tuple of names (joined as the language joins them)."""
 
-    @property
-    def living(self) -> tuple[str, ...]:
-        return tuple(name for name in self.seating if name not in self.dead)
-
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        return self.living
-
-    def voting_order(self) -> tuple[str, ...]:
-        """Everyone, clockwise from the seat after the anchor's (the anchor votes last); without
-        one, the seating from its first."""
-        start = 0 if self.anchor is None else (self.seating.index(self.anchor) + 1) % len(self.seating)
-        return self.seating[start:] + self.seating[:start]
+    key: str
+    values: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
-@dataclass(frozen=True)
-class OpenVote:
-    voters: tuple[str, ...]  # in the order they vote
-    candidates: tuple[str, ...]
-    may_spare: ClassVar[bool] = True
-    rounds: ClassVar[tuple[str, ...]] = ("vote", "runoff")
-
-
-@dataclass(frozen=True)
-class SecretVote:
-    voters: tuple[str, ...]
-    candidates: tuple[str, ...]
-    weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: votes counted (default 1)
-    may_abstain: bool = False  # a voter may vote for nobody
-    others_only: bool = False  # a voter may not vote for himself
-    spares_all: bool = False  # whatever the votes, nobody is lynched today
-    may_spare: ClassVar[bool] = True
-    takes_hands: ClassVar[bool] = True  # the group may give the hands counted for each name instead
-
-    @property
-    def most_hands(self) -> int:
-        """The most hands a count can add up to: every voter's, as much as each counts."""
-        return sum(self.weights.get(voter, 1) for voter in self.voters)
-    rounds: ClassVar[tuple[str, ...]] = ("vote",)
-
-
-@dataclass(frozen=True)
-class Accusations:
-    voters: tuple[str, ...]  # the living, in the order their names are called
-    weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: hands counted (default 1)
-    standing_in: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # accused: who is accused instead
-    accused_vote: frozenset[str] = frozenset()  # the accused who still vote in the runoff
-    runoff_weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: votes in the runoff
-    halved: frozenset[str] = frozenset()  # the votes these receive count half, rounded up (both rounds)
-    less: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # taken from what each receives (both rounds)
-    several: frozenset[str] = frozenset()  # voters who may accuse several players, one vote each
-    # voters who may point at another player instead of accusing (a round of their own, first):
-    # one of ``clears`` pointed at receives no accusation, anyone else is accused too
-    pointers: frozenset[str] = frozenset()
-    clears: frozenset[str] = frozenset()
-    may_spare: ClassVar[bool] = True
-    rounds: ClassVar[tuple[str, ...]] = ("pointing", "accusation", "runoff")
-
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        """Who may end on the pyre: anyone but a player another stands in for."""
-        return tuple(name for name in self.voters if name not in self.standing_in)
-
-    def adjusted(self, counted: Mapping[str, int]) -> dict[str, int]:
-        """What each receives once halved (rounded up) and lessened, never below nothing."""
-        return {name: max(0, ((count + 1) // 2 if name in self.halved else count) - self.less.get(name, 0))
-                for name, count in counted.items()}
-
-
-Procedure = NominationRunoff | OpenVote | SecretVote | Accusations
+def said(key: str, **values: Any) -> Said:
+    return Said(key, MappingProxyType(values))
 
 
 @dataclass(frozen=True)
 class Verdict:
     """What a day's vote decided: who is to be lynched (None: nobody), each round's votes as cast,
-    the tallies, and the procedure's own outcome (``runoff.DayOutcome`` for a NominationRunoff) for the
-    game's explanation. ``given``: the verdict was entered as it is (a game record), not voted."""
+    the tallies, and the procedure's own outcome, for the game's explanation. ``given``: the verdict
+    was entered as it is (a game record), not voted."""
 
     lynched: str | None
     votes: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)  # round: voter: voted
     tallies: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: EMPTY)  # round: candidate: votes
-    tied: tuple[str, ...] = ()  # OpenVote: the tied for first, voted again
+    tied: tuple[str, ...] = ()  # the tied for first (voted again, or sparing everybody)
     outcome: Any = None
     given: bool = False
 
 
+Flow = Generator[RoundStep, dict, Any]  # a procedure's steps: each yield takes its entry; returns its result
+
+
+@runtime_checkable
+class Procedure(Protocol):
+    """What the loop, a record and the screens need of a day's vote (``Vote`` gives the defaults)."""
+
+    rounds: tuple[str, ...]  # its rounds' names, which a record keys by the rules' VOTE_KEYS
+    candidates: tuple[str, ...]  # who may be lynched
+    may_spare: bool  # a day given as its result (not voted) may end with nobody lynched
+    spares_all: bool  # nobody may be lynched today: the votes are still taken, and spare everybody
+    most_hands: int | None  # the vote may be given as the hands counted for each name, up to this many
+    opening: tuple[Said, ...]  # said before the day's vote, however it is given
+
+    def run(self, state) -> Flow:
+        """Ask the votes in turn (``VoteStep``, or a step of the game's own); return the Verdict."""
+
+    def counted(self, hands: Mapping[str, int]) -> Verdict:
+        """The verdict of the hands counted for each candidate (only where ``most_hands`` is set)."""
+
+
+class Vote:
+    """The defaults of a ``Procedure``: a procedure subclasses it and sets what differs."""
+
+    rounds: ClassVar[tuple[str, ...]] = ("vote",)
+    may_spare: ClassVar[bool] = True
+    spares_all: bool = False
+    most_hands: int | None = None
+    opening: tuple[Said, ...] = ()
+
+    def counted(self, hands: Mapping[str, int]) -> Verdict:
+        raise NotImplementedError(f"{type(self).__name__} is not counted by hands")
+
+
 @dataclass(frozen=True)
 class VoteStep(RoundStep):
-    """One player's vote in one round of the day's procedure."""
+    """One player's vote in one round of the day's procedure, and how it is asked."""
 
     procedure: Any = None
-    round: str = "nomination"
+    round: str = "vote"
     voter: str = ""
     candidates: tuple[str, ...] = ()
     votes: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # this round's votes so far
     suspects: tuple[str, ...] = ()  # a runoff's candidates
     several: bool = False  # the voter may name several candidates (a list), one vote each
-    may_pass: bool = False  # the voter may vote or not (an accused who keeps his vote)
+    may_pass: bool = False  # the voter may vote for nobody
+    intro: tuple[Said, ...] = ()  # said as the round begins (before its first vote)
+    question: Said | None = None  # how the voter is asked, where not "votes for"
     kind: ClassVar[str] = "vote"
 
     def _detail(self) -> tuple[str, ...]:
@@ -150,39 +112,38 @@ class VoteStep(RoundStep):
 
 @dataclass(frozen=True)
 class RevealStep(RoundStep):
-    """Marks laid face down are turned up when a living player votes for the player they lie
-    before: after the nomination the group says, for each mark laid (with its holder), the player
-    it was turned up before: one of ``candidates`` (the players a living player voted for), or nobody."""
+    """Marks laid face down, turned up when a living player votes for the player they lie before:
+    the group says, for each mark laid (with its holder), the player it was turned up before: one
+    of ``candidates`` (the players a living player voted for), or nobody."""
 
-    marks: tuple[tuple[str, str], ...] = ()
+    marks: tuple[tuple[str, str], ...] = ()  # (mark, holder)
     candidates: tuple[str, ...] = ()
+    intro: tuple[Said, ...] = ()
+    names: Mapping[str, Said] = field(default_factory=lambda: EMPTY)  # mark: what it is called
+    questions: Mapping[str, Said] = field(default_factory=lambda: EMPTY)  # mark: how it is asked
     kind: ClassVar[str] = "marks"
 
 
-def run(procedure: Procedure, state) -> Iterator[RoundStep]:
-    """Ask the procedure's votes in turn (each ``yield`` takes its entry); return the Verdict."""
-    if isinstance(procedure, NominationRunoff):
-        return (yield from _nomination_runoff(procedure, state))
-    if isinstance(procedure, Accusations):
-        return (yield from _accusations(procedure, state))
-    return (yield from _plurality(procedure, state))
+# --- the blocks -----------------------------------------------------------------------------------------
 
-
-def _round(procedure, state, name, voters, candidates, suspects=(), several=frozenset(),
-           optional=frozenset()) -> Iterator[RoundStep]:
-    """One round: each voter's entry in turn (``several`` may name a list, ``optional`` may pass)."""
+def votes_round(procedure, state, name: str, voters, candidates, suspects=(), several=frozenset(),
+                optional=frozenset(), intro: tuple[Said, ...] = (), question=None,
+                others_only: bool = False) -> Iterator[RoundStep]:
+    """One round: each voter's entry in turn (``several`` may name a list, ``optional`` may pass;
+    ``others_only``: nobody votes for himself; ``question(voter)``: how each is asked). Returns the
+    votes given (voter: a name, or a tuple of names)."""
     votes: dict[str, Any] = {}
     for voter in voters:
-        allowed = tuple(name for name in candidates if name != voter) if getattr(procedure, "others_only", False) \
-            else candidates
+        allowed = tuple(each for each in candidates if each != voter) if others_only else candidates
         entry = yield VoteStep(state, procedure, name, voter, allowed, MappingProxyType(dict(votes)), suspects,
-                               voter in several, voter in optional)
+                               voter in several, voter in optional, intro if not votes else (),
+                               question(voter) if question else None)
         if entry["voted"] is not None:  # an abstention (where the procedure allows one) is no vote
             votes[voter] = tuple(entry["voted"]) if isinstance(entry["voted"], list | tuple) else entry["voted"]
     return votes
 
 
-def weighed(votes: Mapping[str, Any], candidates, weights: Mapping[str, int]) -> dict[str, int]:
+def weighed(votes: Mapping[str, Any], candidates, weights: Mapping[str, int] = EMPTY) -> dict[str, int]:
     """Votes per candidate, in the candidates' order, each voter counting ``weights[voter]`` (default 1)
     for each name he gave (one, or several where the procedure lets him)."""
     counted = {name: 0 for name in candidates}
@@ -192,114 +153,87 @@ def weighed(votes: Mapping[str, Any], candidates, weights: Mapping[str, int]) ->
     return counted
 
 
-def _nomination_runoff(procedure: NominationRunoff, state) -> Iterator[RoundStep]:
-    order = procedure.voting_order()
-    nomination = yield from _round(procedure, state, "nomination", order, procedure.living)
-    vote = DayVote(procedure.seating, procedure.dead, procedure.anchor, MappingProxyType(nomination),
-                   MappingProxyType({}), forced=procedure.forced, plus=procedure.plus, minus=procedure.minus)
-    counted = marked_if_voted(vote)
-    turned_up_before = tuple(name for name in procedure.living if name in counted)
-    if procedure.face_down and turned_up_before:  # what was turned up, only the group saw
-        entry = yield RevealStep(state, procedure.face_down, turned_up_before)
-        turned_up = {mark: name for mark, name in entry["marks"].items() if name is not None}
-        vote = replace(vote, plus=turned_up.get("plus"), minus=turned_up.get("minus"))
-    _counted, suspects, _steps = nominate(vote)
-    runoff = yield from _round(procedure, state, "runoff",
-                               [voter for voter in order if voter in procedure.living and voter not in suspects],
-                               suspects, suspects)
-    vote = replace(vote, runoff=MappingProxyType(runoff))
-    outcome: DayOutcome = settle_day(vote)
-    return Verdict(outcome.lynched, MappingProxyType({"nomination": vote.nomination, "runoff": vote.runoff}),
-                   MappingProxyType({"nomination": outcome.nomination, "runoff": outcome.runoff}),
-                   outcome=(vote, outcome))
+def tally_text(counted: Mapping[str, int]) -> str:
+    """``Anna 3, Bruno 1``: the candidates who had votes, as a game's sentence quotes them ("-": none)."""
+    return ", ".join(f"{name} {count}" for name, count in counted.items() if count) or "-"
 
 
-def counted(procedure: SecretVote, hands: Mapping[str, int]) -> Verdict:
-    """The verdict of a secret vote given as the hands counted for each candidate (a cursed hand
-    already counted as the weights say): the single most voted, unless tied or spared."""
-    tally = {name: int(hands.get(name, 0)) for name in procedure.candidates}
-    top = _top(tally)
-    lynched = top[0] if len(top) == 1 and not procedure.spares_all else None
-    return Verdict(lynched, tallies=MappingProxyType({"vote": MappingProxyType(tally)}),
-                   tied=top if len(top) > 1 and not procedure.spares_all else ())
-
-
-def _accusations(procedure: Accusations, state) -> Iterator[RoundStep]:
-    voters = procedure.voters
-    pointing: dict[str, Any] = {}
-    for pointer in (voter for voter in voters if voter in procedure.pointers and len(voters) > 2):
-        pointing |= yield from _round(procedure, state, "pointing", [pointer],
-                                      tuple(name for name in voters if name != pointer), optional={pointer})
-    accusations = yield from _round(procedure, state, "accusation", [voter for voter in voters if voter not in pointing],
-                                    voters, several=procedure.several)
-    counted, pointed = accusation_count(procedure, accusations, pointing)
-    votes, tallies = {"accusation": MappingProxyType(accusations)}, {"accusation": MappingProxyType(counted)}
-    if pointing:
-        votes["pointing"] = MappingProxyType(pointing)
-    accused = the_accused(procedure, counted, pointed)
-    if not accused:  # two left, no accusation at all, or every hand on one: settled at once
-        top = _top(counted)
-        return Verdict(top[0] if len(top) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
-                       top if len(top) > 1 else ())
-    ballot = yield from _round(procedure, state, "runoff",
-                              [voter for voter in voters if voter not in accused or voter in procedure.accused_vote],
-                              accused, accused, optional=frozenset(accused) & procedure.accused_vote)
-    recount = procedure.adjusted(weighed(ballot, accused, procedure.runoff_weights))
-    votes["runoff"], tallies["runoff"] = MappingProxyType(ballot), MappingProxyType(recount)
-    best = _top(recount)
-    return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
-                   best if len(best) > 1 else ())
-
-
-def accusation_count(procedure: Accusations, accusations: Mapping[str, Any],
-                     pointing: Mapping[str, str]) -> tuple[dict[str, int], list[str]]:
-    """What each player receives in the accusation (a stand-in's accusations moved to him, halved,
-    lessened, cleared by a pointing), and the players a pointing accuses whatever the hands."""
-    counted = weighed(accusations, procedure.voters, procedure.weights)
-    for accused, instead in procedure.standing_in.items():
-        if instead in counted and counted.get(accused):
-            counted[instead] += counted[accused]
-            counted[accused] = 0
-    counted = procedure.adjusted(counted)
-    pointed = []
-    for name in (procedure.standing_in.get(name, name) for name in pointing.values()):
-        if name in procedure.clears:
-            counted[name] = 0
-        elif name not in pointed:
-            pointed.append(name)
-    return counted, pointed
-
-
-def the_accused(procedure: Accusations, counted: Mapping[str, int], pointed) -> tuple[str, ...]:
-    """Who goes to the runoff: all tied for the most, or the most accused and the tied second, and
-    those a pointing accuses; () when the accusation settles the day at once (two players left,
-    no accusation at all, every hand on one)."""
-    top = _top(counted)
-    if len(procedure.voters) <= 2 or (not top and not pointed) or (
-            len(top) == 1 and counted[top[0]] == sum(counted.values()) and set(pointed) <= set(top)):
-        return ()
-    accused = top if len(top) > 1 else top + _top({name: count for name, count in counted.items() if name not in top})
-    return accused + tuple(name for name in procedure.voters if name in pointed and name not in accused)
-
-
-def _top(counted: Mapping[str, int]) -> tuple[str, ...]:
+def top(counted: Mapping[str, int]) -> tuple[str, ...]:
+    """Those with the most votes, if anyone has any."""
     most = max(counted.values(), default=0)
     return tuple(name for name, count in counted.items() if count == most and most > 0)
 
 
-def _plurality(procedure: OpenVote | SecretVote, state) -> Iterator[RoundStep]:
-    first = yield from _round(procedure, state, "vote", procedure.voters, procedure.candidates)
-    counted = weighed(first, procedure.candidates, getattr(procedure, "weights", EMPTY))
-    top = _top(counted)
-    votes, tallies = {"vote": MappingProxyType(first)}, {"vote": MappingProxyType(counted)}
-    if getattr(procedure, "spares_all", False):
-        return Verdict(None, MappingProxyType(votes), MappingProxyType(tallies))
-    if len(top) == 1 or not isinstance(procedure, OpenVote) or not top:
-        return Verdict(top[0] if len(top) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies),
-                       top if len(top) > 1 else ())
-    again = yield from _round(procedure, state, "runoff", [voter for voter in procedure.voters if voter not in top],
-                              top, top)
-    recount = tally(again, top)
-    votes["runoff"], tallies["runoff"] = MappingProxyType(again), MappingProxyType(recount)
-    best = _top(recount)
-    return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(votes), MappingProxyType(tallies), top)
+def settled(counted: Mapping[str, int], votes: Mapping, tallies: Mapping, tied=None) -> Verdict:
+    """The single most voted is lynched; a tie for the most spares everybody."""
+    best = top(counted)
+    return Verdict(best[0] if len(best) == 1 else None, MappingProxyType(dict(votes)),
+                   MappingProxyType(dict(tallies)), (best if len(best) > 1 else ()) if tied is None else tied)
+
+
+# --- the stock procedures ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OpenVote(Vote):
+    """The game's ``vote:`` section says ``round_vote`` as it begins and ``round_tie`` ({names}) before
+    the tied are voted again (``SENTENCES``)."""
+
+    voters: tuple[str, ...]  # in the order they vote
+    candidates: tuple[str, ...]
+    rounds: ClassVar[tuple[str, ...]] = ("vote", "runoff")
+    SENTENCES: ClassVar[tuple[str, ...]] = ("round_vote", "round_tie")
+
+    def run(self, state) -> Flow:
+        first = yield from votes_round(self, state, "vote", self.voters, self.candidates,
+                                       intro=(said("round_vote"),))
+        counted = weighed(first, self.candidates)
+        tied = top(counted)
+        votes, tallies = {"vote": MappingProxyType(first)}, {"vote": MappingProxyType(counted)}
+        if len(tied) < 2:
+            return settled(counted, votes, tallies)
+        again = yield from votes_round(self, state, "runoff", [voter for voter in self.voters if voter not in tied],
+                                       tied, tied, intro=(said("round_tie", names=tied),))
+        recount = weighed(again, tied)
+        votes["runoff"], tallies["runoff"] = MappingProxyType(again), MappingProxyType(recount)
+        return settled(recount, votes, tallies, tied)
+
+
+@dataclass(frozen=True)
+class SecretVote(Vote):
+    """The game's ``vote:`` section says ``round_vote`` as it begins and ``vote_weights`` ({names}:
+    whose vote counts more than once) before the vote, if any does (``SENTENCES``)."""
+
+    voters: tuple[str, ...]
+    candidates: tuple[str, ...]
+    weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: votes counted (default 1)
+    may_abstain: bool = False  # a voter may vote for nobody
+    others_only: bool = False  # a voter may not vote for himself
+    spares_all: bool = False  # whatever the votes, nobody is lynched today
+    SENTENCES: ClassVar[tuple[str, ...]] = ("round_vote", "vote_weights")
+
+    @property
+    def most_hands(self) -> int:
+        """The most hands a count can add up to: every voter's, as much as each counts."""
+        return sum(self.weights.get(voter, 1) for voter in self.voters)
+
+    @property
+    def opening(self) -> tuple[Said, ...]:
+        heavy = tuple(f"{name} x{weight}" for name, weight in self.weights.items() if weight > 1)
+        return (said("vote_weights", names=heavy),) if heavy else ()
+
+    def run(self, state) -> Flow:
+        first = yield from votes_round(self, state, "vote", self.voters, self.candidates,
+                                       optional=frozenset(self.voters) if self.may_abstain else frozenset(),
+                                       intro=(said("round_vote"),), others_only=self.others_only)
+        return self._verdict(weighed(first, self.candidates, self.weights), {"vote": MappingProxyType(first)})
+
+    def counted(self, hands: Mapping[str, int]) -> Verdict:
+        """The verdict of the vote given as the hands counted for each candidate (a voter's hands
+        already counted as the weights say)."""
+        return self._verdict({name: int(hands.get(name, 0)) for name in self.candidates}, {})
+
+    def _verdict(self, counted: dict[str, int], votes: Mapping) -> Verdict:
+        tallies = {"vote": MappingProxyType(counted)}
+        if self.spares_all:
+            return Verdict(None, MappingProxyType(dict(votes)), MappingProxyType(tallies))
+        return settled(counted, votes, tallies)

@@ -268,7 +268,7 @@ class _Replay:
                 raise self.fail(number, None, msg("the votes of '{round}' are missing",
                                                   round=self.game.rules.VOTE_KEYS.get(step.round, step.round)))
             ballots = {str(voter): voted for voter, voted in values[key].items()}
-            if step.voter not in ballots and not (getattr(step.procedure, "may_abstain", False) or step.may_pass):
+            if step.voter not in ballots and not step.may_pass:
                 raise self.fail(number, key, msg("{voter} did not vote", voter=step.voter))
             used[key].add(step.voter)  # where abstaining is allowed, a voter left out voted for nobody
             given = ballots.get(step.voter)

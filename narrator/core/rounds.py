@@ -24,7 +24,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.procedures import RevealStep, Verdict, VoteStep, counted, run
+from narrator.core.procedures import Procedure, RevealStep, Verdict, VoteStep
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, RulesError, State
 
@@ -263,7 +263,7 @@ def _check(step: Step, entry: dict, index: int) -> None:
             raise RoundsError(msg("entry {number}: too few are alive to vote: name the side that won", number=index))
     elif isinstance(step, VoteStep):
         voted = entry["voted"]
-        if voted is None and not (getattr(step.procedure, "may_abstain", False) or step.may_pass):
+        if voted is None and not step.may_pass:
             raise RoundsError(msg("entry {number}: {voter} has not voted", number=index, voter=step.voter))
         if isinstance(voted, list):
             if not step.several or not voted or len(set(voted)) != len(voted):
@@ -276,7 +276,7 @@ def _check(step: Step, entry: dict, index: int) -> None:
             allowed(voted, step.candidates, "vote")
     elif isinstance(step, DayStep) and "hands" in entry:
         hands = entry["hands"]
-        if not getattr(step.procedure, "takes_hands", False):
+        if step.procedure.most_hands is None:
             raise RoundsError(msg("entry {number}: this vote is not counted by hands", number=index))
         if not isinstance(hands, dict) or not all(isinstance(count, int) and not isinstance(count, bool)
                                                   and count >= 0 for count in hands.values()):
@@ -291,7 +291,7 @@ def _check(step: Step, entry: dict, index: int) -> None:
             reason = msg("somebody is always lynched in this game")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
         allowed(entry["lynched"], step.procedure.candidates, "lynched")
-        if entry["lynched"] is not None and getattr(step.procedure, "spares_all", False):
+        if entry["lynched"] is not None and step.procedure.spares_all:
             reason = msg("nobody may be lynched today")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
 
@@ -431,14 +431,14 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         if (dawn.dead or moderated) and (over := (yield from ended(state, "dawn"))):  # a role taken may end it
             yield Over(state, *over)
             return
-        procedure = rules.day(game, state)
+        procedure = _checked(game, rules.day(game, state), Procedure, "day")
         entry = yield DayStep(state, procedure)
         if "lynched" in entry:
             verdict = Verdict(entry["lynched"], given=True)
         elif "hands" in entry:
-            verdict = counted(procedure, entry["hands"])
+            verdict = procedure.counted(entry["hands"])
         else:
-            verdict = yield from run(procedure, state)
+            verdict = _checked(game, (yield from procedure.run(state)), Verdict, "day().run")
         acts: dict[str, Any] = {}
         for ask in rules.day_asks(game, state, verdict.lynched, verdict.votes) if moderated else ():
             ask = _ask(game, ask, rules.DAY_KEYS, "day_asks")

@@ -18,6 +18,7 @@ from narrator.core.game import Game, Language
 from narrator.core.i18n import msg
 from narrator.core.names import player_name, repeated
 from narrator.core.nights import reads_one_day
+from narrator.core.procedures import Said
 
 if TYPE_CHECKING:
     from narrator.core.card import Block
@@ -88,6 +89,14 @@ class Sentences:
 
     def __call__(self, key: str, **values: Any) -> str:
         return euphonic(self.language.vote[key].format(**values), self.language.euphony)
+
+    def said(self, said: Any) -> str:
+        """A sentence as a step of the day carries it (``narrator.core.procedures.Said``): its values said first where they are sentences too,
+        and a tuple of names joined as the language joins them."""
+        values = {name: self.said(value) if isinstance(value, Said) else
+                  self.join(list(value)) if isinstance(value, tuple) else value
+                  for name, value in said.values.items()}
+        return self(said.key, **values)
 
     def optional(self, key: str, **values: Any) -> str | None:
         """A sentence the game's language may have (None when it has not)."""

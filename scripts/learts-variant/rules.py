@@ -10,8 +10,7 @@ tells the moderator the last, a faithful couple and a pardon spent).
 """
 
 from narrator.core.card import Block
-from narrator.core.procedures import OpenVote
-from narrator.core.runoff import tally_text
+from narrator.core.procedures import OpenVote, tally_text
 from narrator.core.state import Ask, Dawn, Dusk
 
 VILLAGE, WOLVES = "villaggio", "lupi"  # game.yaml's sides
@@ -32,7 +31,7 @@ ANSWERS = {COURTESAN: ("accolta", "respinta"), NOSY: ("a-casa", "fuori"), MEDIUM
 VOTE_KEYS = {"vote": "votes", "runoff": "runoff"}
 END_AFTER = ("dawn", "day")  # after every dawn and every day
 
-SENTENCES = ("votes", "tie", "runoff", "burned", "spared", "dawn_dead", "revived",
+SENTENCES = ("round_vote", "round_tie", "votes", "tie", "runoff", "burned", "spared", "dawn_dead", "revived",
              "reason_shot", "reason_eaten", "reason_guarded", "reason_empty", "reason_hunter", "reason_grief",
              "reason_spirit", "reason_revived", "reason_pardoned",
              "ask_sindaco", "ask_amanti", "choice_monogama", "choice_aperta", "place_out", "place_at",

@@ -1,14 +1,19 @@
 """Lupus in Tabula's rules (shared/rules/lupus-in-tabula.md), on the contract of a game of many
-nights (``narrator.core.nights``): the night's asks, the dawn, the day's two rounds (the core's
-``NominationRunoff``, with the ghosts, the Benvenuto, the gufato and La Minaccia Fantasma's marks) and
-the end. The vote's explanation and the votes file of ``narrate votes`` use the game's own words
+nights (``narrator.core.nights``): the night's asks, the dawn, the day's two rounds (its own
+procedure, ``NominationRunoff``, with the ghosts, the Benvenuto, the gufato and La Minaccia Fantasma's
+marks) and the end. The vote's explanation and the votes file of ``narrate votes`` use the game's own words
 (see the README)."""
 
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import ClassVar
 
 from narrator.core.card import Block
-from narrator.core.procedures import NominationRunoff
-from narrator.core.runoff import DayOutcome, DayVote, day_from_data, tally_text
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import msg
+from narrator.core.names import repeated
+from narrator.core.procedures import RevealStep, Verdict, Vote, said, tally_text, votes_round, weighed
 from narrator.core.state import Ask, Dawn, Dusk
 
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
@@ -19,16 +24,251 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl",  # for the moderator
              "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield",  # La Minaccia Fantasma
-             "note_gufato", "note_sword", "note_shield")  # the moderator's notes
+             "note_gufato", "note_sword", "note_shield",  # the moderator's notes
+             "round_nomination", "round_forced", "round_mark", "round_runoff",  # the vote, as it is asked
+             "reveal_marks", "reveal_question")
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides")
 END_AFTER = ("dawn", "day")  # after every death (the digest's "The end")
-# The votes file's fields for each part of the day (narrator.core.runoff.LABELS).
+# The votes file's fields for each part of the day (LABELS, below).
 FIELDS = {"seating": "seating", "dead": "ghosts", "anchor": "benvenuto", "forced": "gufato", "plus": "sword",
           "minus": "shield", "nomination": "nomination", "runoff": "ballot"}
 
 
+# --- the day's vote: a nomination and a runoff, ties to the seat nearest the Benvenuto, two marks -----
+
+# A nomination picks two suspects, a runoff between them picks who is lynched. The dead vote in the
+# nomination only; the gufato is a suspect whatever the votes; La Minaccia Fantasma's sword adds a
+# vote and wins ties (``plus``), its shield takes one away and loses them (``minus``). Ties go to the
+# player closest to the Benvenuto (the anchor seat), counting clockwise from the tied player to it:
+# the rulebook's example, seated Andrea, Bruno, Carla, Daniela, Elena, Francesco, Gianni, Roberta
+# clockwise with Francesco holding the card, puts Daniela (two seats before Francesco) ahead of
+# Roberta (seven). The same code settles a game's day and a votes file of one day.
+
+# The parts of a day's vote, by the names errors give them; a game passes its own (Lupus in
+# Tabula's votes file calls the dead "ghosts" and the runoff "ballot").
+LABELS = MappingProxyType({part: part for part in ("seating", "dead", "anchor", "forced", "plus", "minus",
+                                                   "nomination", "runoff")})
+
+
+class DayVoteError(NarratorError):
+    """The day's votes cannot be counted as given; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class DayVote:
+    seating: tuple[str, ...]  # everyone at the table, living and dead, clockwise
+    dead: frozenset[str]  # they vote in the nomination only, and nobody votes for them
+    anchor: str | None  # the seat ties are counted to (the "Benvenuto!" holder); None: a seat after the
+    # last of the seating (a moderator who keeps the card while nobody has died)
+    nomination: Mapping[str, str]  # voter: voted, for every living and dead player
+    runoff: Mapping[str, str]  # voter: voted, for every living player who is not a suspect
+    forced: str | None = None  # a player who is a suspect whatever the votes (if alive)
+    plus: str | None = None  # one more nomination vote, once a living player votes for them; wins ties
+    minus: str | None = None  # one nomination vote fewer, likewise; loses ties (both before one player:
+    # the votes cancel, and in a tie the plus is looked at first)
+    labels: Mapping[str, str] = field(default_factory=lambda: LABELS)  # what the game calls each part, for errors
+
+    @property
+    def living(self) -> tuple[str, ...]:
+        return tuple(name for name in self.seating if name not in self.dead)
+
+
+@dataclass(frozen=True)
+class DayOutcome:
+    nomination: Mapping[str, int]  # votes per living player, seating order, the marks counted
+    suspects: tuple[str, str]  # seating order
+    runoff: Mapping[str, int]  # votes per suspect, seating order
+    lynched: str
+    steps: tuple[tuple[str, str], ...] = field(default=())  # how each choice was made: (round, reason)
+
+
+# What ``DayOutcome.steps`` holds, for a game to explain the result in its own words: the round
+# ("nomination" or "runoff") and the reason: "forced" (the forced player is a suspect), or how a
+# tie was broken, "plus", "minus" or "anchor" (closeness to the anchor seat).
+ROUNDS = ("nomination", "runoff")
+REASONS = ("forced", "plus", "minus", "anchor")
+
+
+def settle_day(vote: DayVote) -> DayOutcome:
+    """The suspects and the lynched player, by the rules the module's docstring gives."""
+    nominated, pair, steps = nominate(vote)
+    check_runoff(vote, pair)
+    counted = weighed(vote.runoff, pair)
+    lynched, how = _best(list(pair), counted, vote)
+    if how:
+        steps = (*steps, ("runoff", how))
+    return DayOutcome(MappingProxyType(nominated), pair, MappingProxyType(counted), lynched, steps)
+
+
+def nominate(vote: DayVote) -> tuple[dict[str, int], tuple[str, str], tuple[tuple[str, str], ...]]:
+    """The first round: votes per living player (the marks counted), the two suspects in seating
+    order, and how they were chosen. The runoff's votes are not looked at."""
+    check_day(vote)
+    living = vote.living
+    nominated = weighed(vote.nomination, living)
+    voted_by_living = marked_if_voted(vote)
+    if vote.plus in voted_by_living:
+        nominated[vote.plus] += 1
+    if vote.minus in voted_by_living:
+        nominated[vote.minus] -= 1
+    steps: list[tuple[str, str]] = []
+    suspects: list[str] = []
+    if vote.forced in nominated:
+        suspects.append(vote.forced)
+        steps.append(("nomination", "forced"))
+    while len(suspects) < 2:
+        chosen, how = _best([name for name in living if name not in suspects], nominated, vote)
+        suspects.append(chosen)
+        if how:
+            steps.append(("nomination", how))
+    first, second = sorted(suspects, key=living.index)
+    return nominated, (first, second), tuple(steps)
+
+
+def marked_if_voted(vote: DayVote) -> frozenset[str]:
+    """The players a living player voted for in the nomination: a mark before one of them counts
+    (and, with it face down, is turned up)."""
+    return frozenset(voted for voter, voted in vote.nomination.items() if voter not in vote.dead)
+
+
+def _best(candidates: Sequence[str], votes: Mapping[str, int], vote: DayVote) -> tuple[str, str | None]:
+    """The candidate with the most votes, and how a tie for it was broken (None when there was none)."""
+    top = max(votes[name] for name in candidates)
+    tied = [name for name in candidates if votes[name] == top]
+    if len(tied) == 1:
+        return tied[0], None
+    if vote.plus in tied:
+        return vote.plus, "plus"
+    how = "anchor"
+    if vote.minus in tied:
+        tied.remove(vote.minus)
+        how = "minus"
+    return min(tied, key=lambda name: seats_before(vote.seating, name, vote.anchor)), how
+
+
+def seats_before(seating: Sequence[str], name: str, anchor: str | None) -> int:
+    """How many seats clockwise from ``name`` to ``anchor`` (the closer, the fewer); with no
+    anchor, to a seat after the last of ``seating``."""
+    if anchor is None:
+        return len(seating) - seating.index(name)
+    return (seating.index(anchor) - seating.index(name)) % len(seating)
+
+
+def check_day(vote: DayVote) -> None:
+    """Refuse a table that cannot be: unknown names, the dead voted for, someone voting twice or not at all."""
+    label = vote.labels
+    if (twice := repeated(list(vote.seating))) is not None:
+        raise DayVoteError(msg("{field}: '{name}' sits twice: list each player once", field=label["seating"],
+                               name=twice))
+    if len(vote.seating) < 3:
+        raise DayVoteError(msg("{field}: a day's vote needs three players at least", field=label["seating"]))
+    for name in sorted(vote.dead):
+        _seated(vote, name, "dead")
+    if vote.anchor is not None:
+        _seated(vote, vote.anchor, "anchor")
+    for part, name in (("forced", vote.forced), ("plus", vote.plus), ("minus", vote.minus)):
+        if name is not None:
+            _seated(vote, name, part)
+            if part != "forced" and name in vote.dead:
+                raise DayVoteError(msg("{field}: {name} is dead; the mark lies before a living player",
+                                       field=label[part], name=name))
+    living = set(vote.living)
+    if len(living) < 3:
+        raise DayVoteError(msg("only {count} players are alive: the game is over before any vote", count=len(living)))
+    for voter, voted in vote.nomination.items():
+        _seated(vote, voter, "nomination")
+        _seated(vote, voted, "nomination")
+        if voted not in living:
+            raise DayVoteError(msg("{field}: {voter} votes for {voted}, who is dead: votes go to living players",
+                                   field=label["nomination"], voter=voter, voted=voted))
+    missing = [name for name in vote.seating if name not in vote.nomination]
+    if missing:
+        raise DayVoteError(msg("{field}: {names} did not vote: every player, living or dead, votes once",
+                               field=label["nomination"], names=", ".join(missing)))
+
+
+def check_runoff(vote: DayVote, suspects: Sequence[str]) -> None:
+    """Only the living who are not suspects vote in the runoff, each once, for a suspect."""
+    label = vote.labels["runoff"]
+    voters = [name for name in vote.living if name not in suspects]
+    for voter, voted in vote.runoff.items():
+        _seated(vote, voter, "runoff")
+        _seated(vote, voted, "runoff")
+        if voter in vote.dead:
+            raise DayVoteError(msg("{field}: {voter} is dead: the dead vote in the {nomination} only", field=label,
+                                   voter=voter, nomination=vote.labels["nomination"]))
+        if voter in suspects:
+            raise DayVoteError(msg("{field}: {voter} is a suspect ({suspects}): suspects do not vote here",
+                                   field=label, voter=voter, suspects=" / ".join(suspects)))
+        if voted not in suspects:
+            raise DayVoteError(msg("{field}: {voter} votes for {voted}, who is not a suspect: choose {suspects}",
+                                   field=label, voter=voter, voted=voted, suspects=" / ".join(suspects)))
+    missing = [name for name in voters if name not in vote.runoff]
+    if missing:
+        raise DayVoteError(msg("{field}: {names} did not vote: every living player who is not a suspect votes",
+                               field=label, names=", ".join(missing)))
+
+
+def _seated(vote: DayVote, name: str, part: str) -> None:
+    if name not in vote.seating:
+        raise DayVoteError(msg("{field}: nobody called '{name}' sits at the table: use the names of {seating}",
+                               field=vote.labels[part], name=name, seating=vote.labels["seating"]))
+
+
+def day_from_data(data: object, labels: Mapping[str, str], source: str) -> DayVote:
+    """A day's votes from a file's data: ``labels`` names the file's field for each part
+    (``LABELS``' keys). A field of the wrong shape is one error naming the file and the field."""
+    if not isinstance(data, dict):
+        raise DayVoteError(msg("{file}: not a day's votes: a mapping with {fields}", file=source,
+                               fields=", ".join(labels[part] for part in ("seating", "nomination", "runoff"))))
+
+    def name(part: str, value: object, optional: bool = False) -> str | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+            raise DayVoteError(msg("{file}: {field}: '{value}' is not a player's name", file=source,
+                                   field=labels[part], value=value))
+        return str(value).strip()
+
+    def names(part: str) -> tuple[str, ...]:
+        value = data.get(labels[part], [])
+        if not isinstance(value, list):
+            raise DayVoteError(msg("{file}: {field}: a list of names", file=source, field=labels[part]))
+        return tuple(name(part, item) for item in value)
+
+    def votes(part: str) -> dict[str, str]:
+        value = data.get(labels[part], {})
+        if not isinstance(value, dict):
+            raise DayVoteError(msg("{file}: {field}: voter: voted, one a line", file=source, field=labels[part]))
+        return {name(part, voter): name(part, voted) for voter, voted in value.items()}
+
+    unknown = sorted(str(key) for key in data if key not in set(labels.values()) | {"game"})
+    if unknown:
+        raise DayVoteError(msg("{file}: '{field}' is not a field of a day's votes: {fields}", file=source,
+                               field=unknown[0], fields=", ".join(labels.values())))
+    if labels["anchor"] not in data:
+        raise DayVoteError(msg("{file}: {field}: missing", file=source, field=labels["anchor"]))
+    return DayVote(
+        seating=names("seating"),
+        dead=frozenset(names("dead")),
+        anchor=name("anchor", data[labels["anchor"]]),
+        nomination=MappingProxyType(votes("nomination")),
+        runoff=MappingProxyType(votes("runoff")),
+        forced=name("forced", data.get(labels["forced"]), optional=True),
+        plus=name("plus", data.get(labels["plus"]), optional=True),
+        minus=name("minus", data.get(labels["minus"]), optional=True),
+        labels=labels,
+    )
+
+
+# --- narrate votes FILE: one day's votes, settled ------------------------------------------------------
+
 def read_day(game, data, source: str) -> DayVote:
     return day_from_data(data, FIELDS, source)
+
+
+def settle_votes(game, vote: DayVote) -> DayOutcome:
+    return settle_day(vote)
 
 
 def explain_votes(game, vote: DayVote, outcome: DayOutcome, say) -> list[str]:
@@ -173,6 +413,67 @@ def night_deaths(game, cards, victim=None, protected=None, seen=None, gufato=Non
         dead.remove(victim)
         dead.append(victim)
     return tuple(dead), tuple(reasons)
+
+
+@dataclass(frozen=True)
+class NominationRunoff(Vote):
+    """The nomination, in which everyone votes, the dead too, from the seat after the anchor's, then
+    a runoff between the two most voted, in which the living who are not suspects vote; ties go to
+    the seat closest to the anchor, a player may be a suspect whatever the votes, and two marks change
+    votes and ties (above). Somebody is always lynched."""
+
+    seating: tuple[str, ...]
+    dead: frozenset[str]
+    anchor: str | None = None  # the seat ties are counted to (None: a seat after the seating's last)
+    forced: str | None = None  # a suspect whatever the votes (if alive)
+    plus: str | None = None  # the marks laid face up before a living player (runoff.DayVote): a vote more
+    minus: str | None = None  # ...and a vote fewer
+    face_down: tuple[tuple[str, str], ...] = ()  # marks laid face down: ("plus" or "minus", holder), turned up
+    may_spare: ClassVar[bool] = False
+    rounds: ClassVar[tuple[str, ...]] = ("nomination", "runoff")
+
+    @property
+    def living(self) -> tuple[str, ...]:
+        return tuple(name for name in self.seating if name not in self.dead)
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        return self.living
+
+    def voting_order(self) -> tuple[str, ...]:
+        """Everyone, clockwise from the seat after the anchor's (the anchor votes last); without
+        one, the seating from its first."""
+        start = 0 if self.anchor is None else (self.seating.index(self.anchor) + 1) % len(self.seating)
+        return self.seating[start:] + self.seating[:start]
+
+    def run(self, state):
+        order = self.voting_order()
+        intro = (said("round_nomination", first=order[0]),
+                 *((said("round_forced", name=self.forced),) if self.forced in self.living else ()),
+                 *(said("round_mark", name=name, mark=said(f"mark_{mark}"))
+                   for mark, name in (("plus", self.plus), ("minus", self.minus)) if name is not None))
+        nomination = yield from votes_round(self, state, "nomination", order, self.living, intro=intro)
+        vote = DayVote(self.seating, self.dead, self.anchor, MappingProxyType(nomination), MappingProxyType({}),
+                       forced=self.forced, plus=self.plus, minus=self.minus)
+        turned_up_before = tuple(name for name in self.living if name in marked_if_voted(vote))
+        if self.face_down and turned_up_before:  # what was turned up, only the group saw
+            entry = yield RevealStep(
+                state, self.face_down, turned_up_before, (said("reveal_marks"),),
+                MappingProxyType({mark: said(f"mark_{mark}") for mark, _holder in self.face_down}),
+                MappingProxyType({mark: said("reveal_question", holder=holder, mark=said(f"mark_{mark}"))
+                                  for mark, holder in self.face_down}))
+            turned_up = {mark: name for mark, name in entry["marks"].items() if name is not None}
+            vote = replace(vote, plus=turned_up.get("plus"), minus=turned_up.get("minus"))
+        _counted, suspects, _steps = nominate(vote)
+        runoff = yield from votes_round(self, state, "runoff",
+                                        [voter for voter in order if voter in self.living and voter not in suspects],
+                                        suspects, suspects, intro=(said("suspects", names=suspects),
+                                                                   said("round_runoff")))
+        vote = replace(vote, runoff=MappingProxyType(runoff))
+        outcome: DayOutcome = settle_day(vote)
+        return Verdict(outcome.lynched, MappingProxyType({"nomination": vote.nomination, "runoff": vote.runoff}),
+                       MappingProxyType({"nomination": outcome.nomination, "runoff": outcome.runoff}),
+                       outcome=(vote, outcome))
 
 
 def day(game, state):

@@ -19,8 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from narrator.core.card import Block
 from narrator.core.i18n import Text, msg
-from narrator.core.procedures import SecretVote
-from narrator.core.runoff import tally_text
+from narrator.core.procedures import SecretVote, tally_text
 from narrator.core.state import Ask, Dawn, Dusk
 
 # --- the set (the digest's formula and legality) ------------------------------------------------------
@@ -336,7 +335,7 @@ VOTE_KEYS = {"vote": "votes"}
 END_AFTER = ("dawn", "day")
 JOIN, SIGNAL = "join", "signal"
 
-SENTENCES = ("votes", "burned", "spared", "dawn_dead", "bardo", "oste", "two_cursed", "died_cursed",
+SENTENCES = ("round_vote", "vote_weights", "votes", "burned", "spared", "dawn_dead", "bardo", "oste", "two_cursed", "died_cursed",
              "reason_attacked", "reason_hero", "reason_monster", "reason_massacre",
              "reason_taken", "reason_converted", "reason_protected", "reason_blocked", "reason_annulled",
              "reason_healed", "reason_hag",

@@ -15,13 +15,15 @@ whenever the game ends, each dead player's aura, and the holders of the Amuleto 
 import random
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import ClassVar
 
 from narrator.core.card import Block
 from narrator.core.errors import DeckError
 from narrator.core.i18n import Text, msg, plural
-from narrator.core.procedures import Accusations, accusation_count, the_accused
-from narrator.core.runoff import tally_text
-from narrator.core.state import Ask, Dawn, Dusk
+from narrator.core.procedures import Vote, said, settled, tally_text, top, votes_round, weighed
+from narrator.core.state import EMPTY, Ask, Dawn, Dusk
 
 # --- who is who (game.yaml's ids and sides) ---------------------------------------------------------
 
@@ -65,7 +67,8 @@ ANSWERS = {
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
 VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
-SENTENCES = ("accused", "accusations", "ballottaggio", "burned", "spared", "dawn_dead", "news_bardo", "news_oste",
+SENTENCES = ("accused", "accusations", "ballottaggio", "round_pointing", "round_accusation", "round_accused",
+             "question_pointing", "burned", "spared", "dawn_dead", "news_bardo", "news_oste",
              "no_news", "revealed", "answer_rumour", "answer_silence",
              *(f"reason_{reason}" for reason in (
                  "grief", "guild", "assassin", "wolves", "angel", "protected", "converted", "progenie", "ghoul",
@@ -669,6 +672,95 @@ def _news(game, state, tonight):
 
 def _city(game, state):
     return tuple(name for name in state.living if faction(game, state, name) == CITY)
+
+
+@dataclass(frozen=True)
+class Accusations(Vote):
+    """Every living player raises a hand once for anyone, himself included, as the names are called
+    in the order given; the accused are all those tied for the most hands, or the most accused and
+    all those tied second (a player who had every hand burns at once); then a runoff, in which the
+    living who are not accused (and any accused allowed to) vote one of the accused: the most voted
+    burns, a tie spares everybody. With two players alive, the accusations alone decide."""
+
+    voters: tuple[str, ...]  # the living, in the order their names are called
+    weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: hands counted (default 1)
+    standing_in: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # accused: who is accused instead (the Amato's Angelo)
+    accused_vote: frozenset[str] = frozenset()  # the accused who still vote in the runoff (the Città)
+    runoff_weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: votes in the runoff (the Borgomastro)
+    halved: frozenset[str] = frozenset()  # the votes these receive count half, rounded up (Bocca di Rosa)
+    less: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # taken from what each receives (the Mercante)
+    several: frozenset[str] = frozenset()  # voters who may accuse several players, one vote each (the Mercante)
+    # voters who may point at another player instead of accusing (a round of their own, first: the
+    # Azzeccagarbugli): one of ``clears`` pointed at receives no accusation, anyone else is accused too
+    pointers: frozenset[str] = frozenset()
+    clears: frozenset[str] = frozenset()
+    rounds: ClassVar[tuple[str, ...]] = ("pointing", "accusation", "runoff")
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Who may end on the pyre: anyone but a player another stands in for."""
+        return tuple(name for name in self.voters if name not in self.standing_in)
+
+    def adjusted(self, counted: Mapping[str, int]) -> dict[str, int]:
+        """What each receives once halved (rounded up) and lessened, never below nothing."""
+        return {name: max(0, ((count + 1) // 2 if name in self.halved else count) - self.less.get(name, 0))
+                for name, count in counted.items()}
+
+    def run(self, state):
+        voters = self.voters
+        pointing: dict = {}
+        for pointer in (voter for voter in voters if voter in self.pointers and len(voters) > 2):
+            pointing |= yield from votes_round(self, state, "pointing", [pointer],
+                                               tuple(name for name in voters if name != pointer), optional={pointer},
+                                               intro=(said("round_pointing", voter=pointer),),
+                                               question=lambda voter: said("question_pointing", voter=voter))
+        accusers = [voter for voter in voters if voter not in pointing]
+        accusations = yield from votes_round(self, state, "accusation", accusers, voters, several=self.several,
+                                             intro=(said("round_accusation", first=accusers[0]),) if accusers else ())
+        counted, pointed = accusation_count(self, accusations, pointing)
+        votes, tallies = {"accusation": MappingProxyType(accusations)}, {"accusation": MappingProxyType(counted)}
+        if pointing:
+            votes["pointing"] = MappingProxyType(pointing)
+        accused = the_accused(self, counted, pointed)
+        if not accused:  # two left, no accusation at all, or every hand on one: settled at once
+            return settled(counted, votes, tallies)
+        ballot = yield from votes_round(self, state, "runoff",
+                                        [voter for voter in voters if voter not in accused or voter in self.accused_vote],
+                                        accused, accused, optional=frozenset(accused) & self.accused_vote,
+                                        intro=(said("round_accused", names=accused),))
+        recount = self.adjusted(weighed(ballot, accused, self.runoff_weights))
+        votes["runoff"], tallies["runoff"] = MappingProxyType(ballot), MappingProxyType(recount)
+        return settled(recount, votes, tallies)
+
+
+def accusation_count(procedure: Accusations, accusations: Mapping, pointing: Mapping[str, str]) -> tuple[dict, list]:
+    """What each player receives in the accusation (a stand-in's accusations moved to him, halved,
+    lessened, cleared by a pointing), and the players a pointing accuses whatever the hands."""
+    counted = weighed(accusations, procedure.voters, procedure.weights)
+    for accused, instead in procedure.standing_in.items():
+        if instead in counted and counted.get(accused):
+            counted[instead] += counted[accused]
+            counted[accused] = 0
+    counted = procedure.adjusted(counted)
+    pointed = []
+    for name in (procedure.standing_in.get(name, name) for name in pointing.values()):
+        if name in procedure.clears:
+            counted[name] = 0
+        elif name not in pointed:
+            pointed.append(name)
+    return counted, pointed
+
+
+def the_accused(procedure: Accusations, counted: Mapping[str, int], pointed) -> tuple[str, ...]:
+    """Who goes to the runoff: all tied for the most, or the most accused and the tied second, and
+    those a pointing accuses; () when the accusation settles the day at once (two players left,
+    no accusation at all, every hand on one)."""
+    most = top(counted)
+    if len(procedure.voters) <= 2 or (not most and not pointed) or (
+            len(most) == 1 and counted[most[0]] == sum(counted.values()) and set(pointed) <= set(most)):
+        return ()
+    accused = most if len(most) > 1 else most + top({name: count for name, count in counted.items() if name not in most})
+    return accused + tuple(name for name in procedure.voters if name in pointed and name not in accused)
 
 
 def day(game, state):

@@ -18,7 +18,7 @@ from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import NOBODY_DIED_LINE, end_line
 from narrator.core.i18n import msg
-from narrator.core.procedures import Accusations, NominationRunoff, OpenVote, RevealStep, VoteStep
+from narrator.core.procedures import RevealStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -510,7 +510,9 @@ class GameTable:
         else:
             self.open_day()
         self.heard.add(step.key)
-        if getattr(step.procedure, "takes_hands", False) and self.by_hands():
+        for opening in step.procedure.opening:  # what the game says of today's vote, however it is given
+            self.echo(self.sentences.said(opening))
+        if step.procedure.most_hands is not None and self.by_hands():
             return entry_for(step, hands=self.hands(step.procedure))
         return entry_for(step)
 
@@ -548,17 +550,9 @@ class GameTable:
             {"label": _("Each vote"), "value": False}, {"label": _("Hands for each name"), "value": True}]},
             lambda: prompt(question, parse))
 
-    def weighed(self, procedure) -> None:
-        """Say whose vote counts more than once (a cursed voter's), if anybody's."""
-        weighed = [f"{name} x{weight}" for name, weight in getattr(procedure, "weights", {}).items() if weight > 1]
-        if weighed:
-            self.echo(_("Votes that count more than once: {names}.").format(names=", ".join(weighed)))
-
     def hands(self, procedure) -> dict[str, int]:
         """The hands raised for each living player, called aloud one by one, as the moderator
         counted them."""
-        self.weighed(procedure)
-
         def parse(text: str):
             text = text.strip()
             if is_undo(text):
@@ -582,42 +576,12 @@ class GameTable:
                 count=sum(counts.values()), most=procedure.most_hands))
 
     def vote(self, step: VoteStep) -> dict:
-        procedure = step.procedure
-        if not step.votes and isinstance(procedure, NominationRunoff):
-            if step.round == "nomination":
-                self.echo(_("The nomination: everyone votes, the dead too, starting with {first}.").format(
-                    first=procedure.voting_order()[0]))
-                if procedure.forced in procedure.living:
-                    self.echo(_("{name} is a suspect whatever the votes.").format(name=procedure.forced))
-                for mark, name in (("plus", procedure.plus), ("minus", procedure.minus)):
-                    if name is not None:
-                        self.echo(_("Before {name} lies {mark}.").format(mark=self.sentences(f"mark_{mark}"),
-                                                                          name=name))
-            else:
-                self.echo(self.sentences("suspects", names=self.sentences.join(list(step.suspects))))
-                self.echo(_("The suspects may speak in their defence; then the runoff: the living who are not "
-                             "suspects vote."))
-        elif not step.votes and isinstance(procedure, Accusations):
-            if step.round == "pointing":
-                self.echo(_("{voter} may point at another player instead of accusing (Enter: he accuses as the "
-                             "others do).").format(voter=step.voter))
-            elif step.round == "accusation":
-                self.echo(_("The accusations, eyes closed: call each living player's name in turn, {first} first; "
-                             "everyone raises a hand once, for anyone, themselves too.").format(first=step.voter))
-            else:
-                self.echo(_("Accused: {names}. The others vote one of them; a tie burns nobody.").format(
-                    names=", ".join(step.suspects)))
-        elif not step.votes and step.round == "runoff":
-            self.echo(_("A tie between {names}: they vote again, the others only; another tie spares them "
-                         "all.").format(names=", ".join(step.suspects)))
-        elif not step.votes:
-            secret = "" if isinstance(procedure, OpenVote) else _(" (secret: type each vote as it is counted)")
-            self.echo(_("The vote: each living player names one{secret}.").format(secret=secret))
-            self.weighed(procedure)
+        for said in step.intro:  # the round's opening, in the game's words
+            self.echo(self.sentences.said(said))
         out = _(" (out of the game)") if step.voter in step.state.dead else ""
-        question = _("{voter} points at").format(voter=step.voter) if step.round == "pointing" else \
+        question = self.sentences.said(step.question) if step.question else \
             _("{voter}{out} votes for").format(voter=step.voter, out=out)
-        nobody = getattr(procedure, "may_abstain", False) or step.may_pass
+        nobody = step.may_pass
         form = {"kind": "several" if step.several else "one", "question": question, "none": nobody,
                 "options": forms.options(step.candidates)}
         if step.several:  # one vote for each name given
@@ -628,12 +592,11 @@ class GameTable:
 
     def reveal(self, step: RevealStep) -> dict:
         """No moderator: the marks laid face down count once they are turned up."""
-        self.echo(_("The marks laid face down: one is turned up when a living player votes for the player it lies "
-                     "before."))
-        questions = {mark: _("{holder}'s card ({mark}) was turned up before").format(
-            mark=self.sentences(f"mark_{mark}"), holder=holder) for mark, holder in step.marks}
+        for said in step.intro:
+            self.echo(self.sentences.said(said))
+        questions = {mark: self.sentences.said(step.questions[mark]) for mark, _holder in step.marks}
         form = {"kind": "each", "question": "", "none": True, "parts": [
-            {"key": mark, "name": self.sentences(f"mark_{mark}"), "label": question,
+            {"key": mark, "name": self.sentences.said(step.names[mark]), "label": question,
              "options": forms.options(step.candidates)}
             for mark, question in questions.items()]}
         turned_up = self.ask(form, lambda: {mark: ask_name(question, step.candidates, nobody=True)

@@ -74,13 +74,12 @@ def votes(env, file, names, as_json, lang):
 
 
 def show_day(env, data, source: str, lang: str, as_json: bool) -> None:
-    """A day's two rounds from a votes file: the indiziati, the ballottaggio, who is lynched."""
-    from narrator.core.runoff import settle_day
+    """A day's votes from a file, settled by the game's rules (``narrator.core.nights.ONE_DAY``)."""
     from narrator.core.vote import Sentences, day_file_rules
 
     rules = day_file_rules(env.game)
     vote = rules.read_day(env.game, data, source)
-    outcome = settle_day(vote)
+    outcome = rules.settle_votes(env.game, vote)
     explanation = rules.explain_votes(env.game, vote, outcome, Sentences(env.game.languages[lang]))
     if as_json:
         echo_data(json.dumps(rules.day_as_dict(outcome, explanation), ensure_ascii=False))
