@@ -15,7 +15,8 @@ from typing import Any, Protocol
 
 from narrator.core.errors import DataError
 from narrator.core.i18n import msg
-from narrator.core.state import KINDS, Ask, Dawn, Dusk, State
+from narrator.core.kinds import STOCK, Kind
+from narrator.core.state import Ask, Dawn, Dusk, State
 
 
 class NightsRules(Protocol):
@@ -32,6 +33,7 @@ class NightsRules(Protocol):
     ENDS: tuple[str, ...]  # who game_over can name: sides, or roles that win alone (end.WINNER lines)
     NIGHT_KEYS: Mapping[str, str]  # ACTION KEY of each night's entry: its kind (narrator.core.state.KINDS)
     DAY_KEYS: Mapping[str, str]  # ACTION KEY of each day's action: its kind
+    ENTRY_KINDS: Mapping[str, Kind]  # kinds of entry of the game's own (name: a Kind), beside the stock ones
     ANSWERS: Mapping[str, tuple[str, ...]]  # ACTION KEY: the answers the moderator may be told (answer_VALUE)
     VOTE_KEYS: Mapping[str, str]  # what a game record calls each round of the day's procedure (nomination: ...)
     END_AFTER: tuple[str, ...]  # when game_over is asked: after the "dawn", after the "day", or both
@@ -60,10 +62,13 @@ class NightsRules(Protocol):
     def day(self, game, state: State) -> Any:
         """The procedure that settles today's vote (narrator.core.procedures)."""
 
-    def day_asks(self, game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]]) \
-            -> tuple[Ask, ...]:
+    def day_asks(self, game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]],
+                 acts: Mapping[str, Any]) -> tuple[Ask, ...]:
         """The day's actions once the vote has decided (a mayor's pardon), each keyed in DAY_KEYS;
-        ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered."""
+        ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered.
+        ``acts`` are the day's actions answered so far: the loop calls this again after each answer
+        and asks the first one not answered yet, so a question may depend on those before it (none
+        after the one that ends the day; a seconder other than the accused), or be left out."""
 
     def dusk(self, game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
         """What the day comes to: the state after it, who died and why."""
@@ -98,7 +103,8 @@ DEFAULTS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
 }
 # ...and the names it may leave out, with the value they have then.
 CONSTANTS: dict[str, Any] = {"ROLE_FIELDS": MappingProxyType({}), "SENTENCES": (), "CARD_TEXTS": (),
-                             "DAY_KEYS": MappingProxyType({}), "ANSWERS": MappingProxyType({})}
+                             "DAY_KEYS": MappingProxyType({}), "ANSWERS": MappingProxyType({}),
+                             "ENTRY_KINDS": MappingProxyType({})}
 
 
 # A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all four, or none:
@@ -116,8 +122,8 @@ ONE_DAY = ("read_day", "settle_votes", "explain_votes", "day_as_dict")
 #       dealt or not, and ``narrate deck`` lists them
 # CHOSEN_POSSIBLE = True (optional): the group chooses the Possibili (``--possible``).
 DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")
-NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ANSWERS", "VOTE_KEYS",
-         "END_AFTER")
+NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ENTRY_KINDS", "ANSWERS",
+         "VOTE_KEYS", "END_AFTER")
 MOMENTS = ("dawn", "day")  # when the end may be checked
 
 
@@ -205,14 +211,22 @@ def check_rules(module: Any, path: str) -> None:
         if not callable(given):
             raise fail(msg("no function '{name}({parameters})'", name=name, parameters=", ".join(signature.parameters)))
         takes(name, given, list(signature.parameters))
+    own = _named(module, "ENTRY_KINDS")
+    if not isinstance(own, Mapping):
+        raise fail(msg("ENTRY_KINDS: a mapping of a kind's name to the kind"))
+    for name, kind in own.items():
+        if not isinstance(kind, Kind) or kind.name != name or name in STOCK:
+            raise fail(msg("ENTRY_KINDS['{name}']: an instance of a narrator.core.kinds.Kind subclass whose name is "
+                           "'{name}' (and no stock kind's: {kinds})", name=name, kinds=", ".join(STOCK)))
+    kinds = {**STOCK, **own}
     for declared in ("NIGHT_KEYS", "DAY_KEYS"):
         keys = _named(module, declared)
         if not isinstance(keys, Mapping):
             raise fail(msg("{name}: a mapping of ACTION KEY to kind", name=declared))
         for key, kind in keys.items():
-            if kind not in KINDS:
+            if kind not in kinds:
                 raise fail(msg("{name}['{key}']: '{kind}' is not a kind: {kinds}", name=declared, key=key, kind=kind,
-                           kinds=", ".join(KINDS)))
+                           kinds=", ".join(kinds)))
     for key, answers in _named(module, "ANSWERS").items():
         if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))

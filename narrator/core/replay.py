@@ -23,6 +23,7 @@ from typing import Any
 from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
+from narrator.core.kinds import OFF, ON, name_of
 from narrator.core.procedures import VoteStep
 from narrator.core.rounds import (
     ActStep,
@@ -38,7 +39,6 @@ from narrator.core.rounds import (
 )
 
 RECORD_KEYS = ("game", "options", "players", "rounds")
-ON, OFF = ("on", "true", "yes", "si", "sì"), ("off", "false", "no")
 
 
 class ReplayError(NarratorError):
@@ -148,10 +148,7 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
     return setup
 
 
-def _name(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
-        return None
-    return str(value).strip()
+_name = name_of
 
 
 class _Replay:
@@ -284,21 +281,7 @@ class _Replay:
         """A record's value in the shape its ask's kind takes (names as text, yes or no as a flag)."""
         if value is None or (isinstance(value, list | Mapping) and not value):
             return None  # nobody
-        if ask.kind == "player":
-            return _name(value) if _name(value) is not None else value
-        if ask.kind == "players":
-            if _name(value) is not None:
-                return [_name(value)]  # one name where a list may be: a list of one
-            return [_name(name) or name for name in value] if isinstance(value, list) else value
-        if ask.kind == "each":
-            return {str(key): _name(name) or name for key, name in value.items()} if isinstance(value, Mapping) else value
-        if ask.kind == "fields":
-            return {str(part): _name(item) or item for part, item in value.items()} if isinstance(value, Mapping) \
-                else value
-        if ask.kind == "yes-no":
-            text = str(value).strip().casefold()
-            return True if text in ON else False if text in OFF else value
-        return str(value)
+        return ask.of_kind.parse(ask, value)
 
     def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: str) -> None:
         for key in values:

@@ -85,7 +85,7 @@ class PhaseStep(RoundStep):
     @property
     def enters(self) -> bool:
         """Whether the moderator types an answer here (a told answer is only shown)."""
-        return self.ask is not None and self.ask.kind != "told"
+        return self.ask is not None and self.ask.of_kind.entered
 
 
 @dataclass(frozen=True)
@@ -368,7 +368,8 @@ def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | Non
     if keys.get(ask.key) != ask.kind:
         raise RulesError(msg("{file}: {function}() asks '{key}' as {kind}, which its keys do not declare",
                              file=_source(game), function=where, key=ask.key, kind=ask.kind))
-    return ask
+    own = game.rules.ENTRY_KINDS.get(ask.kind)
+    return ask if own is None or ask.entry is own else replace(ask, entry=own)
 
 
 def tonight_skips(game: Game, state: State) -> frozenset[str]:
@@ -440,9 +441,16 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
         else:
             verdict = _checked(game, (yield from procedure.run(state)), Verdict, "day().run")
         acts: dict[str, Any] = {}
-        for ask in rules.day_asks(game, state, verdict.lynched, verdict.votes) if moderated else ():
-            ask = _ask(game, ask, rules.DAY_KEYS, "day_asks")
+        answered: set[str] = set()
+        while moderated:  # asked again after each answer: a day's questions may depend on the ones before
+            asks = rules.day_asks(game, state, verdict.lynched, verdict.votes, _actions(game, acts, rules.DAY_KEYS))
+            pending = [ask for ask in (_ask(game, each, rules.DAY_KEYS, "day_asks") for each in asks)
+                       if ask is not None and ask.key not in answered]
+            if not pending:
+                break
+            ask = pending[0]
             entry = yield ActStep(state, ask, verdict)
+            answered.add(ask.key)
             if entry["choice"] is not None:
                 acts[ask.key] = entry["choice"]
         if verdict.tied and not verdict.given and "tied" in rules.DAY_KEYS:  # the counted vote's tie, as entered

@@ -16,19 +16,13 @@ from typing import Any, ClassVar
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import msg
+from narrator.core.kinds import STOCK, Kind
 
 EMPTY: Mapping = MappingProxyType({})
 
-# The kinds of entry an ask takes (what the value of its ACTION KEY is in a game record):
-#   player       one player's name (or nobody, unless required)
-#   players      several players' names (a list; ``least`` to ``most`` of them)
-#   each         one player per chooser: a mapping chooser -> name (``choosers`` are its keys)
-#   yes-no       true or false
-#   choice       one of ``choices``
-#   told         nothing is entered: the answer is told at once (``about`` whom)
-#   fields       a mapping of named parts, in one of the ask's ``forms`` (a turn chosen, and a
-#                player only when that turn calls for one)
-KINDS = ("player", "players", "each", "yes-no", "choice", "told", "fields")
+# The kinds of entry an ask takes (what the value of its ACTION KEY is in a game record), each
+# defined once in narrator.core.kinds; a game may add its own (its rules' ENTRY_KINDS).
+KINDS = tuple(STOCK)
 
 
 class RulesError(NarratorError):
@@ -111,6 +105,8 @@ class Ask:
     roles: tuple[str, ...] = ()  # told: the roles the moderator may show (cards nobody was dealt)
     # fields: the shapes an answer may take, each a tuple of (part, the values it may have)
     forms: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
+    # a kind of the game's own (its rules' ENTRY_KINDS): set by the loop from ``kind``
+    entry: Kind | None = field(default=None, compare=False, repr=False)
 
     def label(self, chooser: str) -> str:
         return self.labels[self.choosers.index(chooser)] if self.labels else chooser
@@ -127,53 +123,23 @@ class Ask:
         return "{" + ", ".join(f"{part}: {allowed[0] if len(allowed) == 1 else 'NAME'}" for part, allowed in form) \
             + "}"
 
-    def check(self, value: Any) -> str | None:
-        """Why ``value`` is not an answer to this ask (None when it is one)."""
-        def player(name, where=""):
-            if name not in self.candidates:
-                return msg("{key} {where}'{name}' is not one of {names}", key=self.key, where=where, name=name,
-                           names=", ".join(self.candidates) or "-")
-            return None
+    @property
+    def of_kind(self) -> Kind:
+        """What its kind is: the game's own (``entry``, set by the loop), or a stock one."""
+        if self.entry is not None:
+            return self.entry
+        if self.kind not in STOCK:
+            raise RulesError(msg("'{key}': no kind '{kind}'", key=self.key, kind=self.kind))
+        return STOCK[self.kind]
 
+    def check(self, value: Any) -> Any:
+        """Why ``value`` is not an answer to this ask (None when it is one): nobody where nobody
+        may answer, then what its kind says."""
         if value is None:
             return msg("'{key}' needs an answer here", key=self.key) if self.required else None
         if isinstance(value, list | tuple | Mapping) and not value:
             return msg("'{key}': nobody is null, not an empty list", key=self.key)
-        if self.kind == "told":
-            return msg("'{key}' is told, never entered", key=self.key)
-        if self.kind == "player":
-            return player(value) if isinstance(value, str) else msg("'{key}' is one name", key=self.key)
-        if self.kind == "players":
-            if not isinstance(value, list | tuple) or not all(isinstance(name, str) for name in value):
-                return msg("'{key}' is a list of names", key=self.key)
-            if len(set(value)) != len(value) or (self.most and len(value) > self.most):
-                return msg("'{key}': at most {most} different names", key=self.key, most=self.most or len(value))
-            if len(value) < self.least:
-                return msg("'{key}': {least} different names", key=self.key, least=self.least) \
-                    if self.least == self.most else msg("'{key}': at least {least} different names", key=self.key,
-                                                        least=self.least)
-            return next((why for why in map(player, value) if why), None)
-        if self.kind == "each":
-            if not isinstance(value, Mapping) or not all(isinstance(name, str) for name in value.values()):
-                return msg("'{key}' maps each of {choosers} to a name", key=self.key,
-                           choosers=", ".join(self.choosers))
-            unknown = [chooser for chooser in value if chooser not in self.choosers]
-            if unknown:
-                return msg("'{key}': '{chooser}' is not one of {choosers}", key=self.key, chooser=unknown[0],
-                           choosers=", ".join(self.choosers))
-            if self.required and set(value) != set(self.choosers):
-                return msg("'{key}' needs an answer from each of {choosers}", key=self.key,
-                           choosers=", ".join(self.choosers))
-            return next((why for chooser, name in value.items() if (why := player(name, f"{chooser}: "))), None)
-        if self.kind == "yes-no":
-            return None if isinstance(value, bool) else msg("'{key}' is yes or no (true or false)", key=self.key)
-        if self.kind == "choice":
-            return None if value in self.choices else msg("'{key}' is one of {choices}", key=self.key,
-                                                          choices=", ".join(self.choices))
-        if self.kind == "fields":
-            return None if self.fits(value) else msg("'{key}' here is one of: {forms}", key=self.key,
-                                                     forms="; ".join(map(self.form_text, self.forms)))
-        return msg("'{key}': no kind '{kind}'", key=self.key, kind=self.kind)
+        return self.of_kind.check(self, value)
 
 
 class Actions(Mapping):

@@ -96,3 +96,50 @@ def ask_choice(question: str, choices: dict, required: bool = False):
         return choices[matches[0]]
 
     return prompt(question, parse, " / ".join(words) + ("" if required else _(", Enter: none")))
+
+
+def ask_form(form: dict, check=None):
+    """The answer to a form (``narrator.shell.speakerbox.forms``) typed at the terminal, by its
+    widget alone: whatever kind of entry made it, the terminal asks it the way the console shows it.
+    ``check`` (an answer to why it is not one, or None) refuses a list of names at once."""
+    question, nobody = form["question"], bool(form.get("none"))
+    values = [option["value"] for option in form.get("options", ())]
+    kind = form["kind"]
+    if kind == "one":
+        return ask_name(question, values, nobody=nobody)
+    if kind == "several":
+        return ask_names(question, values, check, nobody=nobody) or None
+    if kind == "each":
+        chosen = {}
+        for part in form["parts"]:
+            name = ask_name(part["label"], [option["value"] for option in part["options"]], nobody=nobody)
+            if name is not None:
+                chosen[part["key"]] = name
+        return chosen or None
+    if kind == "pick":
+        return ask_choice(question, {option["label"]: option["value"] for option in form["options"]},
+                          required=not nobody)
+    if kind == "fields":
+        return _ask_fields(form)
+    raise ValueError(f"no terminal prompt for a form of kind '{kind}'")
+
+
+def _ask_fields(form: dict):
+    """A value of named parts, one of the form's shapes in turn: a shape whose parts are all fixed
+    is a yes or a no; the others ask for each part left open (Enter: not this shape)."""
+    question = form["question"]
+    for shape in form["forms"]:
+        value = dict(shape["fixed"])
+        if not shape["parts"]:
+            if ask_choice(question, {_("yes"): True, _("no"): False}, required=True):
+                return value
+            continue
+        for part in shape["parts"]:
+            label = part["label"] if part["label"] != part["key"] else f"{question}: {part['key']}"
+            name = ask_name(label, [option["value"] for option in part["options"]], nobody=True)
+            if name is None:
+                break
+            value[part["key"]] = name
+        else:
+            return value
+    return None

@@ -55,11 +55,11 @@ from narrator.shell.cli.options import (
     pick,
     say_seed,
 )
-from narrator.shell.cli.prompts import Undo, ask_choice, ask_name, ask_names, is_undo, prompt
+from narrator.shell.cli.prompts import Undo, ask_form, ask_names, is_undo, prompt
 from narrator.shell.savedgames import FOLDER, TOKENS, SavedGame, new_game_path
 from narrator.shell.speakerbox import forms
 from narrator.shell.speakerbox.moderator import UNDO, Console
-from narrator.shell.translation import _, active_catalog, ngettext, say
+from narrator.shell.translation import _, active_catalog, say
 
 # What a saved game keeps of the command line, to sound the same when resumed, and what each
 # may hold in its file (None: not given).
@@ -357,12 +357,12 @@ class GameTable:
         given = {}
         if step.ask is not None:
             name = self.character(step.phase) if step.phase != OUTRO_PHASE else ""
-            if step.ask.kind == "told":
+            if not step.ask.of_kind.entered:
                 shown = step.ask.about or ", ".join(self.language.role_name(role_id) for role_id in step.ask.roles)
                 self.nod(name, answer_for(self.game, step.state, step.ask, None, step.tonight), shown or None)
             else:
                 others = set(step.state.living) - set(step.ask.choosers)
-                if step.ask.kind in ("player", "players") and set(step.ask.candidates) != others:
+                if step.ask.of_kind.names and set(step.ask.candidates) != others:
                     # a few only (the struck who raise a hand, the dead): named before the question
                     self.echo(_("  To choose from: {names}").format(names=", ".join(step.ask.candidates)))
                 given["choice"] = self.entered(step.ask, name, step.phase)
@@ -382,65 +382,16 @@ class GameTable:
         return entry_for(step, **given)
 
     def entered(self, ask, character: str, phase: str | None = None):
-        """What the moderator enters for an ask, at the terminal or on the console."""
-        return self.ask(forms.for_ask(ask, self.question(ask, character, phase), self.sentences),
-                        lambda: self.typed(ask, character, phase), forms.check_for(ask))
+        """What the moderator enters for an ask, at the terminal or on the console: the form its
+        kind describes (``narrator.core.kinds``), asked the same way for any kind."""
+        form = forms.for_ask(ask, self.question(ask, character, phase), self.sentences)
+        return self.ask(form, lambda: ask_form(form, ask.check), forms.check_for(ask))
 
     def question(self, ask, character: str, phase: str | None) -> str:
-        """An ask's question as the terminal puts it."""
-        prompt_text = self.sentences.optional(f"ask_{ask.key}")
-        if ask.kind == "player":
-            turn = phase not in (None, INTRO_PHASE, OUTRO_PHASE)
-            copies = self.game.slot(phase).cards(self.saved.setup.deck) if turn else 1
-            return prompt_text or ngettext("{character} points at", "{character} point at", copies).format(
-                character=character)
-        if ask.kind in ("players", "each"):
-            return prompt_text or _("{character} point at").format(character=character)
-        return prompt_text or character
-
-    def typed(self, ask, character: str, phase: str | None = None):
-        """What the moderator types for an ask, by its kind; ``undo`` anywhere takes the last answer back."""
-        question = self.question(ask, character, phase)
-        if ask.kind == "player":
-            return ask_name(question, ask.candidates, nobody=not ask.required)
-        if ask.kind == "players":
-            return ask_names(question, ask.candidates, ask.check, nobody=not ask.required) or None
-        if ask.kind == "each":
-            chosen = {}
-            for chooser in ask.choosers:
-                label = ask.label(chooser)
-                text = self.sentences.optional(f"ask_{ask.key}_{chooser}", name=label) or _(
-                    "{character} points at").format(character=label)
-                name = ask_name(text, ask.candidates, nobody=not ask.required)
-                if name is not None:
-                    chosen[chooser] = name
-            return chosen or None
-        if ask.kind == "yes-no":
-            return ask_choice(question, {_("yes"): True, _("no"): False}, required=True)
-        if ask.kind == "fields":
-            return self.fields(ask, question)
-        return ask_choice(question, {self.sentences.optional(f"choice_{choice}") or choice: choice
-                                     for choice in ask.choices}, required=ask.required)
-
-    def fields(self, ask, question: str):
-        """A value of named parts, one of the ask's forms in turn: a form whose parts each allow one
-        value is a yes or a no; the others ask for each part with more (Enter: not this form)."""
-        for form in ask.forms:
-            value = {part: allowed[0] for part, allowed in form if len(allowed) == 1}
-            open_parts = [(part, allowed) for part, allowed in form if len(allowed) > 1]
-            if not open_parts:
-                if ask_choice(question, {_("yes"): True, _("no"): False}, required=True):
-                    return value
-                continue
-            for part, allowed in open_parts:
-                name = ask_name(self.sentences.optional(f"ask_{ask.key}_{part}") or f"{question}: {part}", allowed,
-                                nobody=True)
-                if name is None:
-                    break
-                value[part] = name
-            else:
-                return value
-        return None
+        """An ask's question: the game's ``ask_KEY``, or what its kind asks of the character."""
+        turn = phase not in (None, INTRO_PHASE, OUTRO_PHASE)
+        copies = self.game.slot(phase).cards(self.saved.setup.deck) if turn else 1
+        return self.sentences.optional(f"ask_{ask.key}") or say(ask.of_kind.question(ask, character, copies))
 
     def show_places(self, places: dict) -> None:
         """Where everyone is, once a movement changes it (the moderator's secret table)."""
@@ -584,11 +535,7 @@ class GameTable:
         nobody = step.may_pass
         form = {"kind": "several" if step.several else "one", "question": question, "none": nobody,
                 "options": forms.options(step.candidates)}
-        if step.several:  # one vote for each name given
-            voted = self.ask(form, lambda: ask_names(question, step.candidates, nobody=nobody) or None)
-        else:
-            voted = self.ask(form, lambda: ask_name(question, step.candidates, nobody=nobody))
-        return entry_for(step, voted=voted)
+        return entry_for(step, voted=self.ask(form, lambda: ask_form(form)))  # several: one vote for each name
 
     def reveal(self, step: RevealStep) -> dict:
         """No moderator: the marks laid face down count once they are turned up."""
@@ -599,8 +546,7 @@ class GameTable:
             {"key": mark, "name": self.sentences.said(step.names[mark]), "label": question,
              "options": forms.options(step.candidates)}
             for mark, question in questions.items()]}
-        turned_up = self.ask(form, lambda: {mark: ask_name(question, step.candidates, nobody=True)
-                                            for mark, question in questions.items()}) or {}
+        turned_up = self.ask(form, lambda: ask_form(form)) or {}
         return entry_for(step, marks={mark: turned_up.get(mark) for mark in questions})
 
     def act(self, step: ActStep) -> dict:

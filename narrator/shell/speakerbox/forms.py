@@ -5,14 +5,17 @@ A form is plain JSON, the same for every game: its ``kind`` and ``question``, an
 (``least`` to ``most``), ``each``: one name per chooser (``parts``), ``pick`` one of a few named
 values (yes or no, a rule's choices), a ``count`` from 0 to ``most``, ``go`` (a button that says
 the moment has come), and ``fields``: a value of named parts in one of a few shapes (``forms``, each
-with its ``fixed`` parts and the ``parts`` to choose). Forms are built here from the rules' asks
-(``for_ask``) or by the terminal's table for its own questions, checked here when a phone answers
-(``fault``), and put back in words for the laptop's screen (``in_words``).
+with its ``fixed`` parts and the ``parts`` to choose). The form of a rules' ask is its kind's
+(``narrator.core.kinds``), rendered here (``for_ask``); the terminal's table makes the forms of its
+own questions. Both are asked at the terminal by the form alone (``narrator.shell.cli.prompts.
+ask_form``), checked here when a phone answers (``fault``), and put back in words for the laptop's
+screen (``in_words``).
 """
 
 from collections.abc import Callable
 from typing import Any
 
+from narrator.core.i18n import Text
 from narrator.shell.translation import _, say
 
 
@@ -22,37 +25,25 @@ def options(names) -> list[dict]:
 
 
 def for_ask(ask, question: str, sentences) -> dict:
-    """The form of a rules' ``Ask`` (``narrator.core.state``), its words from the game's ``sentences``."""
-    none = not ask.required
-    if ask.kind == "player":
-        return {"kind": "one", "question": question, "options": options(ask.candidates), "none": none}
-    if ask.kind == "players":
-        return {"kind": "several", "question": question, "options": options(ask.candidates), "none": none,
-                "most": ask.most, "least": ask.least}
-    if ask.kind == "each":
-        return {"kind": "each", "question": question, "none": none, "parts": [
-            {"key": chooser, "name": ask.label(chooser),
-             "label": sentences.optional(f"ask_{ask.key}_{chooser}", name=ask.label(chooser))
-             or _("{character} points at").format(character=ask.label(chooser)),
-             "options": options(ask.candidates)} for chooser in ask.choosers]}
-    if ask.kind == "yes-no":
-        return {"kind": "pick", "question": question,
-                "options": [{"label": _("yes"), "value": True}, {"label": _("no"), "value": False}]}
-    if ask.kind == "fields":
-        return {"kind": "fields", "question": question, "none": True, "forms": [
-            {"fixed": {part: allowed[0] for part, allowed in shape if len(allowed) == 1},
-             "parts": [{"key": part, "label": sentences.optional(f"ask_{ask.key}_{part}") or part,
-                        "options": options(allowed)} for part, allowed in shape if len(allowed) > 1]}
-            for shape in ask.forms]}
-    return {"kind": "pick", "question": question, "none": none, "options": [
-        {"label": sentences.optional(f"choice_{choice}") or choice, "value": choice} for choice in ask.choices]}
+    """The form of a rules' ``Ask`` (``narrator.core.state``), as its kind describes it
+    (``narrator.core.kinds``), its words from the game's ``sentences`` and the interface's catalog."""
+    return rendered(ask.of_kind.form(ask, question, sentences))
+
+
+def rendered(value: Any) -> Any:
+    """A form with its interface messages (``Text``) in the language in play."""
+    if isinstance(value, Text):
+        return say(value)
+    if isinstance(value, dict):
+        return {key: rendered(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [rendered(item) for item in value]
+    return value
 
 
 def check_for(ask) -> Callable[[Any], str | None]:
     """Why a value tapped does not answer the rules' ``ask`` beyond its form (None when it does), in words."""
     def why(value):
-        if isinstance(value, dict) and ask.kind == "fields" and value and not ask.fits(value):
-            return _("not one of the answers this turn takes")
         reason = ask.check(value)
         return None if reason is None else say(reason)
     return why

@@ -1,0 +1,225 @@
+"""The kinds of entry an ask takes, each defined once: what an answer of that kind is (``check``),
+how a game record writes it (``parse``), what the moderator is asked when the game's language has
+no question of its own (``question``), and the form the terminal and the phone console show
+(``form``).
+
+A form is a description, not a kind known by name elsewhere: plain values made of a few widgets
+the terminal and the page draw for any game (``one`` name, ``several`` names, ``each``: one name
+per part, ``pick`` one of a few named values, ``fields``: named parts in one of a few shapes; see
+``narrator.shell.speakerbox.forms``). Its words are the game's sentences (``words.optional``, the
+language's ``vote:`` section) or interface messages (``Text``) the shell translates.
+
+``STOCK`` are the kinds every game may use; a game adds kinds of its own in its ``rules.py``
+(``ENTRY_KINDS``: name -> an instance of a ``Kind`` subclass), checked when it loads.
+"""
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from narrator.core.i18n import Text, msg, plural
+
+if TYPE_CHECKING:  # the ask is state.py's; it imports this module
+    from narrator.core.state import Ask
+
+
+class Words(Protocol):
+    """The game's sentences in the language in play (``narrator.core.vote.Sentences``)."""
+
+    def optional(self, key: str, **values: Any) -> str | None: ...
+
+
+ON, OFF = ("on", "true", "yes", "si", "sì"), ("off", "false", "no")  # how a record writes yes and no
+
+
+def name_of(value: Any) -> str | None:
+    """A name as a record may write it (text or a number), or None when it is no name."""
+    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
+        return None
+    return str(value).strip()
+
+
+def options(values, labels: Mapping[Any, Any] | None = None) -> list[dict]:
+    """A form's options: each value with the label shown for it (the value itself when none)."""
+    return [{"label": (labels or {}).get(value, value), "value": value} for value in values]
+
+
+class Kind:
+    """One kind of entry. ``check`` is only given an answer (not None, not an empty list or
+    mapping: ``Ask.check`` says those); the rest have defaults a kind of names can keep."""
+
+    name: ClassVar[str] = ""
+    entered: ClassVar[bool] = True  # False: nothing is entered, the answer is told at once
+    names: ClassVar[bool] = False  # its answers are names among the ask's candidates (shown before asking)
+
+    def check(self, ask: "Ask", value: Any) -> Text | None:
+        """Why ``value`` is not an answer of this kind to ``ask`` (None when it is one)."""
+        raise NotImplementedError
+
+    def parse(self, ask: "Ask", value: Any) -> Any:
+        """A game record's value (``narrate replay``) in this kind's shape, as far as it can be
+        read: what it cannot read is handed on as it is, for ``check`` to say why."""
+        return str(value)
+
+    def question(self, ask: "Ask", character: str, copies: int) -> Text | str:
+        """What the moderator is asked when the language has no ``ask_KEY``: ``character`` is the
+        turn's name (``copies`` cards of it were dealt), or the role that acts by day."""
+        return character
+
+    def form(self, ask: "Ask", question: str, words: Words) -> dict:
+        """The form the terminal and the console show for ``ask``."""
+        raise NotImplementedError
+
+
+def _player(ask: "Ask", name: Any, where: str = "") -> Text | None:
+    if name not in ask.candidates:
+        return msg("{key} {where}'{name}' is not one of {names}", key=ask.key, where=where, name=name,
+                   names=", ".join(ask.candidates) or "-")
+    return None
+
+
+class Player(Kind):
+    """One player's name."""
+
+    name, names = "player", True
+
+    def check(self, ask, value):
+        return _player(ask, value) if isinstance(value, str) else msg("'{key}' is one name", key=ask.key)
+
+    def parse(self, ask, value):
+        return name_of(value) if name_of(value) is not None else value
+
+    def question(self, ask, character, copies):
+        return plural("{character} points at", "{character} point at", copies, character=character)
+
+    def form(self, ask, question, words):
+        return {"kind": "one", "question": question, "options": options(ask.candidates), "none": not ask.required}
+
+
+class Players(Kind):
+    """Several players' names, ``least`` to ``most`` of them."""
+
+    name, names = "players", True
+
+    def check(self, ask, value):
+        if not isinstance(value, list | tuple) or not all(isinstance(name, str) for name in value):
+            return msg("'{key}' is a list of names", key=ask.key)
+        if len(set(value)) != len(value) or (ask.most and len(value) > ask.most):
+            return msg("'{key}': at most {most} different names", key=ask.key, most=ask.most or len(value))
+        if len(value) < ask.least:
+            return msg("'{key}': {least} different names", key=ask.key, least=ask.least) \
+                if ask.least == ask.most else msg("'{key}': at least {least} different names", key=ask.key,
+                                                  least=ask.least)
+        return next((why for why in (_player(ask, name) for name in value) if why), None)
+
+    def parse(self, ask, value):
+        if name_of(value) is not None:
+            return [name_of(value)]  # one name where a list may be: a list of one
+        return [name_of(name) or name for name in value] if isinstance(value, list) else value
+
+    def question(self, ask, character, copies):
+        return msg("{character} point at", character=character)
+
+    def form(self, ask, question, words):
+        return {"kind": "several", "question": question, "options": options(ask.candidates),
+                "none": not ask.required, "most": ask.most, "least": ask.least}
+
+
+class Each(Kind):
+    """One player's name for each chooser: a mapping chooser -> name."""
+
+    name = "each"
+
+    def check(self, ask, value):
+        if not isinstance(value, Mapping) or not all(isinstance(name, str) for name in value.values()):
+            return msg("'{key}' maps each of {choosers} to a name", key=ask.key, choosers=", ".join(ask.choosers))
+        unknown = [chooser for chooser in value if chooser not in ask.choosers]
+        if unknown:
+            return msg("'{key}': '{chooser}' is not one of {choosers}", key=ask.key, chooser=unknown[0],
+                       choosers=", ".join(ask.choosers))
+        if ask.required and set(value) != set(ask.choosers):
+            return msg("'{key}' needs an answer from each of {choosers}", key=ask.key, choosers=", ".join(ask.choosers))
+        return next((why for chooser, name in value.items() if (why := _player(ask, name, f"{chooser}: "))), None)
+
+    def parse(self, ask, value):
+        return {str(key): name_of(name) or name for key, name in value.items()} if isinstance(value, Mapping) \
+            else value
+
+    def question(self, ask, character, copies):
+        return msg("{character} point at", character=character)
+
+    def form(self, ask, question, words):
+        return {"kind": "each", "question": question, "none": not ask.required, "parts": [
+            {"key": chooser, "name": ask.label(chooser),
+             "label": words.optional(f"ask_{ask.key}_{chooser}", name=ask.label(chooser))
+             or msg("{character} points at", character=ask.label(chooser)),
+             "options": options(ask.candidates)} for chooser in ask.choosers]}
+
+
+class YesNo(Kind):
+    """Yes or no: true or false."""
+
+    name = "yes-no"
+
+    def check(self, ask, value):
+        return None if isinstance(value, bool) else msg("'{key}' is yes or no (true or false)", key=ask.key)
+
+    def parse(self, ask, value):
+        text = str(value).strip().casefold()
+        return True if text in ON else False if text in OFF else value
+
+    def form(self, ask, question, words):
+        return {"kind": "pick", "question": question, "options": options((True, False),
+                                                                          {True: msg("yes"), False: msg("no")})}
+
+
+class Choice(Kind):
+    """One of the ask's ``choices``, each shown as the language's ``choice_CHOICE`` where it has one."""
+
+    name = "choice"
+
+    def check(self, ask, value):
+        return None if value in ask.choices else msg("'{key}' is one of {choices}", key=ask.key,
+                                                     choices=", ".join(ask.choices))
+
+    def form(self, ask, question, words):
+        labels = {choice: words.optional(f"choice_{choice}") or choice for choice in ask.choices}
+        return {"kind": "pick", "question": question, "none": not ask.required,
+                "options": options(ask.choices, labels)}
+
+
+class Told(Kind):
+    """Nothing is entered: the answer is told at once (``about`` whom)."""
+
+    name, entered = "told", False
+
+    def check(self, ask, value):
+        return msg("'{key}' is told, never entered", key=ask.key)
+
+    def form(self, ask, question, words):
+        raise ValueError(f"'{ask.key}' is told: no form asks it")
+
+
+class Fields(Kind):
+    """A mapping of named parts, in one of the ask's ``forms`` (a turn chosen, and a player only
+    when that turn calls for one)."""
+
+    name = "fields"
+
+    def check(self, ask, value):
+        return None if ask.fits(value) else msg("'{key}' here is one of: {forms}", key=ask.key,
+                                                forms="; ".join(map(ask.form_text, ask.forms)))
+
+    def parse(self, ask, value):
+        return {str(part): name_of(item) or item for part, item in value.items()} if isinstance(value, Mapping) \
+            else value
+
+    def form(self, ask, question, words):
+        return {"kind": "fields", "question": question, "none": True, "forms": [
+            {"fixed": {part: allowed[0] for part, allowed in shape if len(allowed) == 1},
+             "parts": [{"key": part, "label": words.optional(f"ask_{ask.key}_{part}") or part,
+                        "options": options(allowed)} for part, allowed in shape if len(allowed) > 1]}
+            for shape in ask.forms]}
+
+
+STOCK: Mapping[str, Kind] = {kind.name: kind for kind in (Player(), Players(), Each(), YesNo(), Choice(), Told(),
+                                                           Fields())}
