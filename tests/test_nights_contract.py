@@ -170,3 +170,45 @@ def test_a_day_that_is_no_procedure_is_an_error_naming_the_file(tmp_path):
     game = load_game(with_rules_added(tmp_path, "def day(game, state):\n    return ('Anna', 'Bruno')\n"))
     with pytest.raises(RulesError, match=r"rules.py: day\(\) gave tuple, not a Procedure"):
         play(game)
+
+
+def test_a_question_for_no_key_the_rules_declare_does_not_load(tmp_path):
+    """'ask_sindco' would never be asked: a misspelt question is refused when the game loads."""
+    folder = lupus_with(tmp_path, '"ask_sindaco", ', '"ask_sindco", ', game_id="learts-variant")
+    for language in ("it", "en"):
+        path = folder / f"{language}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace("  ask_sindaco:", "  ask_sindco:"), encoding="utf-8")
+    with pytest.raises(DataError, match="SENTENCES: 'ask_sindco' asks for none of the night's or the day's keys"):
+        load_game(folder)
+
+
+@pytest.mark.parametrize("kinds, error", [
+    ("[]", "ENTRY_KINDS: a mapping"),
+    ("{'pair': 'player'}", r"ENTRY_KINDS\['pair'\]: an instance of a narrator.core.kinds.Kind subclass"),
+    ("{'player': __import__('narrator.core.kinds').core.kinds.Player()}", r"ENTRY_KINDS\['player'\]: .*no stock kind"),
+])
+def test_kinds_of_a_game_s_own_are_checked_when_it_loads(tmp_path, kinds, error):
+    folder = lupus_with(tmp_path, "END_AFTER = (", f"ENTRY_KINDS = {kinds}\nEND_AFTER = (")
+    with pytest.raises(DataError, match=error):
+        load_game(folder)
+
+
+def test_a_reason_of_death_without_its_sentence_is_the_rules_error_where_it_is_given(tmp_path):
+    """The dawn that gives reason 'eatn' is refused naming the file, not a KeyError when it is said."""
+    game = load_game(lupus_with(tmp_path, 'reasons.append(("eaten", victim))', 'reasons.append(("eatn", victim))'))
+    with pytest.raises(RulesError, match="rules.py: dawn\\(\\) gives the reason 'eatn', but SENTENCES has no "
+                                         "'reason_eatn'"):
+        play(game)
+
+
+def test_a_sentence_of_the_vote_the_rules_never_declared_is_their_error_at_the_step(tmp_path):
+    game = load_game(lupus_with(tmp_path, 'said("round_nomination",', 'said("round_nominaton",'))
+    with pytest.raises(RulesError, match="rules.py: day\\(\\).run says 'round_nominaton', which is none of its "
+                                         "SENTENCES"):
+        play(game)
+
+
+def test_a_sentence_no_language_has_is_one_clear_error():
+    game = load_game(GAMES_DIR / "lupus-in-tabula")
+    with pytest.raises(DataError, match="en.yaml: vote: no sentence 'reason_nothing'"):
+        Sentences(game.languages["en"])("reason_nothing", name="Anna")

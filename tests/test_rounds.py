@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from narrator.core.kinds import STOCK
 from narrator.core.procedures import RevealStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
@@ -63,6 +64,10 @@ def random_value(ask, rng: random.Random):
     """What a moderator might enter for an ask, by its kind: any allowed answer, sometimes none."""
     if not ask.required and rng.random() < 0.1:
         return None
+    if ask.kind not in STOCK:  # a game's own kind: any answer its form offers
+        from moderation import random_answer
+
+        return random_answer(ask.of_kind.form(ask, "", NO_WORDS), rng)
     if ask.kind == "player":
         return rng.choice(ask.candidates)
     if ask.kind == "players":
@@ -75,6 +80,12 @@ def random_value(ask, rng: random.Random):
     if ask.kind == "fields":
         return {part: rng.choice(allowed) for part, allowed in rng.choice(ask.forms)}
     return rng.choice(ask.choices)
+
+
+class NO_WORDS:  # noqa: N801 - a game's sentences, none of them: the forms' own words
+    @staticmethod
+    def optional(key, **values):
+        return None
 
 
 def random_entry(step, rng: random.Random) -> dict:

@@ -31,6 +31,7 @@ VOTE_SENTENCES = ("and",)  # every game's vote: section has these; its rules mod
 # ...and may have these, for a game whose vote kills rather than lynches: the result's mark beside
 # each name ("dies") and its line ("Dead: {names}"); without them the interface's own words are used.
 VOTE_WORDS = ("lynched_mark", "lynched_list")
+RECORD_WORDS = ("word_yes", "word_no")  # a game of many nights' vote: section: yes and no as a game record writes them
 # A game played to the end (narrator.core.rounds) says these lines, which name nobody and so are in
 # its voice packs: the dawn with no death, and the end, "end." and each winner its rules' game_over
 # can name (a side, or a role that wins alone).

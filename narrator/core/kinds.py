@@ -13,7 +13,9 @@ language's ``vote:`` section) or interface messages (``Text``) the shell transla
 (``ENTRY_KINDS``: name -> an instance of a ``Kind`` subclass), checked when it loads.
 """
 
+import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from narrator.core.i18n import Text, msg, plural
@@ -28,7 +30,36 @@ class Words(Protocol):
     def optional(self, key: str, **values: Any) -> str | None: ...
 
 
-ON, OFF = ("on", "true", "yes", "si", "sì"), ("off", "false", "no")  # how a record writes yes and no
+@dataclass(frozen=True)
+class RecordWords:
+    """How a game record writes yes and no: ``true``/``on`` and ``false``/``off`` always (YAML's
+    own), and each language's ``word_yes``/``word_no`` (``yes``, ``sì``), with or without accents."""
+
+    yes: tuple[str, ...] = ()
+    no: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, languages) -> "RecordWords":
+        """The words of every language a game ships (each a ``Language`` with its ``vote:`` section)."""
+        return cls(tuple(language.vote["word_yes"] for language in languages),
+                   tuple(language.vote["word_no"] for language in languages))
+
+    def flag(self, value: Any) -> bool | None:
+        """True or False for a record's yes or no; None when ``value`` is neither."""
+        if isinstance(value, bool):
+            return value
+        text = _plain(str(value))
+        if text in ("true", "on", *map(_plain, self.yes)):
+            return True
+        if text in ("false", "off", *map(_plain, self.no)):
+            return False
+        return None
+
+
+def _plain(text: str) -> str:
+    """``Sì`` as ``si``: case and accents left out, as a record typed in a hurry may."""
+    return "".join(char for char in unicodedata.normalize("NFKD", text.strip().casefold())
+                   if not unicodedata.combining(char))
 
 
 def name_of(value: Any) -> str | None:
@@ -55,9 +86,10 @@ class Kind:
         """Why ``value`` is not an answer of this kind to ``ask`` (None when it is one)."""
         raise NotImplementedError
 
-    def parse(self, ask: "Ask", value: Any) -> Any:
+    def parse(self, ask: "Ask", value: Any, words: RecordWords) -> Any:
         """A game record's value (``narrate replay``) in this kind's shape, as far as it can be
-        read: what it cannot read is handed on as it is, for ``check`` to say why."""
+        read (``words``: how it writes yes and no): what it cannot read is handed on as it is, for
+        ``check`` to say why."""
         return str(value)
 
     def question(self, ask: "Ask", character: str, copies: int) -> Text | str:
@@ -85,7 +117,7 @@ class Player(Kind):
     def check(self, ask, value):
         return _player(ask, value) if isinstance(value, str) else msg("'{key}' is one name", key=ask.key)
 
-    def parse(self, ask, value):
+    def parse(self, ask, value, words):
         return name_of(value) if name_of(value) is not None else value
 
     def question(self, ask, character, copies):
@@ -111,7 +143,7 @@ class Players(Kind):
                                                   least=ask.least)
         return next((why for why in (_player(ask, name) for name in value) if why), None)
 
-    def parse(self, ask, value):
+    def parse(self, ask, value, words):
         if name_of(value) is not None:
             return [name_of(value)]  # one name where a list may be: a list of one
         return [name_of(name) or name for name in value] if isinstance(value, list) else value
@@ -140,7 +172,7 @@ class Each(Kind):
             return msg("'{key}' needs an answer from each of {choosers}", key=ask.key, choosers=", ".join(ask.choosers))
         return next((why for chooser, name in value.items() if (why := _player(ask, name, f"{chooser}: "))), None)
 
-    def parse(self, ask, value):
+    def parse(self, ask, value, words):
         return {str(key): name_of(name) or name for key, name in value.items()} if isinstance(value, Mapping) \
             else value
 
@@ -163,9 +195,9 @@ class YesNo(Kind):
     def check(self, ask, value):
         return None if isinstance(value, bool) else msg("'{key}' is yes or no (true or false)", key=ask.key)
 
-    def parse(self, ask, value):
-        text = str(value).strip().casefold()
-        return True if text in ON else False if text in OFF else value
+    def parse(self, ask, value, words):
+        flag = words.flag(value)
+        return value if flag is None else flag
 
     def form(self, ask, question, words):
         return {"kind": "pick", "question": question, "options": options((True, False),
@@ -209,7 +241,7 @@ class Fields(Kind):
         return None if ask.fits(value) else msg("'{key}' here is one of: {forms}", key=ask.key,
                                                 forms="; ".join(map(ask.form_text, ask.forms)))
 
-    def parse(self, ask, value):
+    def parse(self, ask, value, words):
         return {str(part): name_of(item) or item for part, item in value.items()} if isinstance(value, Mapping) \
             else value
 

@@ -227,6 +227,12 @@ def check_rules(module: Any, path: str) -> None:
             if kind not in kinds:
                 raise fail(msg("{name}['{key}']: '{kind}' is not a kind: {kinds}", name=declared, key=key, kind=kind,
                            kinds=", ".join(kinds)))
+    asked = {*_named(module, "NIGHT_KEYS"), *_named(module, "DAY_KEYS")}
+    for sentence in _named(module, "SENTENCES"):
+        if sentence.startswith("ask_") and not any(sentence == f"ask_{key}" or sentence.startswith(f"ask_{key}_")
+                                                   for key in asked):
+            raise fail(msg("SENTENCES: '{sentence}' asks for none of the night's or the day's keys ({keys})",
+                           sentence=sentence, keys=", ".join(sorted(asked)) or "-"))
     for key, answers in _named(module, "ANSWERS").items():
         if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))

@@ -23,7 +23,7 @@ from typing import Any
 from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
-from narrator.core.kinds import OFF, ON, name_of
+from narrator.core.kinds import RecordWords, name_of
 from narrator.core.procedures import VoteStep
 from narrator.core.rounds import (
     ActStep,
@@ -107,11 +107,11 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
         if option not in options:
             raise ReplayError(msg("{file}: options: no option '{option}' in {game}: {options}", file=source,
                                   option=name, game=game.title, options=", ".join(options) or "-"))
-        text = str(value).strip().casefold() if not isinstance(value, bool) else ("on" if value else "off")
-        if text not in ON + OFF:
+        flag = RecordWords.of(game.languages.values()).flag(value)
+        if flag is None:
             raise ReplayError(msg("{file}: options: {option}: on or off, not '{value}'", file=source, option=name,
                                   value=value))
-        options[option] = text in ON
+        options[option] = flag
     players = record.get("players")
     if not isinstance(players, list) or not players:
         raise ReplayError(msg("{file}: players: a list of {{name: ..., card: ...}}, clockwise", file=source))
@@ -281,7 +281,7 @@ class _Replay:
         """A record's value in the shape its ask's kind takes (names as text, yes or no as a flag)."""
         if value is None or (isinstance(value, list | Mapping) and not value):
             return None  # nobody
-        return ask.of_kind.parse(ask, value)
+        return ask.of_kind.parse(ask, value, RecordWords.of(self.game.languages.values()))
 
     def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: str) -> None:
         for key in values:

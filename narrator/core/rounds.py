@@ -24,7 +24,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.procedures import Procedure, RevealStep, Verdict, VoteStep
+from narrator.core.procedures import Procedure, RevealStep, Said, Verdict, VoteStep
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, RulesError, State
 
@@ -372,6 +372,57 @@ def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | Non
     return ask if own is None or ask.entry is own else replace(ask, entry=own)
 
 
+def _sentences(game: Game) -> frozenset[str]:
+    """The sentences every language of the game has (its ``vote:`` section: the rules' SENTENCES)."""
+    return frozenset.intersection(*(frozenset(language.vote) for language in game.languages.values()))
+
+
+def _said_keys(value: Any) -> Iterator[str]:
+    """The keys of every ``Said`` in a value a procedure gave (a step, its opening), nested ones too."""
+    if isinstance(value, Said):
+        yield value.key
+        yield from _said_keys(tuple(value.values.values()))
+    elif isinstance(value, Mapping):
+        yield from _said_keys(tuple(value.values()))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _said_keys(item)
+
+
+def _spoken(game: Game, value: Any, where: str) -> Any:
+    """``value`` (a procedure's step, its opening) whose sentences the game's languages all have:
+    a key its rules did not declare is their mistake, said where it is made, never a KeyError when
+    the shell says it."""
+    parts = tuple(getattr(value, name) for name in getattr(value, "__dataclass_fields__", ()) if name != "state") \
+        if not isinstance(value, tuple) else value
+    missing = sorted(set(_said_keys(parts)) - _sentences(game))
+    if missing:
+        raise RulesError(msg("{file}: {function} says '{key}', which is none of its SENTENCES", file=_source(game),
+                             function=where, key=missing[0]))
+    return value
+
+
+def _reasoned(game: Game, result: Dawn | Dusk, where: str) -> Dawn | Dusk:
+    """A dawn or a dusk whose every reason of death has its sentence (``reason_REASON``)."""
+    missing = sorted({reason for reason, _name in result.reasons if f"reason_{reason}" not in _sentences(game)})
+    if missing:
+        raise RulesError(msg("{file}: {function}() gives the reason '{reason}', but SENTENCES has no 'reason_{reason}'",
+                             file=_source(game), function=where, reason=missing[0]))
+    return result
+
+
+def _vote(game: Game, procedure: Procedure, state: State) -> Iterator[Step]:
+    """The day's vote as ``procedure`` runs it, each step checked (``_spoken``); its verdict."""
+    run = procedure.run(state)
+    try:
+        step = next(run)
+        while True:
+            entry = yield _spoken(game, step, "day().run")
+            step = run.send(entry)
+    except StopIteration as stop:
+        return _checked(game, stop.value, Verdict, "day().run")
+
+
 def tonight_skips(game: Game, state: State) -> frozenset[str]:
     """The deck's turns of this night that the game's rules leave out."""
     called = game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options, state.night)
@@ -425,7 +476,8 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
                     told = answer_for(game, state, ask, value, tonight)
                     if told is not None:
                         answers[ask.key] = told
-            dawn = _checked(game, rules.dawn(game, state, _actions(game, tonight, rules.NIGHT_KEYS)), Dawn, "dawn")
+            dawn = _reasoned(game, _checked(game, rules.dawn(game, state, _actions(game, tonight, rules.NIGHT_KEYS)),
+                                            Dawn, "dawn"), "dawn")
             dawn = replace(dawn, answers=MappingProxyType({**answers, **dawn.answers}))  # and the morning's news
             yield DawnStep(state, dawn)
         state = dawn.state
@@ -433,13 +485,14 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
             yield Over(state, *over)
             return
         procedure = _checked(game, rules.day(game, state), Procedure, "day")
+        _spoken(game, procedure.opening, "day().opening")
         entry = yield DayStep(state, procedure)
         if "lynched" in entry:
             verdict = Verdict(entry["lynched"], given=True)
         elif "hands" in entry:
             verdict = procedure.counted(entry["hands"])
         else:
-            verdict = _checked(game, (yield from procedure.run(state)), Verdict, "day().run")
+            verdict = yield from _vote(game, procedure, state)
         acts: dict[str, Any] = {}
         answered: set[str] = set()
         while moderated:  # asked again after each answer: a day's questions may depend on the ones before
@@ -455,8 +508,8 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
                 acts[ask.key] = entry["choice"]
         if verdict.tied and not verdict.given and "tied" in rules.DAY_KEYS:  # the counted vote's tie, as entered
             acts.setdefault("tied", list(verdict.tied))
-        dusk = _checked(game, rules.dusk(game, state, verdict.lynched, _actions(game, acts, rules.DAY_KEYS)),
-                        Dusk, "dusk")
+        dusk = _reasoned(game, _checked(game, rules.dusk(game, state, verdict.lynched,
+                                                         _actions(game, acts, rules.DAY_KEYS)), Dusk, "dusk"), "dusk")
         yield LynchStep(state, procedure, verdict, dusk)
         state = dusk.state
         if over := (yield from ended(state, "day")):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from narrator.core.errors import NarratorError, UnknownRoleError
+from narrator.core.errors import DataError, NarratorError, UnknownRoleError
 from narrator.core.game import Game, Language
 from narrator.core.i18n import msg
 from narrator.core.names import player_name, repeated
@@ -88,6 +88,9 @@ class Sentences:
         self.language = language
 
     def __call__(self, key: str, **values: Any) -> str:
+        if key not in self.language.vote:  # a game's code asked for a sentence its rules never declared
+            raise DataError(msg("{language}.yaml: vote: no sentence '{key}' (a game's rules declare each one they "
+                                "say in SENTENCES)", language=self.language.code, key=key))
         return euphonic(self.language.vote[key].format(**values), self.language.euphony)
 
     def said(self, said: Any) -> str:

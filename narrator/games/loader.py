@@ -19,6 +19,7 @@ from narrator.core.game import (
     ALONE_CARD_TEXTS,
     CARD_TEXTS,
     IN_DECK_RULES,
+    RECORD_WORDS,
     SHEET_TEXTS,
     VOTE_SENTENCES,
     VOTE_WORDS,
@@ -461,7 +462,7 @@ def _language(path: Path, game: Game) -> Language:
         raise DataError(msg("{file}: lines: '{key}' is not a line of {game} (a typo?)", file=path, key=key,
                              game=game.id))
     answers = answer_sentences(game.rules) if game.plays_rounds else ()  # what the moderator tells
-    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *answers,
+    sentences = tuple(dict.fromkeys((*VOTE_SENTENCES, *answers, *(RECORD_WORDS if game.plays_rounds else ()),
                                      *(game.rules.SENTENCES if game.rules else ()))))
     vote_field = root.get("vote").keys_within(set(sentences) | set(VOTE_WORDS))
     vote = {key: vote_field.get(key).text() for key in sentences}

@@ -60,10 +60,17 @@ def _speech_engines():
     return engines_here()
 
 
+def _games_dir(environ: Mapping[str, str]) -> Path:
+    """The shipped games, or the folder of game folders ``NARRATOR_GAMES`` names: a game being
+    written is played from its own folder, without touching the installed ones."""
+    given = environ.get("NARRATOR_GAMES", "").strip()
+    return Path(given).expanduser() if given else GAMES_DIR
+
+
 @dataclass
 class Environment:
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    games_dir: Path = GAMES_DIR  # where the games are found (tests use copies)
+    games_dir: Path = field(default_factory=lambda: _games_dir(os.environ))  # where the games are found
     game_id: str = DEFAULT_GAME
     game_given: bool = False  # --game was on the command line (a votes file's game: must then agree)
     new_seed: Callable[[], int] = lambda: _fresh_seed()
