@@ -1,4 +1,4 @@
-"""Load a game folder (``narrator/games/<game>/``) into a validated, immutable ``Game``.
+"""Load a game folder (``scripts/<game>/``) into a validated, immutable ``Game``.
 
 A folder holds ``game.yaml`` (roles, deck rules, the night's shape) and one ``<lang>.yaml`` per
 language. Everything is checked here, once: a malformed file fails at load with the file and the
