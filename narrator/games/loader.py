@@ -115,6 +115,9 @@ def load_game(folder: Path) -> Game:
         without_moderator=_optional_condition(root.get("without_moderator", None), role_ids, set(options)),
         sheet=_sheet(root.get("sheet", None), role_ids, set(options)),
     )
+    if game.many_nights and game.day is None:  # each day of the game is played, on the timer or to the moderator
+        raise DataError(msg("{where}: missing field 'day' (a game of many nights has a day after every night)",
+                            where=root.where))
     if game.sheet and not game.many_nights:
         raise root.get("sheet").fail(msg("a moderator's sheet is for a game of many nights (nights: many)"))
     if game.plays_rounds:
