@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from narrator import __version__
+from narrator.games.loader import available_games, load_game
 from narrator.shell.cli import cli
-from tests.conftest import RecordingPlayer, make_env
+from tests.conftest import GAMES_DIR, RecordingPlayer, make_env
 
 DECK_6_TEXT = """\
 Una Notte da Lupi: mazzo per 6 giocatori (9 carte)
@@ -62,8 +63,16 @@ def test_every_command_has_help_with_an_example(run, command):
     assert "narrate " + " ".join(command) in result.stdout
 
 
-@pytest.mark.parametrize("game, players", [("una-notte-da-lupi", "3-10"), ("one-night-ultimate-werewolf", "3-10"),
-                                           ("lupus-in-tabula", "8-24")])
+def games_by_range() -> dict[tuple[int, int], str]:
+    """A game for each range of players the games have (the first in order of its id)."""
+    found: dict[tuple[int, int], str] = {}
+    for game_id in available_games(GAMES_DIR):
+        game = load_game(GAMES_DIR / game_id)
+        found.setdefault((game.min_players, game.max_players), game_id)
+    return found
+
+
+@pytest.mark.parametrize("game, players", [(game_id, f"{low}-{high}") for (low, high), game_id in games_by_range().items()])
 @pytest.mark.parametrize("command", [[], ["card"]])
 def test_the_help_of_players_gives_the_chosen_games_range(run, game, players, command):
     help_text = " ".join(run("--game", game, *command, "--help").stdout.split())

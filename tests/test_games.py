@@ -11,6 +11,7 @@ import yaml
 from conftest import GAMES_DIR, RecordingPlayer, make_env
 
 from narrator.core.game import CARD_TEXTS
+from narrator.games.summary import available_games, language_ids
 
 GAME = "una-notte-da-lupi"
 
@@ -100,7 +101,8 @@ def test_an_unknown_game_is_one_line_with_the_list(run, args):
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert f"no game '{args[args.index('--game') + 1]}': choose one of learts-variant, lupus-in-tabula, one-night-ultimate-werewolf, {GAME}" in result.stderr
+    games = ", ".join(available_games(GAMES_DIR))
+    assert f"no game '{args[args.index('--game') + 1]}': choose one of {games}" in result.stderr
 
 
 def test_another_game_plays_through_the_commands(run, other_game):
@@ -136,7 +138,7 @@ def test_the_default_language_is_the_locale_then_the_game_own(run, other_game):
     assert run("deck", "-p", "3", "--game", "notte-corta", env=italian).stdout.startswith("Notte Corta: deck for")
 
 
-@pytest.mark.parametrize("game_id", __import__("narrator.games.loader", fromlist=["x"]).available_games(GAMES_DIR))
+@pytest.mark.parametrize("game_id", available_games(GAMES_DIR))
 def test_every_shipped_game_loads_and_speaks_every_line_in_each_language(game_id):
     from narrator.core.script import every_line
     from narrator.games.loader import load_game
@@ -147,7 +149,7 @@ def test_every_shipped_game_loads_and_speaks_every_line_in_each_language(game_id
         assert all(text.strip() for _key, text in every_line(game, lang))
 
 
-@pytest.mark.parametrize("game_id", __import__("narrator.games.loader", fromlist=["x"]).available_games(GAMES_DIR))
+@pytest.mark.parametrize("game_id", available_games(GAMES_DIR))
 def test_the_call_to_vote_never_says_the_time_is_up(game_id):
     """The same line calls the vote when the time runs out and when the group calls it early (Enter)."""
     from narrator.games.loader import load_game
@@ -175,7 +177,8 @@ def test_the_check_for_a_gendered_word_finds_one():
         "{name} è gufato: è comunque tra gli indiziati.", "{voter} è morto"]
 
 
-@pytest.mark.parametrize("game_id", __import__("narrator.games.loader", fromlist=["x"]).available_games(GAMES_DIR))
+@pytest.mark.parametrize("game_id", [game_id for game_id in available_games(GAMES_DIR)
+                                     if "it" in language_ids(GAMES_DIR / game_id)])  # every game in Italian
 def test_no_italian_sentence_of_a_game_needs_a_player_gender(game_id):
     from narrator.core.script import every_line
     from narrator.games.loader import load_game

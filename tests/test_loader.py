@@ -83,6 +83,11 @@ MALFORMED = (
     (GAME, "game.yaml", "when: {option: nudge}", "when: {option: nudgee}", r"no option 'nudgee'"),
     (GAME, "game.yaml", "6: {lupo-mannaro: 2,", "6: {lupo-mannaro: 1,", r"recommended_decks\.6: the deck must hold all 2 'lupo-mannaro' cards"),
     (GAME, "game.yaml", "3: {lupo-mannaro: 2, veggente: 1,", "3: {lupo-mannaro: 2, veggent: 1,", r"recommended_decks\.3: no role 'veggent'"),
+    (GAME, "game.yaml", "  9: {lupo-mannaro: 2, veggente: 1, massone: 2, mitomane: 1, guastafeste: 1, truffatore: 1,\n"
+     "      mortovivo: 1, contadino: 2, pinguino-mannaro: 1}\n", "",
+     r"game\.yaml: recommended_decks: no deck for 9 players \(one for every count from 3 to 10\)"),
+    ("lupus-in-tabula", "game.yaml", "\nday:\n  seconds: 180\n  warnings: [60, 30]\n  countdown: 3\n", "\n",
+     r"game\.yaml: missing field 'day' \(a game of many nights has a day after every night\)"),
     (GAME, "game.yaml", "count: {default: 10,", "count: {default: 99,", r"count\.default: expected a whole number from 3 to 30"),
     (GAME, "game.yaml", "title: Una Notte da Lupi", "title: Una Notte da Lupi\nflavour: x", r"game\.yaml: unknown field 'flavour'"),
     (GAME, "it.yaml", "  veggente.close: Veggente, chiudi gli occhi.\n", "", r"it\.yaml: lines: missing line 'veggente\.close'"),

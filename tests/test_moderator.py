@@ -14,10 +14,11 @@ import click
 import pytest
 from moderation import Served, bot_game
 
+from narrator.core.deck import usual_deck
 from narrator.core.nights import answer_sentences
 from narrator.core.vote import Sentences
 from narrator.games import GAMES_DIR
-from narrator.games.loader import load_game
+from narrator.games.loader import available_games, load_game
 from narrator.shell.cli.prompts import Undo
 from narrator.shell.speakerbox.forms import fault
 from narrator.shell.speakerbox.moderator import Console
@@ -227,11 +228,24 @@ def secret_words(game_id: str, lang: str, players: int) -> set[str]:
     return {language.role_name(role.id) for role in game.roles} | set(NAMES[:players])
 
 
-@pytest.mark.parametrize("game_id, players, lang", [("lupus-in-tabula", 12, "en"), ("learts-variant", 9, "it"),
-                                                    ("wherewolf-in-tabula", 10, "en"), ("wherewolf-revised", 12, "it")])
-def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path, game_id, players, lang):
+def moderated_games(table: int = 10) -> list[tuple[str, int, str, bool]]:
+    """Every game of many nights that a moderator plays from the console, as played here: its
+    players (``table``, within the game's range), a language (each of its own in turn) and whether
+    it is started by 'narrate serve' (every other game) or by 'narrate --speaker-box'."""
+    found = []
+    for game_id in available_games(GAMES_DIR):
+        game = load_game(GAMES_DIR / game_id)
+        players = min(max(table, game.min_players), game.max_players)
+        if game.plays_rounds and game.moderated(usual_deck(game, players).role_ids, game.option_defaults):
+            languages = sorted(game.languages)
+            found.append((game_id, players, languages[len(found) % len(languages)], len(found) % 2 == 1))
+    return found
+
+
+@pytest.mark.parametrize("game_id, players, lang, serve", moderated_games())
+def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path, game_id, players, lang, serve):
     command = None
-    if game_id == "wherewolf-in-tabula":  # 'narrate serve' too serves the console
+    if serve:  # 'narrate serve' too serves the console
         from moderation import NAMES
 
         command = ["--game", game_id, "serve", "--players", str(players), "--names", ",".join(NAMES[:players]),

@@ -11,8 +11,10 @@ from narrator.core.script import settings_for
 from narrator.core.sheet import has_sheet, sheet_content
 from narrator.games.loader import available_games, load_game
 from tests.conftest import GAMES_DIR
+from tests.examples import load_examples
 
 SHIPPED = {game_id: load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)}
+GAMES = {**SHIPPED, **load_examples()}  # and the smallest games of scripts/README.md, which have no sheet
 LUPUS, LEARTS = SHIPPED["lupus-in-tabula"], SHIPPED["learts-variant"]
 
 
@@ -22,12 +24,14 @@ def options(game, **on):
 
 
 def test_only_a_game_played_with_a_moderator_has_a_sheet():
-    """Every shipped game at its least players: the sheet exactly where a moderator keeps the
+    """Every game at its least players: a sheet where its data gives one and a moderator keeps the
     game; a game of one night has none, nor a variant without a moderator."""
-    for game in SHIPPED.values():
+    for game in GAMES.values():
         deck = usual_deck(game, game.min_players)
         for on in (dict(game.option_defaults), {**game.option_defaults, **{name: True for name in game.option_defaults}}):
-            assert has_sheet(game, deck, on) == (game.plays_rounds and game.moderated(deck.role_ids, on)), game.id
+            moderated = game.plays_rounds and game.moderated(deck.role_ids, on)
+            assert has_sheet(game, deck, on) == (bool(game.sheet) and moderated), game.id
+            assert not game.sheet or game.many_nights, game.id
     assert not has_sheet(LUPUS, recommended_deck(LUPUS, 8), options(LUPUS, vecchio_saggio=True))
     assert has_sheet(LUPUS, recommended_deck(LUPUS, 8), options(LUPUS))
     assert has_sheet(LEARTS, recommended_deck(LEARTS, 8), options(LEARTS))
@@ -82,7 +86,7 @@ def test_the_seating_names_each_seat_and_card_or_leaves_them_to_write_in():
 
 
 def test_every_column_has_its_heading_in_every_language_and_each_grid_has_columns():
-    for game in SHIPPED.values():
+    for game in GAMES.values():
         if game.sheet:
             assert {column.moment for column in game.sheet} == {"night", "day"}, game.id
             for lang, language in game.languages.items():

@@ -2,7 +2,7 @@
 
 Nothing here knows a role by name: what makes the wolves or the Massoni special is in the data
 (``in_deck``, ``excludes``, ``wakes``, ``night`` steps), read by generic code in ``deck`` and ``script``.
-``narrator.games.loader`` builds these objects from ``narrator/games/<game>/`` and validates them once.
+``narrator.games.loader`` builds these objects from ``scripts/<game>/`` and validates them once.
 """
 
 import re

@@ -1,4 +1,4 @@
-"""Load a game folder (``narrator/games/<game>/``) into a validated, immutable ``Game``.
+"""Load a game folder (``scripts/<game>/``) into a validated, immutable ``Game``.
 
 A folder holds ``game.yaml`` (roles, deck rules, the night's shape) and one ``<lang>.yaml`` per
 language. Everything is checked here, once: a malformed file fails at load with the file and the
@@ -94,7 +94,8 @@ def load_game(folder: Path) -> Game:
         centre_cards=undealt.get("centre").integer(minimum=0),
         box_cards=undealt.get("box").integer(minimum=0),
         roles=roles,
-        recommended_decks=_recommended(_recommended_field(root, rules), role_ids, min_players, max_players),
+        recommended_decks=_recommended(_recommended_field(root, rules), role_ids, min_players, max_players,
+                                       every_count=not callable(getattr(rules, "draw_deck", None))),
         count=CountLimits(count_default, count_min, count_max, count.get("aloud_first").integer(minimum=0),
                           count.get("aloud_last").integer(minimum=0)),
         night=night,
@@ -115,6 +116,9 @@ def load_game(folder: Path) -> Game:
         without_moderator=_optional_condition(root.get("without_moderator", None), role_ids, set(options)),
         sheet=_sheet(root.get("sheet", None), role_ids, set(options)),
     )
+    if game.many_nights and game.day is None:  # each day of the game is played, on the timer or to the moderator
+        raise DataError(msg("{where}: missing field 'day' (a game of many nights has a day after every night)",
+                            where=root.where))
     if game.sheet and not game.many_nights:
         raise root.get("sheet").fail(msg("a moderator's sheet is for a game of many nights (nights: many)"))
     if game.plays_rounds:
@@ -406,7 +410,9 @@ def _check_steps(steps: tuple[Step, ...], role_ids: set[str], options: set[str],
             _check_condition(step.when, role_ids, options, f"{field.source}: {field.path}[{index}].when")
 
 
-def _recommended(field: Field, role_ids: set[str], lowest: int, highest: int) -> MappingProxyType:
+def _recommended(field: Field, role_ids: set[str], lowest: int, highest: int, every_count: bool) -> MappingProxyType:
+    """The recommended decks by player count: one for every count the game takes (``every_count``),
+    since a game is played with its recommended deck when no deck is given, unless its rules draw the set."""
     decks = {}
     for players, deck in field.items():
         if not players.isdigit() or not lowest <= int(players) <= highest:
@@ -418,6 +424,10 @@ def _recommended(field: Field, role_ids: set[str], lowest: int, highest: int) ->
                 raise DataError(msg("{where}: no role '{role}'", where=deck.where, role=role_id))
             counts[role_id] = copies.integer(minimum=1)
         decks[int(players)] = MappingProxyType(counts)
+    missing = [players for players in range(lowest, highest + 1) if players not in decks]
+    if every_count and missing:
+        raise DataError(msg("{where}: no deck for {players} players (one for every count from {low} to {high})",
+                            where=field.where, players=", ".join(map(str, missing)), low=lowest, high=highest))
     return MappingProxyType(decks)
 
 
