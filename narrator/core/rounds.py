@@ -14,10 +14,10 @@ the day (``narrator.core.procedures``) and what the day's actions are, what the 
 the night is heard whole and the group says who died and when a side has won.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from narrator.core.deck import check_deck, make_deck
 from narrator.core.errors import NarratorError
@@ -114,7 +114,7 @@ class DayStep(RoundStep):
     """The day's discussion, then its vote by ``procedure``. A game record may give the verdict
     itself (the entry's ``lynched``) instead of the votes."""
 
-    procedure: Any = None
+    procedure: Procedure
     kind: ClassVar[str] = "day"
 
 
@@ -122,8 +122,8 @@ class DayStep(RoundStep):
 class ActStep(RoundStep):
     """An action of the day, once the vote has decided (``verdict``): ``ask`` says what is entered."""
 
-    ask: Ask | None = None
-    verdict: Verdict | None = None
+    ask: Ask
+    verdict: Verdict
     kind: ClassVar[str] = "act"
 
     def _detail(self) -> tuple[str, ...]:
@@ -135,9 +135,9 @@ class LynchStep(RoundStep):
     """What the day came to: the vote's ``verdict`` (by ``procedure``) and, after the day's
     actions, ``dusk``: who died and why."""
 
-    procedure: Any = None
-    verdict: Verdict | None = None
-    dusk: Dusk | None = None
+    procedure: Procedure
+    verdict: Verdict
+    dusk: Dusk
     kind: ClassVar[str] = "lynch"
 
 
@@ -241,7 +241,7 @@ def _check(step: Step, entry: dict, index: int) -> None:
             reason = msg("{what} '{name}' is not one of {names}", what=what, name=name, names=", ".join(choices) or "-")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
 
-    if isinstance(step, PhaseStep | ActStep) and "choice" in entry:
+    if isinstance(step, PhaseStep | ActStep) and "choice" in entry and step.ask is not None:
         why = step.ask.check(entry["choice"])
         if why is not None:
             raise RoundsError(msg("entry {number}: {why}", number=index, why=why), why)
@@ -360,7 +360,10 @@ def _actions(game: Game, values: Mapping[str, Any], keys: Mapping[str, str]) -> 
     return Actions(values, keys, _source(game))
 
 
-def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | None:
+_AskOrNone = TypeVar("_AskOrNone", Ask, Ask | None)  # the ask hook's may be None, day_asks' never
+
+
+def _ask(game: Game, ask: _AskOrNone, keys: Mapping[str, str], where: str) -> _AskOrNone:
     """An ask the rules gave, checked against the keys and kinds they declared."""
     if ask is None:
         return None
@@ -377,13 +380,13 @@ def tonight_skips(game: Game, state: State) -> frozenset[str]:
     return frozenset(slot.id for slot in called if not game.rules.calls(game, state, slot.id))
 
 
-def _flow(game: Game, setup: Setup) -> Iterator[Step]:
+def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
     """The game from its first night to its end; each ``yield`` hands out a step and takes its entry."""
     rules = game.rules
     state = first_state(game, setup)
     moderated = setup.cards is not None
 
-    def ended(state: State, moment: str) -> Iterator[Step]:
+    def ended(state: State, moment: str) -> Generator[Step, dict, tuple[tuple[str, ...], tuple[str, ...] | None] | None]:
         """After deaths: the end if it has come (asked when the cards are not known), at the
         moments the rules check it."""
         if moment not in rules.END_AFTER:

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from narrator.core.errors import NarratorError
-from narrator.core.i18n import msg
+from narrator.core.i18n import Text, msg
 
 EMPTY: Mapping = MappingProxyType({})
 
@@ -127,7 +127,7 @@ class Ask:
         return "{" + ", ".join(f"{part}: {allowed[0] if len(allowed) == 1 else 'NAME'}" for part, allowed in form) \
             + "}"
 
-    def check(self, value: Any) -> str | None:
+    def check(self, value: Any) -> Text | None:
         """Why ``value`` is not an answer to this ask (None when it is one)."""
         def player(name, where=""):
             if name not in self.candidates:

@@ -9,9 +9,11 @@ import importlib.util
 import re
 import sys
 import zlib  # names each rules module by its path's checksum: cheaper to import than hashlib
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from narrator.core.errors import DataError, NarratorError
 from narrator.core.fields import Field
@@ -150,7 +152,7 @@ def _day(field: Field, count_max: int, options: set[str]) -> DayRules | None:
                     None if timed.value is None else _condition(timed))
 
 
-def _roles(field: Field, sides: tuple[str, ...], traits: dict) -> tuple[Role, ...]:
+def _roles(field: Field, sides: tuple[str, ...], traits: Mapping[str, Any]) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
         entry.keys_within({"id", "copies", "side", "in_deck", "excludes", "sets_apart", *traits})
@@ -206,7 +208,7 @@ def _trait(field: Field, kind) -> object:
     return field.text() if kind == "role" else field.choice(tuple(kind))
 
 
-def _check_role_traits(field: Field, entries: list, kinds: dict, role_ids: set[str]) -> None:
+def _check_role_traits(field: Field, entries: list, kinds: Mapping[str, Any], role_ids: set[str]) -> None:
     """Every field of kind "role" names a role of the game."""
     for index, traits in enumerate(entries):
         for name, kind in kinds.items():
@@ -215,7 +217,7 @@ def _check_role_traits(field: Field, entries: list, kinds: dict, role_ids: set[s
                                      field=name, role=traits[name]))
 
 
-def _tokens(field: Field, kinds: dict, role_ids: set[str]) -> dict[str, MappingProxyType]:
+def _tokens(field: Field, kinds: Mapping[str, Any], role_ids: set[str]) -> dict[str, MappingProxyType]:
     """Tokens, in order: an id, or ``{id: ..., FIELD: ...}`` with the fields the rules module declares
     (``TOKEN_FIELDS``, kinds as for roles)."""
     tokens: dict[str, MappingProxyType] = {}
@@ -245,6 +247,7 @@ def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | Rules | N
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None  # a .py file's: always found, with its loader
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
@@ -391,7 +394,7 @@ def _check_condition(condition: Condition, role_ids: set[str], options: set[str]
 
 def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
     field.keys_within({"before", "phase", "after"})
-    shape = NightShape(*(_steps(field.get(part)) for part in ("before", "phase", "after")))
+    shape = NightShape(_steps(field.get("before")), _steps(field.get("phase")), _steps(field.get("after")))
     for part in ("before", "phase", "after"):
         _check_steps(getattr(shape, part), role_ids, options, field.get(part))
     if sum(isinstance(step, CountStep) for step in shape.phase) != 1:
