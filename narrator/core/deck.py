@@ -137,8 +137,8 @@ def check_deck(game: Game, deck: Deck, players: int | None = None, options: Mapp
             raise DeckError(msg("{players} players need {needed} cards; this deck has {cards}: {fix}",
                                  players=players, needed=needed, cards=deck.size, fix=fix))
     if game.draws_set:
-        problem = game.rules.deck_problem(game, deck, game.option_defaults if options is None else options,
-                                          dict(deck.possible) or None)
+        problem = game.drawn_set_rules.deck_problem(game, deck, game.option_defaults if options is None else options,
+                                                    dict(deck.possible) or None)
         if problem is not None:
             raise DeckError(problem)
     return players
@@ -349,7 +349,8 @@ def build_deck(game: Game, *, players: int | None = None, base: Deck | None = No
                 raise NarratorError(msg("{game} draws its set at random: add --random (and --seed N to draw one again), "
                                         "or give the cards with --deck", game=game.title))
             check_players(game, players)
-            base = make_deck(game, game.rules.draw_deck(game, players, _options(game, options), possible, rng))
+            base = make_deck(game, game.drawn_set_rules.draw_deck(game, players, _options(game, options), possible,
+                                                                  rng))
         else:
             base = random_deck(game, players, rng) if rng is not None else recommended_deck(game, players)
     deck = adjust_deck(game, base, add, remove)
@@ -371,5 +372,5 @@ def possible_roles(game: Game, players: int, options: Mapping[str, bool] | None 
     if deck is not None and deck.possible:
         return tuple(role_id for role_id, _ in deck.possible)
     check_players(game, players)
-    possible = set(game.rules.possible_roles(game, players, _options(game, options)))
+    possible = set(game.drawn_set_rules.possible_roles(game, players, _options(game, options)))
     return tuple(role_id for role_id in game.role_ids if role_id in possible)

@@ -61,12 +61,24 @@ Flow = Generator[RoundStep, dict, Any]  # a procedure's steps: each yield takes 
 
 @runtime_checkable
 class Procedure(Protocol):
-    """What the loop, a record and the screens need of a day's vote (``Vote`` gives the defaults)."""
+    """What the loop, a record and the screens need of a day's vote (``Vote`` gives the defaults).
+    Each is read, never set: a field, a class's constant or a property."""
 
-    rounds: tuple[str, ...]  # its rounds' names, which a record keys by the rules' VOTE_KEYS
-    candidates: tuple[str, ...]  # who may be lynched
-    may_spare: bool  # a day given as its result (not voted) may end with nobody lynched
-    spares_all: bool  # nobody may be lynched today: the votes are still taken, and spare everybody
+    @property
+    def rounds(self) -> tuple[str, ...]:
+        """Its rounds' names, which a record keys by the rules' VOTE_KEYS."""
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Who may be lynched."""
+
+    @property
+    def may_spare(self) -> bool:
+        """A day given as its result (not voted) may end with nobody lynched."""
+
+    @property
+    def spares_all(self) -> bool:
+        """Nobody may be lynched today: the votes are still taken, and spare everybody."""
 
     @property
     def most_hands(self) -> int | None:

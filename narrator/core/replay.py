@@ -192,7 +192,7 @@ class _Replay:
         return Replayed(self.setup, tuple(self.results), over)
 
     def night(self, number: int, values: dict) -> None:
-        rules = self.game.rules
+        rules = self.game.nights_rules
         values.pop("revived", None)  # a night's result a record may carry: not compared
         unfit: dict[str, list] = {}  # the asks of a key whose value fitted none of them so far
         while isinstance(self.rounds.step, PhaseStep):
@@ -223,7 +223,7 @@ class _Replay:
         self.enter(number, None, entry_for(step))
 
     def day(self, number: int, values: dict) -> None:
-        rules = self.game.rules
+        rules = self.game.nights_rules
         step = self.rounds.step
         assert isinstance(step, DayStep)  # after a night (run() checked it), the day
         night = step.state.night
@@ -269,7 +269,7 @@ class _Replay:
                 continue
             if key is None:
                 raise self.fail(number, None, msg("the votes of '{round}' are missing",
-                                                  round=self.game.rules.VOTE_KEYS.get(step.round, step.round)))
+                                                  round=self.game.nights_rules.VOTE_KEYS.get(step.round, step.round)))
             ballots = {str(voter): voted for voter, voted in values[key].items()}
             if step.voter not in ballots and not step.may_pass:
                 raise self.fail(number, key, msg("{voter} did not vote", voter=step.voter))

@@ -326,19 +326,19 @@ def check_setup(game: Game, setup: Setup) -> None:
 def possible_winners(game: Game, setup: Setup) -> tuple[str, ...]:
     """Who can win this game (the rules' ``ENDS``: a side, or a role that wins alone) with this deck."""
     sides = {game.role(role_id).side for role_id in setup.role_ids}
-    return tuple(end for end in game.rules.ENDS if end in sides or end in setup.role_ids)
+    return tuple(end for end in game.nights_rules.ENDS if end in sides or end in setup.role_ids)
 
 
 def first_state(game: Game, setup: Setup) -> State:
     """The state before the first night: the generic fields, and the game's own from its rules."""
     state = State(1, setup.seating, setup.deck, setup.options, setup.cards, possible=setup.possible)
-    return _checked(game, game.rules.start(game, state), State, "start")
+    return _checked(game, game.nights_rules.start(game, state), State, "start")
 
 
 def notes_for(game: Game, state: State, say: Any) -> tuple[str, ...]:
     """What the moderator keeps in mind beyond the cards and the dead (the rules' ``notes``:
     lovers, curses, powers spent), a sentence each; none when the rules have no notes."""
-    sentences = _checked(game, game.rules.notes(game, state, say), (list, tuple), "notes")
+    sentences = _checked(game, game.nights_rules.notes(game, state, say), (list, tuple), "notes")
     if not all(isinstance(sentence, str) for sentence in sentences):
         raise RulesError(msg("{file}: notes() gave something other than sentences", file=_source(game)))
     return tuple(sentences)
@@ -377,12 +377,12 @@ def _ask(game: Game, ask: _AskOrNone, keys: Mapping[str, str], where: str) -> _A
 def tonight_skips(game: Game, state: State) -> frozenset[str]:
     """The deck's turns of this night that the game's rules leave out."""
     called = game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options, state.night)
-    return frozenset(slot.id for slot in called if not game.rules.calls(game, state, slot.id))
+    return frozenset(slot.id for slot in called if not game.nights_rules.calls(game, state, slot.id))
 
 
 def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
     """The game from its first night to its end; each ``yield`` hands out a step and takes its entry."""
-    rules = game.rules
+    rules = game.nights_rules
     state = first_state(game, setup)
     moderated = setup.cards is not None
 
@@ -462,14 +462,14 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
 
 def _with(game: Game, tonight: Mapping[str, Any], ask: Ask, value: Any) -> Actions:
     """The night's entries so far with ``value`` entered for ``ask`` (nothing for none)."""
-    return _actions(game, {**tonight, **({ask.key: value} if value is not None else {})}, game.rules.NIGHT_KEYS)
+    return _actions(game, {**tonight, **({ask.key: value} if value is not None else {})}, game.nights_rules.NIGHT_KEYS)
 
 
 def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
     """What the moderator tells (nods or shakes the head) for ``value`` in a turn that answers:
     one of the rules' ``ANSWERS`` for the ask's key, or None."""
-    told = game.rules.answer(game, state, ask, value, _with(game, tonight, ask, value))
-    if told is not None and told not in game.rules.ANSWERS.get(ask.key, ()):
+    told = game.nights_rules.answer(game, state, ask, value, _with(game, tonight, ask, value))
+    if told is not None and told not in game.nights_rules.ANSWERS.get(ask.key, ()):
         raise RulesError(msg("{file}: answer() gave '{value}' for '{key}', none of its ANSWERS", file=_source(game),
                              value=told, key=ask.key))
     return told
@@ -477,7 +477,7 @@ def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[
 
 def places_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> dict[str, str | None]:
     """Who is away from home tonight and where, once ``value`` is entered for ``ask`` (the rules' ``places``)."""
-    return dict(game.rules.places(game, state, _with(game, tonight, ask, value)))
+    return dict(game.nights_rules.places(game, state, _with(game, tonight, ask, value)))
 
 
 # --- saving ---------------------------------------------------------------------------------------

@@ -236,7 +236,7 @@ def every_line_key(game: Game) -> list[str]:
 
 def round_line_keys(game: Game) -> list[str]:
     """The lines of a game played to the end that name nobody: no death at dawn, each end."""
-    return [NOBODY_DIED_LINE, *(END_LINE.format(winner=winner) for winner in game.rules.ENDS),
+    return [NOBODY_DIED_LINE, *(END_LINE.format(winner=winner) for winner in game.nights_rules.ENDS),
             *([NO_SIDE_LINE] if getattr(game.rules, "END_WITHOUT_SIDE", False) else [])]
 
 

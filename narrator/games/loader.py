@@ -302,7 +302,7 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
 
 def _check_ends(game: Game, source: Path) -> None:
     """Who a game of many nights' rules can name as winning is a side of the game or one of its roles."""
-    for end in game.rules.ENDS:
+    for end in game.nights_rules.ENDS:
         if end not in {role.side for role in game.roles} and end not in game.role_ids:
             raise DataError(msg("{file}: ENDS: '{end}' is neither a side nor a role of {game}", file=source, end=end,
                                 game=game.id))
