@@ -92,6 +92,7 @@ def test_narrate_deck_draws_the_set_and_lists_the_possible_roles(tmp_path, run):
     ("def draw_deck(game: Game, players: int, options: Mapping[str, bool], possible: Mapping[str, int] | None,\n"
      "              rng: random.Random)", r"draw_deck\(game, players, rng\) should take "
                                          r"\(game, players, options, possible, rng\)"),
+    ("def possible_roles(game: Game,", r"possible_roles\(\) does not say the type of 'game' \(the contract's: Game\)"),
 ])
 def test_the_drawn_set_is_all_three_functions_with_their_parameters(tmp_path, cut, error):
     replacement = {"\ndef deck_problem(": "\ndef _unused(", "def possible_roles(game: Game,": "def possible_roles(game,"}.get(

@@ -7,7 +7,8 @@ game's state (``narrator.core.state.State``, with its ``own`` values), the night
 the day's procedure and actions, and the end. A game record (``narrate replay``) is keyed by the
 same ACTION KEYS the asks carry.
 
-The contract is typed; a game's hooks say the types of their parameters and of what they return.
+The contract is typed, and a game's hooks say the types of their parameters and of what they
+return: dev/typecheck.py has mypy check each game's against the contract's (tests/test_types.py).
 """
 
 from __future__ import annotations  # the contract's types name modules that import this one
@@ -214,12 +215,35 @@ def bind(module: Any, path: str) -> Rules:
     return Rules(module, hooks)
 
 
+def untyped(function: Callable[..., Any], name: str, contract: type) -> Text | None:
+    """Why ``function``, the contract's ``name``, does not say the types of its parameters and of
+    what it returns (``contract``'s, which dev/typecheck.py has mypy check), or None."""
+    def shown(annotation: Any) -> str:
+        return annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+
+    signature, wanted = inspect.signature(function), inspect.signature(getattr(contract, name))
+    for parameter in signature.parameters.values():
+        if parameter.annotation is parameter.empty:
+            spec = wanted.parameters.get(parameter.name)
+            return msg("{name}() does not say the type of '{parameter}' (the contract's: {type})", name=name,
+                       parameter=parameter.name, type=shown(spec.annotation) if spec is not None else "-")
+    if signature.return_annotation is signature.empty:
+        return msg("{name}() does not say the type it returns (the contract's: {type})", name=name,
+                   type=shown(wanted.return_annotation))
+    return None
+
+
 def check_rules(module: Any, path: str) -> None:
     """A module fulfils the contract: every name it cannot leave out, every hook it defines with
-    some of the contract's parameters and no other, the keys of kinds the core knows. DataError
-    naming ``path`` otherwise."""
+    some of the contract's parameters and no other, each typed, the keys of kinds the core knows.
+    DataError naming ``path`` otherwise."""
     def fail(problem) -> DataError:
         return DataError(msg("{file}: {problem}", file=path, problem=problem))
+
+    def typed(name: str, given: Any, contract: type) -> None:
+        why = untyped(given, name, contract)
+        if why is not None:
+            raise fail(why)
 
     def takes(name: str, given: Any, wanted: list[str]) -> None:
         """``given`` takes only parameters of ``wanted``, each by name (no *args, no **named)."""
@@ -242,6 +266,7 @@ def check_rules(module: Any, path: str) -> None:
         if not callable(given):
             raise fail(msg("no function '{name}({parameters})'", name=name, parameters=", ".join(signature.parameters)))
         takes(name, given, list(signature.parameters))
+        typed(name, given, NightsRules)
     for declared in ("NIGHT_KEYS", "DAY_KEYS"):
         keys = _named(module, declared)
         if not isinstance(keys, Mapping):
@@ -257,6 +282,8 @@ def check_rules(module: Any, path: str) -> None:
         raise fail(msg("END_AFTER: one or both of {moments}", moments=", ".join(MOMENTS)))
     if 0 < sum(callable(getattr(module, name, None)) for name in ONE_DAY) < len(ONE_DAY):
         raise fail(msg("a votes file of one day needs all of {names}, or none", names=", ".join(ONE_DAY)))
+    for name in ONE_DAY if reads_one_day(module) else ():
+        typed(name, getattr(module, name), OneDay)
     drawn = [name for name in DRAWN_SET if callable(getattr(module, name, None))]
     if 0 < len(drawn) < len(DRAWN_SET):
         raise fail(msg("a set drawn by the rules needs all of {names}, or none", names=", ".join(DRAWN_SET)))
@@ -268,6 +295,7 @@ def check_rules(module: Any, path: str) -> None:
         if have != wanted:
             raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
                        wanted=", ".join(wanted)))
+        typed(name, getattr(module, name), DrawnSet)
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
             raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))

@@ -40,7 +40,7 @@ from narrator.core.game import (
     WakeSlot,
 )
 from narrator.core.i18n import msg
-from narrator.core.nights import Rules, answer_sentences, bind
+from narrator.core.nights import Rules, answer_sentences, bind, untyped
 from narrator.core.vote import VoteRules
 from narrator.games.summary import GAME_FILE as _GAME_FILE
 from narrator.games.summary import available_games, default_language, language_ids  # noqa: F401 (the loader's API)
@@ -49,6 +49,7 @@ from narrator.games.yamlfile import read_yaml
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
+_RULES_FUNCTIONS = ("questions", "check", "resolve", "card_back")  # each says its types (VoteRules')
 # A game of many nights' rules fulfil narrator.core.nights.NightsRules instead (checked by check_rules).
 _TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
 
@@ -260,6 +261,10 @@ def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | Rules | N
         if not hasattr(module, needed):
             raise DataError(msg("{file}: no '{name}' (a rules module provides {names})", file=path, name=needed,
                                 names=", ".join(_RULES_NAMES)))
+    for function in () if many_nights else _RULES_FUNCTIONS:
+        why = untyped(getattr(module, function), function, VoteRules) if callable(getattr(module, function)) else None
+        if why is not None:
+            raise DataError(msg("{file}: {problem}", file=path, problem=why))
     for declared in ("ROLE_FIELDS", "TOKEN_FIELDS"):
         for trait, kind in getattr(rules, declared, {}).items():
             if kind not in _TRAIT_KINDS and not isinstance(kind, tuple):
