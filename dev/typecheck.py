@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from narrator.core import nights  # noqa: E402
+from narrator.core.errors import NarratorError  # noqa: E402
 from narrator.games.loader import load_rules  # noqa: E402
 from narrator.games.yamlfile import read_yaml  # noqa: E402
 
@@ -160,7 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="narrator-typecheck-") as temporary:
         folder = args.keep or Path(temporary)
         folder.mkdir(parents=True, exist_ok=True)
-        files, where = prepare(args.games, folder)
+        try:
+            files, where = prepare(args.games, folder)
+        except NarratorError as error:  # a game that does not load: its rules break the contract
+            print(f"typecheck: {error}", file=sys.stderr)
+            return 1
         command = [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
                    *(["--cache-dir", args.cache_dir] if args.cache_dir else []),
                    *([] if args.games_only else ["narrator"]), *map(str, files)]
