@@ -17,19 +17,23 @@ from narrator.games.loader import load_game
 # both), and the Medium refused by the rules when the option quiet-first-night is off.
 DRAWN = '''
 
-def draw_deck(game, players, options, possible, rng):
+import random
+
+
+def draw_deck(game: Game, players: int, options: Mapping[str, bool], possible: Mapping[str, int] | None,
+              rng: random.Random) -> dict[str, int]:
     seer = rng.choice(["veggente", "medium"])
     wolves = 2 if players < 12 else 3
     return {"lupo-mannaro": wolves, seer: 1, "villico": players - wolves - 1}
 
 
-def deck_problem(game, deck, options, possible):
+def deck_problem(game: Game, deck: Deck, options: Mapping[str, bool], possible: Mapping[str, int] | None) -> str | None:
     if deck.copies("medium") and not options["quiet-first-night"]:
         return "the Medium plays only with quiet-first-night=on"
     return None
 
 
-def possible_roles(game, players, options):
+def possible_roles(game: Game, players: int, options: Mapping[str, bool]) -> tuple[str, ...]:
     return ("lupo-mannaro", "villico", "veggente", "medium")
 '''
 
@@ -84,14 +88,16 @@ def test_narrate_deck_draws_the_set_and_lists_the_possible_roles(tmp_path, run):
 
 
 @pytest.mark.parametrize("cut, error", [
-    ("\ndef deck_problem(game, deck, options, possible):", "a set drawn by the rules needs all of draw_deck, deck_problem, "
-                                                 "possible_roles, or none"),
-    ("def draw_deck(game, players, options, possible, rng):", r"draw_deck\(game, players, rng\) should take "
-                                                              r"\(game, players, options, possible, rng\)"),
+    ("\ndef deck_problem(", "a set drawn by the rules needs all of draw_deck, deck_problem, possible_roles, or none"),
+    ("def draw_deck(game: Game, players: int, options: Mapping[str, bool], possible: Mapping[str, int] | None,\n"
+     "              rng: random.Random)", r"draw_deck\(game, players, rng\) should take "
+                                         r"\(game, players, options, possible, rng\)"),
+    ("def possible_roles(game: Game,", r"possible_roles\(\) does not say the type of 'game' \(the contract's: Game\)"),
 ])
 def test_the_drawn_set_is_all_three_functions_with_their_parameters(tmp_path, cut, error):
-    replacement = "\ndef _unused(game, deck, options):" if cut.startswith("\ndef deck_problem") else \
-        "def draw_deck(game, players, rng):"
+    replacement = {"\ndef deck_problem(": "\ndef _unused(", "def possible_roles(game: Game,": "def possible_roles(game,"}.get(
+        cut, "def draw_deck(game: Game, players: int, rng: random.Random)")
+    assert cut in DRAWN
     folder = drawing_game(tmp_path, DRAWN.replace(cut, replacement))
     with pytest.raises(DataError, match=error):
         load_game(folder)

@@ -198,3 +198,12 @@ def test_a_whole_game_from_the_phone_console(tmp_path, monkeypatch):
     seat_forms = [form for form in forms if any(" · " in option["label"] for option in form.get("options", ()))]
     assert seat_forms and all(form["kind"] == "one" for form in seat_forms)  # its own kind, as a form of names
     assert any("accuses" in form["question"] for form in forms)  # its own procedure's words
+
+
+def test_its_rules_type_check_against_the_contract(tmp_path):
+    """The typed seam holds for a game outside scripts/ too (dev/typecheck.py, as tests/test_types.py runs it)."""
+    from test_types import typecheck
+
+    result = typecheck(tmp_path, "--games", str(FOLDER.parent), "--games-only")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 games' rules.py" in result.stdout and "Success" in result.stdout

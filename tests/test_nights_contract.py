@@ -28,11 +28,16 @@ def lupus_with(tmp_path, old: str, new: str, game_id="lupus-in-tabula"):
 
 
 @pytest.mark.parametrize("old, new, error", [
-    ("def dusk(game, state, lynched, acts):", "def dusk_(game, state, lynched, acts):",
-     r"no function 'dusk\(game, state, lynched, acts\)'"),
-    ("def dawn(game, state, tonight):", "def dawn(game, state, tonite):",
+    ("def dusk(", "def dusk_(", r"no function 'dusk\(game, state, lynched, acts\)'"),
+    ("def dawn(game: Game, state: State, tonight:", "def dawn(game: Game, state: State, tonite:",
      r"dawn\(\) takes 'tonite', which is none of its parameters \(game, state, tonight\)"),
-    ("def dawn(game, state, tonight):", "def dawn(game, state, *tonight):", r"dawn\(\) takes 'tonight', which is none"),
+    ("def dawn(game: Game, state: State, tonight:", "def dawn(game: Game, state: State, *tonight:",
+     r"dawn\(\) takes 'tonight', which is none"),
+    ("def dawn(game: Game, state: State, tonight: Mapping[str, Any])", "def dawn(game: Game, state: State, tonight)",
+     r"dawn\(\) does not say the type of 'tonight' \(the contract's: Mapping\[str, Any\]\)"),
+    ("tonight: Mapping[str, Any]) -> Dawn:", "tonight: Mapping[str, Any]):",
+     r"dawn\(\) does not say the type it returns \(the contract's: Dawn\)"),
+    ("def read_day(game: Game,", "def read_day(game,", r"read_day\(\) does not say the type of 'game' \(the contract's: Game\)"),
     ('NIGHT_KEYS = {"medium": "told"', 'NIGHT_KEYS = {"medium": "nod"', "NIGHT_KEYS\\['medium'\\]: 'nod' is not a kind"),
     ('NIGHT_KEYS = {"medium"', 'NIGHT_KEYZ = {"medium"', "no 'NIGHT_KEYS'"),
     ('ENDS = (HUMANS, WOLVES, "criceto-mannaro")', 'ENDS = (HUMANS, WOLVES, "criceto")',
@@ -76,12 +81,11 @@ def test_a_votes_file_of_one_day_is_all_three_functions_or_none(tmp_path):
 def test_an_end_with_no_side_is_for_rules_that_say_it_may_come(tmp_path):
     """game_over() naming no side is a plugin's mistake unless its rules declare END_WITHOUT_SIDE
     (Wherewolf in Tabula's: only the cursed are left); then the game ends and no side wins."""
-    ending = "def game_over(game, state):\n    return (), ()\n\n\ndef game_over_(game, state):"
-    game = load_game(lupus_with(tmp_path, "def game_over(game, state):", ending))
+    ending = "def game_over(game: Game, state: State) -> Any:\n    return (), ()\n\n\ndef game_over_("
+    game = load_game(lupus_with(tmp_path, "def game_over(", ending))
     with pytest.raises(RulesError, match="game_over\\(\\) named no side, and END_WITHOUT_SIDE is not true"):
         play(game)
-    declared = lupus_with(tmp_path / "declared", "def game_over(game, state):",
-                          "END_WITHOUT_SIDE = True\n\n\n" + ending)
+    declared = lupus_with(tmp_path / "declared", "def game_over(", "END_WITHOUT_SIDE = True\n\n\n" + ending)
     with pytest.raises(DataError, match="end.none"):  # its languages must then say it
         load_game(declared)
     for language in ("it", "en"):
@@ -105,7 +109,8 @@ def test_notes_for_the_moderator_are_optional_and_checked_when_the_game_loads(tm
     """A game need not tell its moderator anything beyond the cards; when its rules do (``notes``),
     the function takes some of (game, state, say) and nothing else, or the game does not load, and
     gives sentences."""
-    folder = with_rules_added(tmp_path, "def notes(game, state, words):\n    return []\n")
+    folder = with_rules_added(tmp_path, "def notes(game: Game, state: State, words: Sentences) -> list[str]:\n"
+                                        "    return []\n")
     with pytest.raises(DataError, match=r"notes\(\) takes 'words', which is none of its parameters \(game, state, "
                                         r"say\)") as caught:
         load_game(folder)
@@ -116,14 +121,16 @@ def test_notes_for_the_moderator_are_optional_and_checked_when_the_game_loads(tm
     without = load_game(with_rules_added(tmp_path / "none", "globals().pop('notes', None)\n"))
     state = play(without).step.state
     assert notes_for(without, state, Sentences(without.languages["en"])) == ()
-    told = load_game(with_rules_added(tmp_path / "told", "def notes(game, state, say):\n"
-                                      "    return [say('and') + ' ' + name for name in state.dead[:2]]\n"))
+    told = load_game(with_rules_added(tmp_path / "told", "def notes(game: Game, state: State, say: Sentences) -> "
+                                      "list[str]:\n    return [say('and') + ' ' + name for name in state.dead[:2]]\n"))
     assert notes_for(told, state, Sentences(told.languages["en"])) == tuple(f"and {name}" for name in state.dead[:2])
-    wrong = load_game(with_rules_added(tmp_path / "wrong", "def notes(game, state, say):\n    return [1]\n"))
+    wrong = load_game(with_rules_added(tmp_path / "wrong", "def notes(game: Any, state: Any, say: Any) -> Any:\n"
+                                       "    return [1]\n"))
     with pytest.raises(RulesError, match="notes\\(\\) gave something other than sentences"):
         notes_for(wrong, state, Sentences(wrong.languages["en"]))
     with pytest.raises(RulesError, match="notes\\(\\) gave str, not a list or tuple"):
-        notes_for(load_game(with_rules_added(tmp_path / "one", "def notes(game, state, say):\n    return 'x'\n")),
+        notes_for(load_game(with_rules_added(tmp_path / "one", "def notes(game: Any, state: Any, say: Any) -> Any:\n"
+                                                                "    return 'x'\n")),
                   state, Sentences(wrong.languages["en"]))
 
 
@@ -131,12 +138,15 @@ def test_a_hook_takes_the_parameters_it_needs_by_name_in_any_order(tmp_path):
     """pluggy's way: Lupus's dawn and answer with their parameters in another order, and its start
     without the game it does not use, play the same game: each is handed what it names."""
     original = load_game(GAMES_DIR / "lupus-in-tabula")
-    folder = lupus_with(tmp_path, "def dawn(game, state, tonight):", "def dawn(tonight, state, game):")
+    folder = lupus_with(tmp_path, "def dawn(game: Game, state: State, tonight: Mapping[str, Any])",
+                        "def dawn(tonight: Mapping[str, Any], state: State, game: Game)")
     rules = folder / "rules.py"
     text = rules.read_text(encoding="utf-8")
-    rules.write_text(text.replace("def answer(game, state, ask, value, tonight):",
-                                  "def answer(ask, value, state, tonight, game):").replace(
-        "def start(game, state):", "def start(state):"), encoding="utf-8")
+    assert "def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any])" in text
+    assert "def start(game: Game, state: State)" in text
+    rules.write_text(text.replace("def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any])",
+                                  "def answer(ask: Ask, value: Any, state: State, tonight: Mapping[str, Any], game: Game)").replace(
+        "def start(game: Game, state: State)", "def start(state: State)"), encoding="utf-8")
     reordered = load_game(folder)
     assert play(reordered).entries == play(original).entries
 
@@ -150,8 +160,11 @@ def test_a_game_leaves_out_the_hooks_and_names_it_has_no_use_for():
 
     module = types.ModuleType("tiny")
     module.__dict__.update(ENDS=("village",), NIGHT_KEYS={}, VOTE_KEYS={}, END_AFTER=("dawn",))
+    def nothing() -> None:
+        return None
+
     for name in ("ask", "dawn", "day", "dusk", "game_over", "announce", "explain_day"):
-        setattr(module, name, lambda: None)
+        setattr(module, name, nothing)
     rules = bind(module, "tiny/rules.py")
     state = State(1, ("Anna", "Bruno"), {}, {}, None)
     assert rules.start(None, state) is state
@@ -167,7 +180,7 @@ def test_a_game_leaves_out_the_hooks_and_names_it_has_no_use_for():
 
 def test_a_day_that_is_no_procedure_is_an_error_naming_the_file(tmp_path):
     """The loop takes only what speaks the procedure's protocol (narrator.core.procedures.Procedure)."""
-    game = load_game(with_rules_added(tmp_path, "def day(game, state):\n    return ('Anna', 'Bruno')\n"))
+    game = load_game(with_rules_added(tmp_path, "def day(game: Any, state: Any) -> Any:\n    return ('Anna', 'Bruno')\n"))
     with pytest.raises(RulesError, match=r"rules.py: day\(\) gave tuple, not a Procedure"):
         play(game)
 

@@ -120,3 +120,11 @@ def test_wins_heads_the_roles_wins_and_is_refused_without_them(tmp_path):
     assert "missing field 'wins'" in refusal(changed(tmp_path / "b", ONE_NIGHT, "en.yaml", card(win=alone)))
     game = load_game(changed(tmp_path / "c", ONE_NIGHT, "en.yaml", card(win=alone, wins="Who wins")))
     assert game.languages["en"].card["wins"] == "Who wins" and game.languages["en"].card_wins == alone
+
+
+def test_the_smallest_games_rules_type_check_against_the_contract(tmp_path):
+    """The README's rules.py say their types, as every game's must, and they hold (dev/typecheck.py)."""
+    from tests.test_types import typecheck
+
+    result = typecheck(tmp_path, "--games", str(write_examples(tmp_path / "games")), "--games-only")
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -142,17 +142,19 @@ def _paragraphs(script: NightScript, texts) -> list[tuple[str, tuple[tuple[str, 
     """The night as paragraphs: (phase, words said with counts marked in bold, the paragraph's
     first segment). The lines after the turns are a paragraph each."""
     out: list[tuple[str, tuple[tuple[str, bool], ...], object]] = []
-    phase, first, said = None, None, []
+    phase: str | None = None  # none before the first segment, when nothing is said yet
+    first: object = None
+    said: list[tuple[str, bool]] = []
     for segment in script.segments:
         if segment.phase != phase or (phase == OUTRO_PHASE and isinstance(segment, Line)):
-            if said:
+            if said and phase is not None:
                 out.append((phase, tuple(said), first))
             phase, first, said = segment.phase, segment, []
         if isinstance(segment, Count):
             said.append((f"▸ {texts['count'].format(seconds=segment.seconds)} ▸", True))
         else:
             said.append((segment.text, False))
-    if said:
+    if said and phase is not None:
         out.append((phase, tuple(said), first))
     return out
 

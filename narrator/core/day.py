@@ -136,7 +136,7 @@ class DayTimer:
 
     def shown_left(self) -> float:
         """The time the clock shows: what is left, or, once the vote was called early, what was left then."""
-        return self.left_at_call if self.called_early else self.left()
+        return self.left_at_call if self.called_early and self.left_at_call is not None else self.left()
 
     def due(self) -> list[DayEvent]:
         """The events whose mark the time left has reached since the last call, in order."""

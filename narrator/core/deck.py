@@ -61,13 +61,15 @@ def make_deck(game: Game, counts: Mapping[str, int], possible: Mapping[str, int]
     apart: dict[str, int] = {}
     for role_id, _copies in dealt:
         rule = game.role(role_id).sets_apart
-        for _ in range(rule.count if rule else 0):
+        if rule is None:
+            continue
+        for _ in range(rule.count):
             chosen = next((other for other in rule.roles if left.get(other, 0) > 0), None)
             if chosen is not None:
                 left[chosen] -= 1
                 apart[chosen] = apart.get(chosen, 0) + 1
     return Deck(dealt, tuple((role_id, apart[role_id]) for role_id in game.role_ids if role_id in apart),
-                tuple((role_id, possible[role_id]) for role_id in game.role_ids if (possible or {}).get(role_id, 0) > 0))
+                tuple((role_id, copies) for role_id in game.role_ids if (copies := (possible or {}).get(role_id, 0)) > 0))
 
 
 def players_for(game: Game, deck: Deck) -> int:
@@ -106,9 +108,9 @@ def check_deck(game: Game, deck: Deck, players: int | None = None, options: Mapp
                                  other=clash))
     needed_apart = sum(role.sets_apart.count for role in game.roles if role.sets_apart and deck.copies(role.id))
     if sum(copies for _, copies in deck.apart) < needed_apart:
-        role = next(role for role in game.roles if role.sets_apart and deck.copies(role.id))
+        role, rule = next((role, role.sets_apart) for role in game.roles if role.sets_apart and deck.copies(role.id))
         raise DeckError(msg("'{role}' needs a card set apart ({roles}), but the deck takes every one the box has: "
-                            "remove one of them", role=role.id, roles=", ".join(role.sets_apart.roles)))
+                            "remove one of them", role=role.id, roles=", ".join(rule.roles)))
     if game.needs_side is not None and not any(game.role(role_id).side == game.needs_side
                                                for role_id in deck.role_ids):
         raise DeckError(msg("the deck needs at least one card of the side '{side}' ({roles}), or the night has no "
@@ -135,8 +137,8 @@ def check_deck(game: Game, deck: Deck, players: int | None = None, options: Mapp
             raise DeckError(msg("{players} players need {needed} cards; this deck has {cards}: {fix}",
                                  players=players, needed=needed, cards=deck.size, fix=fix))
     if game.draws_set:
-        problem = game.rules.deck_problem(game, deck, game.option_defaults if options is None else options,
-                                          dict(deck.possible) or None)
+        problem = game.drawn_set_rules.deck_problem(game, deck, game.option_defaults if options is None else options,
+                                                    dict(deck.possible) or None)
         if problem is not None:
             raise DeckError(problem)
     return players
@@ -347,7 +349,8 @@ def build_deck(game: Game, *, players: int | None = None, base: Deck | None = No
                 raise NarratorError(msg("{game} draws its set at random: add --random (and --seed N to draw one again), "
                                         "or give the cards with --deck", game=game.title))
             check_players(game, players)
-            base = make_deck(game, game.rules.draw_deck(game, players, _options(game, options), possible, rng))
+            base = make_deck(game, game.drawn_set_rules.draw_deck(game, players, _options(game, options), possible,
+                                                                  rng))
         else:
             base = random_deck(game, players, rng) if rng is not None else recommended_deck(game, players)
     deck = adjust_deck(game, base, add, remove)
@@ -369,5 +372,5 @@ def possible_roles(game: Game, players: int, options: Mapping[str, bool] | None 
     if deck is not None and deck.possible:
         return tuple(role_id for role_id, _ in deck.possible)
     check_players(game, players)
-    possible = set(game.rules.possible_roles(game, players, _options(game, options)))
+    possible = set(game.drawn_set_rules.possible_roles(game, players, _options(game, options)))
     return tuple(role_id for role_id in game.role_ids if role_id in possible)

@@ -11,10 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.core.errors import UnknownRoleError
 from narrator.core.i18n import msg
+
+if TYPE_CHECKING:  # the contracts of a game's rules.py (those modules import this one)
+    from narrator.core.nights import DrawnSet, NightsRules, Rules
+    from narrator.core.vote import VoteRules
 
 IN_DECK_RULES = ("any", "all-copies", "all-or-none")
 # What the card's front and the start of its back say in every game; a game's rules module names
@@ -275,7 +279,9 @@ class Game:
     token_traits: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     needs_side: str | None = None  # a legal deck holds at least one card of this side (an enemy for the night)
     minority: tuple[str, ...] = ()  # a legal deck holds at least one of these roles, and fewer than other cards
-    rules: Any = None  # the game's rules module (narrator.core.vote.VoteRules), or None: no vote rules
+    # the game's rules.py: a game of one night's (narrator.core.vote), or one of many nights' as the core
+    # calls it (narrator.core.nights.bind: nights_rules, drawn_set_rules); None: no vote rules
+    rules: "VoteRules | Rules | None" = None
     gap_before_count: float = 0.0  # a breath between a turn's opening line and its first number
     many_nights: bool = False  # nights follow one another until a side wins (turns may depend on the night)
     without_moderator: Condition | None = None  # when it holds, nobody at the laptop knows the cards
@@ -291,6 +297,24 @@ class Game:
     def plays_rounds(self) -> bool:
         """A game of many nights with rules (``narrator.core.nights``): narrate plays it to the end."""
         return self.many_nights and self.rules is not None
+
+    @property
+    def nights_rules(self) -> "NightsRules":
+        """The rules of a game that ``plays_rounds``, as the core calls them."""
+        from narrator.core.nights import Rules
+
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"{self.id} has no rules of a game of many nights")
+        return self.rules
+
+    @property
+    def drawn_set_rules(self) -> "DrawnSet":
+        """The rules of a game that ``draws_set``."""
+        from narrator.core.nights import Rules
+
+        if not isinstance(self.rules, Rules) or not self.draws_set:
+            raise TypeError(f"{self.id} has no rules that draw its set")
+        return self.rules
 
     def unmoderated(self, roles_in_deck: frozenset[str], options: Mapping[str, bool]) -> bool:
         """Whether this is a game that can have a moderator played without one (its card says so)."""
@@ -338,7 +362,8 @@ class Game:
             return roles
         if possible:
             return roles | frozenset(possible)
-        return roles | frozenset(self.rules.possible_roles(self, sum(counts.values()) - self.extra_cards, options))
+        return roles | frozenset(self.drawn_set_rules.possible_roles(self, sum(counts.values()) - self.extra_cards,
+                                                                     options))
 
     def called_slots(self, roles_in_deck: frozenset[str], options: Mapping[str, bool],
                      night: int = 1) -> tuple[WakeSlot, ...]:

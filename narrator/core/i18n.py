@@ -32,7 +32,7 @@ class Text:
     count: int | None = None
 
     def render(self, catalog: Catalog) -> str:
-        if self.plural is None:
+        if self.plural is None or self.count is None:
             template = catalog.gettext(self.message)
         else:
             template = catalog.ngettext(self.message, self.plural, self.count)

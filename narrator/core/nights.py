@@ -6,17 +6,31 @@ The loop (``narrator.core.rounds``) owns only the course every such game shares;
 game's state (``narrator.core.state.State``, with its ``own`` values), the night's asks, the dawn,
 the day's procedure and actions, and the end. A game record (``narrate replay``) is keyed by the
 same ACTION KEYS the asks carry.
+
+The contract is typed, and a game's hooks say the types of their parameters and of what they
+return: dev/typecheck.py has mypy check each game's against the contract's (tests/test_types.py).
 """
 
+from __future__ import annotations  # the contract's types name modules that import this one
+
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from narrator.core.errors import DataError
-from narrator.core.i18n import msg
+from narrator.core.i18n import Text, msg
 from narrator.core.kinds import STOCK, Kind
 from narrator.core.state import Ask, Dawn, Dusk, State
+
+if TYPE_CHECKING:
+    from random import Random
+
+    from narrator.core.card import Block
+    from narrator.core.deck import Deck
+    from narrator.core.game import Game, Language
+    from narrator.core.procedures import Procedure, Verdict
+    from narrator.core.vote import Sentences
 
 
 class NightsRules(Protocol):
@@ -38,56 +52,56 @@ class NightsRules(Protocol):
     VOTE_KEYS: Mapping[str, str]  # what a game record calls each round of the day's procedure (nomination: ...)
     END_AFTER: tuple[str, ...]  # when game_over is asked: after the "dawn", after the "day", or both
 
-    def start(self, game, state: State) -> State:
+    def start(self, game: Game, state: State) -> State:
         """The state before the first night: the game's own values set."""
 
-    def places(self, game, state: State, tonight: Mapping[str, Any]) -> Mapping[str, str | None]:
+    def places(self, game: Game, state: State, tonight: Mapping[str, Any]) -> Mapping[str, str | None]:
         """Where each living player is tonight as the entries so far say, for the moderator's eyes:
         player: whose house (None: out, in no house); only those away from home. Empty if the
         game has no houses."""
 
-    def calls(self, game, state: State, turn: str) -> bool:
+    def calls(self, game: Game, state: State, turn: str) -> bool:
         """Whether the deck's turn ``turn`` is called tonight (a game may leave out a dead character's)."""
 
-    def ask(self, game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
+    def ask(self, game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
         """What the moderator enters in ``turn`` (a turn's id, or the night's end "dawn") given the
         night's entries so far; None when nothing is entered (the turn passes in silence)."""
 
-    def answer(self, game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+    def answer(self, game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
         """What the moderator tells at once for ``value`` (one of ANSWERS[ask.key]), or None."""
 
-    def dawn(self, game, state: State, tonight: Mapping[str, Any]) -> Dawn:
+    def dawn(self, game: Game, state: State, tonight: Mapping[str, Any]) -> Dawn:
         """What the night comes to: the state after it, who died in order and why, who came back."""
 
-    def day(self, game, state: State) -> Any:
+    def day(self, game: Game, state: State) -> Procedure:
         """The procedure that settles today's vote (narrator.core.procedures)."""
 
-    def day_asks(self, game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]],
-                 acts: Mapping[str, Any]) -> tuple[Ask, ...]:
+    def day_asks(self, game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]],
+                 acts: Mapping[str, Any]) -> Sequence[Ask]:
         """The day's actions once the vote has decided (a mayor's pardon), each keyed in DAY_KEYS;
         ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered.
         ``acts`` are the day's actions answered so far: the loop calls this again after each answer
         and asks the first one not answered yet, so a question may depend on those before it (none
         after the one that ends the day; a seconder other than the accused), or be left out."""
 
-    def dusk(self, game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
+    def dusk(self, game: Game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
         """What the day comes to: the state after it, who died and why."""
 
-    def game_over(self, game, state: State) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    def game_over(self, game: Game, state: State) -> tuple[Sequence[str], Sequence[str]] | None:
         """None while the game goes on; else the winning ENDS and every winner (dead ones too)."""
 
-    def announce(self, game, result: Dawn | Dusk, say) -> list[str]:
+    def announce(self, game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
         """The sentences said aloud for what a night (a ``Dawn``) or a day (a ``Dusk``) came to:
         who died, who came back (never called when nothing happened)."""
 
-    def explain_day(self, game, procedure: Any, verdict: Any, say) -> list[str]:
+    def explain_day(self, game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
         """The vote's result, a sentence per step, the last said aloud."""
 
-    def notes(self, game, state: State, say) -> list[str]:
+    def notes(self, game: Game, state: State, say: Sentences) -> Sequence[str]:
         """What the moderator keeps in mind that the cards and the dead do not show (lovers, curses,
         powers spent), a sentence each from the language's vote: section."""
 
-    def card_back(self, game, language, deck) -> tuple:
+    def card_back(self, game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
         """What the speaker card's back says of this game beyond the generic: its blocks."""
 
 
@@ -107,21 +121,45 @@ CONSTANTS: dict[str, Any] = {"ROLE_FIELDS": MappingProxyType({}), "SENTENCES": (
                              "ENTRY_KINDS": MappingProxyType({})}
 
 
-# A game may also keep a votes file of one day for 'narrate votes FILE' (Lupus in Tabula's): all four, or none:
-#   read_day(game, data, source) -> the day's votes, from the file's data; settle_votes(game, vote) -> the
-#   outcome; explain_votes(game, vote, outcome, say) -> its sentences; day_as_dict(outcome, explanation)
-#   -> the result for programs (--json).
-ONE_DAY = ("read_day", "settle_votes", "explain_votes", "day_as_dict")
-# A game may draw its set by its own formula instead of recommended decks: all three, or none.
-#   draw_deck(game, players, options, possible, rng) -> {role id: copies}, the set drawn with ``rng``
-#       (among ``possible``, the Possibili the group chose as {role id: copies}, when it chose them)
-#   deck_problem(game, deck, options, possible) -> why a deck (drawn or written) breaks the rules
-#       (one msg), or None; ``possible`` as above, None when no list was chosen (a game record)
-#   possible_roles(game, players, options) -> every role the draw could give (the Possibili), or
-#       with CHOSEN_POSSIBLE = True the group's default list: their turns are called every night,
-#       dealt or not, and ``narrate deck`` lists them
-# CHOSEN_POSSIBLE = True (optional): the group chooses the Possibili (``--possible``).
-DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")
+class OneDay(Protocol):
+    """A votes file of one day for 'narrate votes FILE' (Lupus in Tabula's), which a game may also
+    keep: all four functions, or none (``ONE_DAY``). The votes and the outcome are the game's own."""
+
+    def read_day(self, game: Game, data: Any, source: str) -> Any:
+        """The day's votes, from the file's data."""
+
+    def settle_votes(self, game: Game, vote: Any) -> Any:
+        """The outcome of the day's votes."""
+
+    def explain_votes(self, game: Game, vote: Any, outcome: Any, say: Sentences) -> Sequence[str]:
+        """The outcome's sentences."""
+
+    def day_as_dict(self, outcome: Any, explanation: Sequence[str]) -> dict[str, Any]:
+        """The result for programs (--json)."""
+
+
+class DrawnSet(Protocol):
+    """A set drawn by the game's own formula instead of recommended decks: all three, or none
+    (``DRAWN_SET``). ``CHOSEN_POSSIBLE = True`` (optional): the group chooses the Possibili
+    (``--possible``)."""
+
+    def draw_deck(self, game: Game, players: int, options: Mapping[str, bool], possible: Mapping[str, int] | None,
+                  rng: Random) -> Mapping[str, int]:
+        """{role id: copies}, the set drawn with ``rng`` (among ``possible``, the Possibili the group
+        chose as {role id: copies}, when it chose them)."""
+
+    def deck_problem(self, game: Game, deck: Deck, options: Mapping[str, bool],
+                     possible: Mapping[str, int] | None) -> Text | None:
+        """Why a deck (drawn or written) breaks the rules, or None; ``possible`` as above, None when
+        no list was chosen (a game record)."""
+
+    def possible_roles(self, game: Game, players: int, options: Mapping[str, bool]) -> Collection[str]:
+        """Every role the draw could give (the Possibili), or with CHOSEN_POSSIBLE = True the group's
+        default list: their turns are called every night, dealt or not, and ``narrate deck`` lists them."""
+
+
+ONE_DAY = ("read_day", "settle_votes", "explain_votes", "day_as_dict")  # OneDay's
+DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")  # DrawnSet's
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ENTRY_KINDS", "ANSWERS",
          "VOTE_KEYS", "END_AFTER")
 MOMENTS = ("dawn", "day")  # when the end may be checked
@@ -183,12 +221,35 @@ def bind(module: Any, path: str) -> Rules:
     return Rules(module, hooks)
 
 
+def untyped(function: Callable[..., Any], name: str, contract: type) -> Text | None:
+    """Why ``function``, the contract's ``name``, does not say the types of its parameters and of
+    what it returns (``contract``'s, which dev/typecheck.py has mypy check), or None."""
+    def shown(annotation: Any) -> str:
+        return annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+
+    signature, wanted = inspect.signature(function), inspect.signature(getattr(contract, name))
+    for parameter in signature.parameters.values():
+        if parameter.annotation is parameter.empty:
+            spec = wanted.parameters.get(parameter.name)
+            return msg("{name}() does not say the type of '{parameter}' (the contract's: {type})", name=name,
+                       parameter=parameter.name, type=shown(spec.annotation) if spec is not None else "-")
+    if signature.return_annotation is signature.empty:
+        return msg("{name}() does not say the type it returns (the contract's: {type})", name=name,
+                   type=shown(wanted.return_annotation))
+    return None
+
+
 def check_rules(module: Any, path: str) -> None:
     """A module fulfils the contract: every name it cannot leave out, every hook it defines with
-    some of the contract's parameters and no other, the keys of kinds the core knows. DataError
-    naming ``path`` otherwise."""
+    some of the contract's parameters and no other, each typed, the keys of kinds the core knows.
+    DataError naming ``path`` otherwise."""
     def fail(problem) -> DataError:
         return DataError(msg("{file}: {problem}", file=path, problem=problem))
+
+    def typed(name: str, given: Any, contract: type) -> None:
+        why = untyped(given, name, contract)
+        if why is not None:
+            raise fail(why)
 
     def takes(name: str, given: Any, wanted: list[str]) -> None:
         """``given`` takes only parameters of ``wanted``, each by name (no *args, no **named)."""
@@ -211,6 +272,7 @@ def check_rules(module: Any, path: str) -> None:
         if not callable(given):
             raise fail(msg("no function '{name}({parameters})'", name=name, parameters=", ".join(signature.parameters)))
         takes(name, given, list(signature.parameters))
+        typed(name, given, NightsRules)
     own = _named(module, "ENTRY_KINDS")
     if not isinstance(own, Mapping):
         raise fail(msg("ENTRY_KINDS: a mapping of a kind's name to the kind"))
@@ -240,6 +302,8 @@ def check_rules(module: Any, path: str) -> None:
         raise fail(msg("END_AFTER: one or both of {moments}", moments=", ".join(MOMENTS)))
     if 0 < sum(callable(getattr(module, name, None)) for name in ONE_DAY) < len(ONE_DAY):
         raise fail(msg("a votes file of one day needs all of {names}, or none", names=", ".join(ONE_DAY)))
+    for name in ONE_DAY if reads_one_day(module) else ():
+        typed(name, getattr(module, name), OneDay)
     drawn = [name for name in DRAWN_SET if callable(getattr(module, name, None))]
     if 0 < len(drawn) < len(DRAWN_SET):
         raise fail(msg("a set drawn by the rules needs all of {names}, or none", names=", ".join(DRAWN_SET)))
@@ -251,6 +315,7 @@ def check_rules(module: Any, path: str) -> None:
         if have != wanted:
             raise fail(msg("{name}({have}) should take ({wanted})", name=name, have=", ".join(have),
                        wanted=", ".join(wanted)))
+        typed(name, getattr(module, name), DrawnSet)
     for round_name, key in module.VOTE_KEYS.items():
         if not isinstance(key, str):
             raise fail(msg("VOTE_KEYS['{key}']: the record's name for that round", key=round_name))

@@ -21,7 +21,7 @@ The stock procedures, generic: names only, no role.
   name instead of each vote.
 """
 
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -61,14 +61,32 @@ Flow = Generator[RoundStep, dict, Any]  # a procedure's steps: each yield takes 
 
 @runtime_checkable
 class Procedure(Protocol):
-    """What the loop, a record and the screens need of a day's vote (``Vote`` gives the defaults)."""
+    """What the loop, a record and the screens need of a day's vote (``Vote`` gives the defaults).
+    Each is read, never set: a field, a class's constant or a property."""
 
-    rounds: tuple[str, ...]  # its rounds' names, which a record keys by the rules' VOTE_KEYS
-    candidates: tuple[str, ...]  # who may be lynched
-    may_spare: bool  # a day given as its result (not voted) may end with nobody lynched
-    spares_all: bool  # nobody may be lynched today: the votes are still taken, and spare everybody
-    most_hands: int | None  # the vote may be given as the hands counted for each name, up to this many
-    opening: tuple[Said, ...]  # said before the day's vote, however it is given
+    @property
+    def rounds(self) -> tuple[str, ...]:
+        """Its rounds' names, which a record keys by the rules' VOTE_KEYS."""
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Who may be lynched."""
+
+    @property
+    def may_spare(self) -> bool:
+        """A day given as its result (not voted) may end with nobody lynched."""
+
+    @property
+    def spares_all(self) -> bool:
+        """Nobody may be lynched today: the votes are still taken, and spare everybody."""
+
+    @property
+    def most_hands(self) -> int | None:
+        """The vote may be given as the hands counted for each name, up to this many."""
+
+    @property
+    def opening(self) -> tuple[Said, ...]:
+        """Said before the day's vote, however it is given."""
 
     def run(self, state) -> Flow:
         """Ask the votes in turn (``VoteStep``, or a step of the game's own); return the Verdict."""
@@ -83,8 +101,14 @@ class Vote:
     rounds: ClassVar[tuple[str, ...]] = ("vote",)
     may_spare: ClassVar[bool] = True
     spares_all: bool = False
-    most_hands: int | None = None
-    opening: tuple[Said, ...] = ()
+
+    @property
+    def most_hands(self) -> int | None:
+        return None
+
+    @property
+    def opening(self) -> tuple[Said, ...]:
+        return ()
 
     def counted(self, hands: Mapping[str, int]) -> Verdict:
         raise NotImplementedError(f"{type(self).__name__} is not counted by hands")
@@ -128,7 +152,7 @@ class RevealStep(RoundStep):
 
 def votes_round(procedure, state, name: str, voters, candidates, suspects=(), several=frozenset(),
                 optional=frozenset(), intro: tuple[Said, ...] = (), question=None,
-                others_only: bool = False) -> Iterator[RoundStep]:
+                others_only: bool = False) -> Generator[RoundStep, dict, dict[str, Any]]:
     """One round: each voter's entry in turn (``several`` may name a list, ``optional`` may pass;
     ``others_only``: nobody votes for himself; ``question(voter)``: how each is asked). Returns the
     votes given (voter: a name, or a tuple of names)."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from narrator.core.errors import NarratorError
 from narrator.core.game import Game
-from narrator.core.i18n import msg
+from narrator.core.i18n import Text, msg
 from narrator.core.kinds import RecordWords, name_of
 from narrator.core.procedures import VoteStep
 from narrator.core.rounds import (
@@ -157,7 +157,7 @@ class _Replay:
         self.rounds = Rounds(game, setup)
         self.results: list[RoundResult] = []
 
-    def fail(self, number: int, key: str | None, why: str) -> ReplayError:
+    def fail(self, number: int, key: str | None, why: Text | str) -> ReplayError:
         where = msg("round {number}", number=number) if key is None else msg("round {number}: {key}", number=number,
                                                                                key=key)
         return ReplayError(msg("{file}: {where}: {why}", file=self.source, where=where, why=why))
@@ -189,7 +189,7 @@ class _Replay:
         return Replayed(self.setup, tuple(self.results), over)
 
     def night(self, number: int, values: dict) -> None:
-        rules = self.game.rules
+        rules = self.game.nights_rules
         values.pop("revived", None)  # a night's result a record may carry: not compared
         unfit: dict[str, list] = {}  # the asks of a key whose value fitted none of them so far
         while isinstance(self.rounds.step, PhaseStep):
@@ -197,7 +197,7 @@ class _Replay:
             given = {}
             if step.ask is not None and step.ask.key in values and not step.enters:
                 raise self.fail(number, step.ask.key, msg("it is told, never written"))
-            if step.enters:
+            if step.enters and step.ask is not None:
                 value = self.value(number, step.ask, values.get(step.ask.key))
                 why = step.ask.check(value) if value is not None else None
                 if why is not None and not step.ask.required:  # left for a later turn with the same key
@@ -212,15 +212,17 @@ class _Replay:
                 merged = replace(asks[0], forms=tuple(form for ask in asks for form in ask.forms))
                 raise self.fail(number, key, merged.check(self.value(number, merged, values[key])))
         self.leftover(number, values, rules.NIGHT_KEYS, msg("it does not act tonight"))
-        step: DawnStep = self.rounds.step  # a night's turns end at its dawn
+        step = self.rounds.step
+        assert isinstance(step, DawnStep) and step.dawn is not None  # a night's turns end at its dawn, known
         dawn = step.dawn
         self.results.append(RoundResult(night=step.state.night, dead=dawn.dead, reasons=dawn.reasons,
                                         answers=dawn.answers, revived=dawn.revived, step=step))
         self.enter(number, None, entry_for(step))
 
     def day(self, number: int, values: dict) -> None:
-        rules = self.game.rules
-        step: DayStep = self.rounds.step  # after a night (run() checked it), the day
+        rules = self.game.nights_rules
+        step = self.rounds.step
+        assert isinstance(step, DayStep)  # after a night (run() checked it), the day
         night = step.state.night
         rounds_given = {name: rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds
                         if rules.VOTE_KEYS.get(name, name) in values}
@@ -242,7 +244,8 @@ class _Replay:
             value = self.value(number, act.ask, values.pop(act.ask.key, None))
             self.enter(number, act.ask.key, entry_for(act, choice=value))
         self.leftover(number, values, rules.DAY_KEYS, msg("it cannot be played today"))
-        step: LynchStep = self.rounds.step  # the vote and the day's actions come to the day's end
+        step = self.rounds.step
+        assert isinstance(step, LynchStep)  # the vote and the day's actions come to the day's end
         if rounds_given and lynched_given and step.verdict.lynched != lynched:
             raise self.fail(number, "lynched", msg("the votes lynch {voted}, not {given}",
                                                    voted=step.verdict.lynched or "-", given=lynched or "-"))
@@ -263,7 +266,7 @@ class _Replay:
                 continue
             if key is None:
                 raise self.fail(number, None, msg("the votes of '{round}' are missing",
-                                                  round=self.game.rules.VOTE_KEYS.get(step.round, step.round)))
+                                                  round=self.game.nights_rules.VOTE_KEYS.get(step.round, step.round)))
             ballots = {str(voter): voted for voter, voted in values[key].items()}
             if step.voter not in ballots and not step.may_pass:
                 raise self.fail(number, key, msg("{voter} did not vote", voter=step.voter))
@@ -283,7 +286,7 @@ class _Replay:
             return None  # nobody
         return ask.of_kind.parse(ask, value, RecordWords.of(self.game.languages.values()))
 
-    def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: str) -> None:
+    def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: Text) -> None:
         for key in values:
             if keys.get(key) == "told":
                 raise self.fail(number, key, msg("it is told, never written"))

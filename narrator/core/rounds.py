@@ -14,10 +14,10 @@ the day (``narrator.core.procedures``) and what the day's actions are, what the 
 the night is heard whole and the group says who died and when a side has won.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from narrator.core.deck import check_deck, make_deck
 from narrator.core.errors import NarratorError
@@ -114,7 +114,7 @@ class DayStep(RoundStep):
     """The day's discussion, then its vote by ``procedure``. A game record may give the verdict
     itself (the entry's ``lynched``) instead of the votes."""
 
-    procedure: Any = None
+    procedure: Procedure
     kind: ClassVar[str] = "day"
 
 
@@ -122,8 +122,8 @@ class DayStep(RoundStep):
 class ActStep(RoundStep):
     """An action of the day, once the vote has decided (``verdict``): ``ask`` says what is entered."""
 
-    ask: Ask | None = None
-    verdict: Verdict | None = None
+    ask: Ask
+    verdict: Verdict
     kind: ClassVar[str] = "act"
 
     def _detail(self) -> tuple[str, ...]:
@@ -135,9 +135,9 @@ class LynchStep(RoundStep):
     """What the day came to: the vote's ``verdict`` (by ``procedure``) and, after the day's
     actions, ``dusk``: who died and why."""
 
-    procedure: Any = None
-    verdict: Verdict | None = None
-    dusk: Dusk | None = None
+    procedure: Procedure
+    verdict: Verdict
+    dusk: Dusk
     kind: ClassVar[str] = "lynch"
 
 
@@ -241,7 +241,7 @@ def _check(step: Step, entry: dict, index: int) -> None:
             reason = msg("{what} '{name}' is not one of {names}", what=what, name=name, names=", ".join(choices) or "-")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
 
-    if isinstance(step, PhaseStep | ActStep) and "choice" in entry:
+    if isinstance(step, PhaseStep | ActStep) and "choice" in entry and step.ask is not None:
         why = step.ask.check(entry["choice"])
         if why is not None:
             raise RoundsError(msg("entry {number}: {why}", number=index, why=why), why)
@@ -326,19 +326,19 @@ def check_setup(game: Game, setup: Setup) -> None:
 def possible_winners(game: Game, setup: Setup) -> tuple[str, ...]:
     """Who can win this game (the rules' ``ENDS``: a side, or a role that wins alone) with this deck."""
     sides = {game.role(role_id).side for role_id in setup.role_ids}
-    return tuple(end for end in game.rules.ENDS if end in sides or end in setup.role_ids)
+    return tuple(end for end in game.nights_rules.ENDS if end in sides or end in setup.role_ids)
 
 
 def first_state(game: Game, setup: Setup) -> State:
     """The state before the first night: the generic fields, and the game's own from its rules."""
     state = State(1, setup.seating, setup.deck, setup.options, setup.cards, possible=setup.possible)
-    return _checked(game, game.rules.start(game, state), State, "start")
+    return _checked(game, game.nights_rules.start(game, state), State, "start")
 
 
 def notes_for(game: Game, state: State, say: Any) -> tuple[str, ...]:
     """What the moderator keeps in mind beyond the cards and the dead (the rules' ``notes``:
     lovers, curses, powers spent), a sentence each; none when the rules have no notes."""
-    sentences = _checked(game, game.rules.notes(game, state, say), (list, tuple), "notes")
+    sentences = _checked(game, game.nights_rules.notes(game, state, say), (list, tuple), "notes")
     if not all(isinstance(sentence, str) for sentence in sentences):
         raise RulesError(msg("{file}: notes() gave something other than sentences", file=_source(game)))
     return tuple(sentences)
@@ -360,7 +360,10 @@ def _actions(game: Game, values: Mapping[str, Any], keys: Mapping[str, str]) -> 
     return Actions(values, keys, _source(game))
 
 
-def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | None:
+_AskOrNone = TypeVar("_AskOrNone", Ask, Ask | None)  # the ask hook's may be None, day_asks' never
+
+
+def _ask(game: Game, ask: _AskOrNone, keys: Mapping[str, str], where: str) -> _AskOrNone:
     """An ask the rules gave, checked against the keys and kinds they declared."""
     if ask is None:
         return None
@@ -368,13 +371,16 @@ def _ask(game: Game, ask: Any, keys: Mapping[str, str], where: str) -> Ask | Non
     if keys.get(ask.key) != ask.kind:
         raise RulesError(msg("{file}: {function}() asks '{key}' as {kind}, which its keys do not declare",
                              file=_source(game), function=where, key=ask.key, kind=ask.kind))
-    own = game.rules.ENTRY_KINDS.get(ask.kind)
+    own = game.nights_rules.ENTRY_KINDS.get(ask.kind)
     return ask if own is None or ask.entry is own else replace(ask, entry=own)
 
 
 def _sentences(game: Game) -> frozenset[str]:
     """The sentences every language of the game has (its ``vote:`` section: the rules' SENTENCES)."""
     return frozenset.intersection(*(frozenset(language.vote) for language in game.languages.values()))
+
+
+Ended = TypeVar("Ended", Dawn, Dusk)
 
 
 def _said_keys(value: Any) -> Iterator[str]:
@@ -402,7 +408,7 @@ def _spoken(game: Game, value: Any, where: str) -> Any:
     return value
 
 
-def _reasoned(game: Game, result: Dawn | Dusk, where: str) -> Dawn | Dusk:
+def _reasoned(game: Game, result: Ended, where: str) -> Ended:
     """A dawn or a dusk whose every reason of death has its sentence (``reason_REASON``)."""
     missing = sorted({reason for reason, _name in result.reasons if f"reason_{reason}" not in _sentences(game)})
     if missing:
@@ -411,7 +417,7 @@ def _reasoned(game: Game, result: Dawn | Dusk, where: str) -> Dawn | Dusk:
     return result
 
 
-def _vote(game: Game, procedure: Procedure, state: State) -> Iterator[Step]:
+def _vote(game: Game, procedure: Procedure, state: State) -> Generator[Step, dict, Verdict]:
     """The day's vote as ``procedure`` runs it, each step checked (``_spoken``); its verdict."""
     run = procedure.run(state)
     try:
@@ -426,16 +432,16 @@ def _vote(game: Game, procedure: Procedure, state: State) -> Iterator[Step]:
 def tonight_skips(game: Game, state: State) -> frozenset[str]:
     """The deck's turns of this night that the game's rules leave out."""
     called = game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options, state.night)
-    return frozenset(slot.id for slot in called if not game.rules.calls(game, state, slot.id))
+    return frozenset(slot.id for slot in called if not game.nights_rules.calls(game, state, slot.id))
 
 
-def _flow(game: Game, setup: Setup) -> Iterator[Step]:
+def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
     """The game from its first night to its end; each ``yield`` hands out a step and takes its entry."""
-    rules = game.rules
+    rules = game.nights_rules
     state = first_state(game, setup)
     moderated = setup.cards is not None
 
-    def ended(state: State, moment: str) -> Iterator[Step]:
+    def ended(state: State, moment: str) -> Generator[Step, dict, tuple[tuple[str, ...], tuple[str, ...] | None] | None]:
         """After deaths: the end if it has come (asked when the cards are not known), at the
         moments the rules check it."""
         if moment not in rules.END_AFTER:
@@ -520,14 +526,14 @@ def _flow(game: Game, setup: Setup) -> Iterator[Step]:
 
 def _with(game: Game, tonight: Mapping[str, Any], ask: Ask, value: Any) -> Actions:
     """The night's entries so far with ``value`` entered for ``ask`` (nothing for none)."""
-    return _actions(game, {**tonight, **({ask.key: value} if value is not None else {})}, game.rules.NIGHT_KEYS)
+    return _actions(game, {**tonight, **({ask.key: value} if value is not None else {})}, game.nights_rules.NIGHT_KEYS)
 
 
 def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
     """What the moderator tells (nods or shakes the head) for ``value`` in a turn that answers:
     one of the rules' ``ANSWERS`` for the ask's key, or None."""
-    told = game.rules.answer(game, state, ask, value, _with(game, tonight, ask, value))
-    if told is not None and told not in game.rules.ANSWERS.get(ask.key, ()):
+    told = game.nights_rules.answer(game, state, ask, value, _with(game, tonight, ask, value))
+    if told is not None and told not in game.nights_rules.ANSWERS.get(ask.key, ()):
         raise RulesError(msg("{file}: answer() gave '{value}' for '{key}', none of its ANSWERS", file=_source(game),
                              value=told, key=ask.key))
     return told
@@ -535,7 +541,7 @@ def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[
 
 def places_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> dict[str, str | None]:
     """Who is away from home tonight and where, once ``value`` is entered for ``ask`` (the rules' ``places``)."""
-    return dict(game.rules.places(game, state, _with(game, tonight, ask, value)))
+    return dict(game.nights_rules.places(game, state, _with(game, tonight, ask, value)))
 
 
 # --- saving ---------------------------------------------------------------------------------------

@@ -105,14 +105,14 @@ def settings_for(game: Game, lang: str, count_seconds: int | None = None, count_
         if value is not None:
             chosen[name] = value
     turns = {slot.id for slot in game.night.slots}
-    for slot_id, value in (slot_seconds or {}).items():
+    for slot_id, slot_value in (slot_seconds or {}).items():
         if slot_id not in turns:
             raise NarratorError(msg("no turn '{slot}' in the night of {game}: choose one of {slots}", slot=slot_id,
                                     game=game.title, slots=", ".join(slot.id for slot in game.night.slots)))
-        if not game.count.minimum <= value <= game.count.maximum:
+        if not game.count.minimum <= slot_value <= game.count.maximum:
             raise NarratorError(msg("the count lasts {low} to {high} seconds, not {seconds}: choose --seconds "
                                     "{slot}=S in that range", low=game.count.minimum, high=game.count.maximum,
-                                    seconds=value, slot=slot_id))
+                                    seconds=slot_value, slot=slot_id))
     if night < 1:
         raise NarratorError(msg("night {night}: nights are numbered from 1", night=night))
     if night > 1 and not game.many_nights:
@@ -236,7 +236,7 @@ def every_line_key(game: Game) -> list[str]:
 
 def round_line_keys(game: Game) -> list[str]:
     """The lines of a game played to the end that name nobody: no death at dawn, each end."""
-    return [NOBODY_DIED_LINE, *(END_LINE.format(winner=winner) for winner in game.rules.ENDS),
+    return [NOBODY_DIED_LINE, *(END_LINE.format(winner=winner) for winner in game.nights_rules.ENDS),
             *([NO_SIDE_LINE] if getattr(game.rules, "END_WITHOUT_SIDE", False) else [])]
 
 

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from narrator.core.errors import NarratorError
-from narrator.core.i18n import msg
+from narrator.core.i18n import Text, msg
 from narrator.core.kinds import STOCK, Kind
 
 EMPTY: Mapping = MappingProxyType({})
@@ -132,7 +132,7 @@ class Ask:
             raise RulesError(msg("'{key}': no kind '{kind}'", key=self.key, kind=self.kind))
         return STOCK[self.kind]
 
-    def check(self, value: Any) -> Any:
+    def check(self, value: Any) -> Text | None:
         """Why ``value`` is not an answer to this ask (None when it is one): nobody where nobody
         may answer, then what its kind says."""
         if value is None:

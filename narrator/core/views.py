@@ -5,7 +5,7 @@ Text for people comes in the language of ``catalog`` (see narrator.core.i18n); d
 no words to translate.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from narrator.core.deck import Deck, possible_roles
@@ -248,7 +248,7 @@ def _wakes(game: Game, role_id: str, deck: Deck | None = None) -> str:
     return ", ".join(numbers) or "-"
 
 
-def table(rows: list[tuple[str, ...]]) -> list[str]:
+def table(rows: Sequence[Sequence[str]]) -> list[str]:
     """Rows as aligned columns, indented by two spaces (the first row is the header)."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]

@@ -17,7 +17,7 @@ from narrator.core.errors import DataError, NarratorError, UnknownRoleError
 from narrator.core.game import Game, Language
 from narrator.core.i18n import msg
 from narrator.core.names import player_name, repeated
-from narrator.core.nights import reads_one_day
+from narrator.core.nights import OneDay, Rules, reads_one_day
 from narrator.core.procedures import Said
 
 if TYPE_CHECKING:
@@ -116,11 +116,17 @@ class Sentences:
 
 
 class VoteRules(Protocol):
-    """What a game's ``rules.py`` provides (module-level names; see scripts/README.md)."""
+    """What a game's ``rules.py`` provides (module-level names; see scripts/README.md). Its names
+    are read, never set: a module's own (a dict, a tuple of so many keys) fits them."""
 
-    ROLE_FIELDS: Mapping[str, Any]  # role fields of game.yaml the rules read: "flag", "count" or choices
-    SENTENCES: tuple[str, ...]  # keys of each language's vote: section
-    CARD_TEXTS: tuple[str, ...]  # keys of each language's card: section used by card_back
+    @property
+    def ROLE_FIELDS(self) -> Mapping[str, Any]: ...  # role fields of game.yaml the rules read: "flag", "count" or choices
+
+    @property
+    def SENTENCES(self) -> tuple[str, ...]: ...  # keys of each language's vote: section
+
+    @property
+    def CARD_TEXTS(self) -> tuple[str, ...]: ...  # keys of each language's card: section used by card_back
 
     def questions(self, game: Game) -> tuple[Question, ...]: ...
 
@@ -136,17 +142,17 @@ class VoteRules(Protocol):
 def rules_of(game: Game) -> VoteRules:
     if game.rules is None:
         raise VoteError(msg("{game} has no vote rules yet: settle the vote by its rulebook", game=game.title))
-    if is_day_vote(game):
+    if isinstance(game.rules, Rules):  # a game of many nights (is_day_vote)
         day_file_rules(game)  # a game of many nights without a votes file of one day says so
         raise VoteError(msg("{game} votes in two rounds each day: give the day's votes in a file, narrate votes "
                             "FILE (the README shows one)", game=game.title))
     return game.rules
 
 
-def day_file_rules(game: Game):
-    """The rules of a game of many nights that read a votes file of one day (narrator.core.nights.ONE_DAY);
+def day_file_rules(game: Game) -> OneDay:
+    """The rules of a game of many nights that read a votes file of one day (narrator.core.nights.OneDay);
     VoteError for one that does not."""
-    if not reads_one_day(game.rules):
+    if not isinstance(game.rules, Rules) or not reads_one_day(game.rules):
         raise VoteError(msg("{game} settles each day's vote as the game is played; 'narrate replay FILE' settles a "
                             "whole game record (the README shows one)", game=game.title))
     return game.rules

@@ -9,9 +9,11 @@ import importlib.util
 import re
 import sys
 import zlib  # names each rules module by its path's checksum: cheaper to import than hashlib
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from narrator.core.errors import DataError, NarratorError
 from narrator.core.fields import Field
@@ -39,7 +41,7 @@ from narrator.core.game import (
     WakeSlot,
 )
 from narrator.core.i18n import msg
-from narrator.core.nights import Rules, answer_sentences, bind
+from narrator.core.nights import Rules, answer_sentences, bind, untyped
 from narrator.core.vote import VoteRules
 from narrator.games.summary import GAME_FILE as _GAME_FILE
 from narrator.games.summary import available_games, default_language, language_ids  # noqa: F401 (the loader's API)
@@ -48,6 +50,7 @@ from narrator.games.yamlfile import read_yaml
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _RULES_FILE = "rules.py"
 _RULES_NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "questions", "check", "resolve", "card_back")
+_RULES_FUNCTIONS = ("questions", "check", "resolve", "card_back")  # each says its types (VoteRules')
 # A game of many nights' rules fulfil narrator.core.nights.NightsRules instead (checked by check_rules).
 _TRAIT_KINDS = ("flag", "count", "role")  # or a tuple of the values allowed
 
@@ -155,7 +158,7 @@ def _day(field: Field, count_max: int, options: set[str]) -> DayRules | None:
                     None if timed.value is None else _condition(timed))
 
 
-def _roles(field: Field, sides: tuple[str, ...], traits: dict) -> tuple[Role, ...]:
+def _roles(field: Field, sides: tuple[str, ...], traits: Mapping[str, Any]) -> tuple[Role, ...]:
     roles: list[Role] = []
     for entry in field.elements():
         entry.keys_within({"id", "copies", "side", "in_deck", "excludes", "sets_apart", *traits})
@@ -211,7 +214,7 @@ def _trait(field: Field, kind) -> object:
     return field.text() if kind == "role" else field.choice(tuple(kind))
 
 
-def _check_role_traits(field: Field, entries: list, kinds: dict, role_ids: set[str]) -> None:
+def _check_role_traits(field: Field, entries: list, kinds: Mapping[str, Any], role_ids: set[str]) -> None:
     """Every field of kind "role" names a role of the game."""
     for index, traits in enumerate(entries):
         for name, kind in kinds.items():
@@ -220,7 +223,7 @@ def _check_role_traits(field: Field, entries: list, kinds: dict, role_ids: set[s
                                      field=name, role=traits[name]))
 
 
-def _tokens(field: Field, kinds: dict, role_ids: set[str]) -> dict[str, MappingProxyType]:
+def _tokens(field: Field, kinds: Mapping[str, Any], role_ids: set[str]) -> dict[str, MappingProxyType]:
     """Tokens, in order: an id, or ``{id: ..., FIELD: ...}`` with the fields the rules module declares
     (``TOKEN_FIELDS``, kinds as for roles)."""
     tokens: dict[str, MappingProxyType] = {}
@@ -250,6 +253,7 @@ def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | Rules | N
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None  # a .py file's: always found, with its loader
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
@@ -262,6 +266,10 @@ def load_rules(folder: Path, many_nights: bool = False) -> VoteRules | Rules | N
         if not hasattr(module, needed):
             raise DataError(msg("{file}: no '{name}' (a rules module provides {names})", file=path, name=needed,
                                 names=", ".join(_RULES_NAMES)))
+    for function in () if many_nights else _RULES_FUNCTIONS:
+        why = untyped(getattr(module, function), function, VoteRules) if callable(getattr(module, function)) else None
+        if why is not None:
+            raise DataError(msg("{file}: {problem}", file=path, problem=why))
     for declared in ("ROLE_FIELDS", "TOKEN_FIELDS"):
         for trait, kind in getattr(rules, declared, {}).items():
             if kind not in _TRAIT_KINDS and not isinstance(kind, tuple):
@@ -304,7 +312,7 @@ def _slots(field: Field, role_ids: set[str], options: set[str]) -> tuple[WakeSlo
 
 def _check_ends(game: Game, source: Path) -> None:
     """Who a game of many nights' rules can name as winning is a side of the game or one of its roles."""
-    for end in game.rules.ENDS:
+    for end in game.nights_rules.ENDS:
         if end not in {role.side for role in game.roles} and end not in game.role_ids:
             raise DataError(msg("{file}: ENDS: '{end}' is neither a side nor a role of {game}", file=source, end=end,
                                 game=game.id))
@@ -396,7 +404,7 @@ def _check_condition(condition: Condition, role_ids: set[str], options: set[str]
 
 def _night(field: Field, role_ids: set[str], options: set[str]) -> NightShape:
     field.keys_within({"before", "phase", "after"})
-    shape = NightShape(*(_steps(field.get(part)) for part in ("before", "phase", "after")))
+    shape = NightShape(_steps(field.get("before")), _steps(field.get("phase")), _steps(field.get("after")))
     for part in ("before", "phase", "after"):
         _check_steps(getattr(shape, part), role_ids, options, field.get(part))
     if sum(isinstance(step, CountStep) for step in shape.phase) != 1:

@@ -7,7 +7,7 @@ all. Only a file that parsed without error is kept; a changed file has other che
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from narrator.core.errors import DataError
 from narrator.core.i18n import msg, os_reason
@@ -15,10 +15,20 @@ from narrator.core.i18n import msg, os_reason
 MAX_BYTES = 1_000_000  # a deck, a votes file or a game's data is a few kilobytes; refuse a runaway file
 MAX_DEPTH = 64  # far deeper than any of narrate's files; libyaml's composer crashes the process on thousands
 _MISSING = object()
-_store = None  # where parsed files are kept between runs: get(key) -> bytes | None, put(key, bytes)
 
 
-def keep_parsed(store):
+class Store(Protocol):
+    """Where parsed files are kept between runs."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, blob: bytes) -> None: ...
+
+
+_store: Store | None = None
+
+
+def keep_parsed(store: Store | None) -> Store | None:
     """Keep parsed files in ``store`` from now on (None: parse every time); returns the one before."""
     global _store
     previous, _store = _store, store
@@ -93,7 +103,7 @@ def _kept(key: str) -> Any:
     """The data kept for ``key``, or ``_MISSING`` (none, or damaged: parsed again, never trusted)."""
     import marshal
 
-    blob = _store.get(key)
+    blob = _store.get(key) if _store is not None else None
     if blob is None:
         return _MISSING
     try:
@@ -109,7 +119,8 @@ def _keep(key: str, data: Any) -> None:
         blob = marshal.dumps(data)
     except ValueError:  # a date or a set (YAML has them): parsed again each time
         return
-    _store.put(key, blob)
+    if _store is not None:
+        _store.put(key, blob)
 
 
 class _TooDeep(Exception):
@@ -140,7 +151,7 @@ def _loader():
 def _text_loader():
     """The safe loader with every implicit type but null left out: plain values are text."""
 
-    class TextLoader(_loader()):
+    class TextLoader(_loader()):  # type: ignore[misc]  # libyaml's loader where PyYAML has it: known when run
         pass
 
     TextLoader.yaml_implicit_resolvers = {

@@ -27,7 +27,7 @@ class DayScreen:
         self.interactive = interactive
         self.size = size or size_of(out)
         self._drawn: list[int] = []  # the lengths of the rows on screen now
-        self._last = None
+        self._last: tuple | None = None
         self._paused = False
         self._ended = False  # a log has said how the day ended
         self.caption = ""  # the last line said, shown under the digits
@@ -71,7 +71,7 @@ class DayScreen:
 
 def end_of_day(timer: DayTimer) -> str:
     """How the day ended: the time ran out, or the group called the vote with time left."""
-    if timer.called_early:
+    if timer.called_early and timer.left_at_call is not None:
         return _("Vote called with {time} left.").format(time=clock_face(timer.left_at_call))
     return _("Time is up.")
 

@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from narrator.core.i18n import Text
 from narrator.core.language import language_from_environ
 from narrator.games import GAMES_DIR
 from narrator.shell import platform
@@ -36,7 +37,7 @@ def _fresh_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
-def _sound_problem() -> str | None:
+def _sound_problem() -> Text | None:
     from narrator.shell.audio.player import sounddevice_problem
 
     return sounddevice_problem()
@@ -81,7 +82,7 @@ class Environment:
     speech_engine: Callable[[], Any] | None = _speech_engine  # a factory; None means no text-to-speech
     speech_engines: Callable[[], Mapping[str, Callable[[], Any]]] = _speech_engines  # every engine, by name
     player: Callable[..., Any] | None = None  # a factory for tests; None means choose the best one
-    sound_problem: Callable[[], str | None] = _sound_problem  # why PortAudio cannot play here, or None
+    sound_problem: Callable[[], Text | None] = _sound_problem  # why PortAudio cannot play here, or None
     which: Callable[[str], str | None] = _which  # finds the command-line players
     recorder: Callable[[], Any] | None = None  # a factory for tests; None means the microphone
     speaker: Callable[..., Any] | None = None  # a factory for tests; None means the best one here

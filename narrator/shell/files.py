@@ -45,7 +45,7 @@ class HeldOpenError(NarratorError):
         self.path, self.programs = path, programs
 
 
-def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Call ``write`` on a temporary path beside ``path``, then rename the result into place."""
     target = Path(os.path.realpath(path))  # through any links, to the file the user means
     if not target.parent.is_dir():

@@ -10,11 +10,12 @@ to the resumed game by itself.
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from narrator.core.errors import NarratorError
-from narrator.core.i18n import msg, os_reason
+from narrator.core.i18n import Text, msg, os_reason
 from narrator.core.rounds import Setup, setup_as_dict, setup_from_dict
 from narrator.shell.files import write_atomically
 from narrator.shell.platform.hints import read_only as read_only_hint
@@ -51,7 +52,7 @@ class SavedGame:
         for stale in self.path.parent.glob(f".{self.path.stem}.*{self.path.suffix}"):
             stale.unlink(missing_ok=True)  # a write cut short by a killed narrate (this game has one writer)
 
-    def keep(self, warn) -> bool:
+    def keep(self, warn: Callable[[NarratorError], object]) -> bool:
         """Save during play: a save that fails (the file held open by another program on Windows,
         say) is ``warn``-ed about, and the game goes on; the next answer saves it all again. False
         when this one failed."""
@@ -112,7 +113,7 @@ def unfinished(folder: Path) -> list[Path]:
     return [path for path, problem in saved_games(folder) if problem is None]
 
 
-def saved_games(folder: Path) -> list[tuple[Path, str | None]]:
+def saved_games(folder: Path) -> list[tuple[Path, Text | None]]:
     """Every file of the games folder but the finished games, newest first, each with why it
     cannot be resumed (None: it can): a file that cannot be read or is not a game is kept in the
     list, so that it is named rather than passed over in silence."""

@@ -4,6 +4,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 
 from narrator.shell.platform.process import ending_signals
 
@@ -25,7 +26,7 @@ def signals_held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():  # only the main thread handles signals
         yield
         return
-    noted: list[tuple[int, object]] = []
+    noted: list[tuple[int, FrameType | None]] = []
     previous = {number: signal.signal(number, lambda number, frame: noted.append((number, frame)))
                 for number in _HELD}
     try:

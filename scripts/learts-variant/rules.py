@@ -9,9 +9,15 @@ was burned the day before, and the lovers who will kill themselves at the next d
 tells the moderator the last, a faithful couple and a pardon spent).
 """
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from narrator.core.card import Block
-from narrator.core.procedures import OpenVote, tally_text
-from narrator.core.state import Ask, Dawn, Dusk
+from narrator.core.deck import Deck
+from narrator.core.game import Game, Language
+from narrator.core.procedures import OpenVote, Procedure, Verdict, tally_text
+from narrator.core.state import Ask, Dawn, Dusk, State
+from narrator.core.vote import Sentences
 
 VILLAGE, WOLVES = "villaggio", "lupi"  # game.yaml's sides
 ENDS = (VILLAGE, WOLVES)
@@ -108,22 +114,23 @@ def _houses(game, state, tonight):
     return where
 
 
-def places(game, state, tonight):
+def places(game: Game, state: State, tonight: Mapping[str, Any]) -> Mapping[str, str | None]:
     """Who is away from home tonight, and where (None: out, in no house)."""
     return {name: house for name, house in _houses(game, state, tonight).items() if house != name}
 
 
 # --- the night -------------------------------------------------------------------------------------
 
-def start(game, state):
+def start(game: Game, state: State) -> State:
     return state.kept(lovers=OPEN, pardoned=False, burned=None, grief=[])
 
 
-def calls(game, state, turn):
+def calls(game: Game, state: State, turn: str) -> bool:
     """A dead character's turn is not called, except the Martire's, the night after his burning;
     the Becchino's only after a day that burned someone."""
     if turn == MARTYR:
         burned = state.own["burned"]
+        assert state.cards is not None  # a game with a moderator, always
         return burned is not None and state.cards[burned] == MARTYR
     holders = state.holders(game.slot(turn).roles)
     if turn == UNDERTAKER:
@@ -131,7 +138,7 @@ def calls(game, state, turn):
     return bool(holders)
 
 
-def ask(game, state, turn, tonight):
+def ask(game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
     if turn == MARTYR:
         martyr = state.own["burned"]
         if state.options.get("martire-protezione"):
@@ -159,7 +166,7 @@ def ask(game, state, turn, tonight):
     return Ask(turn, "player", choosers, others)
 
 
-def answer(game, state, ask, value, tonight):
+def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
     if ask.key == UNDERTAKER:
         return _aura(game, state, ask.about)
     if value is None or ask.key not in ANSWERS:
@@ -171,7 +178,7 @@ def answer(game, state, ask, value, tonight):
     return "a-casa" if _houses(game, state, tonight)[value] == value else "fuori"
 
 
-def dawn(game, state, tonight):
+def dawn(game: Game, state: State, tonight: Mapping[str, Any]) -> Dawn:
     """The dawn in the digest's order: places, the cacciatore's shots, the attacks, the lovers'
     grief, the martire; the dead in seating order, each with why."""
     where = _houses(game, state, tonight)
@@ -239,13 +246,13 @@ def _grieving(state, died, after):
 
 # --- the day ---------------------------------------------------------------------------------------
 
-def day(game, state):
+def day(game: Game, state: State) -> OpenVote:
     """Every living player votes openly for a living player; a tie is voted again by the others,
     and a second tie burns nobody."""
     return OpenVote(state.living, state.living)
 
 
-def day_asks(game, state, lynched, votes):
+def day_asks(game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]]) -> Sequence[Ask]:
     """The sindaco, once per game, may save the player about to be burned."""
     mayor = _holder(state, MAYOR)
     if lynched is None or mayor is None or state.own["pardoned"]:
@@ -253,7 +260,7 @@ def day_asks(game, state, lynched, votes):
     return (Ask(MAYOR, "player", (mayor,), (lynched,)),)
 
 
-def dusk(game, state, lynched, acts):
+def dusk(game: Game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
     if lynched is None:
         return Dusk(state.kept(burned=None))
     if acts.get(MAYOR) == lynched:
@@ -263,7 +270,7 @@ def dusk(game, state, lynched, acts):
     return Dusk(after.kept(burned=lynched, grief=grief), (lynched,))
 
 
-def explain_day(game, procedure, verdict, say):
+def explain_day(game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
     """The votes, a runoff among the tied, who is burned or that nobody is."""
     if verdict.given:
         lines = []
@@ -277,7 +284,7 @@ def explain_day(game, procedure, verdict, say):
     return lines
 
 
-def announce(game, result, say):
+def announce(game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
     """At dawn the dead by name and who came back; after the day, nothing more (the burning was said)."""
     if not isinstance(result, Dawn):
         return []
@@ -287,7 +294,7 @@ def announce(game, result, say):
     return lines
 
 
-def notes(game, state, say):
+def notes(game: Game, state: State, say: Sentences) -> Sequence[str]:
     """What the moderator keeps in mind beyond the cards and the dead: a lover who will die of grief
     at the next dawn, a faithful couple that turns the cortigiana away (while a lover and she live),
     the sindaco's pardon spent (while he lives). Who was burned yesterday is left out: the becchino's
@@ -300,7 +307,7 @@ def notes(game, state, say):
     return lines
 
 
-def game_over(game, state):
+def game_over(game: Game, state: State) -> tuple[Sequence[str], Sequence[str]] | None:
     """The village wins when no lupo lives (also when nobody does); the lupi when the living lupi
     are at least as many as the others. The whole side wins, the dead too."""
     lupi = [name for name in state.living if _is_lupo(game, state, name)]
@@ -311,7 +318,7 @@ def game_over(game, state):
     return (side,), tuple(name for name in state.seating if _role(game, state, name).side == side)
 
 
-def card_back(game, language, deck):
+def card_back(game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
     """How the houses work at dawn, the vote and the sindaco, the end (who changes it follows: ``card.win``)."""
     texts = language.card
     back = [Block("heading", texts["houses"]), Block("text", texts["houses_text"])]

@@ -7,14 +7,17 @@ marks) and the end. The vote's explanation and the votes file of ``narrate votes
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from narrator.core.card import Block
+from narrator.core.deck import Deck
 from narrator.core.errors import NarratorError
+from narrator.core.game import Game, Language
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.procedures import RevealStep, Verdict, Vote, said, tally_text, votes_round, weighed
-from narrator.core.state import Ask, Dawn, Dusk
+from narrator.core.procedures import Procedure, RevealStep, Verdict, Vote, said, tally_text, votes_round, weighed
+from narrator.core.state import Ask, Dawn, Dusk, State
+from narrator.core.vote import Sentences
 
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
                "wins_alone_alive": "flag", "kills_from": "count",
@@ -222,13 +225,14 @@ def day_from_data(data: object, labels: Mapping[str, str], source: str) -> DayVo
         raise DayVoteError(msg("{file}: not a day's votes: a mapping with {fields}", file=source,
                                fields=", ".join(labels[part] for part in ("seating", "nomination", "runoff"))))
 
-    def name(part: str, value: object, optional: bool = False) -> str | None:
-        if value is None and optional:
-            return None
+    def name(part: str, value: object) -> str:
         if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
             raise DayVoteError(msg("{file}: {field}: '{value}' is not a player's name", file=source,
                                    field=labels[part], value=value))
         return str(value).strip()
+
+    def optional(part: str, value: object) -> str | None:
+        return None if value is None else name(part, value)
 
     def names(part: str) -> tuple[str, ...]:
         value = data.get(labels[part], [])
@@ -254,24 +258,24 @@ def day_from_data(data: object, labels: Mapping[str, str], source: str) -> DayVo
         anchor=name("anchor", data[labels["anchor"]]),
         nomination=MappingProxyType(votes("nomination")),
         runoff=MappingProxyType(votes("runoff")),
-        forced=name("forced", data.get(labels["forced"]), optional=True),
-        plus=name("plus", data.get(labels["plus"]), optional=True),
-        minus=name("minus", data.get(labels["minus"]), optional=True),
+        forced=optional("forced", data.get(labels["forced"])),
+        plus=optional("plus", data.get(labels["plus"])),
+        minus=optional("minus", data.get(labels["minus"])),
         labels=labels,
     )
 
 
 # --- narrate votes FILE: one day's votes, settled ------------------------------------------------------
 
-def read_day(game, data, source: str) -> DayVote:
+def read_day(game: Game, data: Any, source: str) -> DayVote:
     return day_from_data(data, FIELDS, source)
 
 
-def settle_votes(game, vote: DayVote) -> DayOutcome:
+def settle_votes(game: Game, vote: DayVote) -> DayOutcome:
     return settle_day(vote)
 
 
-def explain_votes(game, vote: DayVote, outcome: DayOutcome, say) -> list[str]:
+def explain_votes(game: Game, vote: DayVote, outcome: DayOutcome, say: Sentences) -> list[str]:
     """The result, a sentence per step: the nomination's votes, how the two indiziati were
     found, the ballottaggio's votes, who is lynched."""
     def tie(reason):
@@ -290,13 +294,13 @@ def explain_votes(game, vote: DayVote, outcome: DayOutcome, say) -> list[str]:
     return lines
 
 
-def day_as_dict(outcome: DayOutcome, explanation: list[str]) -> dict:
+def day_as_dict(outcome: DayOutcome, explanation: Sequence[str]) -> dict[str, Any]:
     """The result for programs, in the votes file's words."""
     return {"nomination": dict(outcome.nomination), "indiziati": list(outcome.suspects),
             "ballot": dict(outcome.runoff), "lynched": outcome.lynched, "explanation": explanation}
 
 
-def card_back(game, language, deck):
+def card_back(game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
     """The day's vote and how the game ends (the characters that change the ending follow: ``card.win``)."""
     texts = language.card
     back = [Block("heading", texts["vote"]), Block("text", texts["vote_nomination"])]
@@ -327,7 +331,7 @@ VOTE_KEYS = {"nomination": "nomination", "runoff": "ballot"}  # the day's rounds
 # who died); no ``places``: nobody leaves home; no ``day_asks``: the lynching is the day's end.
 
 
-def start(game, state):
+def start(game: Game, state: State) -> State:
     """Nobody lynched yet, no suspect, no mark laid, nobody dead at nightfall."""
     return state.kept(lynched=[], suspect=None, marks={}, nightfall_dead=0)
 
@@ -336,7 +340,7 @@ def _ghosts_lay_marks(state):
     return bool(state.options.get("minaccia-fantasma")) and state.night >= 2
 
 
-def ask(game, state, turn, tonight):
+def ask(game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
     """The Medium is told about yesterday's lynched; the others point at another living player;
     at the night's end the first two ghosts lay the sword and the shield (La Minaccia Fantasma)."""
     if turn == "dawn":
@@ -357,18 +361,20 @@ def ask(game, state, turn, tonight):
     return Ask(turn, "player", choosers, tuple(name for name in state.living if name not in choosers))
 
 
-def answer(game, state, ask, value, tonight):
+def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
     """The Veggente's and the Medium's yes or no: is that player a Lupo Mannaro?"""
     about = ask.about if ask.kind == "told" else value
     if ask.key not in ANSWERS or about is None:
         return None
+    assert state.cards is not None  # the moderator's game: the cards are known
     return "wolf" if game.role(state.cards[about]).trait("wolf") else "not-wolf"
 
 
-def dawn(game, state, tonight):
+def dawn(game: Game, state: State, tonight: Mapping[str, Any]) -> Dawn:
     """Who dies at dawn, in the order they join the ghosts (the Gufo Letale's gufato, a Criceto
     seen, the night's victim last, so that it takes the Benvenuto), and why; the Mitomane's new
     role; the gufato and the marks for the day."""
+    assert state.cards is not None  # the moderator's game: the cards are known
     cards = dict(state.cards)
     copied = tonight.get(MITOMANE)
     if copied is not None and game.role(cards[copied]).trait("copyable"):
@@ -476,7 +482,7 @@ class NominationRunoff(Vote):
                        outcome=(vote, outcome))
 
 
-def day(game, state):
+def day(game: Game, state: State) -> NominationRunoff:
     """The nomination and the ballottaggio: ties to the Benvenuto (the newest ghost), the gufato a
     suspect, the marks laid before the living (face down, to be turned up, without a moderator)."""
     marks = state.own["marks"]
@@ -489,20 +495,21 @@ def day(game, state):
                         face_down=face_down)
 
 
-def dusk(game, state, lynched, acts):
+def dusk(game: Game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
     """The lynched player joins the ghosts and takes the Benvenuto; the day's gufato and marks are spent."""
+    assert lynched is not None  # somebody is always lynched (NominationRunoff.may_spare)
     after = state.died([lynched])
     return Dusk(after.kept(lynched=[*state.own["lynched"], lynched], suspect=None, marks={},
                            nightfall_dead=len(after.dead)), (lynched,))
 
 
-def announce(game, result, say):
+def announce(game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
     """At dawn the dead by name, then who takes the Benvenuto; after a lynching, who takes it."""
     lines = [say("dawn_dead", names=say.join(list(result.dead)))] if isinstance(result, Dawn) else []
     return [*lines, say("anchor", name=result.dead[-1])]
 
 
-def notes(game, state, say):
+def notes(game: Game, state: State, say: Sentences) -> Sequence[str]:
     """What the moderator keeps in mind from dawn to the lynching: the gufato, a suspect whatever
     the votes, and the living players the sword and the shield lie before (La Minaccia Fantasma).
     The list of the lynched (the Medium's answer is told by the narrator) and the count of the dead
@@ -513,17 +520,18 @@ def notes(game, state, say):
     return lines + ([say("note_shield", name=marks["shield"])] if marks.get("shield") else [])
 
 
-def explain_day(game, procedure, verdict, say):
+def explain_day(game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
     if verdict.given:
         return [say("lynched", name=verdict.lynched)]
     vote, outcome = verdict.outcome
     return explain_votes(game, vote, outcome, say)
 
 
-def game_over(game, state):
+def game_over(game: Game, state: State) -> tuple[Sequence[str], Sequence[str]] | None:
     """None while the game goes on; else the winning sides (or the role that wins alone) and the
     winners, in seating order (every player, dead ones too: the whole side wins)."""
     cards = state.cards
+    assert cards is not None  # the moderator's game: the cards are known
     living = state.living
     wolves = [name for name in living if game.role(cards[name]).trait("wolf")]
     humans = [name for name in living if not game.role(cards[name]).trait("wolf")]

@@ -7,9 +7,13 @@ are werewolves, who protects, who shoots and who wins by dying come from the rol
 game.yaml (the fields below), not from role names in the steps.
 """
 
+from collections.abc import Mapping, Sequence
+
 from narrator.core.card import Block
+from narrator.core.deck import Deck
+from narrator.core.game import Game, Language
 from narrator.core.i18n import N_, msg
-from narrator.core.vote import Question, VoteError, VoteResult, tally, voted_for
+from narrator.core.vote import Ballot, Question, Sentences, VoteError, VoteResult, tally, voted_for
 
 ROLE_FIELDS = {
     "werewolf": "flag",  # a werewolf card
@@ -34,7 +38,7 @@ TOKEN_FIELDS = {
 WEREWOLF_TEAM, VILLAGE, TANNER = "werewolf", "village", "tanner"  # game.yaml's sides
 
 
-def questions(game):
+def questions(game: Game) -> tuple[Question, ...]:
     """The copy, the Paranormal Investigator's change and the artifacts, each asked only of the
     cards it concerns (a Doppelgänger who copied the investigator may have changed too)."""
     copiers = frozenset(role.id for role in game.roles if role.trait("copies_a_role"))
@@ -54,7 +58,7 @@ def questions(game):
     )
 
 
-def check(game, ballots, table, deck):
+def check(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], deck: Deck | None) -> None:
     """Each artifact lies on one card, and no more lie out than the night's turns could place (what
     the copy allows is the questions' ``only_if``)."""
     placed = [ballot.answers["artifact"] for ballot in ballots if "artifact" in ballot.answers]
@@ -90,7 +94,7 @@ def final_role(game, ballot):
     return (changed_to, False) if changed_to else (role, True)
 
 
-def resolve(game, ballots, table, say):
+def resolve(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], say: Sentences) -> VoteResult:
     """Count, protect, kill, let the Hunters shoot, and find every side that wins, with the reasons."""
     names = [ballot.name for ballot in ballots]  # seating order
     voted = voted_for(ballots)
@@ -203,7 +207,7 @@ def resolve(game, ballots, table, say):
     return VoteResult(votes, dict(votes), tuple(dead), tuple(sides), tuple(winners), tuple(explanation))
 
 
-def card_back(game, language, deck):
+def card_back(game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
     """Who dies and who wins, with the powers of the deck's roles."""
     texts = language.card
     in_play = deck.table_role_ids

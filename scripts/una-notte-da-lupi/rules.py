@@ -6,9 +6,13 @@ player's role is the card they hold now. What makes a card a wolf, who passes vo
 wins alone come from the role data in game.yaml (the fields below), not from role names here.
 """
 
+from collections.abc import Mapping, Sequence
+
 from narrator.core.card import Block
+from narrator.core.deck import Deck
+from narrator.core.game import Game, Language
 from narrator.core.i18n import N_
-from narrator.core.vote import Question, VoteResult, tally, voted_for
+from narrator.core.vote import Ballot, Question, Sentences, VoteResult, tally, voted_for
 
 ROLE_FIELDS = {
     "wolf": "flag",  # a wolf card (the Mitomane is on the wolves' side but is no wolf)
@@ -26,18 +30,18 @@ CARD_TEXTS = ("vote", "vote_most", "vote_one_each", "vote_passes", "vote_sides")
 HUMANS, WOLVES = "umani", "lupi"  # this game's sides (game.yaml's sides)
 
 
-def questions(game):
+def questions(game: Game) -> tuple[Question, ...]:
     """The turned token, asked for the table when a role that turns one was in the deck."""
     return (Question("bewitched", N_("Token turned by the {role} (or {none})"), "roles",
                      allowed=tuple(role.id for role in game.roles if role.trait("bewitchable")), per_player=False,
                      deck_has=frozenset(role.id for role in game.roles if role.trait("bewitches"))),)
 
 
-def check(game, ballots, table, deck):
+def check(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], deck: Deck | None) -> None:
     """Nothing beyond the common checks and the question's own."""
 
 
-def resolve(game, ballots, table, say):
+def resolve(game: Game, ballots: Sequence[Ballot], table: Mapping[str, str], say: Sentences) -> VoteResult:
     """Count the votes, pass the Mortovivo's on, lynch, and find the winners, with the reasons."""
     bewitched = table.get("bewitched")
     names = [ballot.name for ballot in ballots]  # seating order
@@ -135,7 +139,7 @@ def resolve(game, ballots, table, say):
     return result(None, [])
 
 
-def card_back(game, language, deck):
+def card_back(game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
     """The lynching, for the deck played (the roles that change the ending follow it: ``card.win``)."""
     texts = language.card
     back = [

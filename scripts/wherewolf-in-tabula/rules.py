@@ -16,11 +16,15 @@ the Veggente saw (for the Bardo and the Oste).
 import random
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from narrator.core.card import Block
+from narrator.core.deck import Deck
+from narrator.core.game import Game, Language
 from narrator.core.i18n import Text, msg
-from narrator.core.procedures import SecretVote, tally_text
-from narrator.core.state import Ask, Dawn, Dusk
+from narrator.core.procedures import Procedure, SecretVote, Verdict, tally_text
+from narrator.core.state import Ask, Dawn, Dusk, State
+from narrator.core.vote import Sentences
 
 # --- the set (the digest's formula and legality) ------------------------------------------------------
 
@@ -290,15 +294,15 @@ RULES = (_veggente, _necromancing, _contadini, _pack_leader, _prete_and_peccator
 
 # --- the contract's drawn set (narrator.core.nights.DRAWN_SET) --------------------------------------
 
-def draw_deck(game, players, options, possible, rng):
+def draw_deck(game: Game, players: int, options: Mapping[str, bool], possible: Mapping[str, int] | None, rng: random.Random) -> Mapping[str, int]:
     return draw_counts(players, options["necromancing"], rng)  # its Possibili are its formula's (possible is None)
 
 
-def deck_problem(game, deck, options, possible):
+def deck_problem(game: Game, deck: Deck, options: Mapping[str, bool], possible: Mapping[str, int] | None) -> Text | None:
     return problem(deck.as_dict(), options["necromancing"])
 
 
-def possible_roles(game, players, options):
+def possible_roles(game: Game, players: int, options: Mapping[str, bool]) -> Collection[str]:
     return possible(players, options["necromancing"])
 
 
@@ -439,7 +443,7 @@ def _double(game, state, name):
 
 # --- the night -------------------------------------------------------------------------------------
 
-def start(game, state):
+def start(game: Game, state: State) -> State:
     return state.kept(necro_cursed=[], hag_cursed=[], joined=False, converted={}, signal_spent=False,
                       save_spent=False, double=False, annul=False, jester_day=False, cursed_dead=[],
                       two_cursed="", extra_winners=[], seen=None, dawn_cursed=[])
@@ -448,7 +452,7 @@ def start(game, state):
 # No ``places``: nobody leaves home in this game.
 
 
-def calls(game, state, turn):
+def calls(game: Game, state: State, turn: str) -> bool:
     """Every phase of the Possibili is called, dealt or not, alive or dead; only the silent turns
     where a wolf's choice is typed are left out when that wolf cannot attack tonight."""
     if turn in (LEADER, PACK_WOLF, DESCENDANT):
@@ -471,7 +475,7 @@ def _pointing_wolves(game, state):
     return [name for name in state.living if converted.get(name) == LONE_SIDE]
 
 
-def ask(game, state, turn, tonight):
+def ask(game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
     living = state.living
     holder = _holder(state, turn) if turn in game.role_ids else None
     if turn == PRIEST:
@@ -522,7 +526,7 @@ def ask(game, state, turn, tonight):
     return None
 
 
-def answer(game, state, ask, value, tonight):
+def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
     if ask.key == PRIEST:
         return "sinner"
     if ask.key == MONK:
@@ -622,7 +626,7 @@ def _resolve(game, state, tonight, healed):
             "madman": madman_killed}
 
 
-def dawn(game, state, tonight):
+def dawn(game: Game, state: State, tonight: Mapping[str, Any]) -> Dawn:
     """The dawn in the digest's order: answers were told during the night; the attacks, the
     Mostro, the Megera, the Guaritore, the deaths and the curses they end, the two cursed dead."""
     save = tonight.get(HEALER)
@@ -663,7 +667,7 @@ def dawn(game, state, tonight):
 
 # --- the day ---------------------------------------------------------------------------------------
 
-def day(game, state):
+def day(game: Game, state: State) -> SecretVote:
     """One secret vote: each living player votes for another living player or abstains; a cursed
     voter counts two; the most voted burns, a tie burns nobody, and nobody burns the day after
     the Giullare's burning."""
@@ -672,7 +676,7 @@ def day(game, state):
                       spares_all=bool(state.own["jester_day"]))
 
 
-def day_asks(game, state, lynched, votes):
+def day_asks(game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]]) -> Sequence[Ask]:
     """The burned Mostro takes a player with him: one of those who voted for him, when the votes
     are known (any other living player when only the burning was entered)."""
     if lynched is None or _card(state, lynched) != MONSTER:
@@ -683,7 +687,7 @@ def day_asks(game, state, lynched, votes):
     return (Ask(MONSTER, "player", (lynched,), candidates, required=True),) if candidates else ()
 
 
-def dusk(game, state, lynched, acts):
+def dusk(game: Game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
     if lynched is None:
         return Dusk(state.kept(jester_day=False, dawn_cursed=[]))
     curses = _curse_sources(state)
@@ -703,14 +707,14 @@ def dusk(game, state, lynched, acts):
                 tuple(dead), tuple(reasons))
 
 
-def explain_day(game, procedure, verdict, say):
+def explain_day(game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
     """The votes as counted, then who burns or that nobody does (never why)."""
     lines = [] if verdict.given else [say("votes", tally=tally_text(verdict.tallies["vote"]))]
     lines.append(say("burned", name=verdict.lynched) if verdict.lynched is not None else say("spared"))
     return lines
 
 
-def announce(game, result, say):
+def announce(game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
     """At dawn: the dead by name; the Bardo's and the Oste's news of the Veggente's aura; each
     death of a cursed player while the Becchino lives unjoined; the two cursed dead."""
     if not isinstance(result, Dawn):
@@ -728,7 +732,7 @@ def announce(game, result, say):
     return lines
 
 
-def notes(game, state, say):
+def notes(game: Game, state: State, say: Sentences) -> Sequence[str]:
     """What the moderator keeps in mind that the cards and the dead do not show, a sentence each:
     the Negromante's curses while he lives and the Megera's while she lives (the living cursed
     only; the Mostro's own curse is his card's); while the Negromante lives, who died cursed so
@@ -787,7 +791,7 @@ def _creature_factions(game, state):
     return factions
 
 
-def game_over(game, state):
+def game_over(game: Game, state: State) -> tuple[Sequence[str], Sequence[str]] | None:
     """Villaggio when no Creature of the Shadow lives; a Shadow side when it is the only Shadow
     faction alive and no uncursed villager lives; no side when only the cursed are left or
     nobody. The burned Giullare and the Pazzo killed by the wolves win whenever it ends."""
@@ -813,7 +817,7 @@ def game_over(game, state):
     return None
 
 
-def card_back(game, language, deck):
+def card_back(game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
     """The dawn's order, the vote, the end, and the set's rules."""
     texts = language.card
     back = [Block("heading", texts["dawn"]), Block("text", texts["dawn_text"])]

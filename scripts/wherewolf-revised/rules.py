@@ -14,16 +14,19 @@ whenever the game ends, each dead player's aura, and the holders of the Amuleto 
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from narrator.core.card import Block
+from narrator.core.deck import Deck
 from narrator.core.errors import DeckError
+from narrator.core.game import Game, Language
 from narrator.core.i18n import Text, msg, plural
-from narrator.core.procedures import Vote, said, settled, tally_text, top, votes_round, weighed
-from narrator.core.state import EMPTY, Ask, Dawn, Dusk
+from narrator.core.procedures import Procedure, Verdict, Vote, said, settled, tally_text, top, votes_round, weighed
+from narrator.core.state import EMPTY, Ask, Dawn, Dusk, State
+from narrator.core.vote import Sentences
 
 # --- who is who (game.yaml's ids and sides) ---------------------------------------------------------
 
@@ -164,7 +167,7 @@ def draw_counts(game, players: int, options, possible: Mapping[str, int], rng: r
     return {role_id: drawn[role_id] for role_id in game.role_ids if drawn[role_id]}
 
 
-def draw_deck(game, players, options, possible, rng):
+def draw_deck(game: Game, players: int, options: Mapping[str, bool], possible: Mapping[str, int] | None, rng: random.Random) -> Mapping[str, int]:
     if possible is None:
         shadow, humans = default_lists(options)
         if len(shadow) + len(humans) < players:
@@ -183,11 +186,11 @@ def draw_deck(game, players, options, possible, rng):
     return drawn
 
 
-def possible_roles(game, players, options):
+def possible_roles(game: Game, players: int, options: Mapping[str, bool]) -> Collection[str]:
     return default_possible(players, options)
 
 
-def deck_problem(game, deck, options, possible):
+def deck_problem(game: Game, deck: Deck, options: Mapping[str, bool], possible: Mapping[str, int] | None) -> Text | None:
     """The digest's deck rules, the options' and, when the group chose them, the Possibili's."""
     counts = deck.as_dict()
     for rule in (_always, _contadini, _moons, _options):
@@ -259,7 +262,7 @@ def _options(game, counts, options) -> Text | None:
 # No ``calls``: every turn of every Possibile is called, dealt or not, dead or alive; no ``places``.
 
 
-def start(game, state):
+def start(game: Game, state: State) -> State:
     return state.kept(faction={}, progenie=[], wolfborn=[], amato=None, romeo=None, spent=[], shield=False,
                       double=False, cancel=False, jester_day=False, grief=[], extra=[], auras={}, wolf_killed=[],
                       amulet=None, amulet_past=[], sword=None, sword_past=[], stalemate=False)
@@ -343,7 +346,7 @@ def _lovers(state) -> tuple[str, str] | None:
 
 # --- the night -----------------------------------------------------------------------------------------
 
-def _beat(game, turn):
+def _beat(game: Game, turn: str) -> tuple[str, str] | None:
     """The mystic whose turn a Criminali's silent turn belongs to (``ladra-veggente``), or None."""
     for key in (THIEF, GUILD, ASSASSIN):
         mystic_turn = turn.removeprefix(key + "-")
@@ -352,7 +355,7 @@ def _beat(game, turn):
     return None
 
 
-def ask(game, state, turn, tonight):
+def ask(game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
     found = _ask(game, state, turn, tonight)
     if found is not None and found.kind in ("player", "players") and not found.candidates:
         return None  # nobody to choose (a token every living player has held: not passed, destroyed)
@@ -420,7 +423,7 @@ def _criminal_ask(game, state, key, mystic_turn, tonight):
     return Ask(key, "fields", (holder,), forms=(form,))
 
 
-def answer(game, state, ask, value, tonight):
+def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
     if ask.key == "guardie":  # a Romeo chosen tonight is a lover already
         romeo = tonight.get(JULIET)
         return str(min(5, sum(1 for name in state.living if faction(game, state, name) == CRIMINALS
@@ -577,7 +580,7 @@ def _resolve(game, state, tonight, saved, saves=True):
     dead, reasons = deaths(healed | ({amulet} if amulet_used else set()))
     if healed and any(name == saved for name in deaths(set())[0]):
         notes.append(("healed", saved))
-    if amulet_used:
+    if amulet_used and amulet is not None:
         notes.append(("amulet", amulet))
     madman = next((name for name in wolf_victims if name in dead and _has(state, name, MADMAN)), None)
     return {"dead": [name for name in state.seating if name in dead], "reasons": reasons + notes,
@@ -586,7 +589,7 @@ def _resolve(game, state, tonight, saved, saves=True):
             "wolf_killed": [name for name in wolf_victims if name in dead]}
 
 
-def dawn(game, state, tonight):
+def dawn(game: Game, state: State, tonight: Mapping[str, Any]) -> Dawn:
     """The dawn in the digest's order, then the bonds of night 1, the powers spent, the auras of the
     dead, the tokens passed, the tavern's news and the rule of two players left."""
     save = tonight.get(HEALER)
@@ -763,7 +766,7 @@ def the_accused(procedure: Accusations, counted: Mapping[str, int], pointed) -> 
     return accused + tuple(name for name in procedure.voters if name in pointed and name not in accused)
 
 
-def day(game, state):
+def day(game: Game, state: State) -> Accusations:
     """The accusations (names called clockwise on odd days, the other way on even ones) and the
     ballottaggio: the Borgomastro's vote counts the Città in play plus one, Bocca di Rosa's votes
     are halved, the Mercante's lessened by each other Città player, the Amato's accusations go to
@@ -787,7 +790,7 @@ def day(game, state):
         clears=frozenset(name for name in state.living if faction(game, state, name) in (CITY, CRIMINALS)))
 
 
-def day_asks(game, state, lynched, votes):
+def day_asks(game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]]) -> Sequence[Ask]:
     """When only the result was entered: the tied at the top of the ballottaggio (nobody burned);
     and the Oratore, in play and not accused, may signal players in the ballottaggio."""
     asks = []
@@ -816,7 +819,7 @@ def _cancelled(game, state, condemned, signalled) -> bool:
     return state.options[AMULET] and state.own["amulet"] == condemned
 
 
-def dusk(game, state, lynched, acts):
+def dusk(game: Game, state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
     signalled = tuple(acts.get(ORATOR) or ())
     tied = tuple(acts.get("tied") or ())
     condemned = lynched
@@ -846,9 +849,9 @@ def dusk(game, state, lynched, acts):
                 (condemned,), (("burned", condemned),))
 
 
-def explain_day(game, procedure, verdict, say):
+def explain_day(game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
     """The accusations and the ballottaggio as counted (the burning itself is the dusk's to say)."""
-    lines = []
+    lines: list[str] = []
     if verdict.given:
         return lines
     accusation = verdict.tallies.get("accusation", {})
@@ -861,7 +864,7 @@ def explain_day(game, procedure, verdict, say):
     return lines
 
 
-def announce(game, result, say):
+def announce(game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
     """At dawn the dead by name and the tavern's news (a Bardo or an Oste among the Possibili: their
     news, or none); with rivelazione-ruolo, the card of each player out of the game."""
     state = result.state
@@ -878,7 +881,7 @@ def announce(game, result, say):
     return lines
 
 
-def notes(game, state, say):
+def notes(game: Game, state: State, say: Sentences) -> Sequence[str]:
     """What the moderator keeps in mind that the cards and the dead do not show, a sentence each:
     the bonds in force (the lovers, both in play; the Amato, while his Angelo is in play), who
     changed side and is in play (the Progenie, the wolf-born, the Capo Gilda's recruit), the
@@ -925,7 +928,7 @@ def notes(game, state, say):
 
 # --- the end --------------------------------------------------------------------------------------------
 
-def game_over(game, state):
+def game_over(game: Game, state: State) -> tuple[Sequence[str], Sequence[str]] | None:
     """At a day's start: Men when no creature is in play; the Shadow when the living (faction-less
     ones aside) share one faction; nobody left, no faction. Then the Traditore, the Ghoul, the
     Amante, the Pazzo and the Giullare."""
@@ -982,7 +985,7 @@ def _extras(game, state, sides, winners=frozenset()):
     return tuple(sides), tuple(name for name in state.seating if name in winners)
 
 
-def card_back(game, language, deck):
+def card_back(game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
     """The dawn's order, the two votes and the end (the beat before the mystics is on the front)."""
     texts = language.card
     return (Block("heading", texts["dawn"]), Block("text", texts["dawn_text"]),

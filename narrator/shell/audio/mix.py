@@ -162,8 +162,9 @@ def build_night(script: NightScript, clips: Mapping[str, Clip], bed: Clip | None
     timeline = layout(script, lambda cue: len(clips[cue.key].samples), units_per_second=rate,
                       onset_of=lambda cue: onsets[cue.key])
     offset = round(settings.pre_roll * rate)
-    placed = [PlacedClip(offset + p.start, clips[p.cue.key].samples, p.cue) for p in timeline.cues]
-    counts = [CountWindow(c.phase, offset + c.start, c.seconds) for c in timeline.counts]
+    # a whole number of units per second places every cue on a whole sample
+    placed = [PlacedClip(offset + int(p.start), clips[p.cue.key].samples, p.cue) for p in timeline.cues]
+    counts = [CountWindow(c.phase, offset + int(c.start), c.seconds) for c in timeline.counts]
     end_of_speech = max((clip.end for clip in placed), default=offset)
     last_start = placed[-1].start if placed else offset
     length = max(end_of_speech, last_start + round(settings.fade_out * rate)) + round(settings.tail * rate)

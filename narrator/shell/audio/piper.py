@@ -13,6 +13,7 @@ there, as a reader would. Its pace is a length scale, which narrate maps from wo
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ class PiperEngine:
         self.config_file = self.model.with_name(self.model.name + ".json")
         self.config = _read_config(self.model, self.config_file)
         self.voice_licence = f"spoken by the Piper voice '{self.model.stem}', under the licence of its model card"
-        self._voice = None
+        self._voice: Any = None  # piper's PiperVoice, loaded when first needed
         self._lock = threading.Lock()
 
     def voices(self) -> list[Voice]:

@@ -209,6 +209,7 @@ class CommandPlayer:
                 process.wait()
                 return False
             if process.returncode != 0:
+                assert process.stderr is not None  # started with a pipe
                 message = (process.stderr.read() or "").strip().splitlines()
                 raise PlayerFailed(msg("{player} could not play ({reason})", player=self.name,
                                           reason=message[-1] if message else process.returncode))
@@ -296,7 +297,7 @@ def available_command_players(which: Callable[[str], str | None] = shutil.which)
 
 
 def choose_players(write_wav, night_file: Path, problem=sounddevice_problem, which=shutil.which,
-                   works=command_player_works) -> tuple[list, str | None]:
+                   works=command_player_works) -> tuple[list, Text | None]:
     """The players to try, best first, and why the best of all (PortAudio) is not among them.
 
     Command-line players are tried on a moment of silence first, so that what will happen is
@@ -310,10 +311,8 @@ def choose_players(write_wav, night_file: Path, problem=sounddevice_problem, whi
     return [*working, FilePlayer(night_file, write_wav)], reason
 
 
-def plan(player, reason: "Text | str | None") -> Text | None:
-    """One line saying how the night will be heard when it is not the best way, or None."""
-    if reason is None:
-        return None
+def plan(player, reason: "Text | str | BaseException") -> Text:
+    """One line saying how the night will be heard when it is not the best way (``reason``)."""
     if not player.audible:
         return msg("{reason}; the night will be written to {file} instead of played", reason=reason, file=player.path)
     return msg("{reason}; the night plays through {player} (no pause)", reason=reason, player=player.name)

@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol
 
-from narrator.core.i18n import msg
+from narrator.core.i18n import Text, msg
 from narrator.shell.audio.clip import Clip, write_clip
 from narrator.shell.audio.player import (
     COMMAND_PLAYERS,
@@ -75,7 +75,7 @@ class SilentSpeaker:
 
 
 def speaker_maker(problem=sounddevice_problem, which=shutil.which,
-                  works=command_player_works) -> tuple[Callable[[Mapping[str, Clip]], Speaker], str | None]:
+                  works=command_player_works) -> tuple[Callable[[Mapping[str, Clip]], Speaker], Text | None]:
     """How to say lines here, found once (probing the sound output, maybe trying a command-line
     player, takes a moment) for a game that makes its lines as it goes; and why a better way is
     missing. A ``SilentSpeaker`` maker when there is none."""

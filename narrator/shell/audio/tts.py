@@ -124,6 +124,7 @@ class Pyttsx3Engine:
 
     def _ask(self, voice: Voice, rate: int, request: dict) -> dict:
         worker = self._worker(voice, rate)
+        assert worker.stdin is not None  # started with pipes
         worker.stdin.write(json.dumps(request) + "\n")
         worker.stdin.flush()
         line = _reply(worker, REPLY_SECONDS)
@@ -152,7 +153,9 @@ def _reply(worker: subprocess.Popen, seconds: float) -> str | None:
     """The worker's next line ("" once it has ended), or None if none came within ``seconds``: a
     thread reads it, since a pipe cannot be waited on with a timeout on every system."""
     read: list[str] = []
-    reader = threading.Thread(target=lambda: read.append(worker.stdout.readline()), daemon=True)
+    stdout = worker.stdout
+    assert stdout is not None  # started with pipes
+    reader = threading.Thread(target=lambda: read.append(stdout.readline()), daemon=True)
     reader.start()
     reader.join(seconds)
     return read[0] if read else None
@@ -213,7 +216,7 @@ def _piper(model: Path | None = None) -> SpeechEngine:
 # By name, for --engine. Pico is the default where its wheel is installed; pyttsx3 speaks with
 # the system's own voices (espeak-ng on Linux, SAPI5 on Windows, NSSpeechSynthesizer on macOS);
 # say with macOS' own voices; Piper, optional, with a neural voice model the user has (--model).
-ENGINES: dict[str, Callable[[], SpeechEngine]] = {"pico": _pico, "pyttsx3": Pyttsx3Engine, "say": _say,
+ENGINES: dict[str, Callable[..., SpeechEngine]] = {"pico": _pico, "pyttsx3": Pyttsx3Engine, "say": _say,
                                                   "piper": _piper}
 MODEL_ENGINES = ("piper",)  # the engines that speak with a voice model file (--model)
 

@@ -69,4 +69,5 @@ class VoiceSource:
                                             "unavailable: {error}", key=key, pack=self.pack.name,
                                             error=error)) from None
             self._engine = engine
+        assert self._voice is not None  # chosen with the engine
         return self._engine, self._voice

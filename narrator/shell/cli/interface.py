@@ -94,9 +94,9 @@ def _use(catalog: Catalog, language: str) -> None:
     for name in _CLICK_MODULES:
         module = importlib.import_module(f"click.{name}")
         if hasattr(module, "_"):
-            module._ = catalog.gettext
+            vars(module)["_"] = catalog.gettext
         if hasattr(module, "ngettext"):
-            module.ngettext = catalog.ngettext
+            vars(module)["ngettext"] = catalog.ngettext
 
 
 def help_message_id(help_text: str) -> str:
@@ -169,7 +169,7 @@ class TranslatedHelp:
     makes it once and keeps it, in whatever language was in use then)."""
 
     def get_help_option(self, ctx):
-        option = super().get_help_option(ctx)
+        option = super().get_help_option(ctx)  # type: ignore[misc]  # a mixin: click's class is next in line
         if option is not None:
             option.help = _("Show this message and exit.")
         return option

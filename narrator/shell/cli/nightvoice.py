@@ -1,13 +1,19 @@
 """The voice of a game of many nights: a part of the night at a time, and sentences with
 players' names in them, said by the text-to-speech engine."""
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from narrator.core.errors import NarratorError, Stopped
 from narrator.core.script import Count, NightScript
 from narrator.shell.translation import _, say
+
+if TYPE_CHECKING:  # loaded when first needed
+    from narrator.shell.audio.voices import VoiceSource
+    from narrator.shell.speakerbox.game import BoxTable
 
 
 def opens(script: NightScript, segments) -> bool:
@@ -22,10 +28,10 @@ class NightVoice:
     def __init__(self, env, lang: str, audio, waiting: str | None):
         self.env, self.lang, self.audio = env, lang, audio
         self.waiting = waiting  # what the group is waited for before this run's first sound (ready.py)
-        self._players = None
-        self._source = None
+        self._players: list | None = None
+        self._source: VoiceSource | None = None
         self._silent = False
-        self._make_speaker = None  # how sentences are said here: found at the first one
+        self._make_speaker: Callable[..., Any] | None = None  # how sentences are said here: found at the first one
 
     def players(self):
         from narrator.shell.audio.night import write_night
@@ -38,7 +44,7 @@ class NightVoice:
             else:
                 self._players, reason = choose_players(write_night, self.env.nights_dir() / NIGHT_FILE,
                                                        problem=self.env.sound_problem, which=self.env.which)
-                if not self._players[0].audible:
+                if not self._players[0].audible and reason is not None:  # (PortAudio's reason, when none is heard)
                     click.echo(_("narrate: {reason}; the narrator's lines are shown here: read them aloud").format(
                         reason=say(reason)), err=True)
                 elif reason:
@@ -110,7 +116,7 @@ class NightVoice:
         from narrator.shell.audio.speaker import silent_speaker
 
         raw = self.line(text, key)
-        if raw is None:
+        if raw is None or self._source is None:  # (the source is made with the first line)
             return
         make_speaker = self.speaker_maker()
         if make_speaker is silent_speaker:
@@ -168,10 +174,10 @@ class BoxVoice(NightVoice):
                  tokens: dict[str, str] | None = None):
         super().__init__(env, lang, audio, waiting)
         self.rules, self.box_options, self.console, self.tokens = rules, box_options, console, tokens
-        self.table = None
+        self.table: BoxTable | None = None
         self._made = 0  # sentences made so far: each gets a key of its own
 
-    def _load(self, script, carrying_on: bool = False) -> None:
+    def _load(self, script, carrying_on: bool = False) -> "BoxTable":
         from narrator.shell.cli.options import phase_labels
 
         labels = phase_labels(self.env, self.lang)
@@ -185,10 +191,10 @@ class BoxVoice(NightVoice):
                                   **self.box_options)
         else:
             self.table.load(script, labels, carrying_on)
+        return self.table
 
     def whole_night(self, script: NightScript) -> None:
-        self._load(script)
-        self.table.night()
+        self._load(script).night()
 
     def ready(self) -> None:
         pass  # the tablets' first night waits for Start, which is the group's go
@@ -197,18 +203,17 @@ class BoxVoice(NightVoice):
         """A resumed game: the tablets and the console are served at once, wherever the game
         stopped (in a day too), and the group's Start goes on (a night of nothing to play)."""
         if self.table is None:
-            self._load(replace(script, segments=()))
-            self.table.night()
+            self._load(replace(script, segments=())).night()
 
     def part(self, script: NightScript, segments) -> None:
         if not segments:
             return
         first = self.table is None
-        self._load(replace(script, segments=tuple(segments)), carrying_on=not opens(script, segments))
+        table = self._load(replace(script, segments=tuple(segments)), carrying_on=not opens(script, segments))
         if first:  # the tablets join before the first part: it waits for Start
-            self.table.night()
+            table.night()
         else:
-            self.table.play_part()
+            table.play_part()
 
     def announce(self, text: str, key: str | None = None) -> None:
         click.echo(text)
@@ -218,9 +223,11 @@ class BoxVoice(NightVoice):
         self.table.announce(f"said-{self._made}", raw)
 
     def day(self, seconds: int, rules) -> None:
+        assert self.table is not None  # a night, or a resumed game, came first
         self.table.day(seconds)
 
     def result(self, lines: list[str], final: bool = True) -> None:
+        assert self.table is not None  # a night, or a resumed game, came first
         self.table.show_result(lines, final)
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ is defined at start-up (``narrate --help`` lists them), and only the one that ru
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -115,7 +116,7 @@ class DeckChoice:
 
 
 def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, seed, possible_spec=None,
-                options: dict | None = None) -> DeckChoice:
+                options: Mapping[str, bool] | None = None) -> DeckChoice:
     """The deck the options ask for, validated with the game's ``options`` (its defaults when None);
     a deck file is read here. A game that draws its set draws it whenever no deck is given."""
     import random

@@ -37,7 +37,7 @@ def resume(env, file, no_wait):
             raise NarratorError(msg("no game to resume in {folder}: start one, such as 'narrate --game "
                                     "lupus-in-tabula --players 8'", folder=env.data_home / FOLDER))
         file = games[0]
-        newer = [(path, problem) for path, problem in found[:found.index((file, None))]]
+        newer = [(path, problem) for path, problem in found[:found.index((file, None))] if problem is not None]
         if newer:  # the newest save cannot be read: say so, and go on with an older game only if asked to
             for path, problem in newer:
                 click.echo(_("narrate: {file}: {problem}").format(file=path, problem=say(problem)), err=True)

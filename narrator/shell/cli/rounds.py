@@ -9,8 +9,10 @@ typed, and ``narrate resume`` continues a game that was stopped.
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Any
 
 import click
 
@@ -254,7 +256,7 @@ class GameTable:
             if saved.tokens is None:  # kept with the game: pages open when narrate stops come back on resume
                 saved.tokens = {page: secrets.token_urlsafe(16) for page in TOKENS}
                 saved.save()
-            self.voice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES), waiting,
+            self.voice: NightVoice = BoxVoice(env, self.lang, self.audio, self.rules, pick(options, BOX_OPTION_NAMES), waiting,
                                   self.console, saved.tokens)
         else:
             self.voice = NightVoice(env, self.lang, self.audio, waiting)
@@ -303,7 +305,8 @@ class GameTable:
 
     def ask(self, form: dict, terminal, check=None):
         """The answer to one question: typed at the terminal (``terminal()`` asks), or tapped on the console."""
-        if self.console is None:
+        console = self.console
+        if console is None:
             return terminal()
         def tapped(value, prompted: bool) -> None:
             shown = _("undo") if value == UNDO else forms.in_words(form, value)
@@ -312,21 +315,21 @@ class GameTable:
 
         def racing():
             typed = click.termui.visible_prompt_func
-            click.termui.visible_prompt_func = self.console.prompt  # click's prompts read their lines here
+            click.termui.visible_prompt_func = console.prompt  # click's prompts read their lines here
             try:
                 return terminal()
             finally:
                 click.termui.visible_prompt_func = typed
 
-        return self.console.ask(self.view(form), racing, check, tapped)
+        return console.ask(self.view(form), racing, check, tapped)
 
     # --- the steps --------------------------------------------------------------------------------
 
     def handle(self, step) -> dict:
-        handler = {NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
-                   DayStep: self.day, VoteStep: self.vote, RevealStep: self.reveal, ActStep: self.act,
-                   LynchStep: self.lynch}[type(step)]
-        return handler(step)
+        handlers: dict[type, Callable[[Any], dict]] = {
+            NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
+            DayStep: self.day, VoteStep: self.vote, RevealStep: self.reveal, ActStep: self.act, LynchStep: self.lynch}
+        return handlers[type(step)](step)
 
     def script(self, night: int, skip: frozenset[str]) -> NightScript:
         """Tonight's calls: the deck's turns for this night, less those the rules leave out."""
@@ -359,7 +362,8 @@ class GameTable:
             name = self.character(step.phase) if step.phase != OUTRO_PHASE else ""
             if not step.ask.of_kind.entered:
                 shown = step.ask.about or ", ".join(self.language.role_name(role_id) for role_id in step.ask.roles)
-                self.nod(name, answer_for(self.game, step.state, step.ask, None, step.tonight), shown or None)
+                if (told := answer_for(self.game, step.state, step.ask, None, step.tonight)) is not None:
+                    self.nod(name, told, shown or None)
             else:
                 others = set(step.state.living) - set(step.ask.choosers)
                 if step.ask.of_kind.names and set(step.ask.candidates) != others:
@@ -554,7 +558,7 @@ class GameTable:
         if step.verdict.lynched is not None:
             self.echo(_("The vote condemns {name}.").format(name=step.verdict.lynched))
         return entry_for(step, choice=self.entered(step.ask, self.language.role_name(
-            step.state.cards[step.ask.choosers[0]]) if step.ask.choosers else ""))
+            step.state.cards[step.ask.choosers[0]]) if step.ask.choosers and step.state.cards is not None else ""))
 
     def lynch(self, step: LynchStep) -> dict:
         lines = self.game.rules.explain_day(self.game, step.procedure, step.verdict, self.sentences)

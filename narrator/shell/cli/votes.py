@@ -1,6 +1,7 @@
 """``narrate votes``: settle the vote, from a file or asked player by player."""
 
 import json
+from functools import partial
 from pathlib import Path
 
 import click
@@ -121,9 +122,9 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
     for name in names:
         with completion(role_choices):
             card = click.prompt(_("{name}'s card now").format(name=name),
-                                value_proc=lambda text, name=name: _as_parameter(_card, game, words, name, text,
+                                value_proc=lambda text, name=name: _as_parameter(_card, game, words, name, text,  # type: ignore[misc]  # (a lambda's default, which mypy cannot infer)
                                                                                  deck, ballots))
-        answers = {}
+        answers: dict[str, str] = {}
         for question in questions:
             if question.asked_of(card, deck, answers):
                 answer = _ask(game, question, words, deck, nobody, name=name, card=words.role_name(card))
@@ -131,7 +132,7 @@ def ask_ballots(env, names_option: str | None, lang: str, deck=None, players: in
                     answers[question.key] = answer
         others = [other for other in names if other != name]
         with completion(others):
-            target = click.prompt(_("{name} voted for").format(name=name), value_proc=lambda text, others=others: _player(text, others))
+            target = click.prompt(_("{name} voted for").format(name=name), value_proc=partial(_player, others=others))
         ballots.append(Ballot(name, card, target, answers))
     table = {}
     for question in questions:

@@ -98,8 +98,8 @@ def _console_keys() -> Iterator[ReadKey]:
     try:
         yield read_key
     finally:
-        while msvcrt.kbhit():  # pressed during the screen and not read: not for the next question
-            msvcrt.getwch()
+        while msvcrt.kbhit():  # type: ignore[attr-defined]  # (Windows only) keys pressed during the screen: not for the next question
+            msvcrt.getwch()  # type: ignore[attr-defined]  # Windows only: the checker reads Linux's stubs
 
 
 def _console_key(msvcrt) -> str | None:

@@ -18,7 +18,7 @@ _kept: list = []  # the console handlers handed to Windows must outlive the call
 
 
 def _kernel32():
-    return ctypes.WinDLL("kernel32", use_last_error=True)
+    return ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]  # Windows only: the checker reads Linux's stubs
 
 
 def escape_codes_on(descriptor: int) -> bool:
@@ -27,7 +27,7 @@ def escape_codes_on(descriptor: int) -> bool:
     import msvcrt
 
     try:
-        handle = msvcrt.get_osfhandle(descriptor)
+        handle = msvcrt.get_osfhandle(descriptor)  # type: ignore[attr-defined]  # Windows only: the checker reads Linux's stubs
         kernel32 = _kernel32()
         mode = wintypes.DWORD()
         if not kernel32.GetConsoleMode(wintypes.HANDLE(handle), ctypes.byref(mode)):
@@ -52,7 +52,7 @@ def ui_languages() -> list[str]:
             return []
     except (OSError, AttributeError):
         return []
-    return [name for name in buffer[:size.value].split("\0") if name]
+    return [name for name in buffer[:size.value].split("\0") if name]  # type: ignore[attr-defined]  # a wide buffer's slice is text
 
 
 def short_path(path: str) -> str | None:
@@ -81,7 +81,7 @@ def holders(path: str) -> list[str]:
     """The programs that hold ``path`` open, by the names Windows shows ("Adobe Acrobat Reader"),
     asked of the Restart Manager as Explorer asks it; empty when it cannot tell."""
     try:
-        manager = ctypes.WinDLL("rstrtmgr", use_last_error=True)
+        manager = ctypes.WinDLL("rstrtmgr", use_last_error=True)  # type: ignore[attr-defined]  # Windows only: the checker reads Linux's stubs
         session, key = wintypes.DWORD(), ctypes.create_unicode_buffer(33)
         if manager.RmStartSession(ctypes.byref(session), 0, key):
             return []
@@ -105,7 +105,7 @@ def on_console_close(end: Callable[[], None]) -> None:
     """Call ``end`` when the console window is closed (or the user logs off), then give the main
     thread until Windows' deadline to unwind: the handler runs in a thread of its own, and the
     process ends as soon as it returns."""
-    handler_type = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)
+    handler_type = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)  # type: ignore[attr-defined]  # Windows only: the checker reads Linux's stubs
 
     def handler(event: int) -> bool:
         if event not in (CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT):

@@ -141,7 +141,8 @@ class BoxTable:
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
                                 language=active_language(), catalog=active_catalog(), console=console,
-                                token=tokens and tokens["controls"], moderator_token=tokens and tokens["moderator"])
+                                token=tokens["controls"] if tokens else None,
+                                moderator_token=tokens["moderator"] if tokens else None)
         self.box.on_change = self.server.broadcast
         self.follower = None
         self._lonely = Lonely(env.clock, self.server.joined, lambda: warn("narrate: " + render(

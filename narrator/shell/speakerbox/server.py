@@ -145,6 +145,7 @@ class BoxServer:
             started.set()
             loop.run_forever()
             self._heartbeat_task.cancel()
+            assert self._runner is not None  # _serve made it
             loop.run_until_complete(self._runner.cleanup())
             loop.close()
 
@@ -165,7 +166,7 @@ class BoxServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # the real port when 0 was asked for
+        self.port = self._runner.addresses[0][1]  # the real port when 0 was asked for
         self._heartbeat_task = asyncio.ensure_future(self._heartbeat())
 
     async def _heartbeat(self) -> None:
@@ -186,6 +187,7 @@ class BoxServer:
         self._loop.call_later(wait, self._flush_tablets)
 
     def _flush_tablets(self) -> None:
+        assert self._loop is not None  # the loop calls it
         self._list_due, self._list_sent = False, self._loop.time()
         now = self.clock()
         for key, tablet in list(self._tablets.items()):
@@ -423,7 +425,7 @@ class BoxServer:
             self.control(action)
             return {"type": "done", "action": action}
         if kind == "answer":
-            if ws not in self._moderators:
+            if ws not in self._moderators or self.console is None:
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_MODERATOR)}
             self.console.offer(message.get("version"), message.get("value"), self._reply_to(ws))
             return None

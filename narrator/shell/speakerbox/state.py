@@ -9,7 +9,7 @@ in time to act on the same sample.
 """
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,7 +71,7 @@ class Box:
     # --- the night -----------------------------------------------------------------------
 
     def new_night(self, night_length: float, phases: list[tuple[float, str]],
-                  counts: list[tuple[float, int]] = ()) -> None:
+                  counts: Sequence[tuple[float, int]] = ()) -> None:
         """Another night (or another part of one) to play: back to waiting for Start, nothing
         of the last one kept (a game of many nights)."""
         with self.lock:
@@ -105,7 +105,7 @@ class Box:
             head = self.playhead
             if self.stage != "night" or not head.paused:
                 return
-            if head.running:  # the pause was set: take it from its moment
+            if head.running and head.stop_time is not None:  # the pause was set: take it from its moment
                 stopped_at = head.stop_time
                 head.start_at(max(now + lead, stopped_at), head.position(stopped_at))
             else:

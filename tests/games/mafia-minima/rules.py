@@ -11,14 +11,17 @@ accused's name, a no is null), then ``testament`` and ``accepted`` when a lynche
 heir.
 """
 
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from narrator.core.card import Block
-from narrator.core.i18n import msg
-from narrator.core.kinds import Kind, name_of
+from narrator.core.game import Game, Language
+from narrator.core.i18n import Text, msg
+from narrator.core.kinds import Kind, RecordWords, Words, name_of
 from narrator.core.procedures import Verdict, Vote, VoteStep, said
-from narrator.core.state import Ask, Dawn, Dusk
+from narrator.core.state import Ask, Dawn, Dusk, State
+from narrator.core.vote import Sentences
 
 MAFIA, TOWN = "mafia", "citta"
 MAFIOSO = "mafioso"
@@ -41,19 +44,19 @@ class Seat(Kind):
 
     name, names = "seat", True
 
-    def check(self, ask, value):
+    def check(self, ask: Ask, value: Any) -> Text | None:
         if value not in ask.candidates:
             return msg("{key} {where}'{name}' is not one of {names}", key=ask.key, where="", name=value,
                        names=", ".join(ask.candidates) or "-")
         return None
 
-    def parse(self, ask, value, words):
+    def parse(self, ask: Ask, value: Any, words: RecordWords) -> Any:
         seat = name_of(value)
         if seat is not None and seat.isdigit() and 1 <= int(seat) <= len(ask.choices):
             return ask.choices[int(seat) - 1]
         return seat or value
 
-    def form(self, ask, question, words):
+    def form(self, ask: Ask, question: str, words: Words) -> dict:
         return {"kind": "one", "question": question, "none": not ask.required,
                 "options": [{"label": f"{ask.choices.index(name) + 1} · {name}", "value": name}
                             for name in ask.candidates]}
@@ -74,11 +77,14 @@ class Trial(Vote):
     rounds: ClassVar[tuple[str, ...]] = tuple(f"{part}-{number}" for number in range(1, TRIALS + 1)
                                               for part in ("accusation", "second", "trial"))
 
-    def run(self, state):
-        votes, tallies, acquitted, happened = {}, {}, [], []
+    def run(self, state: State) -> Generator[VoteStep, dict, Verdict]:
+        votes: dict[str, dict[str, str]] = {}
+        tallies: dict[str, dict[str, int]] = {}
+        acquitted: list[str] = []
+        happened: list[tuple[Any, ...]] = []  # what each accusation came to, for explain_day
         for number in range(1, TRIALS + 1):
             accused = accuser = None
-            accusations = {}
+            accusations: dict[str, str | None] = {}
             for voter in self.voters:
                 allowed = tuple(name for name in self.candidates if name != voter and name not in acquitted)
                 entry = yield VoteStep(state, self, f"accusation-{number}", voter, allowed, may_pass=True,
@@ -121,7 +127,7 @@ class Trial(Vote):
         return Verdict(None, votes, tallies, outcome=tuple(happened))
 
 
-def ask(state, turn):
+def ask(state: State, turn: str) -> Ask | None:
     """The mafia points at a chair: any living player who is not a mafioso."""
     mafiosi = state.holders(MAFIOSO)
     if turn != MAFIOSO or not mafiosi:
@@ -130,18 +136,18 @@ def ask(state, turn):
                choices=state.seating, required=True)
 
 
-def dawn(state, tonight):
+def dawn(state: State, tonight: Mapping[str, Any]) -> Dawn:
     victim = tonight.get(MAFIOSO)
     if victim is None:
         return Dawn(state)
     return Dawn(state.died([victim]), (victim,), (("shot", victim),))
 
 
-def day(state):
+def day(state: State) -> Trial:
     return Trial(state.living, state.living)
 
 
-def day_asks(state, lynched, acts):
+def day_asks(state: State, lynched: str | None, acts: Mapping[str, Any]) -> tuple[Ask, ...]:
     """The lynched may name an heir among the living; only then is the heir asked whether he accepts."""
     if lynched is None:
         return ()
@@ -151,32 +157,33 @@ def day_asks(state, lynched, acts):
     return tuple(asks)
 
 
-def dusk(state, lynched, acts):
+def dusk(state: State, lynched: str | None, acts: Mapping[str, Any]) -> Dusk:
     if lynched is None:
         return Dusk(state)
     heir = acts.get("testament") if acts.get("accepted") else None
     return Dusk(state.died([lynched]).kept(heir=heir), (lynched,), (("lynched", lynched),))
 
 
-def notes(state, say):
+def notes(state: State, say: Sentences) -> list[str]:
     heir = state.own.get("heir")
     return [say("note_heir", name=heir)] if heir and heir in state.living else []
 
 
-def game_over(game, state):
+def game_over(game: Game, state: State) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The town wins when no mafioso lives; the mafia when the mafiosi alive are at least as many as the others."""
     mafiosi = state.holders(MAFIOSO)
     if mafiosi and 2 * len(mafiosi) < len(state.living):
         return None
     side = MAFIA if mafiosi else TOWN
-    return (side,), tuple(name for name in state.seating if game.role(state.cards[name]).side == side)
+    cards = state.cards or {}  # a moderated game: the cards are known
+    return (side,), tuple(name for name in state.seating if game.role(cards[name]).side == side)
 
 
-def announce(result, say):
+def announce(result: Dawn | Dusk, say: Sentences) -> list[str]:
     return [say("dawn_dead", names=say.join(list(result.dead)))] if isinstance(result, Dawn) and result.dead else []
 
 
-def explain_day(verdict, say):
+def explain_day(verdict: Verdict, say: Sentences) -> list[str]:
     """Each trial's count, then who is lynched or that nobody is."""
     lines = []
     for happened in verdict.outcome or ():
@@ -190,5 +197,5 @@ def explain_day(verdict, say):
     return lines
 
 
-def card_back(language):
+def card_back(language: Language) -> tuple[Block, ...]:
     return (Block("heading", language.card["vote"]), Block("text", language.card["vote_text"]))
