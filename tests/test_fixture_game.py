@@ -207,3 +207,15 @@ def test_its_rules_type_check_against_the_contract(tmp_path):
     result = typecheck(tmp_path, "--games", str(FOLDER.parent), "--games-only")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 games' rules.py" in result.stdout and "Success" in result.stdout
+
+
+def test_narrator_games_names_the_folder_of_games_and_one_that_is_not_there_is_one_line(run, tmp_path):
+    from narrator.shell.environment import _games_dir
+
+    assert _games_dir({"NARRATOR_GAMES": str(FOLDER.parent)}) == FOLDER.parent
+    assert _games_dir({"NARRATOR_GAMES": " "}) == _games_dir({})  # unset or empty: the games narrate ships
+    listed = run("games", env=make_env(games_dir=FOLDER.parent))
+    assert listed.exit_code == 0 and GAME_ID in listed.stdout
+    missing = run("games", env=make_env(games_dir=tmp_path / "nowhere"))
+    assert missing.exit_code == 2 and len(missing.stderr.splitlines()) == 1
+    assert "NARRATOR_GAMES" in missing.stderr and str(tmp_path / "nowhere") in missing.stderr

@@ -71,6 +71,10 @@ def cli(ctx, **params):
       narrate script --players 10 --format json
     """
     env = ctx.ensure_object(Environment)
+    if not env.games_dir.is_dir():  # NARRATOR_GAMES named a folder that is not there
+        raise click.UsageError(_("no folder of games at {folder}: NARRATOR_GAMES names the folder that holds "
+                                 "game folders (leave it unset for the games narrate ships)").format(
+                                     folder=env.games_dir))
     given = [name for name in params if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT]
     if ctx.invoked_subcommand is not None:
         if given:
