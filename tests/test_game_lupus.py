@@ -23,7 +23,7 @@ from test_rounds import NAMES, random_entry
 
 from narrator.core.deck import build_deck, make_deck
 from narrator.core.errors import NarratorError
-from narrator.core.procedures import RevealStep, VoteStep
+from narrator.core.procedures import QuestionStep, VoteStep
 from narrator.core.rounds import ActStep, DawnStep, DayStep, EndQuestion, Over, PhaseStep, Rounds, Setup
 from narrator.core.script import INTRO_PHASE
 from narrator.games import GAMES_DIR
@@ -99,7 +99,7 @@ def _(text, env):
 
 def typed_for(game, step, entry, env) -> list[str]:
     """What a group types at the terminal for ``entry``."""
-    if isinstance(step, PhaseStep | ActStep):
+    if isinstance(step, PhaseStep | ActStep | QuestionStep):
         language = game.languages[env.default_language()]
         return typed_value(step.ask, entry["choice"], language, _("yes", env), _("no", env)) \
             if "choice" in entry else []
@@ -119,8 +119,6 @@ def typed_for(game, step, entry, env) -> list[str]:
         if "hands" not in entry:  # each vote, or the hands
             return [*typed, ""]
         return [*typed, _("h", env), *(str(entry["hands"][name]) for name in step.procedure.candidates)]
-    if isinstance(step, RevealStep):
-        return [entry["marks"][mark] or "" for mark, _holder in step.marks]
     return []
 
 
@@ -206,7 +204,7 @@ def test_the_ghosts_marks_turned_up_are_typed_in_a_vecchio_saggio_game(game, tmp
     plans = (planned_game(game, env, 8, seed, **{"vecchio-saggio": True, "minaccia-fantasma": True})
              for seed in range(100))
     rounds, typed = next(plan for plan in plans  # the first in which a mark was turned up, and counted
-                         if any(entry["kind"] == "marks" and any(entry["marks"].values()) for entry in plan[0].entries))
+                         if any(entry["kind"] == "question" and entry["choice"] for entry in plan[0].entries))
     result = invoke(env, command(8, NAMES[:8], "vecchio-saggio=on", "minaccia-fantasma=on"), ["", *typed])
     assert result.exit_code == 0, result.output
     assert saved_game(env)["entries"] == rounds.entries

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from narrator.core.kinds import STOCK
-from narrator.core.procedures import RevealStep, VoteStep
+from narrator.core.procedures import QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -108,8 +108,8 @@ def random_entry(step, rng: random.Random) -> dict:
         several = step.several and len(step.candidates) > 1 and rng.random() < 0.5
         given["voted"] = None if abstains else rng.sample(step.candidates, 2) if several else \
             rng.choice(step.candidates)
-    elif isinstance(step, RevealStep):
-        given["marks"] = {mark: rng.choice((*step.candidates, None)) for mark, _holder in step.marks}
+    elif isinstance(step, QuestionStep):
+        given["choice"] = random_value(step.ask, rng)
     return entry_for(step, **given)
 
 
@@ -326,7 +326,7 @@ def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_
                "Bruno": "Dario", "Carla": "Gino", "Ugo": "Gino"}  # the ghosts: Gino has only their votes
     for _entry in range(100):
         step = rounds.step
-        if isinstance(step, RevealStep):
+        if isinstance(step, QuestionStep):
             break
         given = {}
         if isinstance(step, DawnStep):
@@ -337,20 +337,21 @@ def test_without_a_moderator_the_group_says_which_marks_were_turned_up_and_they_
             given["voted"] = day_two[step.voter]
         rounds.enter(entry_for(step, **given))
     step = rounds.step
-    assert isinstance(step, RevealStep)
-    assert step.marks == (("plus", "Bruno"), ("minus", "Carla"))  # laid before Ugo died, after the ghosts' turn
-    assert step.candidates == ("Anna", "Dario", "Elena")  # a living player voted for them
-    with pytest.raises(RoundsError, match="plus 'Gino' is not one of Anna, Dario, Elena"):
-        rounds.enter(entry_for(step, marks={"plus": "Gino", "minus": None}))
-    rounds.enter(entry_for(step, marks={"plus": "Elena", "minus": "Anna"}))
+    assert isinstance(step, QuestionStep) and step.ask.kind == "each"
+    # laid before Ugo died, after the ghosts' turn: each mark with its holder
+    assert (step.ask.choosers, step.ask.labels) == (("plus", "minus"), ("Bruno", "Carla"))
+    assert step.ask.candidates == ("Anna", "Dario", "Elena")  # a living player voted for them
+    with pytest.raises(RoundsError, match="plus: 'Gino' is not one of Anna, Dario, Elena"):
+        rounds.enter(entry_for(step, choice={"plus": "Gino"}))
+    rounds.enter(entry_for(step, choice={"plus": "Elena", "minus": "Anna"}))
     advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
     vote, outcome = rounds.step.verdict.outcome
     assert (vote.plus, vote.minus) == ("Elena", "Anna")
     assert dict(outcome.nomination) == {"Anna": 1, "Dario": 2, "Elena": 3, "Fabio": 0, "Gino": 2}
     assert "Elena" in outcome.suspects  # the sword's player: alone at the top
-    while not isinstance(rounds.undo(), RevealStep):  # back to the marks: neither was turned up this time
+    while not isinstance(rounds.undo(), QuestionStep):  # back to the marks: neither was turned up this time
         pass
-    rounds.enter(entry_for(rounds.step, marks={"plus": None, "minus": None}))
+    rounds.enter(entry_for(rounds.step, choice=None))
     advance(rounds, lambda step: isinstance(step, LynchStep), votes=votes_for("Elena"))
     assert dict(rounds.step.verdict.outcome[1].nomination) == {"Anna": 2, "Dario": 2, "Elena": 2, "Fabio": 0,
                                                               "Gino": 2}
@@ -362,7 +363,7 @@ def test_an_entry_that_does_not_fit_is_refused_and_changes_nothing(game):
     before = (rounds.step, list(rounds.entries))
     for entry in (entry_for(rounds.step, choice="Nobody"), {"kind": "day", "night": 1},
                   {**entry_for(rounds.step, choice="Anna"), "extra": 1}, "veggente", {**entry_for(rounds.step), "night": 2},
-                  {**entry_for(rounds.step, choice="Anna"), "marks": "x"}, entry_for(rounds.step, choice="Carla"),
+                  {**entry_for(rounds.step, choice="Anna"), "voted": "x"}, entry_for(rounds.step, choice="Carla"),
                   {**entry_for(rounds.step), "choice": ["Anna"]}):
         with pytest.raises(RoundsError):
             rounds.enter(entry)

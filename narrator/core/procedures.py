@@ -2,7 +2,8 @@
 blocks to write one with, and the two stock procedures a new game is likely to reuse.
 
 A procedure is a frozen description of one day's vote (who votes, for whom, how ties go). Its
-``run`` asks its votes one at a time (``VoteStep``) and returns the ``Verdict``; each step carries
+``run`` asks its votes one at a time (``VoteStep``), and any other question as an ``Ask``
+(``QuestionStep``), and returns the ``Verdict``; each step carries
 what the voter may do and the sentences that introduce it, keys of the game's ``vote:`` section
 (``Said``), so that the loop, a game record, the terminal, the phone and the tablets work for a
 game's own procedure without knowing it. What only one game does lives in its folder (Lupus in
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from narrator.core.state import EMPTY, RoundStep
+from narrator.core.state import EMPTY, Ask, RoundStep
 
 
 @dataclass(frozen=True)
@@ -135,17 +136,20 @@ class VoteStep(RoundStep):
 
 
 @dataclass(frozen=True)
-class RevealStep(RoundStep):
-    """Marks laid face down, turned up when a living player votes for the player they lie before:
-    the group says, for each mark laid (with its holder), the player it was turned up before: one
-    of ``candidates`` (the players a living player voted for), or nobody."""
+class QuestionStep(RoundStep):
+    """A question of the day's procedure that is no vote (the marks laid face down that the group
+    saw turned up): an ``Ask`` of any kind, the game's own too, keyed in the rules' DAY_KEYS, whose
+    answer (``entry["choice"]``) the procedure takes back. The terminal, the phone and a game
+    record ask it as they ask the rules' other asks."""
 
-    marks: tuple[tuple[str, str], ...] = ()  # (mark, holder)
-    candidates: tuple[str, ...] = ()
-    intro: tuple[Said, ...] = ()
-    names: Mapping[str, Said] = field(default_factory=lambda: EMPTY)  # mark: what it is called
-    questions: Mapping[str, Said] = field(default_factory=lambda: EMPTY)  # mark: how it is asked
-    kind: ClassVar[str] = "marks"
+    procedure: Any = None
+    round: str = ""
+    ask: Ask = field(default_factory=lambda: Ask("", "player"))
+    intro: tuple[Said, ...] = ()  # said before it is asked
+    kind: ClassVar[str] = "question"
+
+    def _detail(self) -> tuple[str, ...]:
+        return (self.round, self.ask.key)
 
 
 # --- the blocks -----------------------------------------------------------------------------------------

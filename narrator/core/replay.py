@@ -24,7 +24,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import Text, msg
 from narrator.core.kinds import RecordWords, name_of
-from narrator.core.procedures import VoteStep
+from narrator.core.procedures import QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -258,8 +258,12 @@ class _Replay:
         for key in rounds_given.values():
             if not isinstance(values.get(key), Mapping):
                 raise self.fail(number, key, msg("a mapping of voter: voted"))
-        while isinstance(self.rounds.step, VoteStep):
+        while isinstance(self.rounds.step, VoteStep | QuestionStep):
             step = self.rounds.step
+            if isinstance(step, QuestionStep):  # a question of the procedure's: its value under its key
+                answer = self.value(number, step.ask, values.pop(step.ask.key, None))
+                self.enter(number, step.ask.key, entry_for(step, choice=answer))
+                continue
             key = rounds_given.get(step.round)
             if key is None and step.may_pass:  # a round the record leaves out where passing is allowed: passed
                 self.enter(number, None, entry_for(step, voted=None))

@@ -24,7 +24,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.procedures import Procedure, RevealStep, Said, Verdict, VoteStep
+from narrator.core.procedures import Procedure, QuestionStep, Said, Verdict, VoteStep
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, RulesError, State
 
@@ -151,15 +151,15 @@ class Over(RoundStep):
     kind: ClassVar[str] = "over"
 
 
-Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | RevealStep | ActStep | LynchStep | Over
+Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | QuestionStep | ActStep | LynchStep | Over
 
 
 # --- entries: what was entered at each step ------------------------------------------------------
 
 def entry_for(step: Step, **given: Any) -> dict:
     """The entry that answers ``step`` (a plain dict, as saved): ``choice`` for a phase or an act,
-    ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote, ``marks``
-    for the marks turned up, and, for a day, ``lynched`` when a record gives the verdict or ``hands``
+    ``dead`` for an asked dawn, ``winner`` for the end question, ``voted`` for a vote, ``choice``
+    for a procedure's question, and, for a day, ``lynched`` when a record gives the verdict or ``hands``
     when the group counted the hands raised for each name (a secret vote) instead of each vote."""
     entry: dict[str, Any] = {"kind": step.kind, "night": step.state.night}
     if isinstance(step, PhaseStep):
@@ -174,8 +174,8 @@ def entry_for(step: Step, **given: Any) -> dict:
         entry["winner"] = given.get("winner")
     elif isinstance(step, VoteStep):
         entry.update({"round": step.round, "voter": step.voter, "voted": given["voted"]})
-    elif isinstance(step, RevealStep):
-        entry["marks"] = dict(given.get("marks") or {})
+    elif isinstance(step, QuestionStep):
+        entry.update({"round": step.round, "key": step.ask.key, "choice": given.get("choice")})
     elif isinstance(step, DayStep) and "lynched" in given:
         entry["lynched"] = given["lynched"]
     elif isinstance(step, DayStep) and "hands" in given:
@@ -183,7 +183,7 @@ def entry_for(step: Step, **given: Any) -> dict:
     return entry
 
 
-ANSWERS = frozenset({"choice", "marks", "dead", "winner", "voted", "lynched", "hands"})  # an entry someone answered
+ANSWERS = frozenset({"choice", "dead", "winner", "voted", "lynched", "hands"})  # an entry someone answered
 _WHERE = ("kind", "night", "phase", "round", "voter", "key")  # what places an entry in the game
 
 
@@ -217,7 +217,7 @@ class Rounds:
     def _take(self, entry: dict, index: int) -> None:
         if isinstance(self.step, Over):
             raise RoundsError(msg("entry {number}: the game is over; nothing more can be entered", number=index))
-        if not isinstance(entry, dict) or not isinstance(entry.get("marks", {}), dict):
+        if not isinstance(entry, dict):
             raise RoundsError(msg("entry {number}: not an entry of a game", number=index))
         answers = {key: entry[key] for key in ANSWERS if key in entry}
         needed = {"voted": None} if isinstance(self.step, VoteStep) else {}  # a vote's entry always holds one
@@ -241,16 +241,10 @@ def _check(step: Step, entry: dict, index: int) -> None:
             reason = msg("{what} '{name}' is not one of {names}", what=what, name=name, names=", ".join(choices) or "-")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
 
-    if isinstance(step, PhaseStep | ActStep) and "choice" in entry and step.ask is not None:
+    if isinstance(step, PhaseStep | ActStep | QuestionStep) and "choice" in entry and step.ask is not None:
         why = step.ask.check(entry["choice"])
         if why is not None:
             raise RoundsError(msg("entry {number}: {why}", number=index, why=why), why)
-    elif isinstance(step, RevealStep):
-        for mark, _holder in step.marks:
-            allowed(entry["marks"].get(mark), step.candidates, mark)
-        unknown = sorted(set(entry["marks"]) - {mark for mark, _holder in step.marks})
-        if unknown:
-            raise RoundsError(msg("entry {number}: no mark '{mark}' here", number=index, mark=unknown[0]))
     elif isinstance(step, DawnStep) and step.dawn is None:
         dead = entry["dead"]
         if not isinstance(dead, list) or len(set(dead)) != len(dead):
@@ -423,6 +417,8 @@ def _vote(game: Game, procedure: Procedure, state: State) -> Generator[Step, dic
     try:
         step = next(run)
         while True:
+            if isinstance(step, QuestionStep):  # its ask declared in DAY_KEYS, with the game's own kind
+                step = replace(step, ask=_ask(game, step.ask, game.nights_rules.DAY_KEYS, "day().run"))
             entry = yield _spoken(game, step, "day().run")
             step = run.send(entry)
     except StopIteration as stop:

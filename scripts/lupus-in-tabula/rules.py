@@ -15,7 +15,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game, Language
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.procedures import Procedure, RevealStep, Verdict, Vote, said, tally_text, votes_round, weighed
+from narrator.core.procedures import Procedure, QuestionStep, Verdict, Vote, said, tally_text, votes_round, weighed
 from narrator.core.state import Ask, Dawn, Dusk, State
 from narrator.core.vote import Sentences
 
@@ -29,7 +29,7 @@ SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "t
              "mark_plus", "mark_minus", "ask_fantasmi_sword", "ask_fantasmi_shield",  # La Minaccia Fantasma
              "note_gufato", "note_sword", "note_shield",  # the moderator's notes
              "round_nomination", "round_forced", "round_mark", "round_runoff",  # the vote, as it is asked
-             "reveal_marks", "reveal_question")
+             "reveal_marks", "ask_marks", "ask_marks_plus", "ask_marks_minus")
 CARD_TEXTS = ("vote", "vote_nomination", "vote_forced", "vote_ballot", "vote_ties", "end", "end_sides")
 END_AFTER = ("dawn", "day")  # after every death (the digest's "The end")
 # The votes file's fields for each part of the day (LABELS, below).
@@ -322,7 +322,7 @@ EFFECTS = {"sword": "plus", "shield": "minus"}  # what each is to the Nomination
 # The game record's keys (the digest's "Game record"): the turns' ids, and the ghosts' marks.
 NIGHT_KEYS = {"medium": "told", "veggente": "player", GUFO: "player", "guardia-del-corpo": "player",
               "lupo-mannaro": "player", MITOMANE: "player", GHOSTS: "each"}
-DAY_KEYS: dict[str, str] = {}
+DAY_KEYS = {"marks": "each"}  # the marks laid face down the group saw turned up (a day's question, no moderator)
 ANSWERS = {"veggente": ("wolf", "not-wolf"), "medium": ("wolf", "not-wolf")}
 VOTE_KEYS = {"nomination": "nomination", "runoff": "ballot"}  # the day's rounds in a game record
 
@@ -463,12 +463,11 @@ class NominationRunoff(Vote):
                        forced=self.forced, plus=self.plus, minus=self.minus)
         turned_up_before = tuple(name for name in self.living if name in marked_if_voted(vote))
         if self.face_down and turned_up_before:  # what was turned up, only the group saw
-            entry = yield RevealStep(
-                state, self.face_down, turned_up_before, (said("reveal_marks"),),
-                MappingProxyType({mark: said(f"mark_{mark}") for mark, _holder in self.face_down}),
-                MappingProxyType({mark: said("reveal_question", holder=holder, mark=said(f"mark_{mark}"))
-                                  for mark, holder in self.face_down}))
-            turned_up = {mark: name for mark, name in entry["marks"].items() if name is not None}
+            marks = tuple(mark for mark, _holder in self.face_down)
+            entry = yield QuestionStep(state, self, "marks", Ask(
+                "marks", "each", marks, turned_up_before, labels=tuple(holder for _mark, holder in self.face_down)),
+                (said("reveal_marks"),))
+            turned_up = {mark: name for mark, name in (entry["choice"] or {}).items() if name is not None}
             vote = replace(vote, plus=turned_up.get("plus"), minus=turned_up.get("minus"))
         _counted, suspects, _steps = nominate(vote)
         runoff = yield from votes_round(self, state, "runoff",

@@ -20,7 +20,7 @@ from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import NOBODY_DIED_LINE, end_line
 from narrator.core.i18n import msg
-from narrator.core.procedures import RevealStep, VoteStep
+from narrator.core.procedures import QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -328,7 +328,7 @@ class GameTable:
     def handle(self, step) -> dict:
         handlers: dict[type, Callable[[Any], dict]] = {
             NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
-            DayStep: self.day, VoteStep: self.vote, RevealStep: self.reveal, ActStep: self.act, LynchStep: self.lynch}
+            DayStep: self.day, VoteStep: self.vote, QuestionStep: self.question_step, ActStep: self.act, LynchStep: self.lynch}
         return handlers[type(step)](step)
 
     def script(self, night: int, skip: frozenset[str]) -> NightScript:
@@ -541,17 +541,11 @@ class GameTable:
                 "options": forms.options(step.candidates)}
         return entry_for(step, voted=self.ask(form, lambda: ask_form(form)))  # several: one vote for each name
 
-    def reveal(self, step: RevealStep) -> dict:
-        """No moderator: the marks laid face down count once they are turned up."""
+    def question_step(self, step: QuestionStep) -> dict:
+        """A question of the day's procedure that is no vote, asked as the rules' asks are."""
         for said in step.intro:
             self.echo(self.sentences.said(said))
-        questions = {mark: self.sentences.said(step.questions[mark]) for mark, _holder in step.marks}
-        form = {"kind": "each", "question": "", "none": True, "parts": [
-            {"key": mark, "name": self.sentences.said(step.names[mark]), "label": question,
-             "options": forms.options(step.candidates)}
-            for mark, question in questions.items()]}
-        turned_up = self.ask(form, lambda: ask_form(form)) or {}
-        return entry_for(step, marks={mark: turned_up.get(mark) for mark in questions})
+        return entry_for(step, choice=self.entered(step.ask, ""))
 
     def act(self, step: ActStep) -> dict:
         """A day's action once the vote has decided (a pardon, a shot)."""
@@ -621,8 +615,8 @@ class GameTable:
             return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
         if isinstance(step, DawnStep):
             return _("the dawn after night {night}").format(night=night)
-        if isinstance(step, RevealStep):
-            return _("the marks turned up, day {night}").format(night=night)
+        if isinstance(step, QuestionStep):
+            return _("day {night}, the vote").format(night=night)
         if isinstance(step, ActStep):
             return _("day {night}, after the vote").format(night=night)
         if isinstance(step, Over):
