@@ -16,8 +16,8 @@ from test_day import FakeClock, RecordingSpeaker
 from test_game_lupus import game_command, invoke, planned_game, saved_game
 from test_rounds import play_to_the_end
 
-from narrator.core.procedures import VoteStep
-from narrator.core.rounds import ActStep, LynchStep, Over, PhaseStep, Rounds, Setup, entry_for
+from narrator.core.procedures import QuestionStep, VoteStep
+from narrator.core.rounds import ActStep, LynchStep, Over, PhaseStep, Rounds, RoundsError, Setup, entry_for
 from narrator.games.loader import load_game
 
 FOLDER = Path(__file__).parent / "games" / "mafia-minima"
@@ -35,6 +35,7 @@ players:
 rounds:
   - night: {mafioso: 3}          # the third chair: Carla
   - day:
+      first: 1                    # Anna speaks first: the game's own kind, asked by its procedure
       accusation-1: {Anna: null, Bruno: Dario}
       second-1: {Anna: null, Elena: null}   # nobody seconds: Dario is not tried
       accusation-2: {Anna: null, Bruno: Anna}
@@ -71,9 +72,14 @@ def test_the_fixture_needs_nothing_outside_its_folder(tmp_path):
 
 def test_its_own_procedure_asks_a_seconder_then_a_yes_or_no_and_a_majority_lynches(game):
     rounds = Rounds(game, setup(game))
-    while not isinstance(rounds.step, VoteStep):
+    while not isinstance(rounds.step, QuestionStep):
         step = rounds.step
         rounds.enter(entry_for(step, choice="Carla") if isinstance(step, PhaseStep) and step.enters else entry_for(step))
+    opener = rounds.step.ask  # who speaks first: a question of the procedure's, of the game's own kind
+    assert opener.kind == "seat" and opener.of_kind is game.rules.ENTRY_KINDS["seat"] and "Carla" not in opener.candidates
+    with pytest.raises(RoundsError, match="'Carla' is not one of"):
+        rounds.enter(entry_for(rounds.step, choice="Carla"))
+    rounds.enter(entry_for(rounds.step, choice="Anna"))
     asked = []
 
     def vote(voted):
@@ -119,6 +125,8 @@ def test_the_day_asks_the_heir_only_once_the_lynched_has_named_one(game):
             step = rounds.step
             if isinstance(step, PhaseStep) and step.enters:
                 rounds.enter(entry_for(step, choice="Carla"))
+            elif isinstance(step, QuestionStep):
+                rounds.enter(entry_for(step, choice="Anna"))
             elif isinstance(step, VoteStep):
                 rounds.enter(entry_for(step, voted="Anna" if step.voter != "Anna" else None))
             else:
@@ -180,7 +188,8 @@ def test_a_whole_game_at_the_terminal(game, tmp_path, language):
     assert saved["entries"] == rounds.entries and saved["over"] is True
     words = game.languages[language].vote
     assert words["round_accusation"].format(number=1) in result.output  # its procedure's words, and questions
-    assert words["who_accuses"].format(voter=rounds.setup.seating[0]) in result.output
+    assert words["ask_first"] in result.output  # the procedure's question, of the game's own kind
+    assert any(words["who_accuses"].format(voter=name) in result.output for name in rounds.setup.seating)
 
 
 def test_a_whole_game_from_the_phone_console(tmp_path, monkeypatch):

@@ -5,7 +5,7 @@ lynched by a strict majority of the living; an acquittal lets a second accusatio
 rules need nothing outside this folder: a kind of entry of its own (a player by name or by seat)
 and a day procedure of its own, written with the blocks of ``narrator.core``.
 
-A game record: ``night: {mafioso: 3}`` (the third seat, or the name); ``day: {accusation-1:
+A game record: ``night: {mafioso: 3}`` (the third seat, or the name); ``day: {first: 1, accusation-1:
 {Anna: null, Bruno: Carla}, second-1: {Dario: Carla}, trial-1: {Anna: Carla, ...}}`` (a yes is the
 accused's name, a no is null), then ``testament`` and ``accepted`` when a lynched player names an
 heir.
@@ -19,7 +19,7 @@ from narrator.core.card import Block
 from narrator.core.game import Game, Language
 from narrator.core.i18n import Text, msg
 from narrator.core.kinds import Kind, RecordWords, Words, name_of
-from narrator.core.procedures import Verdict, Vote, VoteStep, said
+from narrator.core.procedures import QuestionStep, Verdict, Vote, VoteStep, said
 from narrator.core.state import Ask, Dawn, Dusk, State
 from narrator.core.vote import Sentences
 
@@ -29,11 +29,11 @@ TRIALS = 2  # accusations a day, at most
 
 ENDS = (TOWN, MAFIA)
 NIGHT_KEYS = {MAFIOSO: "seat"}
-DAY_KEYS = {"testament": "player", "accepted": "yes-no"}
+DAY_KEYS = {"first": "seat", "testament": "player", "accepted": "yes-no"}
 VOTE_KEYS: dict[str, str] = {}  # a record names each round as the procedure does
 END_AFTER = ("dawn", "day")
 SENTENCES = ("reason_shot", "reason_lynched", "dawn_dead", "round_accusation", "who_accuses", "round_second",
-             "who_seconds", "round_trial", "who_votes", "trial", "acquitted", "unseconded", "lynched", "spared", "ask_testament",
+             "who_seconds", "round_trial", "who_votes", "trial", "acquitted", "unseconded", "lynched", "spared", "ask_first", "ask_testament",
              "ask_accepted", "note_heir")
 CARD_TEXTS = ("vote", "vote_text")
 
@@ -67,7 +67,8 @@ ENTRY_KINDS = {"seat": Seat()}
 
 @dataclass(frozen=True)
 class Trial(Vote):
-    """Up to ``TRIALS`` accusations: each living player in turn may accuse another (the first who
+    """The group says who speaks first (a question of the game's own kind, by seat); then up to
+    ``TRIALS`` accusations, clockwise from that player: each living player in turn may accuse another (the first who
     does ends the round); the others in turn may second it; a seconded accusation is voted yes (the
     accused's name) or no (nobody) by every living player, the accused too. A strict majority of
     the living lynches; otherwise the accused is acquitted and may not be accused again today."""
@@ -77,18 +78,22 @@ class Trial(Vote):
     rounds: ClassVar[tuple[str, ...]] = tuple(f"{part}-{number}" for number in range(1, TRIALS + 1)
                                               for part in ("accusation", "second", "trial"))
 
-    def run(self, state: State) -> Generator[VoteStep, dict, Verdict]:
+    def run(self, state: State) -> Generator[VoteStep | QuestionStep, dict, Verdict]:
         votes: dict[str, dict[str, str]] = {}
         tallies: dict[str, dict[str, int]] = {}
         acquitted: list[str] = []
         happened: list[tuple[Any, ...]] = []  # what each accusation came to, for explain_day
+        opener = yield QuestionStep(state, self, "first", Ask("first", "seat", candidates=self.voters,
+                                                              choices=state.seating, required=True))
+        start = self.voters.index(opener["choice"])
+        voters = self.voters[start:] + self.voters[:start]  # from the one chosen to speak first, clockwise
         for number in range(1, TRIALS + 1):
             accused = accuser = None
             accusations: dict[str, str | None] = {}
-            for voter in self.voters:
+            for voter in voters:
                 allowed = tuple(name for name in self.candidates if name != voter and name not in acquitted)
                 entry = yield VoteStep(state, self, f"accusation-{number}", voter, allowed, may_pass=True,
-                                       intro=() if accusations or voter != self.voters[0] else
+                                       intro=() if accusations or voter != voters[0] else
                                        (said("round_accusation", number=number),),
                                        question=said("who_accuses", voter=voter))
                 accusations[voter] = entry["voted"]
@@ -98,7 +103,7 @@ class Trial(Vote):
             votes[f"accusation-{number}"] = {voter: name for voter, name in accusations.items() if name}
             if accused is None:
                 break
-            seconders = [voter for voter in self.voters if voter not in (accuser, accused)]
+            seconders = [voter for voter in voters if voter not in (accuser, accused)]
             seconded = None
             for index, voter in enumerate(seconders):
                 entry = yield VoteStep(state, self, f"second-{number}", voter, (accused,), may_pass=True,
@@ -112,7 +117,7 @@ class Trial(Vote):
                 happened.append(("unseconded", accused))
                 continue
             ballots = {}
-            for index, voter in enumerate(self.voters):
+            for index, voter in enumerate(voters):
                 entry = yield VoteStep(state, self, f"trial-{number}", voter, (accused,), may_pass=True,
                                        intro=(said("round_trial", accused=accused),) if not index else (),
                                        question=said("who_votes", voter=voter, accused=accused))
