@@ -495,3 +495,40 @@ def test_every_shipped_count_word_fits_its_second(pack):
 
     counts = {key: clip.seconds for key, clip in load_pack(REPO / "voices" / pack).clips.items() if key.startswith("count.")}
     assert len(counts) == 30 and max(counts.values()) <= COUNT_WORD_SECONDS
+
+
+class LateEndingDriver:
+    """pyttsx3 as seen once under load: a line ends with the late end of the line before it, which
+    writes the file with no sound; ``silent`` lines in a row go that way, then the line is said."""
+
+    def __init__(self, silent: int):
+        self.silent, self.said = silent, 0
+
+    def connect(self, _topic, callback):
+        self.finished = callback
+
+    def disconnect(self, _token):
+        pass
+
+    def save_to_file(self, text, path):
+        self.path = path
+
+    def runAndWait(self):  # noqa: N802 - pyttsx3's name
+        import wave
+
+        self.said += 1
+        with wave.open(self.path, "wb") as file:
+            file.setnchannels(1), file.setsampwidth(2), file.setframerate(22050)
+            file.writeframes(b"" if self.said <= self.silent else b"\x10\x00" * 2205)
+        self.finished("line", True)
+
+
+def test_the_worker_says_a_line_again_when_the_driver_wrote_it_silent(tmp_path):
+    from narrator.shell.audio import tts_worker
+
+    driver, path = LateEndingDriver(silent=1), tmp_path / "line.wav"
+    tts_worker.speak(driver, "Uno, due, tre.", str(path))
+    assert driver.said == 2 and read_clip(path).seconds == pytest.approx(0.1)
+    never = LateEndingDriver(silent=tts_worker.ATTEMPTS)
+    with pytest.raises(RuntimeError, match="wrote no sound"):
+        tts_worker.speak(never, "Uno, due, tre.", str(path))

@@ -44,7 +44,22 @@ def main(voice: str, rate: int) -> None:
             replies.write(json.dumps({"error": str(error)}) + "\n")
 
 
+WAV_HEADER = 44  # bytes: a WAV file this long holds no sound
+ATTEMPTS = 3
+
+
 def speak(engine, text: str, path: str) -> None:
+    """``text`` said into the WAV file ``path``. Under load, the espeak driver may end a line with
+    the end of the line before it, late: the file is then written with no sound at all (seen once
+    in a whole suite, a 0-second line). A line with words is never silent, so it is said again."""
+    for _attempt in range(ATTEMPTS):
+        speak_once(engine, text, path)
+        if not text.strip() or os.path.getsize(path) > WAV_HEADER:
+            return
+    raise RuntimeError(f"the engine wrote no sound for {text[:40]!r}, {ATTEMPTS} times")
+
+
+def speak_once(engine, text: str, path: str) -> None:
     finished = threading.Event()
     token = engine.connect("finished-utterance", lambda name, completed: finished.set())
     try:
@@ -63,7 +78,7 @@ def wait_until_written(path: str, timeout: float = FINISH_TIMEOUT) -> None:
     last = -1
     while time.monotonic() < deadline:
         size = os.path.getsize(path) if os.path.exists(path) else -1
-        if size >= 44 and size == last:  # a WAV header at least, and no longer growing
+        if size >= WAV_HEADER and size == last:  # a WAV header at least, and no longer growing
             return
         last = size
         time.sleep(0.005)
