@@ -8,6 +8,7 @@ listens and keeps every message it is sent.
 """
 
 import asyncio
+import codecs
 import os
 import random
 import re
@@ -19,6 +20,12 @@ from pathlib import Path
 
 from test_game_lupus import LOCALES
 from test_rounds import NAMES
+
+
+def written(path: Path) -> str:
+    """What a process has written to ``path`` so far: while it writes, the file may end inside a
+    character (UTF-8 takes up to four bytes), which is left for the next read instead of failing."""
+    return codecs.getincrementaldecoder("utf-8")().decode(path.read_bytes(), final=False)
 
 
 @dataclass
@@ -45,7 +52,7 @@ class Served:
             process = subprocess.Popen([sys.executable, "-m", "narrator", *args], stdin=stdin, stdout=stdout,
                                        stderr=stderr, env=environ, cwd=folder, text=True)
         served = cls(process, folder)
-        served.wait_for_addresses(len(out.read_text()) if out.exists() else 0)
+        served.wait_for_addresses(len(written(out)) if out.exists() else 0)
         return served
 
     def wait_for_addresses(self, after: int = 0, seconds: float = 120) -> None:
@@ -63,10 +70,10 @@ class Served:
         raise AssertionError(f"no console address: {self.output()[-2000:]} {self.errors()[-2000:]}")
 
     def output(self) -> str:
-        return (self.folder / "out.txt").read_text()
+        return written(self.folder / "out.txt")
 
     def errors(self) -> str:
-        return (self.folder / "err.txt").read_text()
+        return written(self.folder / "err.txt")
 
     def type(self, *lines: str) -> None:
         self.process.stdin.write("".join(line + "\n" for line in lines))

@@ -540,3 +540,14 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     assert page.text_content("#stage") == "Day · paused · 2:06"  # the day's clock
     page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": {**day, "voting": True}, "actions": []})
     assert page.text_content("#stage") == "Vote!"
+
+
+def test_what_narrate_printed_is_read_whole_even_when_a_character_is_cut(tmp_path):
+    """narrate may be writing out.txt in the middle of a character when a test reads it."""
+    from moderation import written
+
+    path = tmp_path / "out.txt"
+    path.write_bytes("Città".encode()[:-1])  # the à half written
+    assert written(path) == "Citt"
+    path.write_bytes("Città".encode())
+    assert written(path) == "Città"
