@@ -137,6 +137,8 @@ def test_random_deck_says_its_seed_and_the_seed_draws_it_again(run):
     assert again.stdout == first.stdout
     other = run("deck", "-p", "8", "--random", "--seed", "778", "-f", "json")
     assert json.loads(other.stdout)["cards"] == 11
+    alone = run("deck", "-p", "8", "--seed", "777", "-f", "json")  # the printed seed alone draws it again
+    assert alone.exit_code == 0 and alone.stdout == first.stdout
 
 
 def test_roles_lists_the_whole_box(run):
@@ -242,7 +244,8 @@ def test_language_defaults_to_the_locale(run):
      "narrate: 'massone' cards go in together (2) or not at all, the deck has 1: add 1 or remove 1"),
     (["deck", "-p", "5", "--remove", "veggente", "--add", "contadino"],
      "narrate: the box has only 3 'contadino' cards, this deck has 4: remove 1"),
-    (["deck", "--seed", "3", "-p", "6"], "narrate deck: --seed goes with --random (see 'narrate deck --help')"),
+    (["deck", "--seed", "3", "--deck", "lupo-mannaro x2, veggente, contadino x3"],
+     "narrate deck: --seed draws a random deck again: leave out --deck or --seed (see 'narrate deck --help')"),
     (["deck", "--random"], "narrate: say how many are playing with --players N, or give the cards with --deck"),
     (["script", "-p", "6", "--lang", "de"], "narrate: no narration in language 'de': choose one of en, it"),
     (["script", "-p", "6", "--count-seconds", "99"],
@@ -337,3 +340,17 @@ def test_real_process_closed_pipe_is_quiet():
                              shell=True, capture_output=True, text=True)
     assert process.stdout.startswith("Una Notte da Lupi: la notte per 10 giocatori")
     assert process.stderr == ""
+
+
+def test_the_seed_a_drawn_set_printed_draws_it_again_alone(run):
+    """A game that draws its set says the seed; that seed alone, as printed, draws the same set."""
+    from narrator.games import GAMES_DIR
+    from narrator.games.loader import load_game
+    from narrator.games.summary import available_games
+
+    game_id = next(game_id for game_id in available_games(GAMES_DIR) if load_game(GAMES_DIR / game_id).draws_set)
+    players = str(load_game(GAMES_DIR / game_id).min_players + 2)
+    drawn = run("--game", game_id, "deck", "--players", players, "-f", "json")
+    assert drawn.exit_code == 0 and drawn.stderr == "narrate: random deck drawn with --seed 777\n"
+    again = run("--game", game_id, "deck", "--players", players, "--seed", "777", "-f", "json")
+    assert again.exit_code == 0 and again.stdout == drawn.stdout

@@ -61,7 +61,8 @@ deck_options = option_group([
     click.option("--add", multiple=True, metavar="ROLE", help="Add one card of ROLE to the deck (repeatable)."),
     click.option("--remove", multiple=True, metavar="ROLE", help="Take one card of ROLE out (repeatable)."),
     click.option("--random", "random_deck", is_flag=True, help="Draw a random legal deck for --players."),
-    click.option("--seed", type=int, metavar="N", help="With --random: draw the same deck again."),
+    click.option("--seed", type=int, metavar="N", help="Draw the random deck narrate printed with this seed again "
+                                                        "(implies --random)."),
     click.option("--possible", "possible_spec", metavar="CARDS",
                  help="In a game whose group agrees the possible roles: the public list the deck is drawn "
                       "from, written as --deck's cards (default: the game's list for --players)."),
@@ -124,8 +125,10 @@ def choose_deck(env: Environment, players, deck_spec, add, remove, random_deck, 
     from narrator.core.deck import build_deck, deck_from_data, parse_deck_list
 
     game = env.game
-    if seed is not None and not random_deck:
-        raise click.UsageError(_("--seed goes with --random"))
+    if seed is not None and not random_deck:  # the seed narrate printed draws the same deck again
+        if deck_spec is not None:
+            raise click.UsageError(_("--seed draws a random deck again: leave out --deck or --seed"))
+        random_deck = True
     base = None
     if deck_spec is not None:
         if _is_deck_file(deck_spec):
