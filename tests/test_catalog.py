@@ -163,3 +163,11 @@ def test_no_italian_message_needs_a_player_gender():
 
     translations = [message.string for message in _po("it") if message.id and isinstance(message.string, str)]
     assert gendered_sentences(translations) == []
+
+
+def test_the_italian_help_names_each_value_as_it_is_typed(run):
+    """A choice's values stay as typed in the help of every language: 'silent', never a word of its own."""
+    from conftest import make_env
+
+    shown = run("script", "--help", env=make_env({"LANG": "it_IT.UTF-8"})).stdout
+    assert "(silent)" in shown and "(none)" not in shown

@@ -250,6 +250,9 @@ def test_language_defaults_to_the_locale(run):
     (["script", "-p", "6", "--lang", "de"], "narrate: no narration in language 'de': choose one of en, it"),
     (["script", "-p", "6", "--count-seconds", "99"],
      "narrate: the count lasts 3 to 30 seconds, not 99: choose --count-seconds in that range"),
+    (["script", "-p", "6", "--voice-pack", " "],
+     "narrate script: Invalid value for '--voice-pack': give a voice pack's name or folder ('narrate voices list' "
+     "shows them), or leave --voice-pack out (see 'narrate script --help')"),
     (["script", "-p", "6", "--count-style", "loud"],
      re.compile(r"narrate script: .*'loud' is not one of 'full', 'edges', 'silent'.* \(see 'narrate script --help'\)")),
     (["--playres", "6"], re.compile(r"narrate: No such option.*--playres.*--players.* \(see 'narrate --help'\)")),

@@ -99,7 +99,8 @@ script_options = option_group([
     click.option("--seconds", "slot_seconds", multiple=True, metavar="TURN=S",
                  help="Seconds for one turn of the night, such as veggente=15 (repeatable)."),
     click.option("--count-style", type=click.Choice(COUNT_STYLES), default="edges", show_default=True,
-                 help="Count every second aloud (full), only the first two and last three (edges), or none."),
+                 help="Count every second aloud (full), only the first two and last three (edges), or none "
+                      "aloud (silent)."),
     game_option_options,
 ])
 

@@ -7,7 +7,7 @@ from narrator.shell.cli.options import (
     night_from_options,
     script_options,
 )
-from narrator.shell.translation import active_catalog
+from narrator.shell.translation import _, active_catalog
 
 
 @click.command(cls=Command)
@@ -35,6 +35,9 @@ def script(env, fmt, voice_pack, night_number, **params):
     from narrator.core.views import dump, script_data, script_text
     from narrator.shell.voicepacks import default_pack, resolve_pack
 
+    if voice_pack is not None and not voice_pack.strip():  # as every command that takes a pack refuses it
+        raise click.BadParameter(_("give a voice pack's name or folder ('narrate voices list' shows them), or leave "
+                                   "--voice-pack out"), param_hint="'--voice-pack'")
     choice, settings, night = night_from_options(env, params, night_number)
     folders = env.voice_pack_folders()
     pack = resolve_pack(voice_pack, folders, env.game_id) if voice_pack else default_pack(settings.lang, env.game_id, folders)
