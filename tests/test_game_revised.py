@@ -208,3 +208,22 @@ def test_the_moderators_card_has_the_turn_card_the_dawn_the_two_votes_and_the_en
     assert positions == sorted(positions), list(zip(words, positions, strict=True))
     assert text.count(words[2].split(" (")[0]) == 1  # the Criminali's beat printed once, with its places
     assert pdf_info(path)[0] == 2
+
+
+@pytest.mark.parametrize("lang, also", [("en", "Also winning: Criminals, Madman"), ("it", "Vincono anche: ")])
+def test_the_end_names_every_side_that_wins(lang, also):
+    """The City and the Criminals win together: the end line names the first, and the others follow
+    by name (a role that wins alone by the role's), never by id (issue 39, point 5)."""
+    from narrator.shell.cli.ending import ending
+    from narrator.shell.translation import active_catalog, active_language, load_catalog, use
+
+    language = load_game(GAMES_DIR / WR).languages[lang]
+    before = (active_catalog(), active_language())
+    use(load_catalog(lang, None), lang)
+    try:
+        lines = ending(language, ("citta", "criminali", "pazzo"))
+    finally:
+        use(*before)
+    assert lines[0] == language.line("end.citta") and lines[1].startswith(also)
+    assert language.sides["criminali"] in lines[1] and language.role_name("pazzo") in lines[1]
+    assert ending(language, ("citta",)) == [language.line("end.citta")]

@@ -50,8 +50,8 @@ def replay(env, file, as_json, lang):
 
 def replay_lines(game, replayed, lang: str) -> list[str]:
     """The result in the game's words: each round's dead, why, what each was told, and the end."""
-    from narrator.core.game import end_line
     from narrator.core.vote import Sentences
+    from narrator.shell.cli.ending import ending
     from narrator.shell.translation import _
 
     sentences = Sentences(game.languages[lang])
@@ -79,6 +79,6 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
     if over is None:
         lines.append(_("The game goes on."))
     else:
-        lines.append(language.line(end_line(over.sides)))
+        lines += ending(language, over.sides)
         lines.append(_("Winners: {names}").format(names=", ".join(over.winners or ())))
     return lines

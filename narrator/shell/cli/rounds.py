@@ -41,6 +41,7 @@ from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, NightScript, g
 from narrator.core.state import Dawn
 from narrator.core.views import deck_text
 from narrator.core.vote import Sentences
+from narrator.shell.cli.ending import ending
 from narrator.shell.cli.nightvoice import BoxVoice, NightVoice
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -569,7 +570,10 @@ class GameTable:
         self.echo()
         key = end_line(step.sides)
         self.spoken(self.language.line(key), key=key)
-        self.voice.result([self.language.line(key), *([", ".join(step.winners)] if step.winners else [])])
+        also = ending(self.language, step.sides)[1:]  # the other sides that win with the first
+        for line in also:
+            self.spoken(line)
+        self.voice.result([self.language.line(key), *also, *([", ".join(step.winners)] if step.winners else [])])
         if step.winners:
             self.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
         if step.state.cards is not None:
