@@ -114,6 +114,7 @@ def test_narrate_replay_settles_a_record_file(run, tmp_path):
     assert text.exit_code == 0, text.stderr
     assert "  " + game_words("en")["reason_pardoned"].format(name="Teo") + "\n" in text.stdout  # day 2's pardon
     assert text.stdout.rstrip().endswith("Winners: Olga, Piero")
+    assert "  Courtesan: " in text.stdout and "cortigiana:" not in text.stdout  # the turn's name, not its id
     bad = tmp_path / "bad.yaml"
     bad.write_text(RECORD.replace("martire: Rita", "martire: Olga"), encoding="utf-8")
     refused = run("replay", str(bad))

@@ -92,6 +92,7 @@ def test_a_fourteen_player_game_of_two_moons_plays_to_a_winner(game, tmp_path, l
                                                     for role_id in rounds.setup.deck)
     result = invoke(env, command(14), ["", *typed])  # Enter: the cards are dealt
     assert result.exit_code == 0, result.output
+    assert "turn: " not in result.output  # a value of named parts is told in words, never by its part names
     saved = saved_game(env)
     assert saved["entries"] == rounds.entries and saved["over"] is True
     words = game.languages[language]
@@ -214,7 +215,7 @@ def test_the_moderators_card_has_the_turn_card_the_dawn_the_two_votes_and_the_en
 def test_the_end_names_every_side_that_wins(lang, also):
     """The City and the Criminals win together: the end line names the first, and the others follow
     by name (a role that wins alone by the role's), never by id (issue 39, point 5)."""
-    from narrator.shell.cli.ending import ending
+    from narrator.shell.cli.words import ending
     from narrator.shell.translation import active_catalog, active_language, load_catalog, use
 
     language = load_game(GAMES_DIR / WR).languages[lang]

@@ -51,7 +51,7 @@ def replay(env, file, as_json, lang):
 def replay_lines(game, replayed, lang: str) -> list[str]:
     """The result in the game's words: each round's dead, why, what each was told, and the end."""
     from narrator.core.vote import Sentences
-    from narrator.shell.cli.ending import ending
+    from narrator.shell.cli.words import ending, named
     from narrator.shell.translation import _
 
     sentences = Sentences(game.languages[lang])
@@ -64,7 +64,8 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
             lines += ["  " + sentences(f"reason_{reason}", name=name, players=players)
                       for reason, name in result.reasons]
             for key, answer in result.answers.items():
-                lines.append("  " + _("{key}: {answer}").format(key=key, answer=sentences(f"answer_{answer}")))
+                lines.append("  " + _("{key}: {answer}").format(key=named(game, language, key),
+                                                               answer=sentences(f"answer_{answer}")))
         else:
             lines.append(_("Day {night}").format(night=result.day))
             step = result.step
@@ -82,3 +83,4 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
         lines += ending(language, over.sides)
         lines.append(_("Winners: {names}").format(names=", ".join(over.winners or ())))
     return lines
+

@@ -41,7 +41,6 @@ from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, NightScript, g
 from narrator.core.state import Dawn
 from narrator.core.views import deck_text
 from narrator.core.vote import Sentences
-from narrator.shell.cli.ending import ending
 from narrator.shell.cli.nightvoice import BoxVoice, NightVoice
 from narrator.shell.cli.options import (
     AUDIO_OPTION_NAMES,
@@ -59,6 +58,7 @@ from narrator.shell.cli.options import (
     say_seed,
 )
 from narrator.shell.cli.prompts import Undo, ask_form, ask_names, is_undo, prompt
+from narrator.shell.cli.words import ending, named
 from narrator.shell.savedgames import FOLDER, TOKENS, SavedGame, new_game_path
 from narrator.shell.speakerbox import forms
 from narrator.shell.speakerbox.moderator import UNDO, Console
@@ -374,8 +374,8 @@ class GameTable:
                 told = answer_for(self.game, step.state, step.ask, given["choice"], step.tonight)
                 if told is not None:
                     about = given["choice"]
-                    if isinstance(about, dict):  # a value of named parts: each shown
-                        about = ", ".join(f"{part}: {item}" for part, item in about.items())
+                    if isinstance(about, dict):  # a value of named parts: each shown in words (a turn by its name)
+                        about = ", ".join(named(self.game, self.language, str(item)) for item in about.values())
                     self.nod(name, told, about)
                 self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
         elif step.nobody_alive:

@@ -1,4 +1,6 @@
-"""The end of a game of many nights in words, as the laptop says it and ``narrate replay`` prints it."""
+"""A game's ids in the words of its language, where the screens compose a line: the end of a game
+of many nights (as the laptop says it and ``narrate replay`` prints it), a turn or a role named
+by its ACTION KEY."""
 
 from narrator.core.game import Language, end_line
 from narrator.shell.translation import _
@@ -11,3 +13,12 @@ def ending(language: Language, sides) -> list[str]:
     others = [language.sides.get(side) or language.role_name(side) for side in sides[1:]]
     return [language.line(end_line(sides)), *([_("Also winning: {sides}").format(sides=", ".join(others))]
                                                if others else [])]
+
+
+def named(game, language: Language, key: str) -> str:
+    """An ACTION KEY as a person reads it: the turn's name (the Courtesan, not 'cortigiana'), or the
+    role's; a key that is neither (a piece of the morning's news) as the rules wrote it."""
+    slot = next((slot for slot in game.night.slots if slot.id == key), None)
+    if slot is not None:
+        return language.slot_name(slot)
+    return language.role_name(key) if key in language.roles else key
