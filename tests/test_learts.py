@@ -207,7 +207,8 @@ def test_a_dead_characters_turn_is_not_called(game):
     result = settle(game, TABLE_A, {"night": {"lupi": {"Anna": "Gina"}}}, {"day": {"lynched": "Carla"}},
                     {"night": {}})
     assert result["rounds"][1]["dead"] == ["Carla"]
-    with pytest.raises(ReplayError, match="round 3: medium: it does not act tonight"):
+    with pytest.raises(ReplayError, match="round 3: medium: it does not act tonight: Gina, who held its card, is "
+                                          "out of the game"):  # the reason, not only the refusal
         settle(game, TABLE_A, {"night": {"lupi": {"Anna": "Gina"}}}, {"day": {"lynched": "Carla"}},
                {"night": {"medium": "Anna"}})
 
@@ -248,7 +249,7 @@ def test_the_village_wins_when_no_lupo_lives_and_the_traditore_sides_with_the_lu
 
 
 @pytest.mark.parametrize("rounds, error", [
-    ([{"day": {"lynched": "Anna"}}], "round 1: a day here, where the game has come to a night"),
+    ([{"day": {"lynched": "Anna"}}], "round 1: the game has come to a 'night' here, not a 'day': a record gives its rounds in turn"),
     ([{"night": {"veggente": "Anna"}}], "round 1: veggente: not a key of"),
     ([{"night": {"guardia": "Zorro"}}], "round 1: guardia: guardia 'Zorro' is not one of"),
     ([{"night": {"guardia": "Elena"}}], "round 1: guardia: guardia 'Elena' is not one of"),  # himself
@@ -257,7 +258,7 @@ def test_the_village_wins_when_no_lupo_lives_and_the_traditore_sides_with_the_lu
     ([{"night": {"lupi": {"Anna": "Bruno"}}}], "round 1: lupi: lupi Anna: 'Bruno' is not one of"),
     ([{"night": {"lupi": {"Gina": "Marco"}}}], "round 1: lupi: 'lupi': 'Gina' is not one of Anna, Bruno"),
     ([{"night": {}}, {"day": {}}], "round 2: the day needs 'lynched' or the votes"),
-    ([{"night": {}}, {"night": {}}], "round 2: a night here, where the game has come to a day"),
+    ([{"night": {}}, {"night": {}}], "round 2: the game has come to a 'day' here, not a 'night'"),
 ])
 def test_a_record_the_rules_forbid_is_refused_naming_the_round_and_the_key(game, rounds, error):
     with pytest.raises(ReplayError, match=error.replace("(", r"\(")):

@@ -394,7 +394,7 @@ def test_the_medium_reads_the_aura_a_player_had_at_his_death(game):
 @pytest.mark.parametrize("night, why", [
     ({"medium": "Anna"}, "medium 'Anna' is not one of Carla"),
     ({"capo-gilda": {"turn": "mago"}}, "capo-gilda: it does not act tonight"),
-    ({"lupi-mannari": ["Anna", "Carla"]}, "at most 1 different names"),
+    ({"lupi-mannari": ["Anna", "Carla"]}, "'lupi-mannari': one name at most"),
     ({"prete": "Anna"}, "it is told, never written"),
 ])
 def test_records_the_digest_refuses(game, night, why):

@@ -136,11 +136,13 @@ class Players(Kind):
         if not isinstance(value, list | tuple) or not all(isinstance(name, str) for name in value):
             return msg("'{key}' is a list of names", key=ask.key)
         if len(set(value)) != len(value) or (ask.most and len(value) > ask.most):
-            return msg("'{key}': at most {most} different names", key=ask.key, most=ask.most or len(value))
+            return plural("'{key}': one name at most", "'{key}': at most {count} different names",
+                          ask.most or len(value), key=ask.key)
         if len(value) < ask.least:
-            return msg("'{key}': {least} different names", key=ask.key, least=ask.least) \
-                if ask.least == ask.most else msg("'{key}': at least {least} different names", key=ask.key,
-                                                  least=ask.least)
+            return plural("'{key}': one name", "'{key}': {count} different names", ask.least, key=ask.key) \
+                if ask.least == ask.most else plural("'{key}': at least one name",
+                                                     "'{key}': at least {count} different names", ask.least,
+                                                     key=ask.key)
         return next((why for why in (_player(ask, name) for name in value) if why), None)
 
     def parse(self, ask, value, words):

@@ -15,7 +15,7 @@ A record (already parsed from YAML)::
 Anything the rules forbid is refused with one line naming the round and the key.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -177,7 +177,8 @@ class _Replay:
             kind, values = next(iter(item.items()))
             expected = "night" if isinstance(self.rounds.step, PhaseStep) else "day"
             if kind != expected:
-                raise self.fail(number, None, msg("a {kind} here, where the game has come to a {expected}", kind=kind,
+                raise self.fail(number, None, msg("the game has come to a '{expected}' here, not a '{kind}': a record "
+                                                  "gives its rounds in turn, a night first", kind=kind,
                                                   expected=expected))
             if values is None:
                 values = {} if kind == "night" else {"lynched": None}
@@ -211,7 +212,8 @@ class _Replay:
             if key in values:  # no turn of the night took it: what each would have taken
                 merged = replace(asks[0], forms=tuple(form for ask in asks for form in ask.forms))
                 raise self.fail(number, key, merged.check(self.value(number, merged, values[key])))
-        self.leftover(number, values, rules.NIGHT_KEYS, msg("it does not act tonight"))
+        state = self.rounds.step.state  # the night's dawn: the state the night began from
+        self.leftover(number, values, rules.NIGHT_KEYS, lambda key: self.silent(state, key))
         step = self.rounds.step
         assert isinstance(step, DawnStep) and step.dawn is not None  # a night's turns end at its dawn, known
         dawn = step.dawn
@@ -243,7 +245,7 @@ class _Replay:
             act = self.rounds.step
             value = self.value(number, act.ask, values.pop(act.ask.key, None))
             self.enter(number, act.ask.key, entry_for(act, choice=value))
-        self.leftover(number, values, rules.DAY_KEYS, msg("it cannot be played today"))
+        self.leftover(number, values, rules.DAY_KEYS, lambda key: msg("it cannot be played today"))
         step = self.rounds.step
         assert isinstance(step, LynchStep)  # the vote and the day's actions come to the day's end
         if rounds_given and lynched_given and step.verdict.lynched != lynched:
@@ -290,11 +292,21 @@ class _Replay:
             return None  # nobody
         return ask.of_kind.parse(ask, value, RecordWords.of(self.game.languages.values()))
 
-    def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: Text) -> None:
+    def silent(self, state, key: str) -> Text:
+        """Why a night's key had no turn to take it: its character is dead, or it does not act tonight."""
+        slot = next((slot for slot in self.game.night.slots if slot.id == key), None)
+        roles = slot.roles if slot is not None else (key,)
+        holders = [name for name in state.seating if state.cards is not None and state.cards[name] in roles]
+        if holders and all(name in state.dead for name in holders):
+            return msg("it does not act tonight: {names}, who held its card, is out of the game",
+                       names=", ".join(holders))
+        return msg("it does not act tonight")
+
+    def leftover(self, number: int, values: dict, keys: Mapping[str, str], why: Callable[[str], Text]) -> None:
         for key in values:
             if keys.get(key) == "told":
                 raise self.fail(number, key, msg("it is told, never written"))
             if key not in keys:
                 raise self.fail(number, key, msg("not a key of {game}: {keys}", game=self.game.title,
                                                  keys=", ".join(keys) or "-"))
-            raise self.fail(number, key, why)
+            raise self.fail(number, key, why(key))
