@@ -18,6 +18,7 @@ from test_rounds import play_to_the_end
 
 from narrator.core.procedures import QuestionStep, VoteStep
 from narrator.core.rounds import ActStep, LynchStep, Over, PhaseStep, Rounds, RoundsError, Setup, entry_for
+from narrator.core.vote import Sentences
 from narrator.games.loader import load_game
 
 FOLDER = Path(__file__).parent / "games" / "mafia-minima"
@@ -100,21 +101,9 @@ def test_its_own_procedure_asks_a_seconder_then_a_yes_or_no_and_a_majority_lynch
         assert rounds.step.round == "trial-2" and rounds.step.voter == voter
         vote("Bruno" if voter in ("Anna", "Dario") else None)  # 2 of 4: no strict majority
     assert isinstance(rounds.step, LynchStep) and rounds.step.verdict.lynched is None
-    lines = game.rules.explain_day(game, rounds.step.procedure, rounds.step.verdict, _Say(game))
+    lines = game.rules.explain_day(game, rounds.step.procedure, rounds.step.verdict,
+                                   Sentences(game.languages["en"]))
     assert lines[-2:] == ["Bruno is acquitted.", "Nobody is lynched today."]
-
-
-class _Say:
-    def __init__(self, game):
-        from narrator.core.vote import Sentences
-
-        self.sentences = Sentences(game.languages["en"])
-
-    def __call__(self, key, **values):
-        return self.sentences(key, **values)
-
-    def join(self, names):
-        return self.sentences.join(names)
 
 
 def test_the_day_asks_the_heir_only_once_the_lynched_has_named_one(game):

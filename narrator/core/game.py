@@ -389,7 +389,14 @@ class Game:
         return max(named, default=0) + 1 if self.many_nights else 1
 
     def slot(self, slot_id: str) -> WakeSlot:
-        return next(slot for slot in self.night.slots if slot.id == slot_id)
+        found = self.find_slot(slot_id)
+        if found is None:
+            raise KeyError(slot_id)
+        return found
+
+    def find_slot(self, slot_id: str) -> WakeSlot | None:
+        """The turn of the night ``slot_id`` names, or None when it names none (an ACTION KEY may not)."""
+        return next((slot for slot in self.night.slots if slot.id == slot_id), None)
 
     def wake_number(self, role_id: str) -> int | str | None:
         """The number of a role's first turn, or None when it never wakes."""

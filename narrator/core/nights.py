@@ -45,7 +45,7 @@ class NightsRules(Protocol):
     SENTENCES: tuple[str, ...]  # keys of each language's vote: section (reason_*, the day's explanation...)
     CARD_TEXTS: tuple[str, ...]  # keys of each language's card: section card_back uses
     ENDS: tuple[str, ...]  # who game_over can name: sides, or roles that win alone (end.WINNER lines)
-    NIGHT_KEYS: Mapping[str, str]  # ACTION KEY of each night's entry: its kind (narrator.core.state.KINDS)
+    NIGHT_KEYS: Mapping[str, str]  # ACTION KEY of each night's entry: its kind (narrator.core.kinds: STOCK, or ENTRY_KINDS)
     DAY_KEYS: Mapping[str, str]  # ACTION KEY of each day's action: its kind
     ENTRY_KINDS: Mapping[str, Kind]  # kinds of entry of the game's own (name: a Kind), beside the stock ones
     ANSWERS: Mapping[str, tuple[str, ...]]  # ACTION KEY: the answers the moderator may be told (answer_VALUE)

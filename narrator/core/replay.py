@@ -102,12 +102,13 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
     given = record.get("options") or {}
     if not isinstance(given, Mapping):
         raise ReplayError(msg("{file}: options: a mapping of option: on or off", file=source))
+    words = RecordWords.of(game.languages.values())
     for name, value in given.items():
         option = game.option_named(str(name))
         if option not in options:
             raise ReplayError(msg("{file}: options: no option '{option}' in {game}: {options}", file=source,
                                   option=name, game=game.title, options=", ".join(options) or "-"))
-        flag = RecordWords.of(game.languages.values()).flag(value)
+        flag = words.flag(value)
         if flag is None:
             raise ReplayError(msg("{file}: options: {option}: on or off, not '{value}'", file=source, option=name,
                                   value=value))
@@ -119,7 +120,7 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
     for index, player in enumerate(players, start=1):
         if not isinstance(player, Mapping) or set(player) != {"name", "card"}:
             raise ReplayError(msg("{file}: players[{index}]: {{name: NAME, card: CARD}}", file=source, index=index))
-        name = _name(player["name"])
+        name = name_of(player["name"])
         if name is None:
             raise ReplayError(msg("{file}: players[{index}]: '{value}' is not a name", file=source, index=index,
                                   value=player["name"]))
@@ -148,12 +149,10 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
     return setup
 
 
-_name = name_of
-
-
 class _Replay:
     def __init__(self, game: Game, setup: Setup, source: str):
         self.game, self.setup, self.source = game, setup, source
+        self.words = RecordWords.of(game.languages.values())  # how the record writes yes and no
         self.rounds = Rounds(game, setup)
         self.results: list[RoundResult] = []
 
@@ -278,8 +277,8 @@ class _Replay:
                 raise self.fail(number, key, msg("{voter} did not vote", voter=step.voter))
             used[key].add(step.voter)  # where abstaining is allowed, a voter left out voted for nobody
             given = ballots.get(step.voter)
-            voted = [_name(name) or name for name in given] if isinstance(given, list) and step.several else \
-                _name(given) if not isinstance(given, list) else given
+            voted = [name_of(name) or name for name in given] if isinstance(given, list) and step.several else \
+                name_of(given) if not isinstance(given, list) else given
             self.enter(number, key, entry_for(step, voted=voted))
         for key in rounds_given.values():
             extra = sorted(set(map(str, values.pop(key))) - used[key])
@@ -290,11 +289,11 @@ class _Replay:
         """A record's value in the shape its ask's kind takes (names as text, yes or no as a flag)."""
         if value is None or (isinstance(value, list | Mapping) and not value):
             return None  # nobody
-        return ask.of_kind.parse(ask, value, RecordWords.of(self.game.languages.values()))
+        return ask.of_kind.parse(ask, value, self.words)
 
     def silent(self, state, key: str) -> Text:
         """Why a night's key had no turn to take it: its character is dead, or it does not act tonight."""
-        slot = next((slot for slot in self.game.night.slots if slot.id == key), None)
+        slot = self.game.find_slot(key)
         roles = slot.roles if slot is not None else (key,)
         holders = [name for name in state.seating if state.cards is not None and state.cards[name] in roles]
         if holders and all(name in state.dead for name in holders):

@@ -389,29 +389,29 @@ def _said_keys(value: Any) -> Iterator[str]:
             yield from _said_keys(item)
 
 
-def _spoken(game: Game, value: Any, where: str) -> Any:
+def _spoken(game: Game, declared: frozenset[str], value: Any, where: str) -> Any:
     """``value`` (a procedure's step, its opening) whose sentences the game's languages all have:
     a key its rules did not declare is their mistake, said where it is made, never a KeyError when
     the shell says it."""
     parts = tuple(getattr(value, name) for name in getattr(value, "__dataclass_fields__", ()) if name != "state") \
         if not isinstance(value, tuple) else value
-    missing = sorted(set(_said_keys(parts)) - _sentences(game))
+    missing = sorted(set(_said_keys(parts)) - declared)
     if missing:
         raise RulesError(msg("{file}: {function} says '{key}', which is none of its SENTENCES", file=_source(game),
                              function=where, key=missing[0]))
     return value
 
 
-def _reasoned(game: Game, result: Ended, where: str) -> Ended:
+def _reasoned(game: Game, declared: frozenset[str], result: Ended, where: str) -> Ended:
     """A dawn or a dusk whose every reason of death has its sentence (``reason_REASON``)."""
-    missing = sorted({reason for reason, _name in result.reasons if f"reason_{reason}" not in _sentences(game)})
+    missing = sorted({reason for reason, _name in result.reasons if f"reason_{reason}" not in declared})
     if missing:
         raise RulesError(msg("{file}: {function}() gives the reason '{reason}', but SENTENCES has no 'reason_{reason}'",
                              file=_source(game), function=where, reason=missing[0]))
     return result
 
 
-def _vote(game: Game, procedure: Procedure, state: State) -> Generator[Step, dict, Verdict]:
+def _vote(game: Game, declared: frozenset[str], procedure: Procedure, state: State) -> Generator[Step, dict, Verdict]:
     """The day's vote as ``procedure`` runs it, each step checked (``_spoken``); its verdict."""
     run = procedure.run(state)
     try:
@@ -419,7 +419,7 @@ def _vote(game: Game, procedure: Procedure, state: State) -> Generator[Step, dic
         while True:
             if isinstance(step, QuestionStep):  # its ask declared in DAY_KEYS, with the game's own kind
                 step = replace(step, ask=_ask(game, step.ask, game.nights_rules.DAY_KEYS, "day().run"))
-            entry = yield _spoken(game, step, "day().run")
+            entry = yield _spoken(game, declared, step, "day().run")
             step = run.send(entry)
     except StopIteration as stop:
         return _checked(game, stop.value, Verdict, "day().run")
@@ -434,6 +434,7 @@ def tonight_skips(game: Game, state: State) -> frozenset[str]:
 def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
     """The game from its first night to its end; each ``yield`` hands out a step and takes its entry."""
     rules = game.nights_rules
+    declared = _sentences(game)  # what a step may say: the sentences every language has
     state = first_state(game, setup)
     moderated = setup.cards is not None
 
@@ -478,7 +479,7 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
                     told = answer_for(game, state, ask, value, tonight)
                     if told is not None:
                         answers[ask.key] = told
-            dawn = _reasoned(game, _checked(game, rules.dawn(game, state, _actions(game, tonight, rules.NIGHT_KEYS)),
+            dawn = _reasoned(game, declared, _checked(game, rules.dawn(game, state, _actions(game, tonight, rules.NIGHT_KEYS)),
                                             Dawn, "dawn"), "dawn")
             dawn = replace(dawn, answers=MappingProxyType({**answers, **dawn.answers}))  # and the morning's news
             yield DawnStep(state, dawn)
@@ -487,14 +488,14 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
             yield Over(state, *over)
             return
         procedure = _checked(game, rules.day(game, state), Procedure, "day")
-        _spoken(game, procedure.opening, "day().opening")
+        _spoken(game, declared, procedure.opening, "day().opening")
         entry = yield DayStep(state, procedure)
         if "lynched" in entry:
             verdict = Verdict(entry["lynched"], given=True)
         elif "hands" in entry:
             verdict = procedure.counted(entry["hands"])
         else:
-            verdict = yield from _vote(game, procedure, state)
+            verdict = yield from _vote(game, declared, procedure, state)
         acts: dict[str, Any] = {}
         answered: set[str] = set()
         while moderated:  # asked again after each answer: a day's questions may depend on the ones before
@@ -510,7 +511,7 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
                 acts[ask.key] = entry["choice"]
         if verdict.tied and not verdict.given and "tied" in rules.DAY_KEYS:  # the counted vote's tie, as entered
             acts.setdefault("tied", list(verdict.tied))
-        dusk = _reasoned(game, _checked(game, rules.dusk(game, state, verdict.lynched,
+        dusk = _reasoned(game, declared, _checked(game, rules.dusk(game, state, verdict.lynched,
                                                          _actions(game, acts, rules.DAY_KEYS)), Dusk, "dusk"), "dusk")
         yield LynchStep(state, procedure, verdict, dusk)
         state = dusk.state

@@ -5,7 +5,7 @@ for: the generic part of the contract a game's ``rules.py`` fulfils (``narrator.
 died) plus ``own``: whatever else the game keeps (lovers, spent powers, the lynched so far), as a
 frozen mapping of plain values, so that a state is immutable and serialisable as it is.
 
-``Ask`` is what a moderator enters in a turn, in one of a few generic kinds; ``Dawn`` and ``Dusk``
+``Ask`` is what a moderator enters in a turn, of one kind (``narrator.core.kinds``); ``Dawn`` and ``Dusk``
 are what a night and a day come to. Nothing here names a role, a side or a turn.
 """
 
@@ -19,10 +19,6 @@ from narrator.core.i18n import Text, msg
 from narrator.core.kinds import STOCK, Kind
 
 EMPTY: Mapping = MappingProxyType({})
-
-# The kinds of entry an ask takes (what the value of its ACTION KEY is in a game record), each
-# defined once in narrator.core.kinds; a game may add its own (its rules' ENTRY_KINDS).
-KINDS = tuple(STOCK)
 
 
 class RulesError(NarratorError):

@@ -20,6 +20,7 @@ from narrator.core.deck import make_deck
 from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import NOBODY_DIED_LINE, end_line
 from narrator.core.i18n import msg
+from narrator.core.kinds import options as tappable
 from narrator.core.procedures import QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
@@ -410,7 +411,7 @@ class GameTable:
     def dawn(self, step: DawnStep) -> dict:
         if step.dawn is None:
             question = _("Who found their card turned?")
-            dead = self.ask({"kind": "several", "question": question, "options": forms.options(step.state.living),
+            dead = self.ask({"kind": "several", "question": question, "options": tappable(step.state.living),
                              "none": True}, lambda: ask_names(question, step.state.living)) or []
             self.announce(Dawn(step.state.died(dead), tuple(dead)))
             return entry_for(step, dead=dead)
@@ -539,7 +540,7 @@ class GameTable:
             _("{voter}{out} votes for").format(voter=step.voter, out=out)
         nobody = step.may_pass
         form = {"kind": "several" if step.several else "one", "question": question, "none": nobody,
-                "options": forms.options(step.candidates)}
+                "options": tappable(step.candidates)}
         return entry_for(step, voted=self.ask(form, lambda: ask_form(form)))  # several: one vote for each name
 
     def question_step(self, step: QuestionStep) -> dict:

@@ -18,7 +18,7 @@ def ending(language: Language, sides) -> list[str]:
 def named(game, language: Language, key: str) -> str:
     """An ACTION KEY as a person reads it: the turn's name (the Courtesan, not 'cortigiana'), or the
     role's; a key that is neither (a piece of the morning's news) as the rules wrote it."""
-    slot = next((slot for slot in game.night.slots if slot.id == key), None)
+    slot = game.find_slot(key)
     if slot is not None:
         return language.slot_name(slot)
     return language.role_name(key) if key in language.roles else key

@@ -19,11 +19,6 @@ from narrator.core.i18n import Text
 from narrator.shell.translation import _, say
 
 
-def options(names) -> list[dict]:
-    """Names to tap, each its own value."""
-    return [{"label": name, "value": name} for name in names]
-
-
 def for_ask(ask, question: str, sentences) -> dict:
     """The form of a rules' ``Ask`` (``narrator.core.state``), as its kind describes it
     (``narrator.core.kinds``), its words from the game's ``sentences`` and the interface's catalog."""
