@@ -323,7 +323,8 @@ def test_with_no_sound_the_plan_is_said_first_the_night_goes_to_the_data_folder_
     monkeypatch.chdir(work)
     clock = FakeClock()
     env = no_sound_env(tmp_path, clock)
-    answers = ["", "", "contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
+    # Enter: the cards are dealt; Enter: the file starts; Enter: the day starts
+    answers = ["", "", "", "contadino", "Bruno", "lupo-mannaro", "Carla", "veggente", "Bruno", "truffatore", "Bruno"]
     result = CliRunner().invoke(cli, ["--players", "4", "--lang", "en", "--no-ambience", "--day-seconds", "20",
                                       "--names", "Anna,Bruno,Carla,Dario"], obj=env,
                                 input="".join(a + "\n" for a in answers))
@@ -333,6 +334,7 @@ def test_with_no_sound_the_plan_is_said_first_the_night_goes_to_the_data_folder_
                                     f"{night_file} instead of played\n")
     assert "close your eyes" not in result.stdout
     assert f") is in {night_file}: play it to the group from any media player.\n" in result.stdout
+    assert result.stdout.index("Deal the cards; press Enter") < result.stdout.index("Press Enter as it starts")
     # Enter as the file starts on another device: this screen follows the night, by the clock.
     assert ("Press Enter as it starts playing, and this screen follows the night: who is called, the count, the "
             "time (space: pause, q: stop)") in result.stdout

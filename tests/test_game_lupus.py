@@ -345,7 +345,8 @@ def test_a_killed_narrate_resumes_from_its_saved_file(tmp_path):
     with open(tmp_path / "output.txt", "w") as output:
         process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT,
                                    env=environ, cwd=tmp_path, text=True)
-    process.stdin.write("".join(line + "\n" for line in [*DEALT, "Anna"]))  # the cards, the Veggente's choice
+    # The cards, Enter to start the night (read from the screen: no sound here), the Veggente's choice
+    process.stdin.write("".join(line + "\n" for line in [*DEALT, "", "Anna"]))
     process.stdin.flush()
     games = home / "data" / "narrator" / "games"
     chosen = {"kind": "phase", "night": 1, "phase": "veggente", "choice": "Anna"}

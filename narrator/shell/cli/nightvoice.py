@@ -82,6 +82,7 @@ class NightVoice:
         from narrator.shell.cli.options import phase_labels
 
         players = self.players()
+        self.ready()  # the deal comes before the night, heard here or read aloud from the screen
         if not players[0].audible:
             for segment in segments:
                 if isinstance(segment, Count):
@@ -89,7 +90,6 @@ class NightVoice:
                 else:
                     click.echo(f"  » {segment.text}")
             return
-        self.ready()
         part = replace(script, segments=tuple(segments))
         audio = night_audio(self.env, part, self.audio, DEFAULT_MIX if opens(script, segments) else
                             DEFAULT_MIX.carrying_on())
@@ -110,6 +110,7 @@ class NightVoice:
             speaker.close()
             return
         if not self.players()[0].audible:  # no sound here: shown, as the night's lines are
+            self.ready()
             self._silent = True
             return
         from narrator.shell.audio.clip import prepare_voice

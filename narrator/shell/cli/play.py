@@ -36,6 +36,7 @@ def play(env: Environment, settings: ScriptSettings, script: NightScript, audio,
         first.play(night, None)
         click.echo(_("The night ({length}) is in {file}: play it to the group from any media player.").format(
             length=minutes(night.seconds), file=first.path))
+        wait_for_group(waiting)  # the cards are dealt before the file starts, as before the laptop plays
         follow(env, settings, night)
         return False
     wait_for_group(waiting)

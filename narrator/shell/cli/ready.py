@@ -15,20 +15,25 @@ from narrator.shell.translation import _
 
 DEAL = N_("Deal the cards; press Enter when everyone has theirs (q: stop).")
 GO_ON = N_("Press Enter when everyone is back at the table (q: stop).")
+START = N_("Everyone has their card: press Enter to start the night (q: stop).")
 
 BOX_DEAL = N_("Deal the cards; when everyone has theirs and the tablets have joined, press Enter here (or Start on "
               "the controls page). q stops.")
 BOX_GO_ON = N_("When everyone is back at the table and the tablets have joined, press Enter here (or Start on the "
                "controls page). q stops.")
+BOX_START = N_("Everyone has their card: when the tablets have joined, press Enter here (or Start on the controls "
+                "page). q stops.")
 BOX_AT_ONCE = N_("Press Enter here (or Start on the controls page) to begin the night. q stops.")
 
 # What the box asks for at the laptop, by what it waits for (None: --no-wait).
-BOX_TEXTS = {"deal": BOX_DEAL, "go-on": BOX_GO_ON, None: BOX_AT_ONCE}
-LAPTOP_TEXTS = {"deal": DEAL, "go-on": GO_ON}
+BOX_TEXTS = {"deal": BOX_DEAL, "start": BOX_START, "go-on": BOX_GO_ON, None: BOX_AT_ONCE}
+LAPTOP_TEXTS = {"deal": DEAL, "start": START, "go-on": GO_ON}
 
 
 def wait_for_group(waiting: str | None) -> None:
-    """Hold until the group is ready, when ``waiting`` says for what ("deal", "go-on"; None: not at all).
+    """Hold until the group is ready, when ``waiting`` says for what ("deal": the narrator
+    dealt and the cards go round now; "start": the moderator dealt and typed them; "go-on": a
+    resumed game; None: not at all).
 
     At a terminal a single key answers: Enter goes on, q stops (``Stopped``). From a pipe a line
     answers the same way; a closed input cannot answer, so the night starts, and that is said.

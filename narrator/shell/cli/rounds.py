@@ -132,7 +132,7 @@ def start_rounds(env, params: dict) -> None:
                       setup)
     Rounds(game, setup)  # the setup is checked before it is kept
     saved.save()
-    run_rounds(env, saved, None if params["no_wait"] else "deal")
+    run_rounds(env, saved, None if params["no_wait"] else "start" if params["dealt"] else "deal")
 
 
 def dealt_cards(env, seating, deck) -> dict:
