@@ -390,17 +390,18 @@ def test_the_night_and_the_names_go_through_the_real_sound_path(tmp_path):
     assert phases[:4] == ["Night falls", "Seer", "Seer", "Werewolves"], process.stderr  # a turn: its count, then its close
 
 
-def test_undo_at_the_first_vote_goes_back_to_the_night_without_a_second_day(game, tmp_path):
+def test_undo_at_the_first_vote_goes_back_to_the_night_and_the_day_comes_again(game, tmp_path):
     env = lupus_env(tmp_path)
     rounds, typed = planned_game(game, env, 8, seed=4)
     night_lines = sum(1 for entry in rounds.entries[:next(index for index, entry in enumerate(rounds.entries)
                                                             if entry["kind"] == "vote")] if "choice" in entry)
     lines = typed[:night_lines] + ["undo", typed[night_lines - 1]] + typed[night_lines:]
-    result = invoke(env, command(8, NAMES[:8]), lines)
+    result = invoke(env, command(8, NAMES[:8]), ["", *lines])  # Enter: the cards are dealt
     assert result.exit_code == 0, result.output
     assert saved_game(env)["entries"] == rounds.entries
     days_heard = [said for _time, said in env.speaker_said if said == "day.discuss"]
-    assert len(days_heard) == sum(entry["kind"] == "day" for entry in rounds.entries)  # the first day was not run twice
+    # The night's answer given again, the day is had again: its lines and its countdown
+    assert len(days_heard) == sum(entry["kind"] == "day" for entry in rounds.entries) + 1
 
 
 def test_a_variant_is_its_option_turned_on_by_its_name_or_another(run):

@@ -5,6 +5,8 @@ of each step worded for a person.
 Each game is played whole in the process with a fake clock (test_game_lupus's planned_game), as
 the group would type it; what it printed is then read as a careful moderator reads it."""
 
+import json
+
 import pytest
 from test_day import FakeClock, RecordingSpeaker
 from test_game_lupus import game_command, invoke, lupus_env, planned_game, saved_game
@@ -78,3 +80,99 @@ def test_cards_typed_by_the_moderator_are_not_asked_to_be_dealt_again(tmp_path):
     result = invoke(env, [*command(8, NAMES[:8]), "--dealt"], [*DEALT, "q"])
     assert "Everyone has their card: press Enter to start the night" in result.output
     assert "Deal the cards" not in result.output and result.exit_code == 130
+
+
+def typed_by_entry(game, env, rounds) -> list[list[str]]:
+    """What the group types for each of the planned game's entries, entry by entry."""
+    from test_game_lupus import typed_for
+
+    from narrator.core.rounds import Rounds
+
+    replayed, typed = Rounds(game, rounds.setup), []
+    for entry in rounds.entries:
+        typed.append(typed_for(game, replayed.step, entry, env))
+        replayed.enter(entry)
+    return typed
+
+
+def learts_planned(tmp_path):
+    game = load_game(GAMES_DIR / "learts-variant")
+    env = without_sound(lupus_env(tmp_path, "en", seed=31))
+    rounds, _typed = planned_game(game, env, 10, seed=7)
+    return game, env, rounds, typed_by_entry(game, env, rounds)
+
+
+def after(output: str, marker: str) -> list[str]:
+    """The night's lines shown after ``marker`` (the voice read aloud: no sound here), in order."""
+    return [line.strip()[2:] for line in output[output.index(marker):].splitlines() if line.strip().startswith("» ")]
+
+
+def test_an_undo_inside_a_night_closes_the_turn_called_and_calls_the_earlier_one_again(tmp_path):
+    game, env, rounds, typed = learts_planned(tmp_path)
+    wolves = next(index for index, entry in enumerate(rounds.entries) if entry.get("phase") == "lupi")
+    flat = [line for lines in typed[:wolves] for line in lines]
+    rest = [line for lines in typed[wolves - 1:] for line in lines]  # the Thief's answer given again
+    result = invoke(env, game_command("learts-variant", NAMES)(10), ["", *flat, "undo", *rest])
+    assert result.exit_code == 0, result.output
+    assert saved_game(env)["entries"] == rounds.entries
+    words = game.languages["en"]
+    lines = after(result.output, "Undone: back to night 1, Thief.")
+    assert lines[:2] == [words.line("lupi.close"), words.line("ladro.open")]  # the wolves close, the Thief opens
+
+
+def test_an_undo_from_a_night_into_the_day_opens_everyone_s_eyes_and_the_night_falls_again(tmp_path):
+    game, env, rounds, typed = learts_planned(tmp_path)
+    second = next(index for index, entry in enumerate(rounds.entries) if entry.get("night") == 2
+                  and entry.get("phase") == "cortigiana")
+    last_vote = max(index for index, entry in enumerate(rounds.entries[:second]) if entry["kind"] == "vote")
+    flat = [line for lines in typed[:second] for line in lines]
+    rest = [line for lines in typed[last_vote:] for line in lines]
+    result = invoke(env, game_command("learts-variant", NAMES)(10), ["", *flat, "undo", *rest])
+    assert result.exit_code == 0, result.output
+    assert saved_game(env)["entries"] == rounds.entries
+    words = game.languages["en"]
+    undone = result.output[result.output.index("Undone: back to "):]
+    assert undone.startswith(f"Undone: back to {rounds.entries[last_vote]['voter']}'s vote, day 1.")
+    lines = after(undone, "Undone")
+    assert lines[0] == words.line("cortigiana.close") and words.line("night.start") in lines
+    assert lines.index(words.line("night.start")) > 1  # everyone woke (the dawn's line) before the night fell again
+    assert undone.count("── Night 2 ──") == 1  # night 2 begins again, with its heading
+
+
+def test_an_undo_at_the_first_vote_goes_back_into_the_night_and_the_day_comes_again(tmp_path):
+    game, env, rounds, typed = learts_planned(tmp_path)
+    first_vote = next(index for index, entry in enumerate(rounds.entries) if entry["kind"] == "vote")
+    flat = [line for lines in typed[:first_vote + 1] for line in lines]
+    last_turn = max(index for index, entry in enumerate(rounds.entries[:first_vote]) if "choice" in entry)
+    rest = [line for lines in typed[last_turn:] for line in lines]
+    result = invoke(env, game_command("learts-variant", NAMES)(10), ["", *flat[:-1], "undo", *rest])
+    assert result.exit_code == 0, result.output
+    assert saved_game(env)["entries"] == rounds.entries
+    words = game.languages["en"]
+    undone = result.output[result.output.index("Undone: back to night 1, Medium."):]
+    lines = after(undone, "Undone")
+    assert lines[:2] == [words.line("night.start"), words.line("medium.open")]  # eyes closed, then the turn
+    day = undone[:undone.index("── Night 2 ──")]
+    assert day.count("Day 1. Living:") == 1 and day.count(words.line("day.discuss")) == 1  # and its countdown
+
+
+def test_resume_says_where_the_game_is_and_closes_everyone_s_eyes_before_a_turn(tmp_path):
+    game, env, rounds, typed = learts_planned(tmp_path)
+    result = invoke(env, game_command("learts-variant", NAMES)(10), [""])  # the deal, then the input ends
+    assert result.exit_code == 2
+    path = next((env.data_home / "games").glob("[!.]*.json"))
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    words = game.languages["en"]
+    for stop, place, first in [("guardia", "night 1, Guard", ["night.start", "guardia.open"]),
+                               ("day", "day 1", None)]:
+        index = next(index for index, entry in enumerate(rounds.entries)
+                     if stop in (entry.get("phase"), entry["kind"]))
+        path.write_text(json.dumps({**kept, "entries": rounds.entries[:index]}), encoding="utf-8")
+        rest = [line for lines in typed[index:] for line in lines]
+        resumed = invoke(env, ["resume"], ["", *rest])
+        assert resumed.exit_code == 0, resumed.output
+        assert f"Resumed at {place}." in resumed.output
+        if first:
+            assert after(resumed.output, "Resumed")[:2] == [words.line(key) for key in first]
+        else:
+            assert resumed.output.index("Day 1. Living:") < resumed.output.index(" votes for")

@@ -196,7 +196,7 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
             table.voice.resumed(table.script(rounds.step.state.night, frozenset()))
         while not isinstance(rounds.step, Over):
             step = rounds.step
-            table.begin(step)
+            table.begin(step, len(rounds.entries))
             try:
                 entry = table.handle(step)
             except Undo:
@@ -208,6 +208,7 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
                 saved.entries = list(rounds.entries)
                 keep()
                 table.echo(_("Undone: back to {step}.").format(step=table.describe(back)))
+                table.taken_back(step, back, len(rounds.entries))
                 continue
             try:
                 rounds.enter(entry)
@@ -216,7 +217,7 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
                 continue
             saved.entries = list(rounds.entries)
             keep()
-        table.begin(rounds.step)
+        table.begin(rounds.step, len(rounds.entries))
         table.over(rounds.step)
         saved.over = True
         keep()
@@ -244,7 +245,12 @@ class GameTable:
         options = saved.options
         self.audio = choose_audio(**pick(options, AUDIO_OPTION_NAMES))
         self.day_seconds = options["day_seconds"]
-        self.heard: set[str] = set()  # the parts of the night already spoken in this run
+        # The steps already said in this run (a part of the night, a day), each with the number of
+        # entries before it: an undo to fewer entries says them again.
+        self.heard: dict[str, int] = {}
+        self.entries = 0  # the entries before the step in hand
+        self.eyes_open = True  # whether everyone's eyes are open (the day, or a run just begun)
+        self.open_turn: tuple[NightScript, list] | None = None  # a turn called and not yet closed: its close
         self.places: dict = {}  # who was shown away from home tonight
         self.rules = day_rules(env, options["countdown"])
         self.console = None  # the moderator's console on a phone: a moderated game served to tablets
@@ -265,8 +271,9 @@ class GameTable:
 
     # --- the moderator's console: what the terminal shows and asks, on a phone too --------------------
 
-    def begin(self, step) -> None:
-        """A new step: its title and, so far, no lines."""
+    def begin(self, step, entries: int) -> None:
+        """A new step (``entries`` before it): its title and, so far, no lines."""
+        self.entries = entries
         self.lines, self.over_now, self.told = [], isinstance(step, Over), ""
         if self.console is not None:
             self.secret = self.secret_view(step.state)
@@ -357,8 +364,12 @@ class GameTable:
             self.heading(step.state.night)
             self.secret_table(step.state)
         if step.key not in self.heard:
+            if step.phase not in (INTRO_PHASE, OUTRO_PHASE) and self.eyes_open:
+                self.close_eyes(script)  # a resumed night, or one gone back into: everyone closes them first
             self.voice.part(script, first)
-            self.heard.add(step.key)
+            self.heard[step.key] = self.entries
+            self.eyes_open = step.phase == OUTRO_PHASE
+            self.open_turn = (script, rest) if step.phase not in (INTRO_PHASE, OUTRO_PHASE) else None
         given = {}
         if step.ask is not None:
             name = self.character(step.phase) if step.phase != OUTRO_PHASE else ""
@@ -385,7 +396,29 @@ class GameTable:
         elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and step.state.cards is not None:
             self.echo(_("  ({character}: nothing to enter tonight)").format(character=self.character(step.phase)))
         self.voice.part(script, rest)
+        self.open_turn = None
         return entry_for(step, **given)
+
+    def close_eyes(self, script: NightScript) -> None:
+        """The night's opening (everyone closes their eyes), said again before a turn when the
+        group sits with their eyes open: a resumed game, or an undo from the day into the night."""
+        opening = [segment for segment in script.segments if segment.phase == INTRO_PHASE]
+        self.voice.part(script, opening[:next((index for index, segment in enumerate(opening)
+                                               if isinstance(segment, Count)), len(opening))])
+        self.eyes_open = False
+
+    def taken_back(self, current, back, entries: int) -> None:
+        """After an undo from ``current`` to ``back`` (``entries`` kept): the turn that was called
+        is closed, and what the game comes to again is said again (a turn's opening, the day)."""
+        if self.open_turn is not None:
+            self.voice.part(*self.open_turn)  # its eyes closed before anyone else's open
+            self.open_turn = None
+        self.heard = {key: before for key, before in self.heard.items() if before < entries}
+        if not self.eyes_open and not (isinstance(back, PhaseStep) and back.phase != OUTRO_PHASE):
+            script = self.script(current.state.night, getattr(current, "skip", frozenset()))
+            dawn = [segment for segment in script.segments if segment.phase == OUTRO_PHASE]
+            self.voice.part(script, dawn)  # back into the day: everyone opens their eyes
+            self.eyes_open = True
 
     def entered(self, ask, character: str, phase: str | None = None):
         """What the moderator enters for an ask, at the terminal or on the console: the form its
@@ -457,8 +490,6 @@ class GameTable:
         return self.language.sides[winner] if winner in self.language.sides else self.language.role_name(winner)
 
     def day(self, step: DayStep) -> dict:
-        if step.key in self.heard:  # an answer of the night was taken back: the day was had already
-            return entry_for(step)
         self.echo()
         self.echo(_("Day {night}. Living: {names}.").format(night=step.state.night,
                                                              names=", ".join(step.state.living)))
@@ -466,7 +497,7 @@ class GameTable:
             self.voice.day(self.day_seconds, self.rules)
         else:
             self.open_day()
-        self.heard.add(step.key)
+        self.heard[step.key] = self.entries
         for opening in step.procedure.opening:  # what the game says of today's vote, however it is given
             self.echo(self.sentences.said(opening))
         if step.procedure.most_hands is not None and self.by_hands():
@@ -616,6 +647,15 @@ class GameTable:
         night = step.state.night
         if isinstance(step, PhaseStep) and step.phase not in (INTRO_PHASE, OUTRO_PHASE):
             return _("night {night}, {character}").format(night=night, character=self.character(step.phase))
+        if isinstance(step, PhaseStep):
+            return (_("the start of night {night}") if step.phase == INTRO_PHASE else
+                    _("the end of night {night}")).format(night=night)
+        if isinstance(step, DayStep):
+            return _("day {night}").format(night=night)
+        if isinstance(step, LynchStep):
+            return _("day {night}, the verdict").format(night=night)
+        if isinstance(step, EndQuestion):
+            return _("night {night}, whether a side has won").format(night=night)
         if isinstance(step, VoteStep):
             return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
         if isinstance(step, DawnStep):
