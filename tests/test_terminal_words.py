@@ -176,3 +176,113 @@ def test_resume_says_where_the_game_is_and_closes_everyone_s_eyes_before_a_turn(
             assert after(resumed.output, "Resumed")[:2] == [words.line(key) for key in first]
         else:
             assert resumed.output.index("Day 1. Living:") < resumed.output.index(" votes for")
+
+
+PROMPT_END = {"en": "undo: go back): ", "it": "annulla: torna indietro): "}
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize(("game_id", "players"), MANY_NIGHTS)
+def test_nothing_to_enter_is_never_followed_by_a_question_of_its_turn(tmp_path, game_id, players, language):
+    """'Nothing to enter' ends a turn: the next thing the moderator meets is the night going on (a
+    line of the night, the dawn), never a question; and 'out of the game' is said only of a turn
+    some of whose cards were dealt (to the dead), never of one nobody holds."""
+    rounds, output = played(tmp_path, game_id, players, language, sound=False)
+    game = load_game(GAMES_DIR / game_id)
+    nothing = {"en": "nothing to enter tonight)", "it": "stanotte niente da inserire)"}[language]
+    lines = output.splitlines()
+    for index, line in enumerate(lines):
+        if line.endswith(nothing):
+            following = next(later for later in lines[index + 1:] if later.strip())
+            assert PROMPT_END[language] not in following + " ", (line, following)
+    words = game.languages[language]
+    dealt = set(rounds.setup.cards.values())
+    out = {"en": ": out of the game", "it": ": fuori gioco"}[language]
+    for slot in game.night.slots:
+        named = {words.slot_name(slot, copies) for copies in (1, 2)}
+        for name in named:
+            if f"  ({name}{out}" in output:
+                assert dealt & set(slot.roles), f"{name}: said out of the game, never dealt"
+
+
+def test_a_turn_followed_by_its_silent_turns_says_nothing_of_entering(tmp_path):
+    """Wherewolf Revised's Criminals' chance: what they did is typed in the silent turns after it."""
+    _rounds, output = played(tmp_path, "wherewolf-revised", 12, "en", sound=False)
+    assert "(Criminals' chance: nothing to enter tonight)" not in output
+    assert "(Thief: nobody holds this card)" in output  # a possible role not drawn: not "out of the game"
+    assert "(Thief: out of the game" not in output
+
+
+def test_a_turn_whose_character_is_busy_says_why(tmp_path):
+    """LeartS' variant: the Guard the Courtesan visited stays home with her, and the moderator is told so."""
+    from narrator.core.rounds import Rounds
+
+    game = load_game(GAMES_DIR / "learts-variant")
+    env = without_sound(lupus_env(tmp_path, "en", seed=31))
+    rounds, _typed = planned_game(game, env, 10, seed=7)
+    guard = next(name for name, role in rounds.setup.cards.items() if role == "guardia")
+    courtesan = next(name for name, role in rounds.setup.cards.items() if role == "cortigiana")
+    entries = [{"kind": "phase", "night": 1, "phase": "night"},
+               {"kind": "phase", "night": 1, "phase": "cortigiana", "choice": guard}]
+    step = Rounds(game, rounds.setup, entries).step
+    assert step.phase == "guardia" and step.ask is None and step.idle is not None
+    typed = [guard]  # the Courtesan visits the Guard; then the input ends
+    result = invoke(env, game_command("learts-variant", NAMES)(10), ["", *typed])
+    assert f"  (Guard: {guard} spends the night with the Courtesan and does not go out)" in result.output
+    assert courtesan != guard
+
+
+def test_questions_agree_with_how_many_choose_and_say_how_many_names(tmp_path):
+    from narrator.core.kinds import STOCK
+    from narrator.core.state import Ask
+    from narrator.shell.translation import load_catalog, say, use
+
+    use(load_catalog("it", None), "it")
+    try:
+        players = STOCK["players"]
+        one = Ask("capo-branco", "players", ("Anna",), ("Bruno", "Carla"), most=1)
+        two = Ask("negromante", "players", ("Anna",), ("Bruno", "Carla", "Dario"), least=2, most=2)
+        assert say(players.question(one, "Capo Branco", 1)) == "Capo Branco: chi indica?"
+        assert say(players.question(one, "Lupi", 2)) == "Lupi: chi indicano?"
+        assert say(players.form(one, "q", None)["hint"]) == "un nome"
+        assert say(players.form(two, "q", None)["hint"]) == "due nomi"
+    finally:
+        use(load_catalog("en", None), "en")
+
+
+def test_the_italian_prompts_name_every_character_the_same_way(tmp_path):
+    """No article before one role and none before another: every question names the role as a label."""
+    _rounds, output = played(tmp_path, "wherewolf-in-tabula", 12, "it", sound=False)
+    game = load_game(GAMES_DIR / "wherewolf-in-tabula")
+    words = game.languages["it"]
+    names = {words.role_name(role) for role in game.role_ids} | {
+        words.slot_name(slot, copies) for slot in game.night.slots for copies in (1, 2)}
+    prompts = [line for line in output.splitlines() if PROMPT_END["it"] in line + " "]
+    assert prompts
+    for line in prompts:
+        for article in ("Il ", "La ", "Lo ", "L'", "I ", "Gli ", "Le "):
+            assert not any(line.startswith(article + name) for name in names), line
+    assert "(due nomi) (" not in output and "Negromante: chi maledice? (due nomi;" in output
+
+
+@pytest.mark.parametrize(("typed", "value"), [("sì", "signal"), ("no", None), ("dà", "signal"), ("", None)])
+def test_a_single_choice_takes_a_yes_or_a_no_as_well(typed, value):
+    import click
+    from click.testing import CliRunner
+
+    from narrator.shell.cli.prompts import ask_form
+    from narrator.shell.translation import load_catalog, use
+
+    @click.command()
+    def asked():
+        click.echo(repr(ask_form({"kind": "pick", "question": "Bracconiere: dà il suo segnale?", "none": True,
+                                  "options": [{"label": "dà il suo segnale", "value": "signal"}]})))
+
+    use(load_catalog("it", None), "it")
+    try:
+        result = CliRunner().invoke(asked, input=typed + "\n")
+    finally:
+        use(load_catalog("en", None), "en")
+    assert result.exit_code == 0, result.output
+    assert "(dà il suo segnale o sì; Invio o no: niente; annulla: torna indietro)" in result.output
+    assert result.output.rstrip().endswith(repr(value))

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from narrator.core.i18n import Text, msg, plural
+from narrator.core.i18n import N_, Text, msg, plural
 
 if TYPE_CHECKING:  # the ask is state.py's; it imports this module
     from narrator.core.state import Ask
@@ -109,6 +109,25 @@ def _player(ask: "Ask", name: Any, where: str = "") -> Text | None:
     return None
 
 
+# Small counts in words, as a moderator reads them in a question ("two names").
+NUMBER_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six")}
+
+
+def how_many(least: int, most: int | None) -> Text:
+    """How many names a question of several wants, in words: "two names", "up to three names"."""
+    if most is not None and (least == most or most == 1):
+        return plural("one name", "{number} names", most, number=_number(most))
+    if most is not None and least <= 1:
+        return plural("one name at most", "up to {number} names", most, number=_number(most))
+    if most is not None:
+        return msg("{least} to {most} names", least=_number(least), most=_number(most))
+    return msg("at least {number} names", number=_number(least)) if least > 1 else msg("names")
+
+
+def _number(count: int) -> Text | int:
+    return msg(NUMBER_WORDS[count]) if count in NUMBER_WORDS else count
+
+
 class Player(Kind):
     """One player's name."""
 
@@ -151,11 +170,11 @@ class Players(Kind):
         return [name_of(name) or name for name in value] if isinstance(value, list) else value
 
     def question(self, ask, character, copies):
-        return msg("{character} point at", character=character)
+        return plural("{character} points at", "{character} point at", copies, character=character)
 
     def form(self, ask, question, words):
         return {"kind": "several", "question": question, "options": options(ask.candidates),
-                "none": not ask.required, "most": ask.most, "least": ask.least}
+                "none": not ask.required, "most": ask.most, "least": ask.least, "hint": how_many(ask.least, ask.most)}
 
 
 class Each(Kind):
@@ -179,7 +198,8 @@ class Each(Kind):
             else value
 
     def question(self, ask, character, copies):
-        return msg("{character} point at", character=character)
+        return plural("{character} points at", "{character} point at", max(copies, len(ask.choosers)),
+                      character=character)
 
     def form(self, ask, question, words):
         return {"kind": "each", "question": question, "none": not ask.required, "parts": [

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from narrator.core.card import Block
     from narrator.core.deck import Deck
     from narrator.core.game import Game, Language
-    from narrator.core.procedures import Procedure, Verdict
+    from narrator.core.procedures import Procedure, Said, Verdict
     from narrator.core.vote import Sentences
 
 
@@ -66,6 +66,11 @@ class NightsRules(Protocol):
     def ask(self, game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask | None:
         """What the moderator enters in ``turn`` (a turn's id, or the night's end "dawn") given the
         night's entries so far; None when nothing is entered (the turn passes in silence)."""
+
+    def idle(self, game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Said | None:
+        """Why the living character of ``turn`` enters nothing tonight, when ``ask`` gave None (busy
+        elsewhere, a power spent): a sentence of the language's vote: section, shown to the
+        moderator in place of "nothing to enter"; None says only that."""
 
     def answer(self, game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
         """What the moderator tells at once for ``value`` (one of ANSWERS[ask.key]), or None."""
@@ -111,6 +116,7 @@ DEFAULTS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
     "places": lambda given: MappingProxyType({}),  # nobody away from home: a game without houses
     "calls": lambda given: True,  # every turn of the deck called every night
     "answer": lambda given: None,  # nothing told at once
+    "idle": lambda given: None,  # a turn with nothing to enter says no more than that
     "day_asks": lambda given: (),  # nothing asked once the vote has decided
     "notes": lambda given: (),  # nothing kept in mind beyond the cards and the dead
     "card_back": lambda given: (),  # the generic card back only

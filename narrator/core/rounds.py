@@ -21,7 +21,7 @@ from typing import Any, ClassVar, TypeVar
 
 from narrator.core.deck import check_deck, make_deck
 from narrator.core.errors import NarratorError
-from narrator.core.game import Game
+from narrator.core.game import Game, WakeSlot
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
 from narrator.core.procedures import Procedure, QuestionStep, Said, Verdict, VoteStep
@@ -69,14 +69,16 @@ class PhaseStep(RoundStep):
     """A moderator's night, one part at a time: the night's start, each turn, the night's end.
 
     ``ask`` is set when the moderator enters something (or is told something to nod at once);
-    ``tonight`` holds the night's entries so far, by ACTION KEY. ``nobody_alive``: the turn's
-    character is dead and its turn is called all the same, passing in silence."""
+    ``tonight`` holds the night's entries so far, by ACTION KEY. ``nobody_alive``: nobody living
+    holds the turn's card (dead, or never dealt) and its turn is called all the same, passing in
+    silence. ``idle``: why the living character enters nothing tonight, when the rules say why."""
 
     phase: str = INTRO_PHASE  # INTRO_PHASE, a turn's id, or OUTRO_PHASE
     ask: Ask | None = None
     tonight: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     nobody_alive: bool = False
     skip: frozenset[str] = frozenset()  # turns of the deck the rules leave out tonight
+    idle: Said | None = None
     kind: ClassVar[str] = "phase"
 
     def _detail(self) -> tuple[str, ...]:
@@ -120,10 +122,12 @@ class DayStep(RoundStep):
 
 @dataclass(frozen=True)
 class ActStep(RoundStep):
-    """An action of the day, once the vote has decided (``verdict``): ``ask`` says what is entered."""
+    """An action of the day, once the vote has decided (``verdict``, by ``procedure``): ``ask``
+    says what is entered."""
 
     ask: Ask
     verdict: Verdict
+    procedure: Procedure | None = None
     kind: ClassVar[str] = "act"
 
     def _detail(self) -> tuple[str, ...]:
@@ -425,10 +429,14 @@ def _vote(game: Game, declared: frozenset[str], procedure: Procedure, state: Sta
         return _checked(game, stop.value, Verdict, "day().run")
 
 
+def called_tonight(game: Game, state: State) -> tuple[WakeSlot, ...]:
+    """The deck's turns of this night, in order (before the rules leave any out)."""
+    return game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options, state.night)
+
+
 def tonight_skips(game: Game, state: State) -> frozenset[str]:
     """The deck's turns of this night that the game's rules leave out."""
-    called = game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options, state.night)
-    return frozenset(slot.id for slot in called if not game.nights_rules.calls(game, state, slot.id))
+    return frozenset(slot.id for slot in called_tonight(game, state) if not game.nights_rules.calls(game, state, slot.id))
 
 
 def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
@@ -461,17 +469,20 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
         else:
             tonight: dict[str, Any] = {}
             answers: dict[str, str] = {}
-            turns = [slot.id for slot in game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options,
-                                                           state.night)
-                     if slot.id not in skip]
+            turns = [slot.id for slot in called_tonight(game, state) if slot.id not in skip]
             for phase in (INTRO_PHASE, *turns, OUTRO_PHASE):
                 ask = None
                 if phase != INTRO_PHASE:
                     ask = _ask(game, rules.ask(game, state, phase, _actions(game, tonight, rules.NIGHT_KEYS)),
                                rules.NIGHT_KEYS, "ask")
-                nobody = phase not in (INTRO_PHASE, OUTRO_PHASE) and ask is None and not state.holders(
-                    game.slot(phase).roles)
-                entry = yield PhaseStep(state, phase, ask, MappingProxyType(dict(tonight)), nobody, skip)
+                turn = phase not in (INTRO_PHASE, OUTRO_PHASE)
+                nobody = turn and ask is None and not state.holders(game.slot(phase).roles)
+                idle = None
+                if turn and ask is None and not nobody:
+                    idle = rules.idle(game, state, phase, _actions(game, tonight, rules.NIGHT_KEYS))
+                    if idle is not None:
+                        _spoken(game, declared, (idle,), "idle()")
+                entry = yield PhaseStep(state, phase, ask, MappingProxyType(dict(tonight)), nobody, skip, idle)
                 if ask is not None:
                     value = entry.get("choice")
                     if value is not None:
@@ -505,7 +516,7 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
             if not pending:
                 break
             ask = pending[0]
-            entry = yield ActStep(state, ask, verdict)
+            entry = yield ActStep(state, ask, verdict, procedure)
             answered.add(ask.key)
             if entry["choice"] is not None:
                 acts[ask.key] = entry["choice"]

@@ -15,7 +15,7 @@ from typing import Any
 from narrator.core.card import Block
 from narrator.core.deck import Deck
 from narrator.core.game import Game, Language
-from narrator.core.procedures import OpenVote, Procedure, Verdict, tally_text
+from narrator.core.procedures import OpenVote, Procedure, Said, Verdict, said, tally_text
 from narrator.core.state import Ask, Dawn, Dusk, State
 from narrator.core.vote import Sentences
 
@@ -41,7 +41,7 @@ SENTENCES = ("round_vote", "round_tie", "votes", "tie", "runoff", "burned", "spa
              "reason_shot", "reason_eaten", "reason_guarded", "reason_empty", "reason_hunter", "reason_grief",
              "reason_spirit", "reason_revived", "reason_pardoned",
              "ask_sindaco", "ask_amanti", "choice_monogama", "choice_aperta", "place_out", "place_at",
-             "note_grief", "note_monogama", "note_pardoned")
+             "note_grief", "note_monogama", "note_pardoned", "idle_engaged")
 CARD_TEXTS = ("vote", "vote_text", "vote_ties", "vote_sindaco", "houses", "houses_text", "houses_hunter",
               "houses_lovers", "houses_martyr", "end", "end_sides")
 
@@ -164,6 +164,14 @@ def ask(game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Ask 
         lupi = choosing_lupi(game, state)
         return Ask(PACK, "each", lupi, tuple(name for name in others if not _is_lupo(game, state, name)))
     return Ask(turn, "player", choosers, others)
+
+
+def idle(game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Said | None:
+    """The guardia or the ladro the cortigiana visited stays home with her: said, not only skipped."""
+    client = _engaged(game, state, tonight)
+    if turn in (GUARD, THIEF) and client is not None and client in state.holders(game.slot(turn).roles):
+        return said("idle_engaged", name=client)
+    return None
 
 
 def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:

@@ -29,21 +29,28 @@ def prompt(question: str, parse, hint: str = ""):
     return answer
 
 
+FEW = 3  # as many names as a prompt lists in its hint: the few a question allows are shown
+
+
 def ask_name(question: str, names, nobody: bool = False) -> str | None:
-    """One of ``names`` (or None for nobody, when ``nobody``), Tab completing them."""
+    """One of ``names`` (or None for nobody, when ``nobody``), Tab completing them; a few are
+    listed in the hint (the one the Mayor may pardon)."""
     def parse(text: str):
         found = names_in(text, names, nobody)
         if found is not Undo and found is not None and len(found) != 1:
             raise click.BadParameter(_("one name: {names}").format(names=", ".join(names)))
         return found if found in (Undo, None) else found[0]
 
+    few = ", ".join(names) if len(names) <= FEW else ""
+    hint = (_("{names}, or Enter: nobody").format(names=few) if few else _("Enter: nobody")) if nobody else few
     with completion(list(names)):
-        return prompt(question, parse, _("Enter: nobody") if nobody else "")
+        return prompt(question, parse, hint)
 
 
-def ask_names(question: str, names, check=None, nobody: bool = True) -> list[str]:
+def ask_names(question: str, names, check=None, nobody: bool = True, count: str | None = None) -> list[str]:
     """Any of ``names``, separated by commas (none at all: Enter); ``check`` (a list, or None for
-    nobody, to why it is not an answer, or None) may refuse a choice, and the question is asked again."""
+    nobody, to why it is not an answer, or None) may refuse a choice, and the question is asked again.
+    ``count`` says how many the question wants ("two names"), in place of "names"."""
     from narrator.shell.translation import say
 
     def parse(text: str):
@@ -52,7 +59,9 @@ def ask_names(question: str, names, check=None, nobody: bool = True) -> list[str
             raise click.BadParameter(say(why))
         return [] if found is None else found
 
-    return prompt(question, parse, _("names, or Enter: nobody") if nobody else _("names"))
+    if count is None:
+        return prompt(question, parse, _("names, or Enter: nobody") if nobody else _("names"))
+    return prompt(question, parse, _("{count}, or Enter: nobody").format(count=count) if nobody else count)
 
 
 def names_in(text: str, names, nobody: bool):
@@ -81,12 +90,18 @@ def ask_choice(question: str, choices: dict, required: bool = False):
     """One of the named ``choices`` (shown words → value; a unique start is enough), or None when
     not ``required`` and Enter is pressed."""
     words = list(choices)
+    single = len(words) == 1 and not required  # one thing that is done, or not: a yes or a no says it too
+    yes, no = _("yes"), _("no")
 
     def parse(text: str):
         if is_undo(text):
             return Undo
         text = text.strip().casefold()
         if not text and not required:
+            return None
+        if single and text in (yes.casefold(), "yes"):
+            return choices[words[0]]
+        if single and text in (no.casefold(), "no"):
             return None
         matches = [word for word in words if word.casefold() == text] or [
             word for word in words if text and word.casefold().startswith(text)]
@@ -95,6 +110,9 @@ def ask_choice(question: str, choices: dict, required: bool = False):
                                                                                    choices=", ".join(words)))
         return choices[matches[0]]
 
+    if single:
+        return prompt(question, parse, _("{choice} or {yes}; Enter or {no}: none").format(choice=words[0], yes=yes,
+                                                                                            no=no))
     return prompt(question, parse, " / ".join(words) + ("" if required else _(", Enter: none")))
 
 
@@ -108,7 +126,7 @@ def ask_form(form: dict, check=None):
     if kind == "one":
         return ask_name(question, values, nobody=nobody)
     if kind == "several":
-        return ask_names(question, values, check, nobody=nobody) or None
+        return ask_names(question, values, check, nobody=nobody, count=form.get("hint")) or None
     if kind == "each":
         chosen = {}
         for part in form["parts"]:

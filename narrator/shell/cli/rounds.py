@@ -34,6 +34,7 @@ from narrator.core.rounds import (
     Rounds,
     Setup,
     answer_for,
+    called_tonight,
     entry_for,
     notes_for,
     places_for,
@@ -251,6 +252,7 @@ class GameTable:
         self.entries = 0  # the entries before the step in hand
         self.eyes_open = True  # whether everyone's eyes are open (the day, or a run just begun)
         self.open_turn: tuple[NightScript, list] | None = None  # a turn called and not yet closed: its close
+        self.explained: int | None = None  # the day whose votes were shown before its actions
         self.places: dict = {}  # who was shown away from home tonight
         self.rules = day_rules(env, options["countdown"])
         self.console = None  # the moderator's console on a phone: a moderated game served to tablets
@@ -390,11 +392,8 @@ class GameTable:
                         about = ", ".join(named(self.game, self.language, str(item)) for item in about.values())
                     self.nod(name, told, about)
                 self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
-        elif step.nobody_alive:
-            self.echo(_("  ({character}: out of the game; the turn is called all the same)").format(
-                character=self.character(step.phase)))
-        elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and step.state.cards is not None:
-            self.echo(_("  ({character}: nothing to enter tonight)").format(character=self.character(step.phase)))
+        elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and (idle := self.idle(step)):
+            self.echo(idle)
         self.voice.part(script, rest)
         self.open_turn = None
         return entry_for(step, **given)
@@ -414,11 +413,40 @@ class GameTable:
             self.voice.part(*self.open_turn)  # its eyes closed before anyone else's open
             self.open_turn = None
         self.heard = {key: before for key, before in self.heard.items() if before < entries}
+        self.explained = None
         if not self.eyes_open and not (isinstance(back, PhaseStep) and back.phase != OUTRO_PHASE):
             script = self.script(current.state.night, getattr(current, "skip", frozenset()))
             dawn = [segment for segment in script.segments if segment.phase == OUTRO_PHASE]
             self.voice.part(script, dawn)  # back into the day: everyone opens their eyes
             self.eyes_open = True
+
+    def idle(self, step: PhaseStep) -> str | None:
+        """Why nothing is entered in a turn, for the moderator: nobody living holds its card (dead,
+        or never dealt), the rules' reason, or only that; nothing for a turn whose characters'
+        doings are typed in the silent turns that follow it (asked there)."""
+        slot = self.game.slot(step.phase)
+        character = self.character(step.phase)
+        if step.nobody_alive:
+            dealt = any(role in slot.roles for role in (step.state.cards or {}).values())
+            if slot.silent:  # nothing was called: only why nothing is asked
+                return (_("  ({character}: out of the game)") if dealt else
+                        _("  ({character}: nobody holds this card)")).format(character=character)
+            return (_("  ({character}: out of the game; the turn is called all the same)") if dealt else
+                    _("  ({character}: nobody holds this card; the turn is called all the same)")).format(
+                character=character)
+        if step.idle is not None:
+            return f"  ({character}: {self.sentences.said(step.idle)})"
+        if not slot.silent and self.typed_after(step):
+            return None
+        return _("  ({character}: nothing to enter tonight)").format(character=character)
+
+    def typed_after(self, step: PhaseStep) -> bool:
+        """Whether a silent turn follows ``step``'s in tonight's order: what its characters did is
+        typed there."""
+        tonight = [slot for slot in called_tonight(self.game, step.state) if slot.id not in step.skip]
+        ids = [slot.id for slot in tonight]
+        following = tonight[ids.index(step.phase) + 1:ids.index(step.phase) + 2]
+        return bool(following) and following[0].silent
 
     def entered(self, ask, character: str, phase: str | None = None):
         """What the moderator enters for an ask, at the terminal or on the console: the form its
@@ -581,7 +609,13 @@ class GameTable:
         return entry_for(step, choice=self.entered(step.ask, ""))
 
     def act(self, step: ActStep) -> dict:
-        """A day's action once the vote has decided (a pardon, a shot)."""
+        """A day's action once the vote has decided (a pardon, a shot): the votes it acts on are
+        shown first (once a day), then whom the vote condemns, then the question."""
+        if step.procedure is not None and self.explained != step.state.night:
+            lines = self.game.rules.explain_day(self.game, step.procedure, step.verdict, self.sentences)
+            for line in lines[:-1]:
+                self.echo(line)
+            self.explained = step.state.night
         if step.verdict.lynched is not None:
             self.echo(_("The vote condemns {name}.").format(name=step.verdict.lynched))
         return entry_for(step, choice=self.entered(step.ask, self.language.role_name(
@@ -589,9 +623,11 @@ class GameTable:
 
     def lynch(self, step: LynchStep) -> dict:
         lines = self.game.rules.explain_day(self.game, step.procedure, step.verdict, self.sentences)
+        shown = len(lines) - 1 if self.explained == step.state.night else 0  # the votes, shown before an action
+        self.explained = None
         lines += [self.sentences(f"reason_{reason}", name=name, players=len(step.state.seating))
                   for reason, name in step.dusk.reasons]
-        for line in lines[:-1]:
+        for line in lines[shown:-1]:
             self.echo(line)
         self.spoken(lines[-1])
         self.announce(step.dusk)
