@@ -286,3 +286,14 @@ def test_a_single_choice_takes_a_yes_or_a_no_as_well(typed, value):
     assert result.exit_code == 0, result.output
     assert "(dà il suo segnale o sì; Invio o no: niente; annulla: torna indietro)" in result.output
     assert result.output.rstrip().endswith(repr(value))
+
+
+def test_a_tie_is_said_plainly_before_the_runoff_and_recounted_after(tmp_path):
+    """LeartS' variant: who is tied, joined as the language joins names, who votes again, and what
+    another tie means; after the runoff the tie is told as past."""
+    _rounds, output = played(tmp_path, "learts-variant", 10, "en", sound=False, seed=7)
+    before = next(line for line in output.splitlines() if "are tied." in line)
+    assert " and " in before and ", " in before.split(" and ")[0]  # "Anna, Bruno, Dario and Zeno are tied."
+    assert before.endswith("The others vote again, for one of them; if the tie holds, nobody burns today.")
+    assert "another tie spares them all" not in output
+    assert "were tied: the others voted again, between them only." in output

@@ -172,9 +172,16 @@ def sounddevice_problem() -> Text | None:
     try:
         sounddevice.query_devices(kind="output")
     except Exception as error:  # sounddevice.PortAudioError, or a bad device setting
+        if str(error).startswith(NO_DEFAULT_DEVICE):  # PortAudio's words for "there is none": nothing to add
+            return msg("no sound output device: connect speakers or headphones, or pick an output in the system's "
+                       "sound settings")
         return msg("no sound output device ({error}): connect speakers or headphones, or pick an output in the "
                    "system's sound settings", error=error)
     return None
+
+
+# What PortAudio says when the system has no default output device (device -1).
+NO_DEFAULT_DEVICE = "Error querying device -1"
 
 
 COMMAND_PLAYERS = {  # program: arguments before the file
