@@ -297,3 +297,17 @@ def test_a_tie_is_said_plainly_before_the_runoff_and_recounted_after(tmp_path):
     assert before.endswith("The others vote again, for one of them; if the tie holds, nobody burns today.")
     assert "another tie spares them all" not in output
     assert "were tied: the others voted again, between them only." in output
+
+
+def test_the_language_may_come_before_replay_as_the_game_may(run, tmp_path):
+    from test_game_learts import RECORD
+
+    path = tmp_path / "record.yaml"
+    path.write_text(RECORD, encoding="utf-8")
+    before = run("--lang", "it", "replay", str(path))
+    after_it = run("replay", str(path), "--lang", "it")
+    assert before.exit_code == 0, before.stderr
+    assert before.stdout == after_it.stdout and before.stdout.startswith("Notte 1\n")
+    assert run("--lang", "it", "replay", str(path), "--lang", "en").stdout.startswith("Night 1\n")  # the later wins
+    refused = run("--lang", "en", "resume")
+    assert refused.exit_code == 2 and "narrate resume takes no --lang" in refused.stderr

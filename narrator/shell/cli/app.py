@@ -77,9 +77,14 @@ def cli(ctx, **params):
                                      folder=env.games_dir))
     given = [name for name in params if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT]
     if ctx.invoked_subcommand is not None:
+        command = ctx.command.get_command(ctx, ctx.invoked_subcommand)
+        carried = {param.name: params[name] for name in given for param in command.params
+                   if name in ANYWHERE and param.name == name}
+        if carried:  # the command's own default now, unless it is given after the command too
+            ctx.default_map = {**(ctx.default_map or {}), ctx.invoked_subcommand: carried}
+            given = [name for name in given if name not in carried]
         if given:
             option = next(p for p in ctx.command.params if p.name == given[0]).opts[0]
-            command = ctx.command.get_command(ctx, ctx.invoked_subcommand)
             if any(option in param.opts for param in command.params):
                 raise click.UsageError(_("put {option} after the command: narrate {command} {option} ...").format(
                     option=option, command=ctx.invoked_subcommand))
@@ -93,6 +98,10 @@ def cli(ctx, **params):
 
     play_game(env, params, speaker_box=params["speaker_box"])
 
+
+# Options that may come before any command that takes them, as --game may: they say which game and
+# in which language, not how one command runs (those go after the command: narrate script --players 6).
+ANYWHERE = ("lang",)
 
 add_game_option(cli)
 
