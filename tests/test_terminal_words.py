@@ -311,3 +311,17 @@ def test_the_language_may_come_before_replay_as_the_game_may(run, tmp_path):
     assert run("--lang", "it", "replay", str(path), "--lang", "en").stdout.startswith("Night 1\n")  # the later wins
     refused = run("--lang", "en", "resume")
     assert refused.exit_code == 2 and "narrate resume takes no --lang" in refused.stderr
+
+
+def test_replay_tells_the_morning_s_news_as_play_does_even_when_nobody_died(run, tmp_path):
+    """Wherewolf in Tabula: the second cursed player burned by day is announced at the next dawn,
+    where nobody died; the laptop says it, and narrate replay prints it."""
+    from test_wherewolf_rules import GRAVEDIGGER_JOINS
+
+    path = tmp_path / "record.yaml"
+    path.write_text("game: wherewolf-in-tabula\n" + GRAVEDIGGER_JOINS + "  - day: {lynched: Delia}\n  - night: {}\n"
+                    "  - day: {lynched: Ettore}\n  - night: {}\n", encoding="utf-8")
+    result = run("replay", str(path), "--lang", "en")
+    assert result.exit_code == 0, result.stderr
+    night = result.stdout[result.stdout.index("Night 3"):]
+    assert night.splitlines()[1:3] == ["  Two have died under a curse. Beware the next dawn.", "  Dead: nobody"]

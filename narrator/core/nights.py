@@ -97,7 +97,8 @@ class NightsRules(Protocol):
 
     def announce(self, game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
         """The sentences said aloud for what a night (a ``Dawn``) or a day (a ``Dusk``) came to:
-        who died, who came back (never called when nothing happened)."""
+        who died, who came back, and any news of the morning. Called at every dawn (after the
+        loop's own line when nobody died: then only the news, if any) and after a day with a death."""
 
     def explain_day(self, game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
         """The vote's result, a sentence per step, the last said aloud."""

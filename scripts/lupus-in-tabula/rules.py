@@ -504,6 +504,8 @@ def dusk(game: Game, state: State, lynched: str | None, acts: Mapping[str, Any])
 
 def announce(game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
     """At dawn the dead by name, then who takes the Benvenuto; after a lynching, who takes it."""
+    if not result.dead:  # a dawn with nobody dead: the loop says so, and the Benvenuto stays where it is
+        return []
     lines = [say("dawn_dead", names=say.join(list(result.dead)))] if isinstance(result, Dawn) else []
     return [*lines, say("anchor", name=result.dead[-1])]
 

@@ -48,6 +48,16 @@ def replay(env, file, as_json, lang):
         click.echo(line)
 
 
+def announced(game, result, sentences) -> list[str]:
+    """What the table was told of a dawn or a dusk beyond its dead, as play says it (the rules'
+    announcement: the two cursed dead, the Bardo's news): at every dawn, and a dusk where anyone died."""
+    from narrator.core.state import Dawn
+
+    if not result.dead and not result.revived and not isinstance(result, Dawn):
+        return []
+    return list(game.rules.announce(game, result, sentences))
+
+
 def replay_lines(game, replayed, lang: str) -> list[str]:
     """The result in the game's words: each round's dead, why, what each was told, and the end."""
     from narrator.core.vote import Sentences
@@ -63,6 +73,7 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
             lines.append(_("Night {night}").format(night=result.night))
             lines += ["  " + sentences(f"reason_{reason}", name=name, players=players)
                       for reason, name in result.reasons]
+            lines += ["  " + line for line in announced(game, result.step.dawn, sentences)]
             for key, answer in result.answers.items():
                 lines.append("  " + _("{key}: {answer}").format(key=named(game, language, key),
                                                                answer=sentences(f"answer_{answer}")))
@@ -72,6 +83,7 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
             lines += ["  " + line for line in game.rules.explain_day(game, step.procedure, step.verdict, sentences)]
             lines += ["  " + sentences(f"reason_{reason}", name=name, players=players)
                       for reason, name in result.reasons]
+            lines += ["  " + line for line in announced(game, step.dusk, sentences)]
         dead = ", ".join(result.dead) or _("nobody")
         lines.append("  " + _("Dead: {names}").format(names=dead))
         if result.revived:

@@ -485,9 +485,9 @@ class GameTable:
         """What a night or a day came to, said aloud as the game's rules say it (a dawn with no
         death has a line of its own, in the voice packs)."""
         if not result.dead and not result.revived:
-            if isinstance(result, Dawn):
-                self.spoken(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
-            return
+            if not isinstance(result, Dawn):
+                return
+            self.spoken(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
         for line in self.game.rules.announce(self.game, result, self.sentences):
             self.spoken(line)
 
