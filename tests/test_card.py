@@ -448,3 +448,51 @@ def test_the_sheet_of_the_most_players_keeps_inside_the_margins(run, tmp_path, s
         assert ink.any()
         ink[margin:-margin, margin:-margin] = False
         assert not ink.any(), f"{page.name}: ink within {PRINTABLE_MM} mm of the edge"
+
+
+def started_game(tmp_path, seed):
+    """A Wherewolf in Tabula game of 8 started on the command line with the set drawn with ``seed``,
+    stopped at the deal: the file narrate keeps it in, and its setup."""
+    from test_game_lupus import invoke, lupus_env, saved_game
+
+    env = lupus_env(tmp_path, "en", seed=seed)
+    result = invoke(env, ["--game", "wherewolf-in-tabula", "--players", "8", "--no-ambience", "--names",
+                          ",".join(TWELVE[:8])], ["q"])
+    assert "the game is saved" in result.output and f"random deck drawn with --seed {seed}" in result.output
+    (path,) = (tmp_path / "data" / "games").glob("*.json")
+    return path, saved_game(env)["setup"]
+
+
+def test_the_card_and_the_sheet_of_a_saved_game_print_the_set_in_play_not_a_new_draw(run, tmp_path):
+    """Issue 39, point 9: a game that draws its set, started (and saved) with one draw: 'narrate card
+    --saved' prints that set in the game's language, and '--sheet --saved FILE' its players, each
+    with the card dealt, where a card asked for anew draws another set."""
+    from narrator.core.deck import make_deck
+
+    path, setup = started_game(tmp_path, seed=5)
+    game = SHIPPED["wherewolf-in-tabula"]
+    language = game.languages["en"]
+    cards = ", ".join(f"{copies}× {language.role_name(role)}" for role, copies in make_deck(game, setup["deck"]).counts)
+    other = make_env(data_home=tmp_path / "data", seed=777)  # a new draw's seed
+    card, _said = make_card(run, tmp_path, "--saved", env=other)
+    assert cards in flat(pdf_text(card))
+    card, _said = make_card(run, tmp_path, "--game", "wherewolf-in-tabula", "--players", "8", env=other)
+    assert cards not in flat(pdf_text(card))  # the new draw is another set
+    card, _said = make_card(run, tmp_path, "--game", "wherewolf-in-tabula", "--players", "8", "--seed", "5", env=other)
+    assert cards in flat(pdf_text(card))  # the seed the game was drawn with draws it again
+    sheet, said = make_card(run, tmp_path, "--sheet", "--saved", str(path), env=other)
+    seating = pdf_raw_text(sheet, 1)
+    assert seating.endswith(" ".join(f"{number} {name} {language.role_name(setup['cards'][name])}"
+                                     for number, name in enumerate(setup["seating"], start=1)))
+
+
+@pytest.mark.parametrize("args, option", [(["--players", "8"], "--players"), (["--seed", "3"], "--seed"),
+                                          (["--lang", "it"], "--lang"), (["--sheet", "--names", "A,B"], "--names")])
+def test_a_saved_games_card_takes_nothing_the_game_already_says(run, tmp_path, args, option):
+    """The set, the players, the options, the language and the cards are the saved game's: one line, exit 2."""
+    started_game(tmp_path, seed=5)
+    result = run("card", "--saved", *args, "-o", str(tmp_path / "c.pdf"), env=make_env(data_home=tmp_path / "data"))
+    assert result.exit_code == 2
+    said = "--saved stampa la partita salvata così come si gioca: togli" if option == "--lang" else \
+        "--saved prints the saved game as it is played: leave out"
+    assert re.fullmatch(f"narrate card: {said} {option} \\((see|vedi) 'narrate card --help'\\)\n", result.stderr)

@@ -25,6 +25,17 @@ def resume(env, file, no_wait):
     Examples:
       narrate resume
     """
+    saved = chosen_game(env, file)
+    speak(saved.lang, env.cache_dir)  # the game's language, whatever the locale
+    from narrator.shell.cli.rounds import run_rounds
+
+    run_rounds(env, saved, None if no_wait else "go-on")
+
+
+def chosen_game(env, file: Path | None):
+    """The game saved in ``file``, or without it the one saved most recently that is not over (a
+    newer file that cannot be read is named, and passed over only when the user says so), its game
+    narrated from now on: what 'narrate resume' goes on with and 'narrate card --saved' prints."""
     from narrator.shell.savedgames import FOLDER, load, saved_games  # only here: every other command starts without it
 
     if file is None:
@@ -50,7 +61,4 @@ def resume(env, file, no_wait):
     if saved.lang not in env.game.languages:
         raise NarratorError(msg("{file}: {game} has no language '{lang}'", file=file, game=env.game.title,
                                 lang=saved.lang))
-    speak(saved.lang, env.cache_dir)  # the game's language, whatever the locale
-    from narrator.shell.cli.rounds import run_rounds
-
-    run_rounds(env, saved, None if no_wait else "go-on")
+    return saved
