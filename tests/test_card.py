@@ -476,8 +476,10 @@ def test_the_card_and_the_sheet_of_a_saved_game_print_the_set_in_play_not_a_new_
     other = make_env(data_home=tmp_path / "data", seed=777)  # a new draw's seed
     card, _said = make_card(run, tmp_path, "--saved", env=other)
     assert cards in flat(pdf_text(card))
-    card, _said = make_card(run, tmp_path, "--game", "wherewolf-in-tabula", "--players", "8", env=other)
-    assert cards not in flat(pdf_text(card))  # the new draw is another set
+    fresh = run("--game", "wherewolf-in-tabula", "card", "--players", "8", "-o", str(card), env=other)
+    assert cards not in flat(pdf_text(card))  # the new draw is another set, and narrate says where the game's is
+    assert fresh.stderr.splitlines()[-1] == ("narrate: a new draw, not the set of the game in play: 'narrate card "
+                                             "--saved' prints that one")
     card, _said = make_card(run, tmp_path, "--game", "wherewolf-in-tabula", "--players", "8", "--seed", "5", env=other)
     assert cards in flat(pdf_text(card))  # the seed the game was drawn with draws it again
     sheet, said = make_card(run, tmp_path, "--sheet", "--saved", str(path), env=other)

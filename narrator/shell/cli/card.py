@@ -61,6 +61,8 @@ def card(env, size, day_minutes, sheet, names, deal, saved, output, **params):
         day_minutes = day_minutes or minutes
     else:
         choice, settings, _script = night_from_options(env, params)
+        if choice.seed is not None and params["seed"] is None:
+            _say_game_in_play(env)
     if sheet:
         _write_sheet(env, choice, settings, size or "a4", names, deal, output, seating, cards)
         return
@@ -70,6 +72,23 @@ def card(env, size, day_minutes, sheet, names, deal, saved, output, **params):
     click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, text at {points} pt)",
                         "narrate: wrote {file} ({size}, {count} pages, text at {points} pt)", pages).format(
         file=output, size=size.upper(), count=pages, points=f"{body:g}"))
+
+
+def _say_game_in_play(env) -> None:
+    """A new draw while a game of this game is kept unfinished: the card of a game in play is
+    asked for with --saved, and a new draw is easily taken for it."""
+    from narrator.core.errors import NarratorError
+    from narrator.shell.savedgames import FOLDER, load, unfinished
+
+    for path in unfinished(env.data_home / FOLDER):
+        try:
+            in_play = load(path).game_id == env.game.id
+        except NarratorError:  # a file resume will name: not this command's business
+            continue
+        if in_play:
+            click.echo(_("narrate: a new draw, not the set of the game in play: 'narrate card --saved' prints "
+                         "that one"), err=True)
+            return
 
 
 def _refuse_with_saved(params: dict, names, deal: bool) -> None:
