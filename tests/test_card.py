@@ -60,10 +60,36 @@ def test_every_role_of_the_deck_in_night_order_and_no_other(run, tmp_path, lang)
         present = any(name in text for name in names)
         assert present == (role.id in deck.role_ids), role.id
     script = generate_script(game, deck, settings_for(game, lang))
-    # numbered as the rulebook numbers the night: the Guastafeste is 5 even when 4 is not in the deck
-    steps = [f"{game.slot(slot).number} {language.role_name(slot, deck.copies(slot))}" for slot in script.phases]
+    # numbered as the moderator reads them, without gaps: the Guastafeste, the rulebook's 5, is 4 when
+    # the rulebook's 4 is not in the deck (issue 39, point 11)
+    steps = [f"{number} {language.role_name(slot, deck.copies(slot))}"
+             for number, slot in enumerate(script.phases, start=1)]
     positions = [text.index(step) for step in steps]
     assert positions == sorted(positions)
+
+
+def night_numbers(content):
+    """The numbers of the card's turns, in the order printed, and their names."""
+    return [(block.number, block.text) for block in content.front if block.kind in ("role", "again")]
+
+
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_the_cards_turns_are_numbered_in_the_order_read_without_gaps(game_id):
+    """Issue 39, point 11: at the game's smallest and largest tables (a game that draws its set: a
+    drawn set), the night's turns are numbered 1, 2, 3... as the moderator reads them down the
+    card, whichever of the rulebook's turns the deck leaves out (Wherewolf in Tabula's 8, the Lone
+    Wolf's, at 8 players; Wherewolf Revised's 2, 5 to 7 and 10 at 12)."""
+    import random
+
+    from narrator.core.card import deck_card
+    from narrator.core.deck import build_deck
+
+    game = SHIPPED[game_id]
+    for players in (game.min_players, 12 if game.min_players <= 12 <= game.max_players else game.max_players,
+                    game.max_players):
+        deck = build_deck(game, players=players, rng=random.Random(0))[0] if game.draws_set else usual_deck(game, players)
+        numbers = [number for number, _name in night_numbers(deck_card(game, deck, players, settings_for(game, "en")))]
+        assert numbers == list(range(1, len(numbers) + 1)), (players, numbers)
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])

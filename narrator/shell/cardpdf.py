@@ -65,6 +65,7 @@ STYLES = {
     "subtitle": Style(size=1.1, bold=True),
     "heading": Style(size=1.2, bold=True, before=0.25, after=0.15, leading=1.55),  # one line, white on black
     "role": Style(before=0.2, leading=1.2),  # past the gutter when it has a number
+    "again": Style(leading=1.2),  # a turn said again: one line, close under the words before it
     "said": Style(leading=1.2, gutter=True),
     "note": Style(size=0.85, grey=60),
     "rule": Style(size=0.95, bold=True, grey=30, before=0.15),
@@ -267,7 +268,7 @@ class Measure:
 
 def _fragments(block: Block, style: Style) -> list[tuple[str, bool]]:
     """The block's words as printed, in runs of one style."""
-    if block.kind == "role":
+    if block.kind in ("role", "again"):
         return [(block.text, True)] + ([("  " + block.detail, False)] if block.detail else [])
     if block.kind == "said":
         runs: list[tuple[str, bool]] = []
@@ -295,7 +296,7 @@ def _markdown(runs: Sequence[tuple[str, bool]]) -> str:
 
 def _indent(block: Block, body: float) -> float:
     style = STYLES.get(block.kind, STYLES["text"])
-    return _gutter(body) if style.gutter or (block.kind == "role" and block.number is not None) else 0.0
+    return _gutter(body) if style.gutter or block.number is not None else 0.0
 
 
 def _gutter(body: float) -> float:
@@ -341,7 +342,7 @@ def _draw(pdf, block: Block, body: float) -> None:
     if block.kind == "heading":
         bar(pdf, block.text, size, size * PT * style.leading)
     else:
-        if block.kind == "role" and block.number is not None:  # large, or as large as fits the gutter
+        if block.number is not None:  # a turn's number: large, or as large as fits the gutter
             number = str(block.number)
             pdf.set_font(FAMILY, "B", 1)
             points = min(body * 1.6, (_gutter(body) - body * 0.12) / pdf.get_string_width(number))
