@@ -508,6 +508,9 @@ def test_the_card_and_the_sheet_of_a_saved_game_print_the_set_in_play_not_a_new_
                                              "--saved' prints that one")
     card, _said = make_card(run, tmp_path, "--game", "wherewolf-in-tabula", "--players", "8", "--seed", "5", env=other)
     assert cards in flat(pdf_text(card))  # the seed the game was drawn with draws it again
+    sheet, _said = make_card(run, tmp_path, "--game", "wherewolf-in-tabula", "--sheet", "--players", "8", "--seed", "5",
+                             env=other)
+    assert cards in pdf_raw_text(sheet, 1)
     sheet, said = make_card(run, tmp_path, "--sheet", "--saved", str(path), env=other)
     seating = pdf_raw_text(sheet, 1)
     assert seating.endswith(" ".join(f"{number} {name} {language.role_name(setup['cards'][name])}"

@@ -10,8 +10,8 @@ from narrator.shell.translation import _, ngettext
 @deck_options
 @script_options
 @click.option("--size", "-s", type=click.Choice(SHEETS),
-              help="Sheet size: A6 and A5 print front and back, A4 holds both on one page (default: A5; the "
-                   "moderator's sheet A4).")
+              help="Sheet size: A6 and A5 print front and back, A4 holds both on one page; a card they hold only "
+                   "under 9 pt takes more pages (default: A5; the moderator's sheet A4).")
 @click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M",
               help="The day's length, as printed on the back (default: the game's).")
 @click.option("--sheet", is_flag=True,
