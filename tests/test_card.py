@@ -527,3 +527,19 @@ def test_a_saved_games_card_takes_nothing_the_game_already_says(run, tmp_path, a
     said = "--saved stampa la partita salvata così come si gioca: togli" if option == "--lang" else \
         "--saved prints the saved game as it is played: leave out"
     assert re.fullmatch(f"narrate card: {said} {option} \\((see|vedi) 'narrate card --help'\\)\n", result.stderr)
+
+
+def test_a_saved_game_whose_set_the_rules_refuse_prints_no_card(run, tmp_path):
+    """A file edited by hand: a set the game's rules refuse is named in one line, exit 2, as 'narrate
+    resume' refuses it, and no card is written."""
+    import json
+
+    path, setup = started_game(tmp_path, seed=5)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["setup"]["deck"] = {"veggente": 8}
+    data["setup"]["cards"] = dict.fromkeys(setup["seating"], "veggente")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run("card", "--saved", str(path), "-o", str(tmp_path / "c.pdf"), env=make_env(data_home=tmp_path / "data"))
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"narrate: {path}: ")
+    assert not (tmp_path / "c.pdf").exists()

@@ -109,6 +109,9 @@ def _saved_game(env, file: str):
     from pathlib import Path
 
     from narrator.core.deck import make_deck
+    from narrator.core.errors import NarratorError
+    from narrator.core.i18n import msg
+    from narrator.core.rounds import check_setup
     from narrator.core.script import settings_for
     from narrator.shell.cli.options import DeckChoice
     from narrator.shell.cli.resume import chosen_game
@@ -117,6 +120,10 @@ def _saved_game(env, file: str):
     saved = chosen_game(env, Path(file) if file else None)
     check_options(env.game, saved)
     options, setup = saved.options, saved.setup
+    try:
+        check_setup(env.game, setup)  # a file edited by hand: refused as 'narrate resume' refuses it
+    except NarratorError as error:
+        raise NarratorError(msg("{file}: {error}", file=saved.path, error=error.message)) from None
     settings = settings_for(env.game, saved.lang, options["count_seconds"], options["count_style"], setup.options,
                             options["slot_seconds"])
     deck = make_deck(env.game, setup.deck, setup.possible)
