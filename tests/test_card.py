@@ -543,3 +543,22 @@ def test_a_saved_game_whose_set_the_rules_refuse_prints_no_card(run, tmp_path):
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"narrate: {path}: ")
     assert not (tmp_path / "c.pdf").exists()
+
+
+def test_a_saved_games_card_with_game_named_is_the_latest_game_of_that_game(run, tmp_path):
+    """Two games kept, Wherewolf in Tabula then Lupus in Tabula: 'narrate card --saved' prints the
+    newest, and with --game the newest of that game."""
+    from test_game_lupus import invoke, lupus_env
+
+    _path, setup = started_game(tmp_path, seed=5)
+    invoke(lupus_env(tmp_path), ["--game", "lupus-in-tabula", "--players", "8", "--no-ambience", "--names",
+                                 ",".join(TWELVE[:8])], ["q"])
+    env = make_env(data_home=tmp_path / "data")
+    card, _said = make_card(run, tmp_path, "--saved", env=env)
+    assert flat(pdf_text(card)).startswith("Lupus in Tabula · ")
+    card, _said = make_card(run, tmp_path, "--game", "wherewolf-in-tabula", "--saved", env=make_env(
+        data_home=tmp_path / "data"))
+    game = SHIPPED["wherewolf-in-tabula"]
+    assert flat(pdf_text(card)).startswith("Wherewolf in Tabula · ")
+    assert len(setup["deck"]) > 0 and all(game.languages["en"].role_name(role) in flat(pdf_text(card))
+                                          for role in setup["deck"])

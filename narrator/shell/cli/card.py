@@ -25,7 +25,7 @@ from narrator.shell.translation import _, ngettext
 @click.option("--saved", metavar="[FILE]", is_flag=False, flag_value="", default=None,
               help="The card (with --sheet: the sheet, its players and the cards they were dealt) of a game of many "
                    "nights narrate keeps: the set in play, drawn or not, with its options and language. Without "
-                   "FILE, the game saved most recently that is not over.")
+                   "FILE, the game saved most recently that is not over (with --game, of that game).")
 @output_option("The PDF file to write.")
 @click.pass_obj
 def card(env, size, day_minutes, sheet, names, deal, saved, output, **params):
@@ -117,7 +117,7 @@ def _saved_game(env, file: str):
     from narrator.shell.cli.resume import chosen_game
     from narrator.shell.cli.rounds import check_options
 
-    saved = chosen_game(env, Path(file) if file else None)
+    saved = chosen_game(env, Path(file) if file else None, env.game_id if env.game_given else None)
     check_options(env.game, saved)
     options, setup = saved.options, saved.setup
     try:
