@@ -21,18 +21,13 @@ sys.path.insert(0, str(ROOT))
 
 from narrator.core.card import deck_card, richest_card, variant_settings  # noqa: E402
 from narrator.core.deck import usual_deck  # noqa: E402
+from narrator.core.errors import NarratorError  # noqa: E402
 from narrator.core.script import settings_for  # noqa: E402
 from narrator.games.loader import available_games, load_game  # noqa: E402
 from narrator.shell.cardpdf import ONE_PAGE, SIZES, Measure, lay_out  # noqa: E402
 
 GAMES = ROOT / "scripts"
 FLOOR = 9.0  # points on A5: every shipped game's recommended decks, in every variant (tests/test_card.py)
-
-
-def body(content, size: str, measures: dict) -> float | None:
-    """The body size the card is printed at on ``size``, or None when it fits no readable size."""
-    printed = layout(content, size, measures)
-    return None if printed is None else printed[0]
 
 
 def layout(content, size: str, measures: dict) -> tuple[float, int] | None:
@@ -93,10 +88,15 @@ def sweep() -> list[str]:
         for players in range(game.min_players, game.max_players + 1):
             for lang in sorted(game.languages):
                 for settings in variant_settings(game, players, lang):
-                    deck = usual_deck(game, players, settings.options)
-                    size = body(deck_card(game, deck, players, settings), "a5", measures) or 0.0
+                    try:
+                        deck = usual_deck(game, players, settings.options)
+                    except NarratorError:  # a variant this table cannot play (one moon seats 19 at most)
+                        continue
+                    printed = layout(deck_card(game, deck, players, settings), "a5", measures)
+                    size = printed[0] if printed else 0.0
                     on = ",".join(name for name, value in settings.options.items() if value) or "-"
-                    where = f"{players} players, {lang}, options {on}"
+                    where = f"{players} players, {lang}, options {on}" + (
+                        f", {printed[1]} pages" if printed and printed[1] > 2 else "")
                     if smallest is None or size < smallest[0]:
                         smallest = (size, where)
                     if size < FLOOR:
