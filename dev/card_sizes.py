@@ -6,8 +6,9 @@
 A game's largest decks are its recommended deck at its most players, and the deck whose card says
 the most at its most players: the box's cards taken richest first, in the options (the variant)
 that say the most (``narrator.core.card.richest_card``). Sizes are the body type in points that ``narrate card``
-would print at (the same layout, measured without drawing); "—" is a deck that fits no readable
-size on that sheet. The sweep prints the smallest A5 size of each game and every deck under the
+would print at (the same layout, measured without drawing), with the pages a card takes where the
+sheet's two sides (A4: its page) do not hold it at 9 pt; "—" is a deck that fits no readable size
+on that sheet. The sweep prints the smallest A5 size of each game and every deck under the
 floor the tests hold (``FLOOR``).
 """
 
@@ -20,24 +21,31 @@ sys.path.insert(0, str(ROOT))
 
 from narrator.core.card import deck_card, richest_card, variant_settings  # noqa: E402
 from narrator.core.deck import usual_deck  # noqa: E402
+from narrator.core.errors import NarratorError  # noqa: E402
 from narrator.core.script import settings_for  # noqa: E402
 from narrator.games.loader import available_games, load_game  # noqa: E402
-from narrator.shell.cardpdf import SIZES, Measure, lay_out  # noqa: E402
+from narrator.shell.cardpdf import ONE_PAGE, SIZES, Measure, lay_out  # noqa: E402
 
 GAMES = ROOT / "scripts"
 FLOOR = 9.0  # points on A5: every shipped game's recommended decks, in every variant (tests/test_card.py)
 
 
-def body(content, size: str, measures: dict) -> float | None:
-    """The body size the card is printed at on ``size``, or None when it fits no readable size."""
+def layout(content, size: str, measures: dict) -> tuple[float, int] | None:
+    """The body size and the pages of the card on ``size``, or None when it fits no readable size."""
     if size not in measures:
         measures[size] = Measure(size)
-    layout = lay_out(content, size, measures[size])
-    return None if layout is None else layout.body
+    laid = lay_out(content, size, measures[size])
+    return None if laid is None else (laid.body, len(laid.pages))
 
 
-def points(value: float | None) -> str:
-    return "—" if value is None else f"{value:g}"
+def points(values: list, size: str) -> str:
+    """A cell: the smallest size of the languages', and the most pages where that is more than the
+    sheet's sides."""
+    if None in values:
+        return "—"
+    smallest = f"{min(body for body, _pages in values):g}"
+    pages = max(pages for _body, pages in values)
+    return smallest if pages <= (1 if size in ONE_PAGE else 2) else f"{smallest} ({pages} pages)"
 
 
 def table() -> list[str]:
@@ -50,7 +58,7 @@ def table() -> list[str]:
         game = load_game(GAMES / game_id)
         players = game.max_players
         for kind in ("recommended", "richest"):
-            sizes: dict[str, list[float | None]] = {size: [] for size in SIZES}
+            sizes: dict[str, list[tuple[float, int] | None]] = {size: [] for size in SIZES}
             for lang in sorted(game.languages):
                 if kind == "recommended":
                     deck, settings = usual_deck(game, players), settings_for(game, lang)
@@ -58,13 +66,13 @@ def table() -> list[str]:
                     deck, settings = richest_card(game, players, lang)
                 content = deck_card(game, deck, players, settings)
                 for size in SIZES:
-                    sizes[size].append(body(content, size, measures))
+                    sizes[size].append(layout(content, size, measures))
             on = [name for name, value in settings.options.items() if value != game.option_defaults[name]]
             turns = len([slot for slot in game.slots_of_any_night(game.turn_roles(deck.as_dict(), settings.options),
                                                                   settings.options) if not slot.silent])
             name = "drawn (seed 0)" if kind == "recommended" and game.draws_set else kind
             described = f"{name}, {players} players, {turns} turns" + (f", {', '.join(on)}" if on else "")
-            cells = [points(None if None in values else min(values)) for values in sizes.values()]
+            cells = [points(values, size) for size, values in sizes.items()]
             rows.append(f"| {game.title if kind == 'recommended' else ''} | {described} | " + " | ".join(cells) + " |")
     return rows
 
@@ -80,10 +88,15 @@ def sweep() -> list[str]:
         for players in range(game.min_players, game.max_players + 1):
             for lang in sorted(game.languages):
                 for settings in variant_settings(game, players, lang):
-                    deck = usual_deck(game, players, settings.options)
-                    size = body(deck_card(game, deck, players, settings), "a5", measures) or 0.0
+                    try:
+                        deck = usual_deck(game, players, settings.options)
+                    except NarratorError:  # a variant this table cannot play (one moon seats 19 at most)
+                        continue
+                    printed = layout(deck_card(game, deck, players, settings), "a5", measures)
+                    size = printed[0] if printed else 0.0
                     on = ",".join(name for name, value in settings.options.items() if value) or "-"
-                    where = f"{players} players, {lang}, options {on}"
+                    where = f"{players} players, {lang}, options {on}" + (
+                        f", {printed[1]} pages" if printed and printed[1] > 2 else "")
                     if smallest is None or size < smallest[0]:
                         smallest = (size, where)
                     if size < FLOOR:

@@ -1,6 +1,6 @@
 """How large the speaker card's type is, for every shipped game: the card's blocks flow from the
-front on to the back at the largest body size that fits both sides (dev/card_sizes.py prints the
-README's table from the same layout).
+front on to the back at the largest body size that fits both sides, never under 9 pt while more
+pages can hold them (dev/card_sizes.py prints the README's table from the same layout).
 
 The layout is measured without drawing (narrator.shell.cardpdf.Measure): these tests also check
 that the lines it counts are the lines fpdf draws."""
@@ -28,24 +28,14 @@ from narrator.shell.cardpdf import (
 from tests.conftest import GAMES_DIR
 from tests.examples import load_examples
 
-FLOOR = 9.0  # points: the least body size of an A5 card, for every game and deck
+FLOOR = 9.0  # points: the least body size of a card, for every game and deck (issue 39, point 23)
 SHIPPED = {game_id: load_game(GAMES_DIR / game_id) for game_id in available_games(GAMES_DIR)}
 # Every game: the shipped ones and the smallest games of scripts/README.md, whose cards are short.
 GAMES = {**SHIPPED, **load_examples()}
-# The richest deck of this game (every turn of the night its box can call, at once) says more than
-# two A5 sides hold at 9 pt: it prints at 8 (README: "which size fits which game").
-BELOW_FLOOR_WHEN_RICHEST = {"one-night-ultimate-werewolf", "wherewolf-revised"}
 # Wherewolf Revised calls every turn of its Possibili, and a large table's Possibili are nearly the
-# whole box: 9 pt up to 14 players without the Amuleto and the Spada (whose turns add two), and
-# never under 7.5 (36 players, both tokens: README, "which size fits which game").
+# whole box: more than two A5 sides hold at 9 pt, so it takes more pages.
 REVISED = "wherewolf-revised"
 REVISED_TABLES = (*range(8, 15), 19, 27, 36)  # its sizes measured in every variant (64 of them)
-
-
-def floor(game_id: str, players: int, options) -> float:
-    if game_id != REVISED or (players <= 14 and not options["amuleto"] and not options["spada"]):
-        return FLOOR
-    return 7.5
 
 
 @pytest.fixture(scope="module")
@@ -68,14 +58,12 @@ def test_every_recommended_deck_in_every_variant_and_language_reads_at_9_points_
                         assert game_id == REVISED and players > 18
                         continue
                     layout = lay_out(deck_card(game, deck, players, settings), "a5", a5)
-                    if layout is None or layout.body < floor(game_id, players, settings.options):
+                    if layout is None or layout.body < FLOOR:
                         smaller.append((game_id, players, lang, dict(settings.options), layout and layout.body))
     assert smaller == []
 
 
-@pytest.mark.parametrize("game_id, lang", [
-    pytest.param(game_id, lang, marks=pytest.mark.xfail(strict=True, reason="too much for two A5 sides at 9 pt"))
-    if game_id in BELOW_FLOOR_WHEN_RICHEST else (game_id, lang) for game_id in GAMES for lang in GAMES[game_id].languages])
+@pytest.mark.parametrize("game_id, lang", [(game_id, lang) for game_id in GAMES for lang in GAMES[game_id].languages])
 def test_the_richest_card_of_the_most_players_reads_at_9_points_on_a5(a5, game_id, lang):
     """The deck and variant whose card says the most, at the game's most players, in each of its languages."""
     game = GAMES[game_id]
@@ -85,29 +73,31 @@ def test_the_richest_card_of_the_most_players_reads_at_9_points_on_a5(a5, game_i
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_richest_card_still_prints_on_two_a5_sides_as_large_as_they_hold(a5, game_id):
-    """Both sides of the sheet, at the largest type that fits them (one size up it does not fit),
-    or at the largest of all for a short card."""
+def test_the_richest_card_prints_on_the_fewest_a5_pages_that_hold_it_at_9_points_as_large_as_they_hold(a5, game_id):
+    """Both sides of the sheet when they hold it at 9 pt, else the fewest pages that do (one page
+    fewer holds it at no readable size), at the largest type that fits them (one size up it does
+    not fit), or at the largest of all for a short card."""
     game = GAMES[game_id]
     deck, settings = richest_card(game, game.max_players, sorted(game.languages)[0])
     content = deck_card(game, deck, game.max_players, settings)
     layout = lay_out(content, "a5", a5)
-    assert layout is not None and layout.body >= min(8, floor(game_id, game.max_players, settings.options))
-    assert len(layout.pages) == 2
-    assert layout.body == LARGEST or _paginate(content, "a5", layout.body + STEP, a5) is None
+    assert layout is not None and layout.body >= FLOOR
+    pages = len(layout.pages)
+    assert pages == 2 or (pages > 2 and _paginate(content, "a5", FLOOR, a5, pages - 1) is None)
+    assert layout.body == LARGEST or _paginate(content, "a5", layout.body + STEP, a5, pages) is None
 
 
 @pytest.mark.parametrize("size", ["a6", "a5", "a4", "letter"])
 def test_the_body_is_the_largest_size_at_which_the_card_fits(size):
-    """One size up, the largest deck of each game no longer fits the sheet."""
+    """One size up, the largest deck of each game no longer fits the sheet's pages it takes."""
     measure = Measure(size)
     for game in GAMES.values():
-        players = 14 if game.id == REVISED else game.max_players  # 36 say more than an A6 card holds
-        deck = usual_deck(game, players)
-        content = deck_card(game, deck, players, settings_for(game, sorted(game.languages)[-1]))
+        deck = usual_deck(game, game.max_players)
+        content = deck_card(game, deck, game.max_players, settings_for(game, sorted(game.languages)[-1]))
         layout = lay_out(content, size, measure)
-        assert layout is not None, game.id
-        assert layout.body == LARGEST or _paginate(content, size, layout.body + STEP, measure) is None, game.id
+        assert layout is not None and layout.body >= FLOOR, game.id
+        pages = len(layout.pages)
+        assert layout.body == LARGEST or _paginate(content, size, layout.body + STEP, measure, pages) is None, game.id
 
 
 def content_of(*blocks: Block, front: int) -> CardContent:
@@ -127,6 +117,27 @@ def test_the_night_runs_on_to_the_back_under_its_heading_continued():
     assert back[0] == Block("heading", "The night (continued)")
     assert front[-1].kind == "said" and back[1].kind == "role"
     assert front + back[1:] == content.front + content.back
+
+
+def test_a_card_two_sides_hold_only_under_9_points_takes_more_pages():
+    """Issue 39, point 23: more pages rather than type under 9 pt: the fewest that hold the card,
+    at the largest size they hold; the night runs on under its heading page after page."""
+    said = Block("said", parts=(("Seer, wake up and look at another player's card. " * 3, False),))
+    night = [Block("heading", "The night")] + [block for number in range(1, 25)
+                                               for block in (Block("role", "Seer", number, "Looks."), said)]
+    content = content_of(Block("title", "Card"), *night, Block("heading", "The day"), Block("text", "Talk."),
+                         front=len(night) + 1)
+    measure = Measure("a6")
+    assert _paginate(content, "a6", FLOOR, measure) is None  # two sides hold it only under 9 pt
+    layout = lay_out(content, "a6", measure)
+    pages = len(layout.pages)
+    assert layout.body >= FLOOR and pages > 2
+    assert _paginate(content, "a6", FLOOR, measure, pages - 1) is None
+    assert layout.body == LARGEST or _paginate(content, "a6", layout.body + STEP, measure, pages) is None
+    assert all(page[0] == Block("heading", "The night (continued)") for page in layout.pages[1:-1])
+    assert Block("heading", "The day") in layout.pages[-1]
+    assert [block for page in layout.pages for block in page if "continued" not in block.text] == [
+        *content.front, *content.back]
 
 
 def test_the_day_opens_the_back_when_the_night_fits_the_front():

@@ -3,6 +3,7 @@ entry; a 14-player game of two moons at the terminal in both languages; a game s
 middle and resumed; the speaker box; ``narrate deck`` with the Possibili and the Effettivi."""
 
 import random
+import re
 from types import MappingProxyType
 
 import pytest
@@ -194,20 +195,30 @@ def test_narrate_replay_settles_the_digests_worked_examples(run, tmp_path):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("en", ["The night", "Guardian Angel", "Criminals' chance (+9a, 11a, 14a)", "Seer", "Werewolves",
-            "Vampire and Ghoul", "Healer", "The dawn", "The two votes", "The end", "Characters that change the ending"]),
-    ("it", ["La notte", "Angelo Custode", "L'occasione dei Criminali (+9a, 11a, 14a)", "Veggente", "Lupi Mannari",
-            "Vampiro e Ghoul", "Guaritore", "L'alba", "I due voti", "La fine"]),
+    ("en", ["The night", "Guardian Angel", "Criminals' chance", "Seer", "Criminals' chance (=", "Mage", "Werewolves",
+            "Vampire and Ghoul", "Criminals' chance (=", "Healer", "The dawn", "The two votes", "The end",
+            "Characters that change the ending"]),
+    ("it", ["La notte", "Angelo Custode", "L'occasione dei Criminali", "Veggente", "L'occasione dei Criminali (=",
+            "Mago", "Lupi Mannari", "Vampiro e Ghoul", "L'occasione dei Criminali (=", "Guaritore", "L'alba",
+            "I due voti", "La fine"]),
 ])
 def test_the_moderators_card_has_the_turn_card_the_dawn_the_two_votes_and_the_end(run, tmp_path, lang, words):
-    from test_card import flat, make_card, pdf_info, pdf_text
+    """The Criminali's beat said before each mystic: its words printed once, at its first place, and
+    each other place named where it falls, with that number (issue 39, point 11)."""
+    from test_card import flat, make_card, pdf_info, pdf_raw_text, pdf_text
 
     path, said = make_card(run, tmp_path, "--game", WR, "--players", "14", "--random", "--seed", "0", "--lang", lang)
     text = flat(pdf_text(path))
     text = text[text.index(words[0]):]  # the deck's list aside
-    positions = [text.index(word) for word in words]
-    assert positions == sorted(positions), list(zip(words, positions, strict=True))
-    assert text.count(words[2].split(" (")[0]) == 1  # the Criminali's beat printed once, with its places
+    positions, start = [], 0
+    for word in words:
+        positions.append(text.index(word, start))
+        start = positions[-1] + len(word)
+    beat = load_game(GAMES_DIR / WR).languages[lang].line("ombra.open")
+    assert text.count(beat) == 1
+    drawn = pdf_raw_text(path)  # each number drawn before its turn
+    first = re.search(rf"(\d+) {re.escape(words[2])} ", drawn)[1]
+    assert len(re.findall(rf"\d+ {re.escape(words[2])} \(= {first}\)", drawn)) == 3  # before the Mage, the Witch, the Healer
     assert pdf_info(path)[0] == 2
 
 

@@ -15,9 +15,10 @@ from narrator.core.script import INTRO_PHASE, OUTRO_PHASE, Count, Line, NightScr
 
 @dataclass(frozen=True)
 class Block:
-    kind: str  # title, subtitle, heading, role, note, said, text, rule
+    kind: str  # title, subtitle, heading, role, again (a turn said again: its words are at its first number), note,
+    # said, text, rule
     text: str = ""
-    number: int | str | None = None  # the turn's number in the rulebook, for "role" blocks
+    number: int | str | None = None  # the turn's place as read down the card, 1, 2, 3..., for "role" and "again"
     detail: str = ""  # what the role does, for "role" blocks
     parts: tuple[tuple[str, bool], ...] = ()  # a "said" paragraph: (words, in bold)
 
@@ -70,7 +71,7 @@ def _night(game: Game, language, deck: Deck, script: NightScript) -> list[Block]
         if phase == INTRO_PHASE:
             blocks.append(Block("rule", texts["night_start"]))
         elif phase in script.phases:
-            blocks.append(_turn(game, language, deck, phase))
+            blocks.append(_turn(game, language, deck, phase, _next_number(blocks)))
         else:
             blocks.append(Block("rule", texts["day_break"] if segment is last_line else texts["nudge"]))
         blocks.append(Block("said", parts=parts))
@@ -101,8 +102,7 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
         return ", ".join(texts["night_number"].format(night=night) for night in nights)
 
     blocks: list[Block] = []
-    printed: dict[tuple, int] = {}  # a turn as printed (its name, what it does, its words): where its block is
-    again: dict[int, list[str]] = {}  # where a turn's block is: the numbers of its other places
+    printed: dict[tuple, int | str | None] = {}  # a turn as printed (its name, what it does, its words): its number
     for phase in order:
         # In the order they are said (sorted is stable: words of equal place keep the first night's first),
         # and words said on the same nights one after the other as one paragraph.
@@ -117,25 +117,29 @@ def _nights(game: Game, language, deck: Deck, scripts: Sequence[NightScript]) ->
         elif phase == OUTRO_PHASE:
             blocks.append(Block("rule", texts["day_break"]))
         else:
-            turn = _turn(game, language, deck, phase)
+            turn = _turn(game, language, deck, phase, _next_number(blocks))
             same = (turn.text, turn.detail, tuple((tuple(nights), parts) for nights, parts in paragraphs))
-            if same in printed:  # a turn said again, word for word, in another place: printed once, with its numbers
-                again.setdefault(printed[same], []).append(str(turn.number))
+            if same in printed:  # said again, word for word: in its place, by name, its words at its first number
+                blocks.append(replace(turn, kind="again", text=f"{turn.text} (= {printed[same]})", detail=""))
                 continue
-            printed[same] = len(blocks)
+            printed[same] = turn.number
             blocks.append(turn)
         for nights, parts in paragraphs:
             label = when(nights)
             blocks.append(Block("said", parts=(((label + ":", True),) if label else ()) + parts))
-    for index, numbers in again.items():
-        blocks[index] = replace(blocks[index], text=f"{blocks[index].text} (+{', '.join(numbers)})")
     return blocks
 
 
-def _turn(game: Game, language, deck: Deck, phase: str) -> Block:
+def _turn(game: Game, language, deck: Deck, phase: str, number: int) -> Block:
     slot = game.slot(phase)
-    return Block("role", language.slot_name(slot, slot.cards(deck.as_dict())), slot.number,
-                 language.slot_summary(slot))  # the rulebook's number
+    return Block("role", language.slot_name(slot, slot.cards(deck.as_dict())), number, language.slot_summary(slot))
+
+
+def _next_number(blocks: Sequence[Block]) -> int:
+    """The number of the next turn on the card: the turns are numbered as the moderator reads them,
+    1, 2, 3... without gaps, not by the rulebook's numbers, which skip the turns a deck leaves out
+    (issue 39, point 11: "7, 9"; "8a" read before "8")."""
+    return 1 + sum(block.kind in ("role", "again") for block in blocks)
 
 
 def _paragraphs(script: NightScript, texts) -> list[tuple[str, tuple[tuple[str, bool], ...], object]]:

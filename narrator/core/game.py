@@ -122,7 +122,7 @@ class WakeSlot:
 
     id: str
     roles: tuple[str, ...]
-    number: int | str  # the rulebook's number for this turn, as the speaker card prints it
+    number: int | str  # the rulebook's number for this turn (narrate deck, roles); the card numbers its turns 1, 2, 3...
     when: Condition | None = None
     steps: tuple[Step, ...] | None = None  # steps of its own, replacing the game's default phase
     seconds_factor: int = 1  # its count is this many times the chosen one (a turn with more to do)

@@ -3,9 +3,13 @@
 Made to be read in dim light: strong black on white, section bars in white on black, the night's
 steps numbered large, role names in bold. Type is as large as the sheet allows: the card's blocks
 flow from the front on to the back (A4 holds both sides on one page), at the largest body size at
-which they fit, down to a floor below which it asks for a larger sheet. The front keeps the night
-and the back the day whenever that fits at that size; otherwise the night runs on to the back (or
-the day starts on the front), and a section cut in two is headed again on the back, "(continued)".
+which they fit, down to a readable floor (``READABLE``, 9 pt). A card that the two sides (A4: the
+page) do not hold at that size takes more pages rather than smaller type: the fewest that hold it
+at 9 pt or more, at the largest size they hold. The front keeps the night and the back the day
+whenever that fits at that size (with more pages, the day opens a page of its own when that fits);
+otherwise the night runs on (or the day starts earlier), and a section cut in two is headed again
+on the next page, "(continued)". Only a single block taller than a page at 9 pt is set smaller,
+down to ``SMALLEST``.
 
 Finding the size is cheap: every word is measured once with the font's widths and the lines are
 broken as fpdf breaks them (``Measure``), so each size tried is arithmetic; the card is then drawn
@@ -31,7 +35,8 @@ SIZES = {"a6": (105.0, 148.0), "a5": (148.0, 210.0), "a4": (210.0, 297.0), "lett
 assert sorted(SIZES) == sorted(SHEETS)  # the command line offers every one, and only these
 MARGINS = {"a6": 6.5, "a5": 7.0, "a4": 10.0, "letter": 10.0}  # mm kept clear for any printer (most ink to 5)
 LARGEST = 14.0  # the body size tried first, in points: larger only spreads a short card thin
-SMALLEST = 5.5  # below this a card is no longer readable in the dark
+READABLE = 9.0  # the least body size while more pages can hold the card (issue 39, point 23)
+SMALLEST = 5.5  # below this a card is no longer readable in the dark: only for a block taller than a page
 STEP = 0.25  # points between the sizes tried
 ONE_PAGE = {"a4"}
 PT = 25.4 / 72  # millimetres per point
@@ -60,6 +65,7 @@ STYLES = {
     "subtitle": Style(size=1.1, bold=True),
     "heading": Style(size=1.2, bold=True, before=0.25, after=0.15, leading=1.55),  # one line, white on black
     "role": Style(before=0.2, leading=1.2),  # past the gutter when it has a number
+    "again": Style(leading=1.2),  # a turn said again: one line, close under the words before it
     "said": Style(leading=1.2, gutter=True),
     "note": Style(size=0.85, grey=60),
     "rule": Style(size=0.95, bold=True, grey=30, before=0.15),
@@ -97,36 +103,79 @@ def write_card(content: CardContent, size: str, path: Path) -> tuple[int, float]
 
 def lay_out(content: CardContent, size: str, measure: "Measure | None" = None,
             below: float = LARGEST + STEP) -> Layout | None:
-    """The card at the largest body size under ``below`` at which it fits ``size``, or None
-    when it fits at no readable size."""
+    """The card at the largest body size under ``below`` at which it fits the sheet's sides (two,
+    A4 one page); when they hold it at no size from ``READABLE`` up, on the fewest pages that hold
+    it at ``READABLE`` or more, at the largest size those pages hold. None when not even one
+    block fits a page at a readable size."""
     measure = measure or Measure(size)
-    body = below - STEP
-    while body >= SMALLEST:
-        pages = _paginate(content, size, body, measure)
-        if pages is not None:
-            return Layout(body, pages)
+    readable = _sizes(below, READABLE)
+    fewest = _paginate(content, size, readable[-1], measure, pages=None) if readable else None
+    if fewest is not None:
+        for pages in range(_sides(size), len(fewest) + 1):
+            for body in readable:
+                laid = _paginate(content, size, body, measure, pages)
+                if laid is not None:
+                    return Layout(body, laid)
+    for body in _sizes(min(below, READABLE), SMALLEST):  # a block taller than a page at a readable size
+        laid = _paginate(content, size, body, measure, pages=None)
+        if laid is not None:
+            return Layout(body, laid)
+    return None
+
+
+def _sides(size: str) -> int:
+    return 1 if size in ONE_PAGE else 2
+
+
+def _sizes(below: float, least: float) -> list[float]:
+    """The body sizes tried, largest first: every ``STEP`` under ``below`` down to ``least``."""
+    sizes, body = [], below - STEP
+    while body >= least - 1e-9:
+        sizes.append(body)
         body -= STEP
-    return None
+    return sizes
 
 
-def _paginate(content: CardContent, size: str, body: float, measure: "Measure") -> tuple | None:
-    """The blocks page by page at ``body`` points, or None when they do not fit. Two sides: the
-    night on the front and the day on the back when both fit so; else the front as full as it
-    can be, with the section the cut falls in headed again on the back."""
+def _paginate(content: CardContent, size: str, body: float, measure: "Measure",
+              pages: int | None = -1) -> tuple | None:
+    """The blocks page by page at ``body`` points on at most ``pages`` pages (the sheet's sides
+    when -1, as many as it takes when None), or None when they do not fit. The night ends a page
+    and the day opens the next when that fits; else each page is filled as full as it can be, with
+    the section a cut falls in headed again on the next page."""
+    most = _sides(size) if pages == -1 else pages
     blocks = content.front + content.back
-    room = measure.room
     heights = [measure.height(block, body) for block in blocks]
-    if size in ONE_PAGE:
-        return (blocks,) if sum(heights) <= room else None
-    cuts = [cut for cut in range(1, len(blocks)) if _may_cut(blocks, cut)]
     natural = len(content.front)
-    for cut in ([natural] if natural in cuts else []) + sorted(cuts, reverse=True):
-        if sum(heights[:cut]) > room:
-            continue
-        heading = _continued(content, blocks, cut)
-        if sum(measure.height(block, body) for block in heading) + sum(heights[cut:]) <= room:
-            return blocks[:cut], heading + blocks[cut:]
-    return None
+    if 0 < natural < len(blocks) and _may_cut(blocks, natural) and (most is None or most > 1):
+        laid = _fill(content, blocks, heights, body, measure, (natural,))
+        if laid is not None and (most is None or len(laid) <= most):
+            return laid
+    laid = _fill(content, blocks, heights, body, measure, ())
+    return laid if laid is not None and (most is None or len(laid) <= most) else None
+
+
+def _fill(content: CardContent, blocks: Sequence[Block], heights: Sequence[float], body: float,
+          measure: "Measure", breaks: tuple[int, ...]) -> tuple | None:
+    """The blocks on pages filled in turn, each as full as it holds, a page turned at each of
+    ``breaks`` too; None when a page cannot hold even its first blocks that may not be parted."""
+    laid: list[tuple[Block, ...]] = []
+    start = 0
+    while start < len(blocks):
+        heading = _continued(content, blocks, start) if start else ()
+        room = measure.room - sum(measure.height(block, body) for block in heading)
+        stop = min([cut for cut in breaks if cut > start] + [len(blocks)])
+        end, used = start, 0.0
+        for index in range(start, stop):
+            used += heights[index]
+            if used > room:
+                break
+            if index + 1 == stop or _may_cut(blocks, index + 1):
+                end = index + 1
+        if end == start:
+            return None
+        laid.append(tuple(heading) + tuple(blocks[start:end]))
+        start = end
+    return tuple(laid)
 
 
 def _may_cut(blocks: Sequence[Block], cut: int) -> bool:
@@ -219,7 +268,7 @@ class Measure:
 
 def _fragments(block: Block, style: Style) -> list[tuple[str, bool]]:
     """The block's words as printed, in runs of one style."""
-    if block.kind == "role":
+    if block.kind in ("role", "again"):
         return [(block.text, True)] + ([("  " + block.detail, False)] if block.detail else [])
     if block.kind == "said":
         runs: list[tuple[str, bool]] = []
@@ -247,7 +296,7 @@ def _markdown(runs: Sequence[tuple[str, bool]]) -> str:
 
 def _indent(block: Block, body: float) -> float:
     style = STYLES.get(block.kind, STYLES["text"])
-    return _gutter(body) if style.gutter or (block.kind == "role" and block.number is not None) else 0.0
+    return _gutter(body) if style.gutter or block.number is not None else 0.0
 
 
 def _gutter(body: float) -> float:
@@ -293,7 +342,7 @@ def _draw(pdf, block: Block, body: float) -> None:
     if block.kind == "heading":
         bar(pdf, block.text, size, size * PT * style.leading)
     else:
-        if block.kind == "role" and block.number is not None:  # large, or as large as fits the gutter
+        if block.number is not None:  # a turn's number: large, or as large as fits the gutter
             number = str(block.number)
             pdf.set_font(FAMILY, "B", 1)
             points = min(body * 1.6, (_gutter(body) - body * 0.12) / pdf.get_string_width(number))

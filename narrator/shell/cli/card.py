@@ -10,8 +10,8 @@ from narrator.shell.translation import _, ngettext
 @deck_options
 @script_options
 @click.option("--size", "-s", type=click.Choice(SHEETS),
-              help="Sheet size: A6 and A5 print front and back, A4 holds both on one page (default: A5; the "
-                   "moderator's sheet A4).")
+              help="Sheet size: A6 and A5 print front and back, A4 holds both on one page; a card they hold only "
+                   "under 9 pt takes more pages (default: A5; the moderator's sheet A4).")
 @click.option("--day-minutes", type=click.IntRange(1, 60), metavar="M",
               help="The day's length, as printed on the back (default: the game's).")
 @click.option("--sheet", is_flag=True,
@@ -22,9 +22,13 @@ from narrator.shell.translation import _, ngettext
                                                "--players, as many play as are named.")
 @click.option("--deal", is_flag=True, help="With --sheet: narrate deals the cards and prints who holds which (else a "
                                           "column to write them in).")
+@click.option("--saved", metavar="[FILE]", is_flag=False, flag_value="", default=None,
+              help="The card (with --sheet: the sheet, its players and the cards they were dealt) of a game of many "
+                   "nights narrate keeps: the set in play, drawn or not, with its options and language. Without "
+                   "FILE, the game saved most recently that is not over (with --game, of that game).")
 @output_option("The PDF file to write.")
 @click.pass_obj
-def card(env, size, day_minutes, sheet, names, deal, output, **params):
+def card(env, size, day_minutes, sheet, names, deal, saved, output, **params):
     """Print the speaker card for this deck: the night in order, the day, how the vote works.
 
     With --sheet, a game with a moderator prints the moderator's sheet instead: the seating,
@@ -36,10 +40,13 @@ def card(env, size, day_minutes, sheet, names, deal, output, **params):
       narrate card --players 8 -o tessera.pdf
       narrate card --players 8 --lang en --size a5 -o card.pdf
       narrate --game lupus-in-tabula card --players 12 --sheet --names "Anna,Bruno,..." -o foglio.pdf
+      narrate card --saved --sheet -o foglio.pdf
     """
     from narrator.core.card import deck_card
     from narrator.shell.cardpdf import write_card
 
+    if saved is not None:
+        _refuse_with_saved(params, names, deal)
     if not sheet and (names is not None or deal):
         raise click.UsageError(_("{option} goes with --sheet").format(option="--names" if names is not None else "--deal"))
     if sheet and day_minutes is not None:
@@ -48,9 +55,16 @@ def card(env, size, day_minutes, sheet, names, deal, output, **params):
         from narrator.shell.cli.votes import check_names
 
         params["players"] = len(check_names(env, names, None))  # as many as are named
-    choice, settings, _script = night_from_options(env, params)
+    seating, cards = None, None
+    if saved is not None:
+        choice, settings, seating, cards, minutes = _saved_game(env, saved)
+        day_minutes = day_minutes or minutes
+    else:
+        choice, settings, _script = night_from_options(env, params)
+        if choice.seed is not None and params["seed"] is None:
+            _say_game_in_play(env)
     if sheet:
-        _write_sheet(env, choice, settings, size or "a4", names, deal, output)
+        _write_sheet(env, choice, settings, size or "a4", names, deal, output, seating, cards)
         return
     content = deck_card(env.game, choice.deck, choice.players, settings, day_minutes)
     size = size or "a5"
@@ -60,7 +74,64 @@ def card(env, size, day_minutes, sheet, names, deal, output, **params):
         file=output, size=size.upper(), count=pages, points=f"{body:g}"))
 
 
-def _write_sheet(env, choice, settings, size: str, names, deal: bool, output) -> None:
+def _say_game_in_play(env) -> None:
+    """A new draw while a game of this game is kept unfinished: the card of a game in play is
+    asked for with --saved, and a new draw is easily taken for it."""
+    from narrator.core.errors import NarratorError
+    from narrator.shell.savedgames import FOLDER, load, unfinished
+
+    for path in unfinished(env.data_home / FOLDER):
+        try:
+            in_play = load(path).game_id == env.game.id
+        except NarratorError:  # a file resume will name: not this command's business
+            continue
+        if in_play:
+            click.echo(_("narrate: a new draw, not the set of the game in play: 'narrate card --saved' prints "
+                         "that one"), err=True)
+            return
+
+
+def _refuse_with_saved(params: dict, names, deal: bool) -> None:
+    """The options that would choose the deck, the narration or the players, refused in one line
+    with --saved: the saved game says them all."""
+    context = click.get_current_context()
+    given = [param.opts[0] for param in context.command.params if param.name in params
+             and context.get_parameter_source(param.name) is click.core.ParameterSource.COMMANDLINE]
+    given += ["--names"] * (names is not None) + ["--deal"] * deal
+    if given:
+        raise click.UsageError(_("--saved prints the saved game as it is played: leave out {option}").format(
+            option=given[0]))
+
+
+def _saved_game(env, file: str):
+    """The deck, the settings, the seating, the cards dealt and the day's minutes of a saved game
+    (``file``, or the latest not over when empty): the set in play, never a new draw."""
+    from pathlib import Path
+
+    from narrator.core.deck import make_deck
+    from narrator.core.errors import NarratorError
+    from narrator.core.i18n import msg
+    from narrator.core.rounds import check_setup
+    from narrator.core.script import settings_for
+    from narrator.shell.cli.options import DeckChoice
+    from narrator.shell.cli.resume import chosen_game
+    from narrator.shell.cli.rounds import check_options
+
+    saved = chosen_game(env, Path(file) if file else None, env.game_id if env.game_given else None)
+    check_options(env.game, saved)
+    options, setup = saved.options, saved.setup
+    try:
+        check_setup(env.game, setup)  # a file edited by hand: refused as 'narrate resume' refuses it
+    except NarratorError as error:
+        raise NarratorError(msg("{file}: {error}", file=saved.path, error=error.message)) from None
+    settings = settings_for(env.game, saved.lang, options["count_seconds"], options["count_style"], setup.options,
+                            options["slot_seconds"])
+    deck = make_deck(env.game, setup.deck, setup.possible)
+    return (DeckChoice(deck, len(setup.seating), None), settings, list(setup.seating), setup.cards,
+            options["day_seconds"] / 60)
+
+
+def _write_sheet(env, choice, settings, size: str, names, deal: bool, output, seating=None, cards=None) -> None:
     """The moderator's sheet (narrator.core.sheet), refused in one line for a game without a moderator."""
     from narrator.core.sheet import has_sheet, sheet_content
     from narrator.shell.cli.rounds import dealt_cards
@@ -73,9 +144,11 @@ def _write_sheet(env, choice, settings, size: str, names, deal: bool, output) ->
             raise click.UsageError(_("--sheet is the moderator's sheet, and this game of {game} has no "
                                      "moderator").format(game=game.title))
         raise click.UsageError(_("{game} has no moderator's sheet").format(game=game.title))
-    seating = check_names(env, names, choice.players) if names is not None else None
+    if names is not None:
+        seating = check_names(env, names, choice.players)
     seats = seating or [str(number) for number in range(1, choice.players + 1)]
-    cards = dealt_cards(env, seats, choice.deck) if deal else None
+    if deal:
+        cards = dealt_cards(env, seats, choice.deck)
     content = sheet_content(game, choice.deck, settings.lang, settings.options, choice.players, seating, cards)
     pages, rounds = write_sheet(content, size, output)
     click.echo(ngettext("narrate: wrote {file} ({size}, {count} page, {rounds} nights and days to mark)",

@@ -25,10 +25,24 @@ def resume(env, file, no_wait):
     Examples:
       narrate resume
     """
+    saved = chosen_game(env, file)
+    speak(saved.lang, env.cache_dir)  # the game's language, whatever the locale
+    from narrator.shell.cli.rounds import run_rounds
+
+    run_rounds(env, saved, None if no_wait else "go-on")
+
+
+def chosen_game(env, file: Path | None, game_id: str | None = None):
+    """The game saved in ``file``, or without it the one saved most recently that is not over (of
+    ``game_id`` when given; a newer file that cannot be read is named, and passed over only when
+    the user says so), its game narrated from now on: what 'narrate resume' goes on with and
+    'narrate card --saved' prints."""
     from narrator.shell.savedgames import FOLDER, load, saved_games  # only here: every other command starts without it
 
     if file is None:
         found = saved_games(env.data_home / FOLDER)
+        if game_id is not None:
+            found = [(path, problem) for path, problem in found if problem is not None or _game_of(path) == game_id]
         games = [path for path, problem in found if problem is None]
         if not games:
             if found:  # only files that cannot be resumed: the newest one says why
@@ -50,7 +64,14 @@ def resume(env, file, no_wait):
     if saved.lang not in env.game.languages:
         raise NarratorError(msg("{file}: {game} has no language '{lang}'", file=file, game=env.game.title,
                                 lang=saved.lang))
-    speak(saved.lang, env.cache_dir)  # the game's language, whatever the locale
-    from narrator.shell.cli.rounds import run_rounds
+    return saved
 
-    run_rounds(env, saved, None if no_wait else "go-on")
+
+def _game_of(path: Path) -> str | None:
+    """The id of the game saved in ``path``, or None when it cannot be read as one."""
+    from narrator.shell.savedgames import load
+
+    try:
+        return load(path).game_id
+    except NarratorError:
+        return None
