@@ -541,7 +541,9 @@ def test_a_saved_game_whose_set_the_rules_refuse_prints_no_card(run, tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     result = run("card", "--saved", str(path), "-o", str(tmp_path / "c.pdf"), env=make_env(data_home=tmp_path / "data"))
     assert result.exit_code == 2
-    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"narrate: {path}: ")
+    # the file named first (a long path shortened with an ellipsis), then why its set is refused
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"narrate: {str(path)[:20]}")
+    assert "the box has only 1 'veggente' card" in result.stderr
     assert not (tmp_path / "c.pdf").exists()
 
 
