@@ -301,7 +301,7 @@ def test_resume_says_in_one_line_what_is_wrong(tmp_path, run):
              "deck": ({**good, "setup": {**good["setup"], "seating": NAMES[:3], "cards": None,
                                          "deck": {"villico": 3}}}, "8 to 24"),
              "entry": ({**good, "entries": [*good["entries"][:1], {**good["entries"][1], "choice": "Zorro"}]},
-                       "entry 2: veggente 'Zorro' is not one of"),
+                       "entry 2: 'Zorro' is not one of"),
              "answer where none is asked": ({**good, "entries": [{**good["entries"][0], "choice": "Anna"}]},
                                             "entry 1: the game expects kind=phase, night=1, phase=night here, not "
                                             "kind=phase, night=1, phase=night, choice"),

@@ -103,7 +103,7 @@ def test_a_lupus_record_is_refused_where_the_rules_forbid_it(game):
     for rounds, error in (
             ([{"night": {"lupo-mannaro": "Andrea"}}], "round 1: lupo-mannaro: it does not act tonight"),  # quiet
             ([{"night": {"medium": "Andrea"}}], "round 1: medium: it is told, never written"),
-            ([{"night": {"veggente": "Carla"}}], "round 1: veggente: veggente 'Carla' is not one of"),  # himself
+            ([{"night": {"veggente": "Carla"}}], "round 1: veggente: 'Carla' is not one of"),  # himself
             ([{"night": {}}, {"day": {"lynched": None}}], "round 2: lynched: somebody is always lynched"),
             ([{"night": {}}, {"day": {"nomination": {"Andrea": "Bruno"}}}], "round 2: nomination: Bruno did not vote"),
             ([{"night": {"gufato": "Andrea"}}], "round 1: gufato: not a key of")):

@@ -325,3 +325,26 @@ def test_replay_tells_the_morning_s_news_as_play_does_even_when_nobody_died(run,
     assert result.exit_code == 0, result.stderr
     night = result.stdout[result.stdout.index("Night 3"):]
     assert night.splitlines()[1:3] == ["  Two have died under a curse. Beware the next dawn.", "  Dead: nobody"]
+
+
+@pytest.mark.parametrize(("record", "refusal"), [
+    ("wherewolf-in-tabula", "round 1: negromante: missing: two names required here (this turn cannot pass)"),
+    ("learts-variant", "round 1: lupi: Olga: 'Zorro' is not one of Rita,"),
+])
+def test_a_replay_refusal_says_why_without_repeating_the_key(run, tmp_path, record, refusal):
+    """The record's key is named once, where the refusal says which; the reason is in words (how
+    many names a turn needs), never the key again ('lupi Olga:', \"'negromante' needs an answer\")."""
+    players = {"wherewolf-in-tabula": "  - {name: Anna, card: veggente}\n  - {name: Bice, card: negromante}\n"
+                                      "  - {name: Carlo, card: capo-branco}\n  - {name: Delia, card: contadino-semplice}\n"
+                                      "  - {name: Ettore, card: contadino-semplice}\n  - {name: Franca, card: becchino}\n"
+                                      "  - {name: Guido, card: mago}\n  - {name: Irma, card: bardo}\n",
+               "learts-variant": "  - {name: Olga, card: lupo-capobranco}\n  - {name: Piero, card: lupo-docile}\n"
+                                 "  - {name: Rita, card: amante}\n  - {name: Sara, card: amante}\n"
+                                 "  - {name: Teo, card: sindaco}\n  - {name: Ugo, card: becchino}\n"
+                                 "  - {name: Vera, card: martire}\n  - {name: Walter, card: guardia}\n"
+                                 "  - {name: Zoe, card: cortigiana}\n"}[record]
+    night = {"wherewolf-in-tabula": "{veggente: Carlo}", "learts-variant": "{lupi: {Olga: Zorro}, guardia: Ugo}"}[record]
+    path = tmp_path / "r.yaml"
+    path.write_text(f"game: {record}\nplayers:\n{players}rounds:\n  - night: {night}\n", encoding="utf-8")
+    result = run("replay", str(path), "--lang", "en")
+    assert result.exit_code == 2 and refusal in result.stderr, result.stderr

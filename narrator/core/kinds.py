@@ -102,11 +102,14 @@ class Kind:
         raise NotImplementedError
 
 
-def _player(ask: "Ask", name: Any, where: str = "") -> Text | None:
-    if name not in ask.candidates:
-        return msg("{key} {where}'{name}' is not one of {names}", key=ask.key, where=where, name=name,
-                   names=", ".join(ask.candidates) or "-")
-    return None
+def _player(ask: "Ask", name: Any, chooser: str | None = None) -> Text | None:
+    """Why ``name`` (``chooser``'s, when one of several choose) is not one the ask allows, or None."""
+    if name in ask.candidates:
+        return None
+    names = ", ".join(ask.candidates) or "-"
+    if chooser is None:
+        return msg("'{name}' is not one of {names}", name=name, names=names)
+    return msg("{chooser}: '{name}' is not one of {names}", chooser=ask.label(chooser), name=name, names=names)
 
 
 # Small counts in words, as a moderator reads them in a question ("two names").
@@ -118,7 +121,7 @@ def how_many(least: int, most: int | None) -> Text:
     if most is not None and (least == most or most == 1):
         return plural("one name", "{number} names", most, number=_number(most))
     if most is not None and least <= 1:
-        return plural("one name at most", "up to {number} names", most, number=_number(most))
+        return plural("up to one name", "up to {number} names", most, number=_number(most))
     if most is not None:
         return msg("{least} to {most} names", least=_number(least), most=_number(most))
     return msg("at least {number} names", number=_number(least)) if least > 1 else msg("names")
@@ -134,7 +137,7 @@ class Player(Kind):
     name, names = "player", True
 
     def check(self, ask, value):
-        return _player(ask, value) if isinstance(value, str) else msg("'{key}' is one name", key=ask.key)
+        return _player(ask, value) if isinstance(value, str) else msg("one name, not a list")
 
     def parse(self, ask, value, words):
         return name_of(value) if name_of(value) is not None else value
@@ -153,15 +156,13 @@ class Players(Kind):
 
     def check(self, ask, value):
         if not isinstance(value, list | tuple) or not all(isinstance(name, str) for name in value):
-            return msg("'{key}' is a list of names", key=ask.key)
+            return msg("a list of names")
         if len(set(value)) != len(value) or (ask.most and len(value) > ask.most):
-            return plural("'{key}': one name at most", "'{key}': at most {count} different names",
-                          ask.most or len(value), key=ask.key)
+            return plural("one name at most", "at most {count} different names", ask.most or len(value))
         if len(value) < ask.least:
-            return plural("'{key}': one name", "'{key}': {count} different names", ask.least, key=ask.key) \
-                if ask.least == ask.most else plural("'{key}': at least one name",
-                                                     "'{key}': at least {count} different names", ask.least,
-                                                     key=ask.key)
+            return plural("exactly one name", "exactly {count} different names", ask.least) \
+                if ask.least == ask.most else plural("at least one name", "at least {count} different names",
+                                                     ask.least)
         return next((why for why in (_player(ask, name) for name in value) if why), None)
 
     def parse(self, ask, value, words):
@@ -184,14 +185,14 @@ class Each(Kind):
 
     def check(self, ask, value):
         if not isinstance(value, Mapping) or not all(isinstance(name, str) for name in value.values()):
-            return msg("'{key}' maps each of {choosers} to a name", key=ask.key, choosers=", ".join(ask.choosers))
+            return msg("a name for each of {choosers}", choosers=", ".join(ask.choosers))
         unknown = [chooser for chooser in value if chooser not in ask.choosers]
         if unknown:
-            return msg("'{key}': '{chooser}' is not one of {choosers}", key=ask.key, chooser=unknown[0],
+            return msg("'{chooser}' is not one of {choosers}", chooser=unknown[0],
                        choosers=", ".join(ask.choosers))
         if ask.required and set(value) != set(ask.choosers):
-            return msg("'{key}' needs an answer from each of {choosers}", key=ask.key, choosers=", ".join(ask.choosers))
-        return next((why for chooser, name in value.items() if (why := _player(ask, name, f"{chooser}: "))), None)
+            return msg("an answer from each of {choosers} is needed", choosers=", ".join(ask.choosers))
+        return next((why for chooser, name in value.items() if (why := _player(ask, name, chooser))), None)
 
     def parse(self, ask, value, words):
         return {str(key): name_of(name) or name for key, name in value.items()} if isinstance(value, Mapping) \
@@ -215,7 +216,7 @@ class YesNo(Kind):
     name = "yes-no"
 
     def check(self, ask, value):
-        return None if isinstance(value, bool) else msg("'{key}' is yes or no (true or false)", key=ask.key)
+        return None if isinstance(value, bool) else msg("yes or no (true or false)")
 
     def parse(self, ask, value, words):
         flag = words.flag(value)
@@ -232,7 +233,7 @@ class Choice(Kind):
     name = "choice"
 
     def check(self, ask, value):
-        return None if value in ask.choices else msg("'{key}' is one of {choices}", key=ask.key,
+        return None if value in ask.choices else msg("one of {choices}",
                                                      choices=", ".join(ask.choices))
 
     def form(self, ask, question, words):
@@ -247,7 +248,7 @@ class Told(Kind):
     name, entered = "told", False
 
     def check(self, ask, value):
-        return msg("'{key}' is told, never entered", key=ask.key)
+        return msg("told by the narrator, never entered")
 
     def form(self, ask, question, words):
         raise ValueError(f"'{ask.key}' is told: no form asks it")
@@ -260,7 +261,7 @@ class Fields(Kind):
     name = "fields"
 
     def check(self, ask, value):
-        return None if ask.fits(value) else msg("'{key}' here is one of: {forms}", key=ask.key,
+        return None if ask.fits(value) else msg("here, one of: {forms}",
                                                 forms="; ".join(map(ask.form_text, ask.forms)))
 
     def parse(self, ask, value, words):

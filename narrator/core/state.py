@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg
-from narrator.core.kinds import STOCK, Kind
+from narrator.core.kinds import STOCK, Kind, how_many
 
 EMPTY: Mapping = MappingProxyType({})
 
@@ -132,9 +132,14 @@ class Ask:
         """Why ``value`` is not an answer to this ask (None when it is one): nobody where nobody
         may answer, then what its kind says."""
         if value is None:
-            return msg("'{key}' needs an answer here", key=self.key) if self.required else None
+            if not self.required:
+                return None
+            if self.kind == "players":  # how many, in words: "two names required here"
+                return msg("missing: {wanted} required here (this turn cannot pass)",
+                           wanted=how_many(self.least, self.most))
+            return msg("missing: an answer is required here (this turn cannot pass)")
         if isinstance(value, list | tuple | Mapping) and not value:
-            return msg("'{key}': nobody is null, not an empty list", key=self.key)
+            return msg("nobody is written null, not an empty list")
         return self.of_kind.check(self, value)
 
 
