@@ -11,6 +11,7 @@ from test_rounds import settle_record
 from narrator.core.replay import ReplayError, replay
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
+from narrator.shell.translation import load_catalog
 
 WR = "wherewolf-revised"
 EXAMPLES = {
@@ -151,11 +152,17 @@ def test_the_wolves_on_the_beloved_kill_the_guardian_angel_instead(game):
     assert night_dead(result, 2) == ["Carla"]
 
 
-def test_the_beloved_cannot_be_burned_while_his_angel_is_in_play(game):
+def test_the_beloved_cannot_be_burned_while_his_angel_is_in_play(game, tmp_path):
+    """The refusal says why, in the game's words, in both languages (issue 39, point 12)."""
     record = {"players": [{"name": name, "card": card} for name, card in table(Carla="angelo-custode").items()],
               "rounds": [{"night": {"angelo-custode": "Gina"}}, {"day": {"lynched": "Gina"}}]}
-    with pytest.raises(ReplayError, match="lynched 'Gina' is not one of"):
+    with pytest.raises(ReplayError) as refused:
         replay(game, record, "record.yaml")
+    assert str(refused.value) == ("record.yaml: round 2: lynched: Gina is the Guardian Angel's Beloved, and his "
+                                  "Angel, Carla, is in play: the Angel is accused and burned in his place")
+    italian = refused.value.message.render(load_catalog("it", tmp_path))
+    assert italian.endswith("lynched: Gina è l'Amato dell'Angelo Custode, e il suo Angelo, Carla, è in gioco: è "
+                            "l'Angelo a essere accusato e bruciato al suo posto")
 
 
 def test_accusations_on_the_beloved_go_to_the_angel(game):

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from narrator.core.i18n import Text
 from narrator.core.state import EMPTY, Ask, RoundStep
 
 
@@ -95,6 +96,10 @@ class Procedure(Protocol):
     def counted(self, hands: Mapping[str, int]) -> Verdict:
         """The verdict of the hands counted for each candidate (only where ``most_hands`` is set)."""
 
+    def barred(self, name: str) -> Text | None:
+        """Why ``name``, a living player and no candidate, cannot be lynched today, in the game's
+        words (a record that names him is refused with it); None: no reason beyond that."""
+
 
 class Vote:
     """The defaults of a ``Procedure``: a procedure subclasses it and sets what differs."""
@@ -113,6 +118,9 @@ class Vote:
 
     def counted(self, hands: Mapping[str, int]) -> Verdict:
         raise NotImplementedError(f"{type(self).__name__} is not counted by hands")
+
+    def barred(self, name: str) -> Text | None:
+        return None
 
 
 @dataclass(frozen=True)

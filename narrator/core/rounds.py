@@ -284,6 +284,10 @@ def _check(step: Step, entry: dict, index: int) -> None:
         if entry["lynched"] is None and not step.procedure.may_spare:
             reason = msg("somebody is always lynched in this game")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
+        barred = step.procedure.barred(entry["lynched"]) if entry["lynched"] in step.state.living and \
+            entry["lynched"] not in step.procedure.candidates else None
+        if barred is not None:  # the game says why he cannot burn today
+            raise RoundsError(msg("entry {number}: {reason}", number=index, reason=barred), barred)
         allowed(entry["lynched"], step.procedure.candidates, "lynched")
         if entry["lynched"] is not None and step.procedure.spares_all:
             reason = msg("nobody may be lynched today")

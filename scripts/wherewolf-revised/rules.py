@@ -704,6 +704,13 @@ class Accusations(Vote):
         """Who may end on the pyre: anyone but a player another stands in for."""
         return tuple(name for name in self.voters if name not in self.standing_in)
 
+    def barred(self, name: str) -> Text | None:
+        """The Amato, while his Angelo is in play: the Angelo is accused and burned in his place."""
+        if name not in self.standing_in:
+            return None
+        return msg("{name} is the Guardian Angel's Beloved, and his Angel, {angel}, is in play: the Angel is "
+                   "accused and burned in his place", name=name, angel=self.standing_in[name])
+
     def adjusted(self, counted: Mapping[str, int]) -> dict[str, int]:
         """What each receives once halved (rounded up) and lessened, never below nothing."""
         return {name: max(0, ((count + 1) // 2 if name in self.halved else count) - self.less.get(name, 0))
