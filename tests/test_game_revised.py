@@ -14,11 +14,12 @@ from test_game_lupus import (
     planned_game,
     play_stopped_and_resumed,
     saved_game,
+    typed_for,
 )
 from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end
 
 from narrator.core.deck import build_deck
-from narrator.core.rounds import Over, Setup
+from narrator.core.rounds import Over, PhaseStep, Rounds, Setup
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 
@@ -106,6 +107,28 @@ def test_a_fourteen_player_game_of_two_moons_plays_to_a_winner(game, tmp_path, l
     opening = {"en": ("The accusations, eyes closed: call each living player's name in turn, ", "Accused: "),
                "it": ("Le accuse, a occhi chiusi: chiama per nome ogni giocatore vivo", "Accusati: ")}[language]
     assert all(words in result.output for words in opening)  # each round said in the game's own words
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_first_bearer_of_the_amulet_is_drawn_at_the_table_when_the_moderator_names_nobody(game, tmp_path,
+                                                                                              language):
+    """Issue 39, point 13: at night 1's Amuleto turn the moderator types the first bearer, or presses
+    Enter and the laptop draws one among the living (kept in the saved game like a typed name)."""
+    env = lupus_env(tmp_path, language, seed=5)
+    planned, _typed = planned_game(game, env, 8, seed=1, amuleto=True)
+    rounds, typed = Rounds(game, planned.setup), []
+    for entry in planned.entries:  # what the group types up to the Amulet's first turn
+        if isinstance(rounds.step, PhaseStep) and rounds.step.phase == "amuleto":
+            break
+        typed += typed_for(game, rounds.step, entry, env)
+        rounds.enter(entry)
+    result = invoke(env, command(8, "amuleto=on"), ["", *typed, ""])  # Enter: the laptop draws
+    assert result.exit_code == 2  # the input ended after the draw: the game is saved
+    (drawn,) = [entry for entry in saved_game(env)["entries"] if entry.get("phase") == "amuleto"]
+    assert drawn["choice"] in planned.setup.seating
+    words = {"en": ("Enter: draw one at random", "Drawn at random: "),
+             "it": ("Invio: estrai a sorte", "Estratto a sorte: ")}[language]
+    assert words[0] in result.output and words[1] + drawn["choice"] in result.output
 
 
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):

@@ -96,7 +96,8 @@ def settle(game, text):
 
 def records(cards, *rounds, **options):
     return {"players": [{"name": n, "card": c} for n, c in cards.items()],
-            "options": {name: "on" if on else "off" for name, on in options.items()}, "rounds": list(rounds)}
+            "options": {name: on if isinstance(on, str) else "on" if on else "off" for name, on in options.items()},
+            "rounds": list(rounds)}
 
 
 def test_example_1_the_witch_shelters_the_beloved_and_nobody_dies(game):
@@ -245,11 +246,11 @@ def test_the_thief_sees_a_mystic_once_and_the_first_attack_on_her_fails(game):
     result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"ladra": {"turn": "mago"}, "lupi-mannari": "Carla"}},
                            {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}})
-    assert result["rounds"][2]["answers"]["ladra"] == "held" and night_dead(result, 2) == []
+    assert result["rounds"][2]["answers"]["ladra"] == "Elsa" and night_dead(result, 2) == []  # the Mage's holder
     assert night_dead(result, 3) == ["Carla"]
     absent = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"ladra": {"turn": "medium"}}})
-    assert absent["rounds"][2]["answers"]["ladra"] == "unheld"
+    assert absent["rounds"][2]["answers"]["ladra"] == "absent"  # nobody holds the Medium
 
 
 def test_the_thief_acts_once_a_game(game):
@@ -357,18 +358,51 @@ def test_the_mayor_counts_the_city_in_the_final_vote_and_the_accused_city_may_vo
 
 
 def test_the_amulet_saves_its_bearer_once_at_night_or_at_the_pyre(game):
-    night = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
-                          {"night": {"lupi-mannari": "Gina", "amuleto": "Carla"}}, amuleto=True)
+    night = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
+                          {"night": {"lupi-mannari": "Gina", "amuleto": "Carla"}}, amuleto="Gina")
     assert night_dead(night, 2) == []
-    pyre = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": "Gina"}},
-                         {"night": {}}, {"day": {"lynched": "Gina"}}, amuleto=True)
+    pyre = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": "Gina"}},
+                         {"night": {}}, {"day": {"lynched": "Gina"}}, amuleto="Gina")
     assert [item["dead"] for item in pyre["rounds"] if "day" in item] == [[], ["Gina"]]
 
 
 def test_the_sword_strikes_the_creature_attacking_its_bearer(game):
-    result = settle_record(game, TABLE, {"night": {"spada": "Gina"}}, {"day": {"lynched": None}},
-                           {"night": {"lupi-mannari": "Gina", "spada": "Carla"}}, spada=True)
+    result = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina", "spada": "Carla"}}, spada="Gina")
     assert night_dead(result, 2) == ["Bruno", "Gina"]  # the attack still resolves
+
+
+def test_a_record_names_the_first_bearer_of_the_amulet_and_the_sword_as_the_options_value(game):
+    """The digest's options ``amuleto: NAME`` and ``spada: NAME`` (issue 39, point 13): the first
+    bearer, who the record cannot give on night 1; on, with nobody named, and a stranger are refused."""
+    def refused(*rounds, **options):
+        with pytest.raises(ReplayError) as error:
+            settle_record(game, TABLE, *rounds, **options)
+        return str(error.value)
+
+    assert refused({"night": {}}, amuleto=True) == (
+        "record.yaml: options: amuleto: the name of its first holder (amuleto: NAME), or off")
+    assert refused({"night": {}}, spada="Zeno") == (
+        "record.yaml: options: spada: 'Zeno' is not one of the players: Anna, Bruno, Carla, Dino, Elsa, Fabio, "
+        "Gina, Ivo")
+    assert refused({"night": {"amuleto": "Carla"}}, amuleto="Gina") == (
+        "record.yaml: round 1: amuleto: its first holder is the option's value (options: amuleto: NAME)")
+    off = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Gina"}},
+                        amuleto=False)
+    assert night_dead(off, 2) == ["Gina"]
+
+
+def test_replay_says_the_thiefs_holder_and_the_guards_count_in_both_languages(game):
+    from narrator.shell.cli.replay import replay_lines
+
+    cards = table(Carla="ladra", Gina="assassino", Lia="guardia")
+    replayed = replay(game, records(cards, {"night": {}}, {"day": {"lynched": None}},
+                                    {"night": {"ladra": {"turn": "mago"}}}), "record.yaml")
+    english, italian = (replay_lines(game, replayed, lang) for lang in ("en", "it"))
+    assert "  Guards: show two fingers: two Criminals" in english
+    assert "  Guardie: mostra due dita: due Criminali" in italian
+    assert "  Thief: nod YES, and let the Thief see Elsa" in english
+    assert "  Ladra: fai cenno di SÌ, e fai vedere Elsa alla Ladra" in italian
 
 
 def test_two_players_left_and_nobody_dead_the_lower_goes(game):
@@ -468,26 +502,28 @@ def test_pointing_at_the_beloved_accuses_his_angel(game):
 
 
 def test_the_healer_may_save_the_amulets_bearer_who_keeps_it_and_the_amulet_saves_from_a_lovers_death(game):
-    healed = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+    healed = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"lupi-mannari": "Gina", "guaritore": "Gina", "amuleto": "Carla"}},
-                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto=True)
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto="Gina")
     assert night_dead(healed, 2) == [] and night_dead(healed, 3) == []  # Carla got it, whole
-    lovers = settle_record(game, table(Carla="giulietta"), {"night": {"giulietta": "Gina", "amuleto": "Gina"}},
-                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto=True)
+    lovers = settle_record(game, table(Carla="giulietta"), {"night": {"giulietta": "Gina"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto="Gina")
     assert night_dead(lovers, 2) == ["Carla"]
 
 
 def test_an_amulet_passed_back_is_destroyed(game):
-    result = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+    result = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
-                           {"night": {"lupi-mannari": "Gina"}}, amuleto=True)
+                           {"night": {"lupi-mannari": "Gina"}}, amuleto="Gina")
     assert night_dead(result, 3) == ["Gina"]
 
 
 def test_the_guards_count_romeo_a_lover_from_the_first_turn(game):
     result = settle_record(game, table(Carla="giulietta", Gina="ladra", Lia="guardia"),
                            {"night": {"giulietta": "Gina"}})
-    assert result["rounds"][0]["answers"]["guardie"] == "0"
+    assert result["rounds"][0]["answers"]["guardie"] == 0
+    two = settle_record(game, table(Carla="assassino", Gina="ladra", Lia="guardia"), {"night": {}})
+    assert two["rounds"][0]["answers"]["guardie"] == 2 and isinstance(two["rounds"][0]["answers"]["guardie"], int)
 
 
 def test_a_lover_wins_whenever_the_other_is_in_play(game):
@@ -620,17 +656,17 @@ def test_notes_keep_the_powers_spent_and_the_thiefs_protection_while_their_holde
 
 
 def test_notes_name_the_bearers_of_the_amulet_and_the_sword(game):
-    first = {"night": {"amuleto": "Gina", "spada": "Carla"}}
-    assert notes(game, after(game, TABLE, first, amuleto=True, spada=True)) == {
+    first = {"night": {}}
+    assert notes(game, after(game, TABLE, first, amuleto="Gina", spada="Carla")) == {
         "en": ["Bearer of the Amulet: Gina.", "Bearer of the Sword: Carla."],
         "it": ["Porta l'Amuleto: Gina.", "Porta la Spada: Carla."]}
     # the amulet passed on to Dino; the sword strikes the wolf attacking Carla, and is gone
     passed = [first, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla", "amuleto": "Dino"}}]
-    state = after(game, TABLE, *passed, amuleto=True, spada=True)
+    state = after(game, TABLE, *passed, amuleto="Gina", spada="Carla")
     assert state.dead == ("Bruno", "Carla")
     assert notes(game, state) == {"en": ["Bearer of the Amulet: Dino."], "it": ["Porta l'Amuleto: Dino."]}
     # the amulet saves Dino from the pyre, and crumbles
-    state = after(game, TABLE, *passed, {"day": {"lynched": "Dino"}}, amuleto=True, spada=True)
+    state = after(game, TABLE, *passed, {"day": {"lynched": "Dino"}}, amuleto="Gina", spada="Carla")
     assert state.dead == ("Bruno", "Carla") and notes(game, state) == {"en": [], "it": []}
 
 

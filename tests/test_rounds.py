@@ -118,7 +118,8 @@ def settle_record(game, table: dict, *rounds, **options) -> dict:
     from narrator.core.replay import replay
 
     record = {"players": [{"name": name, "card": card} for name, card in table.items()],
-              "options": {name.replace("_", "-"): "on" if value else "off" for name, value in options.items()},
+              "options": {name.replace("_", "-"): value if isinstance(value, str) else "on" if value else "off"
+                          for name, value in options.items()},
               "rounds": list(rounds)}
     return replay(game, record, "record.yaml").as_dict()
 

@@ -6,7 +6,7 @@ information role was told, and who won.
 A record (already parsed from YAML)::
 
     game: learts-variant            # optional
-    options: {martire-protezione: on}
+    options: {martire-protezione: on}   # a named option (the rules' NAMED_OPTIONS): amuleto: Anna
     players: [{name: Anna, card: lupo-capobranco}, ...]    # clockwise, each once
     rounds:                         # night 1, day 1, night 2, ...
       - night: {cortigiana: Marco, lupi: {Anna: Marco}}
@@ -53,7 +53,7 @@ class RoundResult:
     day: int | None = None
     dead: tuple[str, ...] = ()
     reasons: tuple[tuple[str, str], ...] = ()
-    answers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    answers: Mapping[str, str | int] = field(default_factory=lambda: MappingProxyType({}))
     revived: tuple[str, ...] = ()
     lynched: str | None = None
     step: Any = None  # the DawnStep or LynchStep, for explaining it
@@ -90,15 +90,18 @@ def replay(game: Game, record: Any, source: str) -> Replayed:
     if unknown:
         raise ReplayError(msg("{file}: '{key}' is not a key of a game record: {keys}", file=source, key=unknown[0],
                               keys=", ".join(RECORD_KEYS)))
-    setup = _setup(game, record, source)
+    setup, firsts = _setup(game, record, source)
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise ReplayError(msg("{file}: rounds: a list, night 1, day 1, night 2, ...", file=source))
-    return _Replay(game, setup, source).run(rounds)
+    return _Replay(game, setup, source, firsts).run(rounds)
 
 
-def _setup(game: Game, record: Mapping, source: str) -> Setup:
+def _options(game: Game, record: Mapping, source: str) -> tuple[dict[str, bool], dict[str, tuple[str, str]]]:
+    """The record's options, and the names its named options give (the rules' ``NAMED_OPTIONS``):
+    night key: (option, name), the name entered the first time the key is asked."""
     options = dict(game.option_defaults)
+    firsts: dict[str, tuple[str, str]] = {}
     given = record.get("options") or {}
     if not isinstance(given, Mapping):
         raise ReplayError(msg("{file}: options: a mapping of option: on or off", file=source))
@@ -109,10 +112,22 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
             raise ReplayError(msg("{file}: options: no option '{option}' in {game}: {options}", file=source,
                                   option=name, game=game.title, options=", ".join(options) or "-"))
         flag = words.flag(value)
+        key = game.nights_rules.NAMED_OPTIONS.get(option)
+        if key is not None and flag is not False:  # on, and who holds it first
+            if flag is not None or name_of(value) is None:
+                raise ReplayError(msg("{file}: options: {option}: the name of its first holder ({option}: NAME), "
+                                      "or off", file=source, option=name))
+            firsts[key] = (str(name), str(name_of(value)))
+            flag = True
         if flag is None:
             raise ReplayError(msg("{file}: options: {option}: on or off, not '{value}'", file=source, option=name,
                                   value=value))
         options[option] = flag
+    return options, firsts
+
+
+def _setup(game: Game, record: Mapping, source: str) -> tuple[Setup, dict[str, tuple[str, str]]]:
+    options, firsts = _options(game, record, source)
     players = record.get("players")
     if not isinstance(players, list) or not players:
         raise ReplayError(msg("{file}: players: a list of {{name: ..., card: ...}}, clockwise", file=source))
@@ -131,6 +146,10 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
         except NarratorError as error:
             raise ReplayError(msg("{file}: players[{index}]: {error}", file=source, index=index,
                                   error=error.message)) from None
+    for option, name in firsts.values():
+        if name not in cards:
+            raise ReplayError(msg("{file}: options: {option}: '{name}' is not one of the players: {names}",
+                                  file=source, option=option, name=name, names=", ".join(cards)))
     deck: dict[str, int] = {}
     for role_id in cards.values():
         deck[role_id] = deck.get(role_id, 0) + 1
@@ -146,12 +165,13 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
         Rounds(game, setup)
     except NarratorError as error:
         raise ReplayError(msg("{file}: players: {error}", file=source, error=error.message)) from None
-    return setup
+    return setup, firsts
 
 
 class _Replay:
-    def __init__(self, game: Game, setup: Setup, source: str):
+    def __init__(self, game: Game, setup: Setup, source: str, firsts: Mapping[str, tuple[str, str]]):
         self.game, self.setup, self.source = game, setup, source
+        self.firsts = dict(firsts)  # night key: (option, name), given by an option until first asked
         self.words = RecordWords.of(game.languages.values())  # how the record writes yes and no
         self.rounds = Rounds(game, setup)
         self.results: list[RoundResult] = []
@@ -192,12 +212,18 @@ class _Replay:
         rules = self.game.nights_rules
         values.pop("revived", None)  # a night's result a record may carry: not compared
         unfit: dict[str, list] = {}  # the asks of a key whose value fitted none of them so far
+        for key, (option, _name) in self.firsts.items():
+            if key in values:
+                raise self.fail(number, key, msg("its first holder is the option's value (options: {option}: NAME)",
+                                                 option=option))
         while isinstance(self.rounds.step, PhaseStep):
             step = self.rounds.step
-            given = {}
+            given: dict[str, Any] = {}
             if step.ask is not None and step.ask.key in values and not step.enters:
                 raise self.fail(number, step.ask.key, msg("it is told, never written"))
-            if step.enters and step.ask is not None:
+            if step.enters and step.ask is not None and step.ask.key in self.firsts:  # the option's name
+                given["choice"] = self.firsts.pop(step.ask.key)[1]
+            elif step.enters and step.ask is not None:
                 value = self.value(number, step.ask, values.get(step.ask.key))
                 why = step.ask.check(value) if value is not None else None
                 if why is not None and not step.ask.required:  # left for a later turn with the same key

@@ -24,6 +24,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
+from narrator.core.nights import PLAYER_ANSWER
 from narrator.core.procedures import Procedure, QuestionStep, Said, Verdict, VoteStep
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, RulesError, State
@@ -464,7 +465,7 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
             dawn = Dawn(state.died(entry["dead"]), tuple(entry["dead"]))
         else:
             tonight: dict[str, Any] = {}
-            answers: dict[str, str] = {}
+            answers: dict[str, str | int] = {}
             turns = [slot.id for slot in game.called_slots(game.turn_roles(state.deck, state.options, state.possible), state.options,
                                                            state.night)
                      if slot.id not in skip]
@@ -530,11 +531,13 @@ def _with(game: Game, tonight: Mapping[str, Any], ask: Ask, value: Any) -> Actio
     return _actions(game, {**tonight, **({ask.key: value} if value is not None else {})}, game.nights_rules.NIGHT_KEYS)
 
 
-def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | int | None:
     """What the moderator tells (nods or shakes the head) for ``value`` in a turn that answers:
-    one of the rules' ``ANSWERS`` for the ask's key, or None."""
+    one of the rules' ``ANSWERS`` for the ask's key (a player's name, where they hold
+    ``PLAYER_ANSWER``), or None."""
     told = game.nights_rules.answer(game, state, ask, value, _with(game, tonight, ask, value))
-    if told is not None and told not in game.nights_rules.ANSWERS.get(ask.key, ()):
+    answers = game.nights_rules.ANSWERS.get(ask.key, ())
+    if told is not None and told not in answers and not (PLAYER_ANSWER in answers and told in state.seating):
         raise RulesError(msg("{file}: answer() gave '{value}' for '{key}', none of its ANSWERS", file=_source(game),
                              value=told, key=ask.key))
     return told

@@ -24,6 +24,7 @@ from narrator.core.deck import Deck
 from narrator.core.errors import DeckError
 from narrator.core.game import Game, Language
 from narrator.core.i18n import Text, msg, plural
+from narrator.core.nights import PLAYER_ANSWER
 from narrator.core.procedures import Procedure, Verdict, Vote, said, settled, tally_text, top, votes_round, weighed
 from narrator.core.state import EMPTY, Ask, Dawn, Dusk, State
 from narrator.core.vote import Sentences
@@ -63,10 +64,12 @@ NIGHT_KEYS = {
 DAY_KEYS = {"tied": "players", ORATOR: "players"}
 ANSWERS = {
     SEER: ("dark", "white"), MAGE: ("mystic", "not-mystic"), MEDIUM: ("dark", "white"),
-    THIEF: ("held", "unheld"), GUILD: ("mystic-present", "recruited", "killed", "nothing"),
-    "guardie": ("0", "1", "2", "3", "4", "5"), PRIEST: ("present", "absent"), HUNTER: ("present", "absent"),
+    THIEF: (PLAYER_ANSWER, "absent"), GUILD: ("mystic-present", "recruited", "killed", "nothing"),
+    "guardie": (0, 1, 2, 3, 4, 5), PRIEST: ("present", "absent"), HUNTER: ("present", "absent"),
     MONK: ("undealt",), ANGEL: ("warn",), JULIET: ("warn",), AMULET: ("warn",), SWORD: ("warn",),
 }
+# a record's ``amuleto: NAME`` and ``spada: NAME``: the option on, and its first bearer, told on night 1
+NAMED_OPTIONS = {AMULET: AMULET, SWORD: SWORD}
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
 VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
@@ -398,8 +401,8 @@ def _ask(game, state, turn, tonight):
         return Ask(HEALER, "player", (holder,), tuple(name for name in state.seating if name in dying)) \
             if dying else None
     if turn in (AMULET, SWORD):
-        if night == 1:
-            return Ask(turn, "player", (), state.living, required=True)
+        if night == 1:  # the first bearer, drawn secretly: named by the moderator, or drawn by the laptop
+            return Ask(turn, "player", (), state.living, required=True, drawn=True)
         bearer = state.own["amulet" if turn == AMULET else "sword"]
         if not _alive(state, bearer):
             return None
@@ -423,11 +426,10 @@ def _criminal_ask(game, state, key, mystic_turn, tonight):
     return Ask(key, "fields", (holder,), forms=(form,))
 
 
-def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | int | None:
     if ask.key == "guardie":  # a Romeo chosen tonight is a lover already
         romeo = tonight.get(JULIET)
-        return str(min(5, sum(1 for name in state.living if faction(game, state, name) == CRIMINALS
-                              and name != romeo)))
+        return min(5, sum(1 for name in state.living if faction(game, state, name) == CRIMINALS and name != romeo))
     if ask.key in (PRIEST, HUNTER):
         return "present" if state.deck.get(ROSA if ask.key == PRIEST else VAMPIRE) else "absent"
     if ask.key == MONK:
@@ -442,8 +444,8 @@ def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str,
         return "mystic" if mystic(game, state, value) else "not-mystic"
     if ask.key == MEDIUM:
         return state.own["auras"].get(value, "white")
-    if ask.key == THIEF:
-        return "held" if _holder(state, value["turn"]) else "unheld"
+    if ask.key == THIEF:  # the mystic's living holder, shown to her, or nobody
+        return _holder(state, value["turn"]) or "absent"
     if ask.key == GUILD:
         return _guild(game, state, value)[0]
     return None

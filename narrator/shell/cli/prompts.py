@@ -29,8 +29,9 @@ def prompt(question: str, parse, hint: str = ""):
     return answer
 
 
-def ask_name(question: str, names, nobody: bool = False) -> str | None:
-    """One of ``names`` (or None for nobody, when ``nobody``), Tab completing them."""
+def ask_name(question: str, names, nobody: bool = False, nobody_means: str | None = None) -> str | None:
+    """One of ``names`` (or None for nobody, when ``nobody``: what Enter does is ``nobody_means``,
+    by default nobody), Tab completing them."""
     def parse(text: str):
         found = names_in(text, names, nobody)
         if found is not Undo and found is not None and len(found) != 1:
@@ -38,7 +39,9 @@ def ask_name(question: str, names, nobody: bool = False) -> str | None:
         return found if found in (Undo, None) else found[0]
 
     with completion(list(names)):
-        return prompt(question, parse, _("Enter: nobody") if nobody else "")
+        hint = "" if not nobody else _("Enter: {means}").format(means=nobody_means) if nobody_means else \
+            _("Enter: nobody")
+        return prompt(question, parse, hint)
 
 
 def ask_names(question: str, names, check=None, nobody: bool = True) -> list[str]:
@@ -106,7 +109,7 @@ def ask_form(form: dict, check=None):
     values = [option["value"] for option in form.get("options", ())]
     kind = form["kind"]
     if kind == "one":
-        return ask_name(question, values, nobody=nobody)
+        return ask_name(question, values, nobody=nobody, nobody_means=form.get("none_label"))
     if kind == "several":
         return ask_names(question, values, check, nobody=nobody) or None
     if kind == "each":

@@ -51,7 +51,7 @@ def replay(env, file, as_json, lang):
 def replay_lines(game, replayed, lang: str) -> list[str]:
     """The result in the game's words: each round's dead, why, what each was told, and the end."""
     from narrator.core.vote import Sentences
-    from narrator.shell.cli.words import ending, named
+    from narrator.shell.cli.words import ending, named, said_answer
     from narrator.shell.translation import _
 
     sentences = Sentences(game.languages[lang])
@@ -65,7 +65,7 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
                       for reason, name in result.reasons]
             for key, answer in result.answers.items():
                 lines.append("  " + _("{key}: {answer}").format(key=named(game, language, key),
-                                                               answer=sentences(f"answer_{answer}")))
+                                                               answer=said_answer(game, sentences, key, answer)))
         else:
             lines.append(_("Day {night}").format(night=result.day))
             step = result.step

@@ -59,7 +59,7 @@ from narrator.shell.cli.options import (
     say_seed,
 )
 from narrator.shell.cli.prompts import Undo, ask_form, ask_names, is_undo, prompt
-from narrator.shell.cli.words import ending, named
+from narrator.shell.cli.words import ending, named, said_answer
 from narrator.shell.savedgames import FOLDER, TOKENS, SavedGame, new_game_path
 from narrator.shell.speakerbox import forms
 from narrator.shell.speakerbox.moderator import UNDO, Console
@@ -365,7 +365,7 @@ class GameTable:
             if not step.ask.of_kind.entered:
                 shown = step.ask.about or ", ".join(self.language.role_name(role_id) for role_id in step.ask.roles)
                 if (told := answer_for(self.game, step.state, step.ask, None, step.tonight)) is not None:
-                    self.nod(name, told, shown or None)
+                    self.nod(name, step.ask.key, told, shown or None)
             else:
                 others = set(step.state.living) - set(step.ask.choosers)
                 if step.ask.of_kind.names and set(step.ask.candidates) != others:
@@ -377,7 +377,7 @@ class GameTable:
                     about = given["choice"]
                     if isinstance(about, dict):  # a value of named parts: each shown in words (a turn by its name)
                         about = ", ".join(named(self.game, self.language, str(item)) for item in about.values())
-                    self.nod(name, told, about)
+                    self.nod(name, step.ask.key, told, about)
                 self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
         elif step.nobody_alive:
             self.echo(_("  ({character}: out of the game; the turn is called all the same)").format(
@@ -391,7 +391,14 @@ class GameTable:
         """What the moderator enters for an ask, at the terminal or on the console: the form its
         kind describes (``narrator.core.kinds``), asked the same way for any kind."""
         form = forms.for_ask(ask, self.question(ask, character, phase), self.sentences)
-        return self.ask(form, lambda: ask_form(form, ask.check), forms.check_for(ask))
+        check = forms.check_for(ask)
+        if not ask.drawn:
+            return self.ask(form, lambda: ask_form(form, ask.check), check)
+        value = self.ask(form, lambda: ask_form(form), lambda value: None if value is None else check(value))
+        if value is None:  # the laptop draws, as the moderator would draw a card
+            value = random.Random(self.env.new_seed()).choice(ask.candidates)
+            self.echo(_("  Drawn at random: {name}").format(name=value))
+        return value
 
     def question(self, ask, character: str, phase: str | None) -> str:
         """An ask's question: the game's ``ask_KEY``, or what its kind asks of the character."""
@@ -605,10 +612,10 @@ class GameTable:
         slot = self.game.slot(slot_id)
         return self.language.slot_name(slot, slot.cards(self.saved.setup.deck))
 
-    def nod(self, character: str, answer: str, name) -> None:
+    def nod(self, character: str, key: str, told: str | int, name) -> None:
         """The answer the moderator gives with a nod or a shake of the head (the character's eyes are
-        open), and whom or what it is about, when anybody or anything."""
-        answer = self.sentences(f"answer_{answer}")
+        open) for the ask's ``key``, and whom or what it is about, when anybody or anything."""
+        answer = said_answer(self.game, self.sentences, key, told)
         self.told = answer if name is None else f"{answer} ({name})"
         self.echo(_("  {character}: {answer}").format(character=character, answer=self.told))
 
