@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 import pytest
 from test_game_lupus import (
+    _,
     assert_the_box_follows_the_game,
     game_command,
     invoke,
@@ -19,6 +20,7 @@ from test_game_lupus import (
 from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end
 
 from narrator.core.deck import build_deck
+from narrator.core.procedures import HandsStep
 from narrator.core.rounds import Over, PhaseStep, Rounds, Setup
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
@@ -129,6 +131,40 @@ def test_the_first_bearer_of_the_amulet_is_drawn_at_the_table_when_the_moderator
     words = {"en": ("Enter: draw one at random", "Drawn at random: "),
              "it": ("Invio: estrai a sorte", "Estratto a sorte: ")}[language]
     assert words[0] in result.output and words[1] + drawn["choice"] in result.output
+
+
+def typed_until(game, env, planned, until):
+    """What the group types for the planned game's entries up to the first step ``until(step)``."""
+    rounds, typed = Rounds(game, planned.setup), []
+    for entry in planned.entries:
+        if until(rounds.step):
+            return typed
+        typed += typed_for(game, rounds.step, entry, env)
+        rounds.enter(entry)
+    raise AssertionError("the planned game never came to that step")
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_accusations_are_given_as_the_hands_counted_for_each_name_called(game, tmp_path, language):
+    """Issue 39, point 10: at the accusations the moderator types h, the laptop calls each living
+    name in the day's order and the moderator types the hands counted; the ballottaggio follows."""
+    env = lupus_env(tmp_path, language, seed=6)
+    planned, _typed = planned_game(game, env, 8, seed=2)
+    typed = typed_until(game, env, planned, lambda step: isinstance(step, HandsStep))
+    said_before = len(env.speaker_said)
+    called = list(planned.setup.seating)  # day 1: every name, clockwise
+    counts = {called[0]: 5, called[1]: 3}
+    result = invoke(env, command(8), ["", *typed, _("h", env), *(str(counts.get(name, 0)) for name in called)])
+    assert result.exit_code == 2  # the input ended at the ballottaggio: the game is saved
+    (entry,) = [entry for entry in saved_game(env)["entries"] if entry["kind"] == "hands"]
+    assert entry["round"] == "accusation" and entry["hands"] == {name: counts.get(name, 0) for name in called}
+    assert [text for _time, text in env.speaker_said[said_before:]][-len(called):] == called  # called aloud
+    question = {"en": "This round of votes: Enter to type each vote, h to type the hands counted for each name",
+                "it": "Questo giro di voti: Invio per scrivere ogni voto, m per scrivere le mani contate per ogni "
+                      "nome"}[language]
+    assert question in result.output
+    accused = {"en": f"Accused: {called[0]} and {called[1]}", "it": f"Accusati: {called[0]} e {called[1]}"}
+    assert accused[language] in result.output
 
 
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):

@@ -132,6 +132,57 @@ def test_example_4_the_rose_halved_and_the_merchant_accusing_two(game):
     assert (day.lynched, day.dead) == ("Marco", ("Marco",))
 
 
+def test_example_4_given_as_the_hands_counted_for_each_name(game):
+    """Issue 39, point 10: the accusations as the moderator counts them, calling each name (Rosa 5
+    hands, the Mercante's two among them), the counts adjusted as each vote's would be."""
+    record = yaml.safe_load(EXAMPLES["accuse"])
+    ballot = record["rounds"][1]["day"]["ballottaggio"]
+    record["rounds"][1] = {"day": {"hands": {"accusation": {"Rosa": 5, "Marco": 3, "Nina": 2}},
+                                   "ballottaggio": ballot}}
+    day = replay(game, record, "record.yaml").rounds[1]
+    tallies = day.step.verdict.tallies
+    assert {name: count for name, count in tallies["accusation"].items() if count} == {"Rosa": 3, "Marco": 3,
+                                                                                      "Nina": 2}
+    assert dict(tallies["runoff"]) == {"Rosa": 2, "Marco": 3}
+    assert (day.lynched, day.dead) == ("Marco", ("Marco",))
+
+
+@pytest.mark.parametrize("day, refusal", [
+    ({"hands": {"accusation": {"Rosa": 18}}}, "round 2: hands: 18 hands, but the voters have 17 at most"),
+    ({"hands": {"accusation": {"Zeno": 1}}}, "round 2: hands: hands 'Zeno' is not one of Rosa, Marco"),
+    ({"hands": {"accusation": {"Rosa": "five"}}}, "round 2: hands: the hands are a count for each name, 0 or more"),
+    ({"hands": {"ballottaggio": {"Rosa": 1}}, "accusation": "as in the example"},
+     "round 2: hands: 'ballottaggio' is not counted by hands here: accusation"),
+    ({"hands": {"accusation": {"Rosa": 5}}, "accusation": {"Rosa": "Marco"}},
+     "round 2: accusation: given as hands and as votes: one or the other"),
+    ({"hands": ["Rosa"]}, "round 2: hands: a mapping of round: the hands counted for each name"),
+])
+def test_hands_a_record_cannot_count_are_refused_in_one_line(game, day, refusal):
+    record = yaml.safe_load(EXAMPLES["accuse"])
+    example = record["rounds"][1]["day"]
+    record["rounds"][1] = {"day": {key: example[key] if value == "as in the example" else value
+                                   for key, value in day.items()}}
+    with pytest.raises(ReplayError) as refused:
+        replay(game, record, "record.yaml")
+    assert str(refused.value).startswith(f"record.yaml: {refusal}")
+
+
+def test_the_accusations_counted_by_hands_go_to_the_angel_and_keep_an_accused_orator_silent(game):
+    """The Amato's hands go to his Angelo; the Oratore among the accused signals nobody (day_asks
+    reads the hands as it reads the votes)."""
+    cards = table(Carla="angelo-custode", Dino="oratore")
+    hands = {"hands": {"accusation": {"Gina": 5, "Dino": 3}}, "ballottaggio": {"Anna": "Carla", "Bruno": "Carla",
+                                                                                "Elsa": "Dino", "Fabio": "Carla",
+                                                                                "Gina": "Carla", "Ivo": "Dino"}}
+    day = replay(game, records(cards, {"night": {"angelo-custode": "Gina"}}, {"day": hands}), "record.yaml").rounds[1]
+    assert {name: count for name, count in day.step.verdict.tallies["accusation"].items() if count} == {
+        "Carla": 5, "Dino": 3}
+    assert day.lynched == "Carla"  # the Oratore, accused, was not asked whom he signals: nobody is spared
+    signal = {**hands, "oratore": ["Carla"]}
+    with pytest.raises(ReplayError, match="round 2: oratore: it cannot be played today"):
+        replay(game, records(cards, {"night": {"angelo-custode": "Gina"}}, {"day": signal}), "record.yaml")
+
+
 # --- one record per ruling ------------------------------------------------------------------------------
 
 TABLE = {"Anna": "veggente", "Bruno": "capo-branco", "Carla": "contadino", "Dino": "strega", "Elsa": "mago",

@@ -82,9 +82,10 @@ class NightsRules(Protocol):
         """The procedure that settles today's vote (narrator.core.procedures)."""
 
     def day_asks(self, game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]],
-                 acts: Mapping[str, Any]) -> Sequence[Ask]:
+                 acts: Mapping[str, Any], hands: Mapping[str, Mapping[str, int]]) -> Sequence[Ask]:
         """The day's actions once the vote has decided (a mayor's pardon), each keyed in DAY_KEYS;
-        ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered.
+        ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered;
+        ``hands`` the rounds given as the hands counted for each name instead (round: name: hands).
         ``acts`` are the day's actions answered so far: the loop calls this again after each answer
         and asks the first one not answered yet, so a question may depend on those before it (none
         after the one that ends the day; a seconder other than the accused), or be left out."""

@@ -11,6 +11,7 @@ A record (already parsed from YAML)::
     rounds:                         # night 1, day 1, night 2, ...
       - night: {cortigiana: Marco, lupi: {Anna: Marco}}
       - day: {lynched: Dario}       # or the procedure's votes (the rules' VOTE_KEYS); null: nobody
+      - day: {hands: {accusation: {Dario: 5, Anna: 2}}, ballottaggio: {...}}  # a round counted by hands
 
 Anything the rules forbid is refused with one line naming the round and the key.
 """
@@ -24,7 +25,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import Text, msg
 from narrator.core.kinds import RecordWords, name_of
-from narrator.core.procedures import QuestionStep, VoteStep
+from narrator.core.procedures import HandsStep, QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -251,8 +252,9 @@ class _Replay:
         step = self.rounds.step
         assert isinstance(step, DayStep)  # after a night (run() checked it), the day
         night = step.state.night
+        counted = self.hands(number, values, step.procedure.rounds)
         rounds_given = {name: rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds
-                        if rules.VOTE_KEYS.get(name, name) in values}
+                        if rules.VOTE_KEYS.get(name, name) in values or rules.VOTE_KEYS.get(name, name) in counted}
         lynched_given = "lynched" in values
         lynched = values.pop("lynched", None)
         if lynched is not None and not isinstance(lynched, str | int):
@@ -263,7 +265,7 @@ class _Replay:
                 rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds)))
         if rounds_given:
             self.enter(number, None, entry_for(step))
-            self.votes(number, values, rounds_given)
+            self.votes(number, values, rounds_given, counted)
         else:
             self.enter(number, "lynched", entry_for(step, lynched=lynched))
         while isinstance(self.rounds.step, ActStep):
@@ -280,18 +282,41 @@ class _Replay:
                                         lynched=step.verdict.lynched, step=step))
         self.enter(number, None, entry_for(step))
 
-    def votes(self, number: int, values: dict, rounds_given: dict) -> None:
-        used: dict[str, set] = {key: set() for key in rounds_given.values()}
-        for key in rounds_given.values():
+    def hands(self, number: int, values: dict, rounds) -> dict[str, dict[str, Any]]:
+        """The day's rounds the record gives as the hands counted for each name (``hands: {ROUND:
+        {NAME: COUNT}}``, each round by its record's name), names as text."""
+        counted = values.pop("hands", None)
+        if counted is None:
+            return {}
+        keys = [self.game.nights_rules.VOTE_KEYS.get(name, name) for name in rounds]
+        if not isinstance(counted, Mapping) or not all(isinstance(each, Mapping) for each in counted.values()):
+            raise self.fail(number, "hands", msg("a mapping of round: the hands counted for each name ({keys})",
+                                                 keys=", ".join(keys)))
+        for key in counted:
+            if str(key) in values:
+                raise self.fail(number, str(key), msg("given as hands and as votes: one or the other"))
+        return {str(key): {name_of(name) or str(name): count for name, count in each.items()}
+                for key, each in counted.items()}
+
+    def votes(self, number: int, values: dict, rounds_given: dict, counted: dict[str, dict[str, Any]]) -> None:
+        used: dict[str, set] = {key: set() for key in rounds_given.values() if key not in counted}
+        for key in used:
             if not isinstance(values.get(key), Mapping):
                 raise self.fail(number, key, msg("a mapping of voter: voted"))
-        while isinstance(self.rounds.step, VoteStep | QuestionStep):
+        offered: list[str] = []  # the rounds that may be counted by hands, so far
+        while isinstance(self.rounds.step, VoteStep | QuestionStep | HandsStep):
             step = self.rounds.step
             if isinstance(step, QuestionStep):  # a question of the procedure's: its value under its key
                 answer = self.value(number, step.ask, values.pop(step.ask.key, None))
                 self.enter(number, step.ask.key, entry_for(step, choice=answer))
                 continue
             key = rounds_given.get(step.round)
+            if isinstance(step, HandsStep):  # the hands counted, where the record gives them; else each vote
+                offered.append(key or step.round)
+                self.enter(number, "hands", entry_for(step, hands=counted.pop(key, None) if key else None))
+                continue
+            if key in counted:
+                raise self.fail(number, "hands", self.not_by_hands(key, offered))
             if key is None and step.may_pass:  # a round the record leaves out where passing is allowed: passed
                 self.enter(number, None, entry_for(step, voted=None))
                 continue
@@ -306,10 +331,16 @@ class _Replay:
             voted = [name_of(name) or name for name in given] if isinstance(given, list) and step.several else \
                 name_of(given) if not isinstance(given, list) else given
             self.enter(number, key, entry_for(step, voted=voted))
-        for key in rounds_given.values():
+        if counted:  # a round never counted by hands: it did not come, or not as hands
+            raise self.fail(number, "hands", self.not_by_hands(next(iter(counted)), offered))
+        for key in used:
             extra = sorted(set(map(str, values.pop(key))) - used[key])
             if extra:
                 raise self.fail(number, key, msg("{voter} does not vote here", voter=extra[0]))
+
+    @staticmethod
+    def not_by_hands(key: str, offered: list[str]) -> Text:
+        return msg("'{key}' is not counted by hands here: {keys}", key=key, keys=", ".join(offered) or "-")
 
     def value(self, number: int, ask, value: Any) -> Any:
         """A record's value in the shape its ask's kind takes (names as text, yes or no as a flag)."""

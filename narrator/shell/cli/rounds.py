@@ -21,7 +21,7 @@ from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import NOBODY_DIED_LINE, end_line
 from narrator.core.i18n import msg
 from narrator.core.kinds import options as tappable
-from narrator.core.procedures import QuestionStep, VoteStep
+from narrator.core.procedures import HandsStep, QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -330,7 +330,8 @@ class GameTable:
     def handle(self, step) -> dict:
         handlers: dict[type, Callable[[Any], dict]] = {
             NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
-            DayStep: self.day, VoteStep: self.vote, QuestionStep: self.question_step, ActStep: self.act, LynchStep: self.lynch}
+            DayStep: self.day, VoteStep: self.vote, QuestionStep: self.question_step, HandsStep: self.hands_step,
+            ActStep: self.act, LynchStep: self.lynch}
         return handlers[type(step)](step)
 
     def script(self, night: int, skip: frozenset[str]) -> NightScript:
@@ -476,9 +477,17 @@ class GameTable:
         self.heard.add(step.key)
         for opening in step.procedure.opening:  # what the game says of today's vote, however it is given
             self.echo(self.sentences.said(opening))
-        if step.procedure.most_hands is not None and self.by_hands():
-            return entry_for(step, hands=self.hands(step.procedure))
+        if step.procedure.most_hands is not None and self.by_hands(_("The secret vote")):
+            return entry_for(step, hands=self.hands(step.procedure.candidates, step.procedure.most_hands))
         return entry_for(step)
+
+    def hands_step(self, step: HandsStep) -> dict:
+        """A round of the day's vote the moderator may give as the hands counted for each name."""
+        for said in step.intro:  # the round's opening, in the game's words
+            self.echo(self.sentences.said(said))
+        if self.by_hands(_("This round of votes")):
+            return entry_for(step, hands=self.hands(step.candidates, step.most))
+        return entry_for(step, hands=None)
 
     def open_day(self) -> None:
         """A discussion off the timer: its opening line, then the vote when the moderator says it is over."""
@@ -496,8 +505,9 @@ class GameTable:
                  lambda: prompt(question, parse, _("Enter: the vote")) or True)
         self.spoken(self.language.line(VOTE), key=VOTE)
 
-    def by_hands(self) -> bool:
-        """Whether the moderator gives the hands counted for each name rather than each vote."""
+    def by_hands(self, title: str) -> bool:
+        """Whether the moderator gives the hands counted for each name rather than each vote (in the
+        vote ``title`` names)."""
         def parse(text: str):
             text = text.strip().casefold()
             if is_undo(text):
@@ -508,36 +518,36 @@ class GameTable:
                 return True
             raise click.BadParameter(_("type {hands} or press Enter").format(hands=_("h")))
 
-        question = _("The secret vote: Enter to type each vote, {hands} to type the hands counted for each "
-                     "name").format(hands=_("h"))
-        return self.ask({"kind": "pick", "question": _("The secret vote"), "options": [
+        question = _("{vote}: Enter to type each vote, {hands} to type the hands counted for each "
+                     "name").format(vote=title, hands=_("h"))
+        return self.ask({"kind": "pick", "question": title, "options": [
             {"label": _("Each vote"), "value": False}, {"label": _("Hands for each name"), "value": True}]},
             lambda: prompt(question, parse))
 
-    def hands(self, procedure) -> dict[str, int]:
-        """The hands raised for each living player, called aloud one by one, as the moderator
-        counted them."""
+    def hands(self, candidates, most: int) -> dict[str, int]:
+        """The hands raised for each of ``candidates``, called aloud one by one, as the moderator
+        counted them (``most`` in all at most)."""
         def parse(text: str):
             text = text.strip()
             if is_undo(text):
                 return Undo
             if not text:
                 return 0
-            if text.isascii() and text.isdigit() and int(text) <= procedure.most_hands:
+            if text.isascii() and text.isdigit() and int(text) <= most:
                 return int(text)
-            raise click.BadParameter(_("a number of hands from 0 to {most}").format(most=procedure.most_hands))
+            raise click.BadParameter(_("a number of hands from 0 to {most}").format(most=most))
 
         while True:
             counts = {}
-            for name in procedure.candidates:  # the laptop calls each name aloud; the moderator counts the hands
+            for name in candidates:  # the laptop calls each name aloud; the moderator counts the hands
                 self.spoken(name)
                 question = _("Hands for {name}").format(name=name)
-                counts[name] = self.ask({"kind": "count", "question": question, "most": procedure.most_hands},
+                counts[name] = self.ask({"kind": "count", "question": question, "most": most},
                                         lambda question=question: prompt(question, parse, _("Enter: none")))
-            if sum(counts.values()) <= procedure.most_hands:
+            if sum(counts.values()) <= most:
                 return counts
             self.echo(_("{count} hands, but the voters have {most} at most: count again.").format(
-                count=sum(counts.values()), most=procedure.most_hands))
+                count=sum(counts.values()), most=most))
 
     def vote(self, step: VoteStep) -> dict:
         for said in step.intro:  # the round's opening, in the game's words
@@ -627,7 +637,7 @@ class GameTable:
             return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
         if isinstance(step, DawnStep):
             return _("the dawn after night {night}").format(night=night)
-        if isinstance(step, QuestionStep):
+        if isinstance(step, QuestionStep | HandsStep):
             return _("day {night}, the vote").format(night=night)
         if isinstance(step, ActStep):
             return _("day {night}, after the vote").format(night=night)
