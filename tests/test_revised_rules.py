@@ -137,7 +137,7 @@ def test_example_4_given_as_the_hands_counted_for_each_name(game):
     hands, the Mercante's two among them), the counts adjusted as each vote's would be."""
     record = yaml.safe_load(EXAMPLES["accuse"])
     ballot = record["rounds"][1]["day"]["ballottaggio"]
-    record["rounds"][1] = {"day": {"hands": {"accusation": {"Rosa": 5, "Marco": 3, "Nina": 2}},
+    record["rounds"][1] = {"day": {"hands": {"accusation": {"Rosa": 5, "Marco": "3", "Nina": 2}},  # read as text too
                                    "ballottaggio": ballot}}
     day = replay(game, record, "record.yaml").rounds[1]
     tallies = day.step.verdict.tallies

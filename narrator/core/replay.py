@@ -169,6 +169,12 @@ def _setup(game: Game, record: Mapping, source: str) -> tuple[Setup, dict[str, t
     return setup, firsts
 
 
+def _count(value: Any) -> Any:
+    """A record's count as a number (``narrate replay`` reads every value as text); what is no
+    count is handed on as it is, for the check to say why."""
+    return int(value) if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() else value
+
+
 class _Replay:
     def __init__(self, game: Game, setup: Setup, source: str, firsts: Mapping[str, tuple[str, str]]):
         self.game, self.setup, self.source = game, setup, source
@@ -295,7 +301,7 @@ class _Replay:
         for key in counted:
             if str(key) in values:
                 raise self.fail(number, str(key), msg("given as hands and as votes: one or the other"))
-        return {str(key): {name_of(name) or str(name): count for name, count in each.items()}
+        return {str(key): {name_of(name) or str(name): _count(count) for name, count in each.items()}
                 for key, each in counted.items()}
 
     def votes(self, number: int, values: dict, rounds_given: dict, counted: dict[str, dict[str, Any]]) -> None:
