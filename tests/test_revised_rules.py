@@ -2,6 +2,8 @@
 (shared/rules/wherewolf-revised.md): its four worked examples settled by ``narrate replay``, then
 one record per ruling, and the records the digest refuses."""
 
+from types import MappingProxyType
+
 import pytest
 import yaml
 from test_procedures import SEATING
@@ -181,6 +183,26 @@ def test_the_accusations_counted_by_hands_go_to_the_angel_and_keep_an_accused_or
     signal = {**hands, "oratore": ["Carla"]}
     with pytest.raises(ReplayError, match="round 2: oratore: it cannot be played today"):
         replay(game, records(cards, {"night": {"angelo-custode": "Gina"}}, {"day": signal}), "record.yaml")
+
+
+def test_a_game_saved_before_the_hands_could_be_counted_resumes(game):
+    """A game saved when the accusations were only given vote by vote (no entry of kind 'hands'
+    before them) resumes as if each vote had been chosen."""
+    from test_rounds import advance
+
+    from narrator.core.procedures import HandsStep
+    from narrator.core.rounds import Rounds, Setup
+
+    deck = {card: list(TABLE.values()).count(card) for card in TABLE.values()}
+    setup = Setup(tuple(TABLE), MappingProxyType(deck), MappingProxyType(dict(game.option_defaults)),
+                  MappingProxyType(TABLE))
+    rounds = Rounds(game, setup)
+    advance(rounds, lambda step: step.kind == "lynch", votes=lambda step: step.candidates[0])
+    assert any(entry["kind"] == "hands" for entry in rounds.entries)
+    old = [entry for entry in rounds.entries if entry["kind"] != "hands"]
+    resumed = Rounds(game, setup, old)
+    assert resumed.step == rounds.step and resumed.entries == rounds.entries
+    assert not isinstance(resumed.step, HandsStep)
 
 
 # --- one record per ruling ------------------------------------------------------------------------------

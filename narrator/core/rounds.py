@@ -201,6 +201,8 @@ class Rounds:
         self._flow = _flow(game, setup)
         self.step: Step = next(self._flow)
         for index, entry in enumerate(entries, start=1):
+            if _saved_before_hands(self.step, entry):  # a round counted vote by vote, as it then was
+                self._take(entry_for(self.step, hands=None), index)
             self._take(entry, index)
 
     def enter(self, entry: dict) -> Step:
@@ -234,6 +236,13 @@ class Rounds:
         _check(self.step, entry, index)
         self.entries.append(entry)
         self.step = self._flow.send(entry)
+
+def _saved_before_hands(step: Step, entry: Any) -> bool:
+    """Whether a saved game gives a vote where its round may now be counted by hands: saved before
+    that round could be (Wherewolf Revised's accusations), each vote was given."""
+    return isinstance(step, HandsStep) and isinstance(entry, dict) and entry.get("kind") == "vote" \
+        and entry.get("round") == step.round
+
 
 def _shape(entry: dict) -> str:
     """An entry as an error shows it: where it stands in the game, and which answers it holds."""
