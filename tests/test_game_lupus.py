@@ -23,7 +23,7 @@ from test_rounds import NAMES, random_entry
 
 from narrator.core.deck import build_deck, make_deck
 from narrator.core.errors import NarratorError
-from narrator.core.procedures import QuestionStep, VoteStep
+from narrator.core.procedures import HandsStep, QuestionStep, VoteStep
 from narrator.core.rounds import ActStep, DawnStep, DayStep, EndQuestion, Over, PhaseStep, Rounds, Setup
 from narrator.core.script import INTRO_PHASE
 from narrator.games import GAMES_DIR
@@ -108,6 +108,10 @@ def typed_for(game, step, entry, env) -> list[str]:
     if isinstance(step, EndQuestion):
         language = game.languages[env.default_language()]
         return [language.sides[entry["winner"]] if entry["winner"] else ""]
+    if isinstance(step, HandsStep):  # each vote (Enter), or the hands for each name called
+        if entry["hands"] is None:
+            return [""]
+        return [_("h", env), *(str(entry["hands"].get(name, 0)) for name in step.candidates)]
     if isinstance(step, VoteStep):
         voted = entry["voted"]
         return [", ".join(voted) if isinstance(voted, list) else voted or ""]

@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 import pytest
 from test_game_lupus import (
+    _,
     assert_the_box_follows_the_game,
     game_command,
     invoke,
@@ -15,11 +16,13 @@ from test_game_lupus import (
     planned_game,
     play_stopped_and_resumed,
     saved_game,
+    typed_for,
 )
 from test_rounds import NAMES, assert_replays_and_resumes_from_any_entry, play_to_the_end
 
 from narrator.core.deck import build_deck
-from narrator.core.rounds import Over, Setup
+from narrator.core.procedures import HandsStep
+from narrator.core.rounds import Over, PhaseStep, Rounds, Setup
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
 
@@ -107,6 +110,62 @@ def test_a_fourteen_player_game_of_two_moons_plays_to_a_winner(game, tmp_path, l
     opening = {"en": ("The accusations, eyes closed: call each living player's name in turn, ", "Accused: "),
                "it": ("Le accuse, a occhi chiusi: chiama per nome ogni giocatore vivo", "Accusati: ")}[language]
     assert all(words in result.output for words in opening)  # each round said in the game's own words
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_first_bearer_of_the_amulet_is_drawn_at_the_table_when_the_moderator_names_nobody(game, tmp_path,
+                                                                                              language):
+    """Issue 39, point 13: at night 1's Amuleto turn the moderator types the first bearer, or presses
+    Enter and the laptop draws one among the living (kept in the saved game like a typed name)."""
+    env = lupus_env(tmp_path, language, seed=5)
+    planned, _typed = planned_game(game, env, 8, seed=1, amuleto=True)
+    rounds, typed = Rounds(game, planned.setup), []
+    for entry in planned.entries:  # what the group types up to the Amulet's first turn
+        if isinstance(rounds.step, PhaseStep) and rounds.step.phase == "amuleto":
+            break
+        typed += typed_for(game, rounds.step, entry, env)
+        rounds.enter(entry)
+    result = invoke(env, command(8, "amuleto=on"), ["", *typed, ""])  # Enter: the laptop draws
+    assert result.exit_code == 2  # the input ended after the draw: the game is saved
+    (drawn,) = [entry for entry in saved_game(env)["entries"] if entry.get("phase") == "amuleto"]
+    assert drawn["choice"] in planned.setup.seating
+    words = {"en": ("Enter: draw one at random", "Drawn at random: "),
+             "it": ("Invio: estrai a sorte", "Estratto a sorte: ")}[language]
+    assert words[0] in result.output and words[1] + drawn["choice"] in result.output
+
+
+def typed_until(game, env, planned, until):
+    """What the group types for the planned game's entries up to the first step ``until(step)``."""
+    rounds, typed = Rounds(game, planned.setup), []
+    for entry in planned.entries:
+        if until(rounds.step):
+            return typed
+        typed += typed_for(game, rounds.step, entry, env)
+        rounds.enter(entry)
+    raise AssertionError("the planned game never came to that step")
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_accusations_are_given_as_the_hands_counted_for_each_name_called(game, tmp_path, language):
+    """Issue 39, point 10: at the accusations the moderator types h, the laptop calls each living
+    name in the day's order and the moderator types the hands counted; the ballottaggio follows."""
+    env = lupus_env(tmp_path, language, seed=6)
+    planned, _typed = planned_game(game, env, 8, seed=2)
+    typed = typed_until(game, env, planned, lambda step: isinstance(step, HandsStep))
+    said_before = len(env.speaker_said)
+    called = list(planned.setup.seating)  # day 1: every name, clockwise
+    counts = {called[0]: 5, called[1]: 3}
+    result = invoke(env, command(8), ["", *typed, _("h", env), *(str(counts.get(name, 0)) for name in called)])
+    assert result.exit_code == 2  # the input ended at the ballottaggio: the game is saved
+    (entry,) = [entry for entry in saved_game(env)["entries"] if entry["kind"] == "hands"]
+    assert entry["round"] == "accusation" and entry["hands"] == {name: counts.get(name, 0) for name in called}
+    assert [text for _time, text in env.speaker_said[said_before:]][-len(called):] == called  # called aloud
+    question = {"en": "This round of votes: Enter to type each vote, h to type the hands counted for each name",
+                "it": "Questo giro di voti: Invio per scrivere ogni voto, m per scrivere le mani contate per ogni "
+                      "nome"}[language]
+    assert question in result.output
+    accused = {"en": f"Accused: {called[0]} and {called[1]}", "it": f"Accusati: {called[0]} e {called[1]}"}
+    assert accused[language] in result.output
 
 
 def test_a_game_stopped_in_the_middle_resumes_where_it_was(game, tmp_path):

@@ -66,3 +66,18 @@ def test_a_told_ask_has_no_form_and_nothing_is_entered():
     assert not ask.of_kind.entered and ask.check("Anna") is not None
     with pytest.raises(ValueError):
         ask.of_kind.form(ask, "", Words())
+
+
+def test_an_ask_the_laptop_may_draw_offers_the_draw_where_nobody_would_be():
+    """A token's first bearer (Wherewolf Revised's Amuleto and Spada): the moderator names him or
+    lets the laptop draw one, at the terminal (Enter) and on the phone (a button of its own)."""
+    drawn = Ask("k", "player", candidates=NAMES, required=True, drawn=True)
+    form = drawn.of_kind.form(drawn, "Q?", Words())
+    assert form["none"] is True and str(form["none_label"]) == "draw one at random"
+    from narrator.shell.speakerbox.forms import fault, in_words, rendered
+
+    shown = rendered(form)  # the phone's none button, and the laptop's line when it is tapped
+    assert fault(shown, None) is None and in_words(shown, None) == "draw one at random"
+    plain = Ask("k", "player", candidates=NAMES, required=True)
+    assert plain.of_kind.form(plain, "Q?", Words())["none"] is False and "none_label" not in plain.of_kind.form(
+        plain, "Q?", Words())

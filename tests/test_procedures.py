@@ -2,21 +2,25 @@
 asked in turn, the verdict returned; the stock ones of the core here, a game's own beside its rules
 (test_lupus_rules.py, test_revised_rules.py), with ``settle``."""
 
-from narrator.core.procedures import OpenVote, Procedure, SecretVote, VoteStep
+from narrator.core.procedures import HandsStep, OpenVote, Procedure, SecretVote, VoteStep
 from narrator.core.state import State
 
 SEATING = ("Anna", "Bruno", "Carla", "Dario", "Elena")
 STATE = State(1, SEATING, {}, {})
 
 
-def settle(procedure, *rounds):
-    """Run ``procedure`` with each round's votes (voter: voted); the steps asked and the verdict."""
+def settle(procedure, *rounds, hands=None):
+    """Run ``procedure`` with each round's votes (voter: voted), or with the ``hands`` counted for
+    each name where a round may be counted so (each vote without them); the steps asked and the verdict."""
     assert isinstance(procedure, Procedure)
     flow = procedure.run(STATE)
     asked = []
     step = next(flow)
     try:
         while True:
+            if isinstance(step, HandsStep):
+                step = flow.send({"hands": hands})
+                continue
             assert isinstance(step, VoteStep)
             asked.append((step.round, step.voter, step.candidates))
             votes = rounds[1 if step.round == "runoff" else 0]  # the first round's votes, then the runoff's

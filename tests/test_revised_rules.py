@@ -2,6 +2,8 @@
 (shared/rules/wherewolf-revised.md): its four worked examples settled by ``narrate replay``, then
 one record per ruling, and the records the digest refuses."""
 
+from types import MappingProxyType
+
 import pytest
 import yaml
 from test_procedures import SEATING
@@ -11,6 +13,7 @@ from test_rounds import settle_record
 from narrator.core.replay import ReplayError, replay
 from narrator.games import GAMES_DIR
 from narrator.games.loader import load_game
+from narrator.shell.translation import load_catalog
 
 WR = "wherewolf-revised"
 EXAMPLES = {
@@ -95,7 +98,8 @@ def settle(game, text):
 
 def records(cards, *rounds, **options):
     return {"players": [{"name": n, "card": c} for n, c in cards.items()],
-            "options": {name: "on" if on else "off" for name, on in options.items()}, "rounds": list(rounds)}
+            "options": {name: on if isinstance(on, str) else "on" if on else "off" for name, on in options.items()},
+            "rounds": list(rounds)}
 
 
 def test_example_1_the_witch_shelters_the_beloved_and_nobody_dies(game):
@@ -130,6 +134,77 @@ def test_example_4_the_rose_halved_and_the_merchant_accusing_two(game):
     assert (day.lynched, day.dead) == ("Marco", ("Marco",))
 
 
+def test_example_4_given_as_the_hands_counted_for_each_name(game):
+    """Issue 39, point 10: the accusations as the moderator counts them, calling each name (Rosa 5
+    hands, the Mercante's two among them), the counts adjusted as each vote's would be."""
+    record = yaml.safe_load(EXAMPLES["accuse"])
+    ballot = record["rounds"][1]["day"]["ballottaggio"]
+    record["rounds"][1] = {"day": {"hands": {"accusation": {"Rosa": 5, "Marco": "3", "Nina": 2}},  # read as text too
+                                   "ballottaggio": ballot}}
+    day = replay(game, record, "record.yaml").rounds[1]
+    tallies = day.step.verdict.tallies
+    assert {name: count for name, count in tallies["accusation"].items() if count} == {"Rosa": 3, "Marco": 3,
+                                                                                      "Nina": 2}
+    assert dict(tallies["runoff"]) == {"Rosa": 2, "Marco": 3}
+    assert (day.lynched, day.dead) == ("Marco", ("Marco",))
+
+
+@pytest.mark.parametrize("day, refusal", [
+    ({"hands": {"accusation": {"Rosa": 18}}}, "round 2: hands: 18 hands, but the voters have 17 at most"),
+    ({"hands": {"accusation": {"Zeno": 1}}}, "round 2: hands: hands 'Zeno' is not one of Rosa, Marco"),
+    ({"hands": {"accusation": {"Rosa": "five"}}}, "round 2: hands: the hands are a count for each name, 0 or more"),
+    ({"hands": {"ballottaggio": {"Rosa": 1}}, "accusation": "as in the example"},
+     "round 2: hands: 'ballottaggio' is not counted by hands here: accusation"),
+    ({"hands": {"accusation": {"Rosa": 5}}, "accusation": {"Rosa": "Marco"}},
+     "round 2: accusation: given as hands and as votes: one or the other"),
+    ({"hands": ["Rosa"]}, "round 2: hands: a mapping of round: the hands counted for each name"),
+])
+def test_hands_a_record_cannot_count_are_refused_in_one_line(game, day, refusal):
+    record = yaml.safe_load(EXAMPLES["accuse"])
+    example = record["rounds"][1]["day"]
+    record["rounds"][1] = {"day": {key: example[key] if value == "as in the example" else value
+                                   for key, value in day.items()}}
+    with pytest.raises(ReplayError) as refused:
+        replay(game, record, "record.yaml")
+    assert str(refused.value).startswith(f"record.yaml: {refusal}")
+
+
+def test_the_accusations_counted_by_hands_go_to_the_angel_and_keep_an_accused_orator_silent(game):
+    """The Amato's hands go to his Angelo; the Oratore among the accused signals nobody (day_asks
+    reads the hands as it reads the votes)."""
+    cards = table(Carla="angelo-custode", Dino="oratore")
+    hands = {"hands": {"accusation": {"Gina": 5, "Dino": 3}}, "ballottaggio": {"Anna": "Carla", "Bruno": "Carla",
+                                                                                "Elsa": "Dino", "Fabio": "Carla",
+                                                                                "Gina": "Carla", "Ivo": "Dino"}}
+    day = replay(game, records(cards, {"night": {"angelo-custode": "Gina"}}, {"day": hands}), "record.yaml").rounds[1]
+    assert {name: count for name, count in day.step.verdict.tallies["accusation"].items() if count} == {
+        "Carla": 5, "Dino": 3}
+    assert day.lynched == "Carla"  # the Oratore, accused, was not asked whom he signals: nobody is spared
+    signal = {**hands, "oratore": ["Carla"]}
+    with pytest.raises(ReplayError, match="round 2: oratore: it cannot be played today"):
+        replay(game, records(cards, {"night": {"angelo-custode": "Gina"}}, {"day": signal}), "record.yaml")
+
+
+def test_a_game_saved_before_the_hands_could_be_counted_resumes(game):
+    """A game saved when the accusations were only given vote by vote (no entry of kind 'hands'
+    before them) resumes as if each vote had been chosen."""
+    from test_rounds import advance
+
+    from narrator.core.procedures import HandsStep
+    from narrator.core.rounds import Rounds, Setup
+
+    deck = {card: list(TABLE.values()).count(card) for card in TABLE.values()}
+    setup = Setup(tuple(TABLE), MappingProxyType(deck), MappingProxyType(dict(game.option_defaults)),
+                  MappingProxyType(TABLE))
+    rounds = Rounds(game, setup)
+    advance(rounds, lambda step: step.kind == "lynch", votes=lambda step: step.candidates[0])
+    assert any(entry["kind"] == "hands" for entry in rounds.entries)
+    old = [entry for entry in rounds.entries if entry["kind"] != "hands"]
+    resumed = Rounds(game, setup, old)
+    assert resumed.step == rounds.step and resumed.entries == rounds.entries
+    assert not isinstance(resumed.step, HandsStep)
+
+
 # --- one record per ruling ------------------------------------------------------------------------------
 
 TABLE = {"Anna": "veggente", "Bruno": "capo-branco", "Carla": "contadino", "Dino": "strega", "Elsa": "mago",
@@ -151,11 +226,17 @@ def test_the_wolves_on_the_beloved_kill_the_guardian_angel_instead(game):
     assert night_dead(result, 2) == ["Carla"]
 
 
-def test_the_beloved_cannot_be_burned_while_his_angel_is_in_play(game):
+def test_the_beloved_cannot_be_burned_while_his_angel_is_in_play(game, tmp_path):
+    """The refusal says why, in the game's words, in both languages (issue 39, point 12)."""
     record = {"players": [{"name": name, "card": card} for name, card in table(Carla="angelo-custode").items()],
               "rounds": [{"night": {"angelo-custode": "Gina"}}, {"day": {"lynched": "Gina"}}]}
-    with pytest.raises(ReplayError, match="'Gina' is not one of"):
+    with pytest.raises(ReplayError) as refused:
         replay(game, record, "record.yaml")
+    assert str(refused.value) == ("record.yaml: round 2: lynched: Gina is the Guardian Angel's Beloved, and his "
+                                  "Angel, Carla, is in play: the Angel is accused and burned in his place")
+    italian = refused.value.message.render(load_catalog("it", tmp_path))
+    assert italian.endswith("lynched: Gina è l'Amato dell'Angelo Custode, e il suo Angelo, Carla, è in gioco: è "
+                            "l'Angelo a essere accusato e bruciato al suo posto")
 
 
 def test_accusations_on_the_beloved_go_to_the_angel(game):
@@ -238,11 +319,11 @@ def test_the_thief_sees_a_mystic_once_and_the_first_attack_on_her_fails(game):
     result = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"ladra": {"turn": "mago"}, "lupi-mannari": "Carla"}},
                            {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}})
-    assert result["rounds"][2]["answers"]["ladra"] == "held" and night_dead(result, 2) == []
+    assert result["rounds"][2]["answers"]["ladra"] == "Elsa" and night_dead(result, 2) == []  # the Mage's holder
     assert night_dead(result, 3) == ["Carla"]
     absent = settle_record(game, cards, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"ladra": {"turn": "medium"}}})
-    assert absent["rounds"][2]["answers"]["ladra"] == "unheld"
+    assert absent["rounds"][2]["answers"]["ladra"] == "absent"  # nobody holds the Medium
 
 
 def test_the_thief_acts_once_a_game(game):
@@ -350,18 +431,51 @@ def test_the_mayor_counts_the_city_in_the_final_vote_and_the_accused_city_may_vo
 
 
 def test_the_amulet_saves_its_bearer_once_at_night_or_at_the_pyre(game):
-    night = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
-                          {"night": {"lupi-mannari": "Gina", "amuleto": "Carla"}}, amuleto=True)
+    night = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
+                          {"night": {"lupi-mannari": "Gina", "amuleto": "Carla"}}, amuleto="Gina")
     assert night_dead(night, 2) == []
-    pyre = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": "Gina"}},
-                         {"night": {}}, {"day": {"lynched": "Gina"}}, amuleto=True)
+    pyre = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": "Gina"}},
+                         {"night": {}}, {"day": {"lynched": "Gina"}}, amuleto="Gina")
     assert [item["dead"] for item in pyre["rounds"] if "day" in item] == [[], ["Gina"]]
 
 
 def test_the_sword_strikes_the_creature_attacking_its_bearer(game):
-    result = settle_record(game, TABLE, {"night": {"spada": "Gina"}}, {"day": {"lynched": None}},
-                           {"night": {"lupi-mannari": "Gina", "spada": "Carla"}}, spada=True)
+    result = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
+                           {"night": {"lupi-mannari": "Gina", "spada": "Carla"}}, spada="Gina")
     assert night_dead(result, 2) == ["Bruno", "Gina"]  # the attack still resolves
+
+
+def test_a_record_names_the_first_bearer_of_the_amulet_and_the_sword_as_the_options_value(game):
+    """The digest's options ``amuleto: NAME`` and ``spada: NAME`` (issue 39, point 13): the first
+    bearer, who the record cannot give on night 1; on, with nobody named, and a stranger are refused."""
+    def refused(*rounds, **options):
+        with pytest.raises(ReplayError) as error:
+            settle_record(game, TABLE, *rounds, **options)
+        return str(error.value)
+
+    assert refused({"night": {}}, amuleto=True) == (
+        "record.yaml: options: amuleto: the name of its first holder (amuleto: NAME), or off")
+    assert refused({"night": {}}, spada="Zeno") == (
+        "record.yaml: options: spada: 'Zeno' is not one of the players: Anna, Bruno, Carla, Dino, Elsa, Fabio, "
+        "Gina, Ivo")
+    assert refused({"night": {"amuleto": "Carla"}}, amuleto="Gina") == (
+        "record.yaml: round 1: amuleto: its first holder is the option's value (options: amuleto: NAME)")
+    off = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Gina"}},
+                        amuleto=False)
+    assert night_dead(off, 2) == ["Gina"]
+
+
+def test_replay_says_the_thiefs_holder_and_the_guards_count_in_both_languages(game):
+    from narrator.shell.cli.replay import replay_lines
+
+    cards = table(Carla="ladra", Gina="assassino", Lia="guardia")
+    replayed = replay(game, records(cards, {"night": {}}, {"day": {"lynched": None}},
+                                    {"night": {"ladra": {"turn": "mago"}}}), "record.yaml")
+    english, italian = (replay_lines(game, replayed, lang) for lang in ("en", "it"))
+    assert "  Guards: show two fingers: two Criminals" in english
+    assert "  Guardie: mostra due dita: due Criminali" in italian
+    assert "  Thief: nod YES, and let the Thief see Elsa" in english
+    assert "  Ladra: fai cenno di SÌ, e fai vedere Elsa alla Ladra" in italian
 
 
 def test_two_players_left_and_nobody_dead_the_lower_goes(game):
@@ -461,26 +575,28 @@ def test_pointing_at_the_beloved_accuses_his_angel(game):
 
 
 def test_the_healer_may_save_the_amulets_bearer_who_keeps_it_and_the_amulet_saves_from_a_lovers_death(game):
-    healed = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+    healed = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"lupi-mannari": "Gina", "guaritore": "Gina", "amuleto": "Carla"}},
-                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto=True)
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto="Gina")
     assert night_dead(healed, 2) == [] and night_dead(healed, 3) == []  # Carla got it, whole
-    lovers = settle_record(game, table(Carla="giulietta"), {"night": {"giulietta": "Gina", "amuleto": "Gina"}},
-                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto=True)
+    lovers = settle_record(game, table(Carla="giulietta"), {"night": {"giulietta": "Gina"}},
+                           {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla"}}, amuleto="Gina")
     assert night_dead(lovers, 2) == ["Carla"]
 
 
 def test_an_amulet_passed_back_is_destroyed(game):
-    result = settle_record(game, TABLE, {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
+    result = settle_record(game, TABLE, {"night": {}}, {"day": {"lynched": None}},
                            {"night": {"amuleto": "Gina"}}, {"day": {"lynched": None}},
-                           {"night": {"lupi-mannari": "Gina"}}, amuleto=True)
+                           {"night": {"lupi-mannari": "Gina"}}, amuleto="Gina")
     assert night_dead(result, 3) == ["Gina"]
 
 
 def test_the_guards_count_romeo_a_lover_from_the_first_turn(game):
     result = settle_record(game, table(Carla="giulietta", Gina="ladra", Lia="guardia"),
                            {"night": {"giulietta": "Gina"}})
-    assert result["rounds"][0]["answers"]["guardie"] == "0"
+    assert result["rounds"][0]["answers"]["guardie"] == 0
+    two = settle_record(game, table(Carla="assassino", Gina="ladra", Lia="guardia"), {"night": {}})
+    assert two["rounds"][0]["answers"]["guardie"] == 2 and isinstance(two["rounds"][0]["answers"]["guardie"], int)
 
 
 def test_a_lover_wins_whenever_the_other_is_in_play(game):
@@ -613,17 +729,17 @@ def test_notes_keep_the_powers_spent_and_the_thiefs_protection_while_their_holde
 
 
 def test_notes_name_the_bearers_of_the_amulet_and_the_sword(game):
-    first = {"night": {"amuleto": "Gina", "spada": "Carla"}}
-    assert notes(game, after(game, TABLE, first, amuleto=True, spada=True)) == {
+    first = {"night": {}}
+    assert notes(game, after(game, TABLE, first, amuleto="Gina", spada="Carla")) == {
         "en": ["Bearer of the Amulet: Gina.", "Bearer of the Sword: Carla."],
         "it": ["Porta l'Amuleto: Gina.", "Porta la Spada: Carla."]}
     # the amulet passed on to Dino; the sword strikes the wolf attacking Carla, and is gone
     passed = [first, {"day": {"lynched": None}}, {"night": {"lupi-mannari": "Carla", "amuleto": "Dino"}}]
-    state = after(game, TABLE, *passed, amuleto=True, spada=True)
+    state = after(game, TABLE, *passed, amuleto="Gina", spada="Carla")
     assert state.dead == ("Bruno", "Carla")
     assert notes(game, state) == {"en": ["Bearer of the Amulet: Dino."], "it": ["Porta l'Amuleto: Dino."]}
     # the amulet saves Dino from the pyre, and crumbles
-    state = after(game, TABLE, *passed, {"day": {"lynched": "Dino"}}, amuleto=True, spada=True)
+    state = after(game, TABLE, *passed, {"day": {"lynched": "Dino"}}, amuleto="Gina", spada="Carla")
     assert state.dead == ("Bruno", "Carla") and notes(game, state) == {"en": [], "it": []}
 
 

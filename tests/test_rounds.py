@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from narrator.core.kinds import STOCK
-from narrator.core.procedures import QuestionStep, VoteStep
+from narrator.core.procedures import HandsStep, QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -103,6 +103,10 @@ def random_entry(step, rng: random.Random) -> dict:
             if rng.random() < 0.85:
                 hands[rng.choice([name for name in hands if name != voter])] += step.procedure.weights.get(voter, 1)
         given["hands"] = hands
+    elif isinstance(step, HandsStep) and rng.random() < 0.4:  # a count for each name, within the most
+        given["hands"] = dict.fromkeys(step.candidates, 0)
+        for _hand in range(rng.randint(0, step.most)):
+            given["hands"][rng.choice(step.candidates)] += 1
     elif isinstance(step, VoteStep):
         abstains = step.may_pass and rng.random() < 0.15
         several = step.several and len(step.candidates) > 1 and rng.random() < 0.5
@@ -118,7 +122,8 @@ def settle_record(game, table: dict, *rounds, **options) -> dict:
     from narrator.core.replay import replay
 
     record = {"players": [{"name": name, "card": card} for name, card in table.items()],
-              "options": {name.replace("_", "-"): "on" if value else "off" for name, value in options.items()},
+              "options": {name.replace("_", "-"): value if isinstance(value, str) else "on" if value else "off"
+                          for name, value in options.items()},
               "rounds": list(rounds)}
     return replay(game, record, "record.yaml").as_dict()
 

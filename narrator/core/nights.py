@@ -48,7 +48,12 @@ class NightsRules(Protocol):
     NIGHT_KEYS: Mapping[str, str]  # ACTION KEY of each night's entry: its kind (narrator.core.kinds: STOCK, or ENTRY_KINDS)
     DAY_KEYS: Mapping[str, str]  # ACTION KEY of each day's action: its kind
     ENTRY_KINDS: Mapping[str, Kind]  # kinds of entry of the game's own (name: a Kind), beside the stock ones
-    ANSWERS: Mapping[str, tuple[str, ...]]  # ACTION KEY: the answers the moderator may be told (answer_VALUE)
+    # ACTION KEY: the answers the moderator may be told (answer_VALUE), words or numbers; PLAYER_ANSWER
+    # among them: a player's name may be told too (said as answer_player, with {name})
+    ANSWERS: Mapping[str, tuple[str | int, ...]]
+    # option: the night key a game record's ``option: NAME`` enters, the first time it is asked (the
+    # option is on; the record does not write that key itself then): who holds a token from night 1
+    NAMED_OPTIONS: Mapping[str, str]
     VOTE_KEYS: Mapping[str, str]  # what a game record calls each round of the day's procedure (nomination: ...)
     END_AFTER: tuple[str, ...]  # when game_over is asked: after the "dawn", after the "day", or both
 
@@ -72,7 +77,7 @@ class NightsRules(Protocol):
         elsewhere, a power spent): a sentence of the language's vote: section, shown to the
         moderator in place of "nothing to enter"; None says only that."""
 
-    def answer(self, game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+    def answer(self, game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | int | None:
         """What the moderator tells at once for ``value`` (one of ANSWERS[ask.key]), or None."""
 
     def dawn(self, game: Game, state: State, tonight: Mapping[str, Any]) -> Dawn:
@@ -82,9 +87,10 @@ class NightsRules(Protocol):
         """The procedure that settles today's vote (narrator.core.procedures)."""
 
     def day_asks(self, game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]],
-                 acts: Mapping[str, Any]) -> Sequence[Ask]:
+                 acts: Mapping[str, Any], hands: Mapping[str, Mapping[str, int]]) -> Sequence[Ask]:
         """The day's actions once the vote has decided (a mayor's pardon), each keyed in DAY_KEYS;
-        ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered.
+        ``votes`` are the day's ballots (round: voter: voted), empty when only the lynched was entered;
+        ``hands`` the rounds given as the hands counted for each name instead (round: name: hands).
         ``acts`` are the day's actions answered so far: the loop calls this again after each answer
         and asks the first one not answered yet, so a question may depend on those before it (none
         after the one that ends the day; a seconder other than the accused), or be left out."""
@@ -125,7 +131,8 @@ DEFAULTS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
 # ...and the names it may leave out, with the value they have then.
 CONSTANTS: dict[str, Any] = {"ROLE_FIELDS": MappingProxyType({}), "SENTENCES": (), "CARD_TEXTS": (),
                              "DAY_KEYS": MappingProxyType({}), "ANSWERS": MappingProxyType({}),
-                             "ENTRY_KINDS": MappingProxyType({})}
+                             "ENTRY_KINDS": MappingProxyType({}), "NAMED_OPTIONS": MappingProxyType({})}
+PLAYER_ANSWER = "player"  # in ANSWERS: the answer may be a player's name
 
 
 class OneDay(Protocol):
@@ -168,7 +175,7 @@ class DrawnSet(Protocol):
 ONE_DAY = ("read_day", "settle_votes", "explain_votes", "day_as_dict")  # OneDay's
 DRAWN_SET = ("draw_deck", "deck_problem", "possible_roles")  # DrawnSet's
 NAMES = ("ROLE_FIELDS", "SENTENCES", "CARD_TEXTS", "ENDS", "NIGHT_KEYS", "DAY_KEYS", "ENTRY_KINDS", "ANSWERS",
-         "VOTE_KEYS", "END_AFTER")
+         "VOTE_KEYS", "END_AFTER", "NAMED_OPTIONS")
 MOMENTS = ("dawn", "day")  # when the end may be checked
 
 
@@ -305,6 +312,9 @@ def check_rules(module: Any, path: str) -> None:
     for key, answers in _named(module, "ANSWERS").items():
         if key not in module.NIGHT_KEYS or not isinstance(answers, tuple) or not answers:
             raise fail(msg("ANSWERS['{key}']: a night key with a tuple of answers", key=key))
+    for option, key in _named(module, "NAMED_OPTIONS").items():
+        if key not in module.NIGHT_KEYS:
+            raise fail(msg("NAMED_OPTIONS['{option}']: a night key, not '{key}'", option=option, key=key))
     if not module.END_AFTER or set(module.END_AFTER) - set(MOMENTS):
         raise fail(msg("END_AFTER: one or both of {moments}", moments=", ".join(MOMENTS)))
     if 0 < sum(callable(getattr(module, name, None)) for name in ONE_DAY) < len(ONE_DAY):
@@ -331,6 +341,14 @@ def check_rules(module: Any, path: str) -> None:
 def reads_one_day(module: Any) -> bool:
     """Whether a game of many nights' rules read a votes file of one day (``ONE_DAY``)."""
     return all(callable(getattr(module, name, None)) for name in ONE_DAY)
+
+
+def answer_said(answers: Collection[str | int], answer: str | int) -> tuple[str, dict[str, Any]]:
+    """The sentence that says ``answer``, one of a key's ``answers``, and its values: ``answer_VALUE``,
+    or ``answer_player`` with the name where a player's name is told (``PLAYER_ANSWER``)."""
+    if answer in answers or PLAYER_ANSWER not in answers:
+        return f"answer_{answer}", {}
+    return f"answer_{PLAYER_ANSWER}", {"name": answer}
 
 
 def answer_sentences(module: Any) -> tuple[str, ...]:

@@ -3,12 +3,14 @@ blocks to write one with, and the two stock procedures a new game is likely to r
 
 A procedure is a frozen description of one day's vote (who votes, for whom, how ties go). Its
 ``run`` asks its votes one at a time (``VoteStep``), and any other question as an ``Ask``
-(``QuestionStep``), and returns the ``Verdict``; each step carries
+(``QuestionStep``), a round the group may give as the hands counted for each name first
+(``HandsStep``), and returns the ``Verdict``; each step carries
 what the voter may do and the sentences that introduce it, keys of the game's ``vote:`` section
 (``Said``), so that the loop, a game record, the terminal, the phone and the tablets work for a
 game's own procedure without knowing it. What only one game does lives in its folder (Lupus in
 Tabula's nomination and runoff, Wherewolf Revised's accusations), written with the blocks here:
-``votes_round`` (one round, each voter in turn), ``weighed`` (a tally, with weights), ``top``,
+``votes_round`` (one round, each voter in turn), ``hands_or_votes`` (a round given as the hands
+counted for each name, or as each vote), ``weighed`` (a tally, with weights), ``top``,
 ``settled`` (the most voted, or nobody on a tie) and ``tally_text``.
 
 The stock procedures, generic: names only, no role.
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from narrator.core.i18n import Text
 from narrator.core.state import EMPTY, Ask, RoundStep
 
 
@@ -55,6 +58,7 @@ class Verdict:
     tied: tuple[str, ...] = ()  # the tied for first (voted again, or sparing everybody)
     outcome: Any = None
     given: bool = False
+    hands: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: EMPTY)  # round: name: hands counted
 
 
 Flow = Generator[RoundStep, dict, Any]  # a procedure's steps: each yield takes its entry; returns its result
@@ -95,6 +99,10 @@ class Procedure(Protocol):
     def counted(self, hands: Mapping[str, int]) -> Verdict:
         """The verdict of the hands counted for each candidate (only where ``most_hands`` is set)."""
 
+    def barred(self, name: str) -> Text | None:
+        """Why ``name``, a living player and no candidate, cannot be lynched today, in the game's
+        words (a record that names him is refused with it); None: no reason beyond that."""
+
 
 class Vote:
     """The defaults of a ``Procedure``: a procedure subclasses it and sets what differs."""
@@ -113,6 +121,9 @@ class Vote:
 
     def counted(self, hands: Mapping[str, int]) -> Verdict:
         raise NotImplementedError(f"{type(self).__name__} is not counted by hands")
+
+    def barred(self, name: str) -> Text | None:
+        return None
 
 
 @dataclass(frozen=True)
@@ -152,6 +163,23 @@ class QuestionStep(RoundStep):
         return (self.round, self.ask.key)
 
 
+@dataclass(frozen=True)
+class HandsStep(RoundStep):
+    """A round of the day's procedure the group may give as the hands counted for each name (each
+    name called aloud, the moderator counting the hands raised) instead of each vote: the entry's
+    ``hands`` (name: count, up to ``most`` in all), or None for each vote (its ``VoteStep``s follow)."""
+
+    procedure: Any = None
+    round: str = ""
+    candidates: tuple[str, ...] = ()  # the names called, in turn
+    most: int = 0  # the most hands the count may add up to
+    intro: tuple[Said, ...] = ()  # said as the round begins
+    kind: ClassVar[str] = "hands"
+
+    def _detail(self) -> tuple[str, ...]:
+        return (self.round,)
+
+
 # --- the blocks -----------------------------------------------------------------------------------------
 
 def votes_round(procedure, state, name: str, voters, candidates, suspects=(), several=frozenset(),
@@ -169,6 +197,18 @@ def votes_round(procedure, state, name: str, voters, candidates, suspects=(), se
         if entry["voted"] is not None:  # an abstention (where the procedure allows one) is no vote
             votes[voter] = tuple(entry["voted"]) if isinstance(entry["voted"], list | tuple) else entry["voted"]
     return votes
+
+
+def hands_or_votes(procedure, state, name: str, voters, candidates, most: int, intro: tuple[Said, ...] = (),
+                   **each_vote: Any) -> Generator[RoundStep, dict, tuple[dict[str, int] | None, dict[str, Any]]]:
+    """A round the group gives as the hands counted for each of ``candidates`` (up to ``most`` in
+    all), or as each voter's vote (``votes_round`` with ``each_vote``): (the hands, {}), or (None,
+    the votes). ``intro`` is said once, as the round begins."""
+    entry = yield HandsStep(state, procedure, name, tuple(candidates), most, intro)
+    if entry["hands"] is not None:
+        return {each: int(entry["hands"].get(each, 0)) for each in candidates}, {}
+    votes = yield from votes_round(procedure, state, name, voters, candidates, **each_vote)
+    return None, votes
 
 
 def weighed(votes: Mapping[str, Any], candidates, weights: Mapping[str, int] = EMPTY) -> dict[str, int]:

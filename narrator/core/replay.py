@@ -6,11 +6,12 @@ information role was told, and who won.
 A record (already parsed from YAML)::
 
     game: learts-variant            # optional
-    options: {martire-protezione: on}
+    options: {martire-protezione: on}   # a named option (the rules' NAMED_OPTIONS): amuleto: Anna
     players: [{name: Anna, card: lupo-capobranco}, ...]    # clockwise, each once
     rounds:                         # night 1, day 1, night 2, ...
       - night: {cortigiana: Marco, lupi: {Anna: Marco}}
       - day: {lynched: Dario}       # or the procedure's votes (the rules' VOTE_KEYS); null: nobody
+      - day: {hands: {accusation: {Dario: 5, Anna: 2}}, ballottaggio: {...}}  # a round counted by hands
 
 Anything the rules forbid is refused with one line naming the round and the key.
 """
@@ -24,7 +25,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game
 from narrator.core.i18n import Text, msg
 from narrator.core.kinds import RecordWords, name_of
-from narrator.core.procedures import QuestionStep, VoteStep
+from narrator.core.procedures import HandsStep, QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -53,7 +54,7 @@ class RoundResult:
     day: int | None = None
     dead: tuple[str, ...] = ()
     reasons: tuple[tuple[str, str], ...] = ()
-    answers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    answers: Mapping[str, str | int] = field(default_factory=lambda: MappingProxyType({}))
     revived: tuple[str, ...] = ()
     lynched: str | None = None
     step: Any = None  # the DawnStep or LynchStep, for explaining it
@@ -90,15 +91,18 @@ def replay(game: Game, record: Any, source: str) -> Replayed:
     if unknown:
         raise ReplayError(msg("{file}: '{key}' is not a key of a game record: {keys}", file=source, key=unknown[0],
                               keys=", ".join(RECORD_KEYS)))
-    setup = _setup(game, record, source)
+    setup, firsts = _setup(game, record, source)
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
         raise ReplayError(msg("{file}: rounds: a list, night 1, day 1, night 2, ...", file=source))
-    return _Replay(game, setup, source).run(rounds)
+    return _Replay(game, setup, source, firsts).run(rounds)
 
 
-def _setup(game: Game, record: Mapping, source: str) -> Setup:
+def _options(game: Game, record: Mapping, source: str) -> tuple[dict[str, bool], dict[str, tuple[str, str]]]:
+    """The record's options, and the names its named options give (the rules' ``NAMED_OPTIONS``):
+    night key: (option, name), the name entered the first time the key is asked."""
     options = dict(game.option_defaults)
+    firsts: dict[str, tuple[str, str]] = {}
     given = record.get("options") or {}
     if not isinstance(given, Mapping):
         raise ReplayError(msg("{file}: options: a mapping of option: on or off", file=source))
@@ -109,10 +113,22 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
             raise ReplayError(msg("{file}: options: no option '{option}' in {game}: {options}", file=source,
                                   option=name, game=game.title, options=", ".join(options) or "-"))
         flag = words.flag(value)
+        key = game.nights_rules.NAMED_OPTIONS.get(option)
+        if key is not None and flag is not False:  # on, and who holds it first
+            if flag is not None or name_of(value) is None:
+                raise ReplayError(msg("{file}: options: {option}: the name of its first holder ({option}: NAME), "
+                                      "or off", file=source, option=name))
+            firsts[key] = (str(name), str(name_of(value)))
+            flag = True
         if flag is None:
             raise ReplayError(msg("{file}: options: {option}: on or off, not '{value}'", file=source, option=name,
                                   value=value))
         options[option] = flag
+    return options, firsts
+
+
+def _setup(game: Game, record: Mapping, source: str) -> tuple[Setup, dict[str, tuple[str, str]]]:
+    options, firsts = _options(game, record, source)
     players = record.get("players")
     if not isinstance(players, list) or not players:
         raise ReplayError(msg("{file}: players: a list of {{name: ..., card: ...}}, clockwise", file=source))
@@ -131,6 +147,10 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
         except NarratorError as error:
             raise ReplayError(msg("{file}: players[{index}]: {error}", file=source, index=index,
                                   error=error.message)) from None
+    for option, name in firsts.values():
+        if name not in cards:
+            raise ReplayError(msg("{file}: options: {option}: '{name}' is not one of the players: {names}",
+                                  file=source, option=option, name=name, names=", ".join(cards)))
     deck: dict[str, int] = {}
     for role_id in cards.values():
         deck[role_id] = deck.get(role_id, 0) + 1
@@ -146,12 +166,19 @@ def _setup(game: Game, record: Mapping, source: str) -> Setup:
         Rounds(game, setup)
     except NarratorError as error:
         raise ReplayError(msg("{file}: players: {error}", file=source, error=error.message)) from None
-    return setup
+    return setup, firsts
+
+
+def _count(value: Any) -> Any:
+    """A record's count as a number (``narrate replay`` reads every value as text); what is no
+    count is handed on as it is, for the check to say why."""
+    return int(value) if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() else value
 
 
 class _Replay:
-    def __init__(self, game: Game, setup: Setup, source: str):
+    def __init__(self, game: Game, setup: Setup, source: str, firsts: Mapping[str, tuple[str, str]]):
         self.game, self.setup, self.source = game, setup, source
+        self.firsts = dict(firsts)  # night key: (option, name), given by an option until first asked
         self.words = RecordWords.of(game.languages.values())  # how the record writes yes and no
         self.rounds = Rounds(game, setup)
         self.results: list[RoundResult] = []
@@ -192,12 +219,18 @@ class _Replay:
         rules = self.game.nights_rules
         values.pop("revived", None)  # a night's result a record may carry: not compared
         unfit: dict[str, list] = {}  # the asks of a key whose value fitted none of them so far
+        for key, (option, _name) in self.firsts.items():
+            if key in values:
+                raise self.fail(number, key, msg("its first holder is the option's value (options: {option}: NAME)",
+                                                 option=option))
         while isinstance(self.rounds.step, PhaseStep):
             step = self.rounds.step
-            given = {}
+            given: dict[str, Any] = {}
             if step.ask is not None and step.ask.key in values and not step.enters:
                 raise self.fail(number, step.ask.key, msg("it is told, never written"))
-            if step.enters and step.ask is not None:
+            if step.enters and step.ask is not None and step.ask.key in self.firsts:  # the option's name
+                given["choice"] = self.firsts.pop(step.ask.key)[1]
+            elif step.enters and step.ask is not None:
                 value = self.value(number, step.ask, values.get(step.ask.key))
                 why = step.ask.check(value) if value is not None else None
                 if why is not None and not step.ask.required:  # left for a later turn with the same key
@@ -225,8 +258,9 @@ class _Replay:
         step = self.rounds.step
         assert isinstance(step, DayStep)  # after a night (run() checked it), the day
         night = step.state.night
+        counted = self.hands(number, values, step.procedure.rounds)
         rounds_given = {name: rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds
-                        if rules.VOTE_KEYS.get(name, name) in values}
+                        if rules.VOTE_KEYS.get(name, name) in values or rules.VOTE_KEYS.get(name, name) in counted}
         lynched_given = "lynched" in values
         lynched = values.pop("lynched", None)
         if lynched is not None and not isinstance(lynched, str | int):
@@ -237,7 +271,7 @@ class _Replay:
                 rules.VOTE_KEYS.get(name, name) for name in step.procedure.rounds)))
         if rounds_given:
             self.enter(number, None, entry_for(step))
-            self.votes(number, values, rounds_given)
+            self.votes(number, values, rounds_given, counted)
         else:
             self.enter(number, "lynched", entry_for(step, lynched=lynched))
         while isinstance(self.rounds.step, ActStep):
@@ -254,18 +288,41 @@ class _Replay:
                                         lynched=step.verdict.lynched, step=step))
         self.enter(number, None, entry_for(step))
 
-    def votes(self, number: int, values: dict, rounds_given: dict) -> None:
-        used: dict[str, set] = {key: set() for key in rounds_given.values()}
-        for key in rounds_given.values():
+    def hands(self, number: int, values: dict, rounds) -> dict[str, dict[str, Any]]:
+        """The day's rounds the record gives as the hands counted for each name (``hands: {ROUND:
+        {NAME: COUNT}}``, each round by its record's name), names as text."""
+        counted = values.pop("hands", None)
+        if counted is None:
+            return {}
+        keys = [self.game.nights_rules.VOTE_KEYS.get(name, name) for name in rounds]
+        if not isinstance(counted, Mapping) or not all(isinstance(each, Mapping) for each in counted.values()):
+            raise self.fail(number, "hands", msg("a mapping of round: the hands counted for each name ({keys})",
+                                                 keys=", ".join(keys)))
+        for key in counted:
+            if str(key) in values:
+                raise self.fail(number, str(key), msg("given as hands and as votes: one or the other"))
+        return {str(key): {name_of(name) or str(name): _count(count) for name, count in each.items()}
+                for key, each in counted.items()}
+
+    def votes(self, number: int, values: dict, rounds_given: dict, counted: dict[str, dict[str, Any]]) -> None:
+        used: dict[str, set] = {key: set() for key in rounds_given.values() if key not in counted}
+        for key in used:
             if not isinstance(values.get(key), Mapping):
                 raise self.fail(number, key, msg("a mapping of voter: voted"))
-        while isinstance(self.rounds.step, VoteStep | QuestionStep):
+        offered: list[str] = []  # the rounds that may be counted by hands, so far
+        while isinstance(self.rounds.step, VoteStep | QuestionStep | HandsStep):
             step = self.rounds.step
             if isinstance(step, QuestionStep):  # a question of the procedure's: its value under its key
                 answer = self.value(number, step.ask, values.pop(step.ask.key, None))
                 self.enter(number, step.ask.key, entry_for(step, choice=answer))
                 continue
             key = rounds_given.get(step.round)
+            if isinstance(step, HandsStep):  # the hands counted, where the record gives them; else each vote
+                offered.append(key or step.round)
+                self.enter(number, "hands", entry_for(step, hands=counted.pop(key, None) if key else None))
+                continue
+            if key in counted:
+                raise self.fail(number, "hands", self.not_by_hands(key, offered))
             if key is None and step.may_pass:  # a round the record leaves out where passing is allowed: passed
                 self.enter(number, None, entry_for(step, voted=None))
                 continue
@@ -280,10 +337,16 @@ class _Replay:
             voted = [name_of(name) or name for name in given] if isinstance(given, list) and step.several else \
                 name_of(given) if not isinstance(given, list) else given
             self.enter(number, key, entry_for(step, voted=voted))
-        for key in rounds_given.values():
+        if counted:  # a round never counted by hands: it did not come, or not as hands
+            raise self.fail(number, "hands", self.not_by_hands(next(iter(counted)), offered))
+        for key in used:
             extra = sorted(set(map(str, values.pop(key))) - used[key])
             if extra:
                 raise self.fail(number, key, msg("{voter} does not vote here", voter=extra[0]))
+
+    @staticmethod
+    def not_by_hands(key: str, offered: list[str]) -> Text:
+        return msg("'{key}' is not counted by hands here: {keys}", key=key, keys=", ".join(offered) or "-")
 
     def value(self, number: int, ask, value: Any) -> Any:
         """A record's value in the shape its ask's kind takes (names as text, yes or no as a flag)."""

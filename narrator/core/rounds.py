@@ -24,7 +24,8 @@ from narrator.core.errors import NarratorError
 from narrator.core.game import Game, WakeSlot
 from narrator.core.i18n import msg
 from narrator.core.names import repeated
-from narrator.core.procedures import Procedure, QuestionStep, Said, Verdict, VoteStep
+from narrator.core.nights import PLAYER_ANSWER
+from narrator.core.procedures import HandsStep, Procedure, QuestionStep, Said, Verdict, VoteStep
 from narrator.core.script import INTRO_PHASE, OUTRO_PHASE
 from narrator.core.state import EMPTY, Actions, Ask, Dawn, Dusk, RoundStep, RulesError, State
 
@@ -155,7 +156,8 @@ class Over(RoundStep):
     kind: ClassVar[str] = "over"
 
 
-Step = NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | QuestionStep | ActStep | LynchStep | Over
+Step = (NightStep | PhaseStep | DawnStep | EndQuestion | DayStep | VoteStep | QuestionStep | HandsStep | ActStep
+        | LynchStep | Over)
 
 
 # --- entries: what was entered at each step ------------------------------------------------------
@@ -180,6 +182,8 @@ def entry_for(step: Step, **given: Any) -> dict:
         entry.update({"round": step.round, "voter": step.voter, "voted": given["voted"]})
     elif isinstance(step, QuestionStep):
         entry.update({"round": step.round, "key": step.ask.key, "choice": given.get("choice")})
+    elif isinstance(step, HandsStep):  # the hands counted for each name, or None: each vote follows
+        entry.update({"round": step.round, "hands": None if given.get("hands") is None else dict(given["hands"])})
     elif isinstance(step, DayStep) and "lynched" in given:
         entry["lynched"] = given["lynched"]
     elif isinstance(step, DayStep) and "hands" in given:
@@ -201,6 +205,8 @@ class Rounds:
         self._flow = _flow(game, setup)
         self.step: Step = next(self._flow)
         for index, entry in enumerate(entries, start=1):
+            if _saved_before_hands(self.step, entry):  # a round counted vote by vote, as it then was
+                self._take(entry_for(self.step, hands=None), index)
             self._take(entry, index)
 
     def enter(self, entry: dict) -> Step:
@@ -224,7 +230,9 @@ class Rounds:
         if not isinstance(entry, dict):
             raise RoundsError(msg("entry {number}: not an entry of a game", number=index))
         answers = {key: entry[key] for key in ANSWERS if key in entry}
-        needed = {"voted": None} if isinstance(self.step, VoteStep) else {}  # a vote's entry always holds one
+        # a vote's entry always holds one, a round that may be counted by hands its hands (None: each vote)
+        needed = {"voted": None} if isinstance(self.step, VoteStep) else {"hands": None} \
+            if isinstance(self.step, HandsStep) else {}
         expected = entry_for(self.step, **{**needed, **answers})
         if {key: entry.get(key) for key in expected} != expected or set(entry) != set(expected):
             raise RoundsError(msg("entry {number}: the game expects {expected} here, not {entry}", number=index,
@@ -232,6 +240,13 @@ class Rounds:
         _check(self.step, entry, index)
         self.entries.append(entry)
         self.step = self._flow.send(entry)
+
+def _saved_before_hands(step: Step, entry: Any) -> bool:
+    """Whether a saved game gives a vote where its round may now be counted by hands: saved before
+    that round could be (Wherewolf Revised's accusations), each vote was given."""
+    return isinstance(step, HandsStep) and isinstance(entry, dict) and entry.get("kind") == "vote" \
+        and entry.get("round") == step.round
+
 
 def _shape(entry: dict) -> str:
     """An entry as an error shows it: where it stands in the game, and which answers it holds."""
@@ -272,26 +287,40 @@ def _check(step: Step, entry: dict, index: int) -> None:
                 allowed(name, step.candidates, "vote")
         else:
             allowed(voted, step.candidates, "vote")
+    elif isinstance(step, HandsStep) and entry["hands"] is not None:
+        _check_hands(entry["hands"], step.candidates, step.most, index)
     elif isinstance(step, DayStep) and "hands" in entry:
-        hands = entry["hands"]
         if step.procedure.most_hands is None:
             raise RoundsError(msg("entry {number}: this vote is not counted by hands", number=index))
-        if not isinstance(hands, dict) or not all(isinstance(count, int) and not isinstance(count, bool)
-                                                  and count >= 0 for count in hands.values()):
-            raise RoundsError(msg("entry {number}: the hands are a count for each name, 0 or more", number=index))
-        for name in hands:
-            allowed(name, step.procedure.candidates, "hands")
-        if sum(hands.values()) > step.procedure.most_hands:
-            raise RoundsError(msg("entry {number}: {count} hands, but the voters have {most} at most", number=index,
-                                  count=sum(hands.values()), most=step.procedure.most_hands))
+        _check_hands(entry["hands"], step.procedure.candidates, step.procedure.most_hands, index)
     elif isinstance(step, DayStep) and "lynched" in entry:
         if entry["lynched"] is None and not step.procedure.may_spare:
             reason = msg("somebody is always lynched in this game")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
+        barred = step.procedure.barred(entry["lynched"]) if entry["lynched"] in step.state.living and \
+            entry["lynched"] not in step.procedure.candidates else None
+        if barred is not None:  # the game says why he cannot burn today
+            raise RoundsError(msg("entry {number}: {reason}", number=index, reason=barred), barred)
         allowed(entry["lynched"], step.procedure.candidates, "lynched")
         if entry["lynched"] is not None and step.procedure.spares_all:
             reason = msg("nobody may be lynched today")
             raise RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
+
+
+def _check_hands(hands: Any, candidates: tuple[str, ...], most: int, index: int) -> None:
+    """The hands counted for each name: a count, 0 or more, for some of ``candidates``, ``most`` in all at most."""
+    def refused(reason):
+        return RoundsError(msg("entry {number}: {reason}", number=index, reason=reason), reason)
+
+    if not isinstance(hands, dict) or not all(isinstance(count, int) and not isinstance(count, bool)
+                                              and count >= 0 for count in hands.values()):
+        raise refused(msg("the hands are a count for each name, 0 or more"))
+    stranger = next((name for name in hands if name not in candidates), None)
+    if stranger is not None:
+        raise refused(msg("{what} '{name}' is not one of {names}", what="hands", name=stranger,
+                          names=", ".join(candidates) or "-"))
+    if sum(hands.values()) > most:
+        raise refused(msg("{count} hands, but the voters have {most} at most", count=sum(hands.values()), most=most))
 
 
 # --- the course of the game ---------------------------------------------------------------------
@@ -468,7 +497,7 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
             dawn = Dawn(state.died(entry["dead"]), tuple(entry["dead"]))
         else:
             tonight: dict[str, Any] = {}
-            answers: dict[str, str] = {}
+            answers: dict[str, str | int] = {}
             turns = [slot.id for slot in called_tonight(game, state) if slot.id not in skip]
             for phase in (INTRO_PHASE, *turns, OUTRO_PHASE):
                 ask = None
@@ -510,7 +539,8 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
         acts: dict[str, Any] = {}
         answered: set[str] = set()
         while moderated:  # asked again after each answer: a day's questions may depend on the ones before
-            asks = rules.day_asks(game, state, verdict.lynched, verdict.votes, _actions(game, acts, rules.DAY_KEYS))
+            asks = rules.day_asks(game, state, verdict.lynched, verdict.votes, _actions(game, acts, rules.DAY_KEYS),
+                                  verdict.hands)
             pending = [ask for ask in (_ask(game, each, rules.DAY_KEYS, "day_asks") for each in asks)
                        if ask is not None and ask.key not in answered]
             if not pending:
@@ -537,11 +567,13 @@ def _with(game: Game, tonight: Mapping[str, Any], ask: Ask, value: Any) -> Actio
     return _actions(game, {**tonight, **({ask.key: value} if value is not None else {})}, game.nights_rules.NIGHT_KEYS)
 
 
-def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+def answer_for(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | int | None:
     """What the moderator tells (nods or shakes the head) for ``value`` in a turn that answers:
-    one of the rules' ``ANSWERS`` for the ask's key, or None."""
+    one of the rules' ``ANSWERS`` for the ask's key (a player's name, where they hold
+    ``PLAYER_ANSWER``), or None."""
     told = game.nights_rules.answer(game, state, ask, value, _with(game, tonight, ask, value))
-    if told is not None and told not in game.nights_rules.ANSWERS.get(ask.key, ()):
+    answers = game.nights_rules.ANSWERS.get(ask.key, ())
+    if told is not None and told not in answers and not (PLAYER_ANSWER in answers and told in state.seating):
         raise RulesError(msg("{file}: answer() gave '{value}' for '{key}', none of its ANSWERS", file=_source(game),
                              value=told, key=ask.key))
     return told

@@ -98,6 +98,7 @@ class Ask:
     most: int = 0  # players: at most this many (0: any number)
     least: int = 0  # players: at least this many, when any are given (``required``: always)
     labels: tuple[str, ...] = ()  # each: how each chooser is shown (a holder's name), else the chooser
+    drawn: bool = False  # player: nobody entered, the laptop draws one of the candidates at random
     roles: tuple[str, ...] = ()  # told: the roles the moderator may show (cards nobody was dealt)
     # fields: the shapes an answer may take, each a tuple of (part, the values it may have)
     forms: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
@@ -184,7 +185,7 @@ class Dawn:
     revived: tuple[str, ...] = ()
     # each information role's answer, by ACTION KEY: the loop adds those told in the night to the
     # news a dawn may give of its own (what the morning announces)
-    answers: Mapping[str, str] = field(default_factory=lambda: EMPTY)
+    answers: Mapping[str, str | int] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True)

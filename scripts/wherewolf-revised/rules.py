@@ -15,7 +15,7 @@ whenever the game ends, each dead player's aura, and the holders of the Amuleto 
 import random
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -24,7 +24,19 @@ from narrator.core.deck import Deck
 from narrator.core.errors import DeckError
 from narrator.core.game import Game, Language
 from narrator.core.i18n import Text, msg, plural
-from narrator.core.procedures import Procedure, Verdict, Vote, said, settled, tally_text, top, votes_round, weighed
+from narrator.core.nights import PLAYER_ANSWER
+from narrator.core.procedures import (
+    Procedure,
+    Verdict,
+    Vote,
+    hands_or_votes,
+    said,
+    settled,
+    tally_text,
+    top,
+    votes_round,
+    weighed,
+)
 from narrator.core.state import EMPTY, Ask, Dawn, Dusk, State
 from narrator.core.vote import Sentences
 
@@ -63,10 +75,12 @@ NIGHT_KEYS = {
 DAY_KEYS = {"tied": "players", ORATOR: "players"}
 ANSWERS = {
     SEER: ("dark", "white"), MAGE: ("mystic", "not-mystic"), MEDIUM: ("dark", "white"),
-    THIEF: ("held", "unheld"), GUILD: ("mystic-present", "recruited", "killed", "nothing"),
-    "guardie": ("0", "1", "2", "3", "4", "5"), PRIEST: ("present", "absent"), HUNTER: ("present", "absent"),
+    THIEF: (PLAYER_ANSWER, "absent"), GUILD: ("mystic-present", "recruited", "killed", "nothing"),
+    "guardie": (0, 1, 2, 3, 4, 5), PRIEST: ("present", "absent"), HUNTER: ("present", "absent"),
     MONK: ("undealt",), ANGEL: ("warn",), JULIET: ("warn",), AMULET: ("warn",), SWORD: ("warn",),
 }
+# a record's ``amuleto: NAME`` and ``spada: NAME``: the option on, and its first bearer, told on night 1
+NAMED_OPTIONS = {AMULET: AMULET, SWORD: SWORD}
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
 VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
@@ -398,8 +412,8 @@ def _ask(game, state, turn, tonight):
         return Ask(HEALER, "player", (holder,), tuple(name for name in state.seating if name in dying)) \
             if dying else None
     if turn in (AMULET, SWORD):
-        if night == 1:
-            return Ask(turn, "player", (), state.living, required=True)
+        if night == 1:  # the first bearer, drawn secretly: named by the moderator, or drawn by the laptop
+            return Ask(turn, "player", (), state.living, required=True, drawn=True)
         bearer = state.own["amulet" if turn == AMULET else "sword"]
         if not _alive(state, bearer):
             return None
@@ -423,11 +437,10 @@ def _criminal_ask(game, state, key, mystic_turn, tonight):
     return Ask(key, "fields", (holder,), forms=(form,))
 
 
-def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | None:
+def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | int | None:
     if ask.key == "guardie":  # a Romeo chosen tonight is a lover already
         romeo = tonight.get(JULIET)
-        return str(min(5, sum(1 for name in state.living if faction(game, state, name) == CRIMINALS
-                              and name != romeo)))
+        return min(5, sum(1 for name in state.living if faction(game, state, name) == CRIMINALS and name != romeo))
     if ask.key in (PRIEST, HUNTER):
         return "present" if state.deck.get(ROSA if ask.key == PRIEST else VAMPIRE) else "absent"
     if ask.key == MONK:
@@ -442,8 +455,8 @@ def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str,
         return "mystic" if mystic(game, state, value) else "not-mystic"
     if ask.key == MEDIUM:
         return state.own["auras"].get(value, "white")
-    if ask.key == THIEF:
-        return "held" if _holder(state, value["turn"]) else "unheld"
+    if ask.key == THIEF:  # the mystic's living holder, shown to her, or nobody
+        return _holder(state, value["turn"]) or "absent"
     if ask.key == GUILD:
         return _guild(game, state, value)[0]
     return None
@@ -683,7 +696,9 @@ class Accusations(Vote):
     in the order given; the accused are all those tied for the most hands, or the most accused and
     all those tied second (a player who had every hand burns at once); then a runoff, in which the
     living who are not accused (and any accused allowed to) vote one of the accused: the most voted
-    burns, a tie spares everybody. With two players alive, the accusations alone decide."""
+    burns, a tie spares everybody. With two players alive, the accusations alone decide. The
+    accusations may be given as the hands counted for each name called, as the moderator sees them
+    (``hands_or_votes``), the counts adjusted as each accusation's would be."""
 
     voters: tuple[str, ...]  # the living, in the order their names are called
     weights: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voter: hands counted (default 1)
@@ -704,6 +719,13 @@ class Accusations(Vote):
         """Who may end on the pyre: anyone but a player another stands in for."""
         return tuple(name for name in self.voters if name not in self.standing_in)
 
+    def barred(self, name: str) -> Text | None:
+        """The Amato, while his Angelo is in play: the Angelo is accused and burned in his place."""
+        if name not in self.standing_in:
+            return None
+        return msg("{name} is the Guardian Angel's Beloved, and his Angel, {angel}, is in play: the Angel is "
+                   "accused and burned in his place", name=name, angel=self.standing_in[name])
+
     def adjusted(self, counted: Mapping[str, int]) -> dict[str, int]:
         """What each receives once halved (rounded up) and lessened, never below nothing."""
         return {name: max(0, ((count + 1) // 2 if name in self.halved else count) - self.less.get(name, 0))
@@ -718,28 +740,39 @@ class Accusations(Vote):
                                                intro=(said("round_pointing", voter=pointer),),
                                                question=lambda voter: said("question_pointing", voter=voter))
         accusers = [voter for voter in voters if voter not in pointing]
-        accusations = yield from votes_round(self, state, "accusation", accusers, voters, several=self.several,
-                                             intro=(said("round_accusation", first=accusers[0]),) if accusers else ())
-        counted, pointed = accusation_count(self, accusations, pointing)
+        # the names called in turn: the hands counted for each, or each accuser's accusation
+        hands, accusations = yield from hands_or_votes(
+            self, state, "accusation", accusers, voters, self.most_accusations(accusers),
+            intro=(said("round_accusation", first=accusers[0]),) if accusers else (), several=self.several)
+        counted, pointed = accusation_count(self, accusations, pointing, hands)
         votes, tallies = {"accusation": MappingProxyType(accusations)}, {"accusation": MappingProxyType(counted)}
+        counts = MappingProxyType({"accusation": MappingProxyType(hands)} if hands is not None else {})
         if pointing:
             votes["pointing"] = MappingProxyType(pointing)
         accused = the_accused(self, counted, pointed)
         if not accused:  # two left, no accusation at all, or every hand on one: settled at once
-            return settled(counted, votes, tallies)
+            return replace(settled(counted, votes, tallies), hands=counts)
         ballot = yield from votes_round(self, state, "runoff",
                                         [voter for voter in voters if voter not in accused or voter in self.accused_vote],
                                         accused, accused, optional=frozenset(accused) & self.accused_vote,
                                         intro=(said("round_accused", names=accused),))
         recount = self.adjusted(weighed(ballot, accused, self.runoff_weights))
         votes["runoff"], tallies["runoff"] = MappingProxyType(ballot), MappingProxyType(recount)
-        return settled(recount, votes, tallies)
+        return replace(settled(recount, votes, tallies), hands=counts)
+
+    def most_accusations(self, accusers) -> int:
+        """The most hands the accusations may add up to: one from each accuser (each name, from one
+        who may accuse several), as much as each counts."""
+        return sum(self.weights.get(voter, 1) * (len(self.voters) if voter in self.several else 1)
+                   for voter in accusers)
 
 
-def accusation_count(procedure: Accusations, accusations: Mapping, pointing: Mapping[str, str]) -> tuple[dict, list]:
-    """What each player receives in the accusation (a stand-in's accusations moved to him, halved,
-    lessened, cleared by a pointing), and the players a pointing accuses whatever the hands."""
-    counted = weighed(accusations, procedure.voters, procedure.weights)
+def accusation_count(procedure: Accusations, accusations: Mapping, pointing: Mapping[str, str],
+                     hands: Mapping[str, int] | None = None) -> tuple[dict, list]:
+    """What each player receives in the accusation (the hands counted for him, or the accusations
+    given, a stand-in's moved to him, halved, lessened, cleared by a pointing), and the players a
+    pointing accuses whatever the hands."""
+    counted = dict(hands) if hands is not None else weighed(accusations, procedure.voters, procedure.weights)
     for accused, instead in procedure.standing_in.items():
         if instead in counted and counted.get(accused):
             counted[instead] += counted[accused]
@@ -790,15 +823,17 @@ def day(game: Game, state: State) -> Accusations:
         clears=frozenset(name for name in state.living if faction(game, state, name) in (CITY, CRIMINALS)))
 
 
-def day_asks(game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]]) -> Sequence[Ask]:
+def day_asks(game: Game, state: State, lynched: str | None, votes: Mapping[str, Mapping[str, str]],
+             hands: Mapping[str, Mapping[str, int]]) -> Sequence[Ask]:
     """When only the result was entered: the tied at the top of the ballottaggio (nobody burned);
-    and the Oratore, in play and not accused, may signal players in the ballottaggio."""
+    and the Oratore, in play and not accused, may signal players in the ballottaggio (the accused
+    from the accusations as given: each vote, or the hands counted for each name)."""
     asks = []
     accused = ()
     if votes:
         procedure = day(game, state)
         accused = the_accused(procedure, *accusation_count(procedure, votes.get("accusation", {}),
-                                                             votes.get("pointing", {})))
+                                                             votes.get("pointing", {}), hands.get("accusation")))
     if lynched is None and not votes:
         asks.append(Ask("tied", "players", (), state.living, least=2))
     orator = _holder(state, ORATOR)

@@ -32,9 +32,9 @@ def prompt(question: str, parse, hint: str = ""):
 FEW = 3  # as many names as a prompt lists in its hint: the few a question allows are shown
 
 
-def ask_name(question: str, names, nobody: bool = False) -> str | None:
-    """One of ``names`` (or None for nobody, when ``nobody``), Tab completing them; a few are
-    listed in the hint (the one the Mayor may pardon)."""
+def ask_name(question: str, names, nobody: bool = False, nobody_means: str | None = None) -> str | None:
+    """One of ``names`` (or None for nobody, when ``nobody``: what Enter does is ``nobody_means``,
+    by default nobody), Tab completing them; a few are listed in the hint (the one the Mayor may pardon)."""
     def parse(text: str):
         found = names_in(text, names, nobody)
         if found is not Undo and found is not None and len(found) != 1:
@@ -42,7 +42,8 @@ def ask_name(question: str, names, nobody: bool = False) -> str | None:
         return found if found in (Undo, None) else found[0]
 
     few = ", ".join(names) if len(names) <= FEW else ""
-    hint = (_("{names}, or Enter: nobody").format(names=few) if few else _("Enter: nobody")) if nobody else few
+    enter = _("Enter: {means}").format(means=nobody_means) if nobody_means else _("Enter: nobody")
+    hint = (_("{names}, or {enter}").format(names=few, enter=enter) if few else enter) if nobody else few
     with completion(list(names)):
         return prompt(question, parse, hint)
 
@@ -124,7 +125,7 @@ def ask_form(form: dict, check=None):
     values = [option["value"] for option in form.get("options", ())]
     kind = form["kind"]
     if kind == "one":
-        return ask_name(question, values, nobody=nobody)
+        return ask_name(question, values, nobody=nobody, nobody_means=form.get("none_label"))
     if kind == "several":
         return ask_names(question, values, check, nobody=nobody, count=form.get("hint")) or None
     if kind == "each":

@@ -61,7 +61,7 @@ def announced(game, result, sentences) -> list[str]:
 def replay_lines(game, replayed, lang: str) -> list[str]:
     """The result in the game's words: each round's dead, why, what each was told, and the end."""
     from narrator.core.vote import Sentences
-    from narrator.shell.cli.words import ending, named
+    from narrator.shell.cli.words import ending, named, said_answer
     from narrator.shell.translation import _
 
     sentences = Sentences(game.languages[lang])
@@ -76,7 +76,7 @@ def replay_lines(game, replayed, lang: str) -> list[str]:
             lines += ["  " + line for line in announced(game, result.step.dawn, sentences)]
             for key, answer in result.answers.items():
                 lines.append("  " + _("{key}: {answer}").format(key=named(game, language, key),
-                                                               answer=sentences(f"answer_{answer}")))
+                                                               answer=said_answer(game, sentences, key, answer)))
         else:
             lines.append(_("Day {night}").format(night=result.day))
             step = result.step

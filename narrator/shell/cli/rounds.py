@@ -21,7 +21,7 @@ from narrator.core.errors import Interrupted, NarratorError, Stopped, Terminated
 from narrator.core.game import NOBODY_DIED_LINE, end_line
 from narrator.core.i18n import msg
 from narrator.core.kinds import options as tappable
-from narrator.core.procedures import QuestionStep, VoteStep
+from narrator.core.procedures import HandsStep, QuestionStep, VoteStep
 from narrator.core.rounds import (
     ActStep,
     DawnStep,
@@ -60,7 +60,7 @@ from narrator.shell.cli.options import (
     say_seed,
 )
 from narrator.shell.cli.prompts import Undo, ask_form, ask_names, is_undo, prompt
-from narrator.shell.cli.words import ending, named
+from narrator.shell.cli.words import ending, named, said_answer
 from narrator.shell.savedgames import FOLDER, TOKENS, SavedGame, new_game_path
 from narrator.shell.speakerbox import forms
 from narrator.shell.speakerbox.moderator import UNDO, Console
@@ -339,7 +339,8 @@ class GameTable:
     def handle(self, step) -> dict:
         handlers: dict[type, Callable[[Any], dict]] = {
             NightStep: self.night, PhaseStep: self.phase, DawnStep: self.dawn, EndQuestion: self.end_question,
-            DayStep: self.day, VoteStep: self.vote, QuestionStep: self.question_step, ActStep: self.act, LynchStep: self.lynch}
+            DayStep: self.day, VoteStep: self.vote, QuestionStep: self.question_step, HandsStep: self.hands_step,
+            ActStep: self.act, LynchStep: self.lynch}
         return handlers[type(step)](step)
 
     def script(self, night: int, skip: frozenset[str]) -> NightScript:
@@ -378,7 +379,7 @@ class GameTable:
             if not step.ask.of_kind.entered:
                 shown = step.ask.about or ", ".join(self.language.role_name(role_id) for role_id in step.ask.roles)
                 if (told := answer_for(self.game, step.state, step.ask, None, step.tonight)) is not None:
-                    self.nod(name, told, shown or None)
+                    self.nod(name, step.ask.key, told, shown or None)
             else:
                 others = set(step.state.living) - set(step.ask.choosers)
                 if step.ask.of_kind.names and set(step.ask.candidates) != others:
@@ -390,7 +391,7 @@ class GameTable:
                     about = given["choice"]
                     if isinstance(about, dict):  # a value of named parts: each shown in words (a turn by its name)
                         about = ", ".join(named(self.game, self.language, str(item)) for item in about.values())
-                    self.nod(name, told, about)
+                    self.nod(name, step.ask.key, told, about)
                 self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
         elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and (idle := self.idle(step)):
             self.echo(idle)
@@ -452,7 +453,14 @@ class GameTable:
         """What the moderator enters for an ask, at the terminal or on the console: the form its
         kind describes (``narrator.core.kinds``), asked the same way for any kind."""
         form = forms.for_ask(ask, self.question(ask, character, phase), self.sentences)
-        return self.ask(form, lambda: ask_form(form, ask.check), forms.check_for(ask))
+        check = forms.check_for(ask)
+        if not ask.drawn:
+            return self.ask(form, lambda: ask_form(form, ask.check), check)
+        value = self.ask(form, lambda: ask_form(form), lambda value: None if value is None else check(value))
+        if value is None:  # the laptop draws, as the moderator would draw a card
+            value = random.Random(self.env.new_seed()).choice(ask.candidates)
+            self.echo(_("  Drawn at random: {name}").format(name=value))
+        return value
 
     def question(self, ask, character: str, phase: str | None) -> str:
         """An ask's question: the game's ``ask_KEY``, or what its kind asks of the character."""
@@ -528,9 +536,17 @@ class GameTable:
         self.heard[step.key] = self.entries
         for opening in step.procedure.opening:  # what the game says of today's vote, however it is given
             self.echo(self.sentences.said(opening))
-        if step.procedure.most_hands is not None and self.by_hands():
-            return entry_for(step, hands=self.hands(step.procedure))
+        if step.procedure.most_hands is not None and self.by_hands(_("The secret vote")):
+            return entry_for(step, hands=self.hands(step.procedure.candidates, step.procedure.most_hands))
         return entry_for(step)
+
+    def hands_step(self, step: HandsStep) -> dict:
+        """A round of the day's vote the moderator may give as the hands counted for each name."""
+        for said in step.intro:  # the round's opening, in the game's words
+            self.echo(self.sentences.said(said))
+        if self.by_hands(_("This round of votes")):
+            return entry_for(step, hands=self.hands(step.candidates, step.most))
+        return entry_for(step, hands=None)
 
     def open_day(self) -> None:
         """A discussion off the timer: its opening line, then the vote when the moderator says it is over."""
@@ -548,8 +564,9 @@ class GameTable:
                  lambda: prompt(question, parse, _("Enter: the vote")) or True)
         self.spoken(self.language.line(VOTE), key=VOTE)
 
-    def by_hands(self) -> bool:
-        """Whether the moderator gives the hands counted for each name rather than each vote."""
+    def by_hands(self, title: str) -> bool:
+        """Whether the moderator gives the hands counted for each name rather than each vote (in the
+        vote ``title`` names)."""
         def parse(text: str):
             text = text.strip().casefold()
             if is_undo(text):
@@ -560,36 +577,36 @@ class GameTable:
                 return True
             raise click.BadParameter(_("type {hands} or press Enter").format(hands=_("h")))
 
-        question = _("The secret vote: Enter to type each vote, {hands} to type the hands counted for each "
-                     "name").format(hands=_("h"))
-        return self.ask({"kind": "pick", "question": _("The secret vote"), "options": [
+        question = _("{vote}: Enter to type each vote, {hands} to type the hands counted for each "
+                     "name").format(vote=title, hands=_("h"))
+        return self.ask({"kind": "pick", "question": title, "options": [
             {"label": _("Each vote"), "value": False}, {"label": _("Hands for each name"), "value": True}]},
             lambda: prompt(question, parse))
 
-    def hands(self, procedure) -> dict[str, int]:
-        """The hands raised for each living player, called aloud one by one, as the moderator
-        counted them."""
+    def hands(self, candidates, most: int) -> dict[str, int]:
+        """The hands raised for each of ``candidates``, called aloud one by one, as the moderator
+        counted them (``most`` in all at most)."""
         def parse(text: str):
             text = text.strip()
             if is_undo(text):
                 return Undo
             if not text:
                 return 0
-            if text.isascii() and text.isdigit() and int(text) <= procedure.most_hands:
+            if text.isascii() and text.isdigit() and int(text) <= most:
                 return int(text)
-            raise click.BadParameter(_("a number of hands from 0 to {most}").format(most=procedure.most_hands))
+            raise click.BadParameter(_("a number of hands from 0 to {most}").format(most=most))
 
         while True:
             counts = {}
-            for name in procedure.candidates:  # the laptop calls each name aloud; the moderator counts the hands
+            for name in candidates:  # the laptop calls each name aloud; the moderator counts the hands
                 self.spoken(name)
                 question = _("Hands for {name}").format(name=name)
-                counts[name] = self.ask({"kind": "count", "question": question, "most": procedure.most_hands},
+                counts[name] = self.ask({"kind": "count", "question": question, "most": most},
                                         lambda question=question: prompt(question, parse, _("Enter: none")))
-            if sum(counts.values()) <= procedure.most_hands:
+            if sum(counts.values()) <= most:
                 return counts
             self.echo(_("{count} hands, but the voters have {most} at most: count again.").format(
-                count=sum(counts.values()), most=procedure.most_hands))
+                count=sum(counts.values()), most=most))
 
     def vote(self, step: VoteStep) -> dict:
         for said in step.intro:  # the round's opening, in the game's words
@@ -672,10 +689,10 @@ class GameTable:
         slot = self.game.slot(slot_id)
         return self.language.slot_name(slot, slot.cards(self.saved.setup.deck))
 
-    def nod(self, character: str, answer: str, name) -> None:
+    def nod(self, character: str, key: str, told: str | int, name) -> None:
         """The answer the moderator gives with a nod or a shake of the head (the character's eyes are
-        open), and whom or what it is about, when anybody or anything."""
-        answer = self.sentences(f"answer_{answer}")
+        open) for the ask's ``key``, and whom or what it is about, when anybody or anything."""
+        answer = said_answer(self.game, self.sentences, key, told)
         self.told = answer if name is None else f"{answer} ({name})"
         self.echo(_("  {character}: {answer}").format(character=character, answer=self.told))
 
@@ -696,7 +713,7 @@ class GameTable:
             return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
         if isinstance(step, DawnStep):
             return _("the dawn after night {night}").format(night=night)
-        if isinstance(step, QuestionStep):
+        if isinstance(step, QuestionStep | HandsStep):
             return _("day {night}, the vote").format(night=night)
         if isinstance(step, ActStep):
             return _("day {night}, after the vote").format(night=night)

@@ -3,6 +3,7 @@ of many nights (as the laptop says it and ``narrate replay`` prints it), a turn 
 by its ACTION KEY."""
 
 from narrator.core.game import Language, end_line
+from narrator.core.nights import answer_said
 from narrator.shell.translation import _
 
 
@@ -22,3 +23,10 @@ def named(game, language: Language, key: str) -> str:
     if slot is not None:
         return language.slot_name(slot)
     return language.role_name(key) if key in language.roles else key
+
+
+def said_answer(game, sentences, key: str, answer: str | int) -> str:
+    """What the moderator tells for ``key`` in the game's words: its ``answer_VALUE``, or, where the
+    answer is a player's name, ``answer_player`` naming him (the Thief shown the mystic's holder)."""
+    sentence, values = answer_said(game.nights_rules.ANSWERS.get(key, ()), answer)
+    return sentences(sentence, **values)

@@ -3,7 +3,8 @@
 A form is plain JSON, the same for every game: its ``kind`` and ``question``, and its options as
 ``{label, value}`` pairs. The kinds: ``one`` name (or nobody, when ``none``), ``several`` names
 (``least`` to ``most``), ``each``: one name per chooser (``parts``), ``pick`` one of a few named
-values (yes or no, a rule's choices), a ``count`` from 0 to ``most``, ``go`` (a button that says
+values (yes or no, a rule's choices; ``none_label``: what answering none means, where not nobody), a
+``count`` from 0 to ``most``, ``go`` (a button that says
 the moment has come), and ``fields``: a value of named parts in one of a few shapes (``forms``, each
 with its ``fixed`` parts and the ``parts`` to choose). The form of a rules' ask is its kind's
 (``narrator.core.kinds``), rendered here (``for_ask``); the terminal's table makes the forms of its
@@ -52,7 +53,7 @@ def in_words(form: dict, value) -> str:
         labels.update({repr(option["value"]): option["label"] for option in part["options"]})
         names[part["key"]] = part.get("name", part["key"])
     if value is None:
-        return _("nobody") if form["kind"] in ("one", "several", "each") else _("none")
+        return form.get("none_label") or (_("nobody") if form["kind"] in ("one", "several", "each") else _("none"))
     if isinstance(value, list):
         return ", ".join(labels.get(repr(item), str(item)) for item in value)
     if isinstance(value, dict):

@@ -194,7 +194,9 @@ function confirm(value, enabled = true) {
 
 function single(form) {
   const picked = chosen === null ? undefined : chosen.value;
-  const noneText = form.none ? (form.kind === "one" ? TEXT.moderator_nobody : TEXT.moderator_none) : null;
+  // nobody, or what the form says it means instead (the laptop draws one at random)
+  const noneText = form.none ? (form.none_label || (form.kind === "one" ? TEXT.moderator_nobody : TEXT.moderator_none))
+    : null;
   return [grid(form.options, (value) => picked !== undefined && JSON.stringify(value) === JSON.stringify(picked),
                (value) => { chosen = {value}; renderStep(); }, noneText),
           confirm(() => chosen.value, chosen !== null)];
