@@ -700,9 +700,9 @@ def test_notes_name_who_changed_side_and_the_once_a_game_power_spent(game):
                              "capo-gilda": {"turn": "medium", "recruit": "Elsa"}}})
     assert notes(game, state) == {
         "en": ["The Vampire's brood, every power lost: Gina.", "Wolf-born, now a Werewolf: Carla.",
-               "Recruited to the Criminals: Elsa.", "Once-a-game power already used: Guild Master."],
+               "Recruited to the Criminals: Elsa.", "Once-a-game powers spent: Guild Master."],
         "it": ["Progenie Vampirica, senza più poteri: Gina.", "Discendente, ora Lupo Mannaro: Carla.",
-               "Nuova recluta dei Criminali: Elsa.", "Potere di una volta a partita già usato: Capo Gilda."]}
+               "Nuova recluta dei Criminali: Elsa.", "Poteri di una volta a partita già spesi: Capo Gilda."]}
     # out of the game, a changed player or a spent power is on the cards and the dead
     state = after(game, cards, {"night": {}}, {"day": {"lynched": None}},
                   {"night": {"lupi-mannari": "Carla", "vampiro": "Gina",
@@ -720,11 +720,11 @@ def test_notes_keep_the_powers_spent_and_the_thiefs_protection_while_their_holde
     state = after(game, cards, *night)
     assert state.dead == ()  # the Healer saved Anna; the Vampire's bite spent the Thief's protection
     assert notes(game, state) == {
-        "en": ["Once-a-game power already used: Thief, Assassin and Healer.", "The Thief's protection is used up."],
-        "it": ["Potere di una volta a partita già usato: Ladra, Assassino e Guaritore.",
+        "en": ["Once-a-game powers spent: Thief, Assassin and Healer.", "The Thief's protection is used up."],
+        "it": ["Poteri di una volta a partita già spesi: Ladra, Assassino e Guaritore.",
                "La Ladra ha già consumato la sua protezione."]}
     state = after(game, cards, *night, {"day": {"lynched": "Mia"}})
-    assert notes(game, state)["en"] == ["Once-a-game power already used: Thief and Healer.",
+    assert notes(game, state)["en"] == ["Once-a-game powers spent: Thief and Healer.",
                                         "The Thief's protection is used up."]
 
 
