@@ -6,6 +6,7 @@ Each game is played whole in the process with a fake clock (test_game_lupus's pl
 the group would type it; what it printed is then read as a careful moderator reads it."""
 
 import json
+import time
 
 import pytest
 from test_day import FakeClock, RecordingSpeaker
@@ -351,3 +352,51 @@ def test_a_replay_refusal_says_why_without_repeating_the_key(run, tmp_path, reco
     path.write_text(f"game: {record}\nplayers:\n{players}rounds:\n  - night: {night}\n", encoding="utf-8")
     result = run("replay", str(path), "--lang", "en")
     assert result.exit_code == 2 and refusal in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("system", ["linux", "windows"])
+def test_tab_completes_a_name_at_the_laptop_while_the_console_watches_the_phone(monkeypatch, capfd, system):
+    """A real terminal (a pseudo-terminal) at the console's prompt: Tab completes the last name, as
+    far as the names agree, and lists them when several remain; Backspace takes a key back; the
+    terminal is given back as it was. On Windows the console's keys go through the same editor."""
+    import os
+    import pty
+    import sys
+    import termios
+    import threading
+
+    from narrator.shell.cli.prompts import Undo
+    from narrator.shell.platform import keyboard
+    from narrator.shell.speakerbox.moderator import Console
+
+    keys = ["Ca\t", ", Da\t", "r\t", ", Zz\x7f\x7fEl\t", "\r"]
+    if system == "windows":  # msvcrt's keys, one at a time, as a Windows console gives them
+        pressed = list("".join(keys).replace("\x7f", "\x08"))
+        fake = type("msvcrt", (), {"kbhit": lambda: bool(pressed), "getwch": lambda: pressed.pop(0),
+                                   "putwch": lambda character: sys.stdout.write(character)})
+        monkeypatch.setitem(sys.modules, "msvcrt", fake)
+        monkeypatch.setattr(keyboard.platform, "windows", lambda: True)
+    leader, follower = pty.openpty()
+    before = termios.tcgetattr(follower)
+    stdin = os.fdopen(follower, "r", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+
+    def typist():
+        for part in keys:
+            time.sleep(0.15)
+            os.write(leader, part.encode())
+
+    if system == "linux":
+        threading.Thread(target=typist, daemon=True).start()
+    try:
+        with keyboard.completion(["Anna", "Carla", "Dario", "Daniele", "Elena"]):
+            line = Console(Undo).prompt("Seer points at: ")
+    finally:
+        after = termios.tcgetattr(follower)
+        stdin.close()
+        os.close(leader)
+    assert line == "Carla, Dario, Elena"
+    shown = capfd.readouterr().out
+    assert "Dario  Daniele" in shown  # "Da": two names, listed, then the question and the line again
+    assert "Seer points at: Carla, Da" in shown.split("Dario  Daniele")[1]
+    assert after == before  # cbreak and no echo only while the line was typed

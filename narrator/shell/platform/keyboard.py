@@ -9,12 +9,16 @@ moderator's console can watch other things meanwhile:
   blocks (``click.getchar``) would need a thread of its own, and a thread left waiting when the
   screen ends would take the first key of the next question. Keys pressed and not read by the
   time the screen ends are thrown away, so that they cannot answer the next question.
-- ``Lines``: whole lines (the terminal's side of the moderator's console). A POSIX terminal is
-  polled with ``select``; a Windows console cannot be (``select`` takes sockets only there), so
-  its keys are gathered into a line here, echoed, with Backspace; a pipe or a file is read by a
-  thread of its own, since Python's buffer may hold lines no poll can see.
+- ``Lines``: whole lines (the terminal's side of the moderator's console). A terminal's keys are
+  gathered into a line here, echoed, with Backspace and Tab completing a name (``completion``):
+  readline cannot be polled, and the console must watch the phone while the line is typed. A
+  POSIX terminal is put in cbreak mode while a line is typed (``Lines.editing``) and polled with
+  ``select``; a Windows console is polled with ``msvcrt`` (``select`` takes sockets only there);
+  a pipe or a file is read by a thread of its own, since Python's buffer may hold lines no poll
+  can see.
 """
 
+import codecs
 import contextlib
 import os
 import queue
@@ -168,13 +172,59 @@ def _rearm_after_suspend(fd: int, saved) -> Callable[[], None]:
     return restore
 
 
+# The names Tab completes from at the prompt in hand (``completion``), innermost last.
+_COMPLETING: list[list[str]] = []
+
+
+def completed(typed: str, options: list[str]) -> tuple[str, list[str]]:
+    """``typed`` with its last name (after the last comma) completed from ``options`` as far as
+    the matches agree, and the matches when several remain and nothing more could be added."""
+    head, comma, last = typed.rpartition(",")
+    start = last[:len(last) - len(last.lstrip())]
+    part = last.lstrip()
+    matches = [option for option in options if option.casefold().startswith(part.casefold())]
+    if not matches:
+        return typed, []
+    common = len(os.path.commonprefix([match.casefold() for match in matches]))
+    done = matches[0] if len(matches) == 1 else matches[0][:common] if common > len(part) else part
+    return head + comma + start + done, (matches if len(matches) > 1 and done == part else [])
+
+
 class Lines:
     """The lines typed at the terminal, read without ever blocking for long (see the module)."""
 
     def __init__(self) -> None:
         self._queue: queue.Queue | None = None
-        self._typed: list[str] = []  # a Windows console's line so far
+        self._typed: list[str] = []  # a terminal's line so far
         self._ended = False
+        self._prompt = ""  # the question the line answers, drawn again below a list of names
+        self._fd: int | None = None  # a POSIX terminal in cbreak mode while a line is typed
+        self._decoder: codecs.IncrementalDecoder | None = None
+
+    @contextlib.contextmanager
+    def editing(self, prompt: str) -> Iterator[None]:
+        """While a line is typed after ``prompt``: a POSIX terminal gives its keys one by one
+        (cbreak, no echo: this echoes them) and is given back as it was."""
+        self._prompt = prompt
+        stdin = sys.stdin
+        if platform.windows() or not is_terminal(stdin):
+            yield
+            return
+        import termios
+        import tty
+
+        fd = stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd, termios.TCSANOW)
+        mode = termios.tcgetattr(fd)
+        mode[3] &= ~termios.ECHO
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
+        self._fd, self._decoder = fd, codecs.getincrementaldecoder(stdin.encoding or "utf-8")(errors="replace")
+        try:
+            yield
+        finally:
+            self._fd = None
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
     def poll(self, seconds: float) -> str | None:
         """A line typed (without its newline), or None if none came within ``seconds``;
@@ -191,6 +241,8 @@ class Lines:
                 return self._console_line(seconds)
             import select
 
+            if self._fd is not None:
+                return self._keys_line(seconds)
             ready, _, _ = select.select([stdin], [], [], seconds)
             return self._line(stdin.readline()) if ready else None
         if self._queue is None:
@@ -202,8 +254,8 @@ class Lines:
             return None
 
     def _console_line(self, seconds: float) -> str | None:
-        """A Windows console's keys gathered into a line, echoed as typed, Backspace taking one back;
-        Ctrl-Z at the start of a line ends the input, as Ctrl-Z then Enter does at a prompt there."""
+        """A Windows console's keys gathered into a line (``_key``); Ctrl-Z at the start of a line
+        ends the input, as Ctrl-Z then Enter does at a prompt there."""
         import msvcrt
 
         deadline = time.perf_counter() + seconds
@@ -214,20 +266,61 @@ class Lines:
                 if left <= 0:
                     return None
                 time.sleep(min(POLL, left))
-            elif key in ("\r", "\n"):
-                _echo(msvcrt, "\r\n")
-                line, self._typed = "".join(self._typed), []
+                continue
+            line = self._key("\x04" if key == "\x1a" else "\x7f" if key == "\x08" else key,
+                             lambda text: _echo(msvcrt, text))
+            if line is not None:
                 return line
-            elif key == "\x1a" and not self._typed:
-                self._ended = True
-                raise EOFError
-            elif key == "\x08":
-                if self._typed:
-                    self._typed.pop()
-                    _echo(msvcrt, "\b \b")
-            elif key.isprintable():
-                self._typed.append(key)
-                _echo(msvcrt, key)
+
+    def _keys_line(self, seconds: float) -> str | None:
+        """A POSIX terminal's keys (in cbreak mode) gathered into a line (``_key``); Ctrl-D at the
+        start of a line ends the input; an arrow's or a function key's sequence is dropped."""
+        import select
+
+        assert self._fd is not None and self._decoder is not None
+        ready, _, _ = select.select([self._fd], [], [], seconds)
+        if not ready:
+            return None
+        text = self._decoder.decode(os.read(self._fd, 1024))
+        if "\x1b" in text:
+            text = text[:text.index("\x1b")]
+
+        def echo(shown: str) -> None:
+            sys.stdout.write(shown)
+            sys.stdout.flush()
+
+        for key in text:
+            line = self._key(key, echo)
+            if line is not None:
+                return line
+        return None
+
+    def _key(self, key: str, echo: Callable[[str], None]) -> str | None:
+        """One key of the line being typed: the line when Enter ends it, else None. Backspace takes a
+        character back, Tab completes the last name (listing the names when several remain)."""
+        if key in ("\r", "\n"):
+            echo("\r\n")
+            line, self._typed = "".join(self._typed), []
+            return line
+        if key == "\x04" and not self._typed:
+            self._ended = True
+            raise EOFError
+        if key in ("\x7f", "\x08"):
+            if self._typed:
+                self._typed.pop()
+                echo("\b \b")
+        elif key == "\t" and _COMPLETING:
+            typed = "".join(self._typed)
+            done, matches = completed(typed, _COMPLETING[-1])
+            if matches:
+                echo("\r\n" + "  ".join(matches) + "\r\n" + self._prompt + done)
+            else:
+                echo(done[len(typed):])
+            self._typed = list(done)
+        elif key.isprintable():
+            self._typed.append(key)
+            echo(key)
+        return None
 
     @staticmethod
     def _read(stdin, lines: queue.Queue) -> None:
@@ -254,11 +347,21 @@ def _echo(msvcrt, text: str) -> None:
 
 @contextlib.contextmanager
 def completion(options: list[str]) -> Iterator[None]:
-    """Tab completes from ``options`` at the next prompt, where the terminal has readline (Linux,
-    macOS; Windows' console has none, and its prompts are as they were)."""
+    """Tab completes from ``options`` at the next prompt: readline's, where the terminal has it
+    (Linux, macOS), and the moderator's console's own line (``Lines``) on every system."""
+    _COMPLETING.append(options)
+    try:
+        with _readline_completion(options):
+            yield
+    finally:
+        _COMPLETING.pop()
+
+
+@contextlib.contextmanager
+def _readline_completion(options: list[str]) -> Iterator[None]:
     try:
         import readline
-    except ImportError:
+    except ImportError:  # Windows' console: no readline
         yield
         return
     previous = readline.get_completer()

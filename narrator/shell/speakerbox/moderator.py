@@ -89,12 +89,13 @@ class Console:
         for the phone's answer: one that comes ends the terminal's question (``ask`` takes it)."""
         sys.stdout.write(text)
         sys.stdout.flush()
-        while True:
-            if not self._answers.empty():
-                raise _Arrived
-            line = self._lines.poll(0.1)
-            if line is not None:
-                return line
+        with self._lines.editing(text):  # typed key by key: Tab completes a name, the phone is watched
+            while True:
+                if not self._answers.empty():
+                    raise _Arrived
+                line = self._lines.poll(0.1)
+                if line is not None:
+                    return line
 
     def _wait_for_the_phone(self) -> None:
         """The laptop's input is closed: the phone answers alone."""
