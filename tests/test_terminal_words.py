@@ -400,3 +400,12 @@ def test_tab_completes_a_name_at_the_laptop_while_the_console_watches_the_phone(
     assert "Dario  Daniele" in shown  # "Da": two names, listed, then the question and the line again
     assert "Seer points at: Carla, Da" in shown.split("Dario  Daniele")[1]
     assert after == before  # cbreak and no echo only while the line was typed
+
+
+def test_a_criminal_whose_power_is_spent_is_said_so_not_only_that_nothing_is_entered(tmp_path):
+    """Wherewolf Revised: the Assassino who struck on night 2 has nothing to enter in the later beats
+    of that night (he has acted) and of every night after (his power is spent)."""
+    _rounds, output = played(tmp_path, "wherewolf-revised", 12, "en", sound=False)
+    assert "(Assassin: has already acted tonight)" in output
+    assert "(Assassin: once-a-game power already spent)" in output
+    assert "(Assassin: nothing to enter tonight)" not in output

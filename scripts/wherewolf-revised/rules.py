@@ -27,6 +27,7 @@ from narrator.core.i18n import Text, msg, plural
 from narrator.core.nights import PLAYER_ANSWER
 from narrator.core.procedures import (
     Procedure,
+    Said,
     Verdict,
     Vote,
     hands_or_votes,
@@ -84,7 +85,7 @@ NAMED_OPTIONS = {AMULET: AMULET, SWORD: SWORD}
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
 VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
-SENTENCES = ("accused", "accusations", "ballottaggio", "round_pointing", "round_accusation", "round_accused",
+SENTENCES = ("idle_spent", "idle_acted", "accused", "accusations", "ballottaggio", "round_pointing", "round_accusation", "round_accused",
              "question_pointing", "burned", "spared", "dawn_dead", "news_bardo", "news_oste",
              "no_news", "revealed", "answer_rumour", "answer_silence",
              *(f"reason_{reason}" for reason in (
@@ -435,6 +436,18 @@ def _criminal_ask(game, state, key, mystic_turn, tonight):
     if key != THIEF and _holder(state, mystic_turn) is None:  # the mystic is not in play: a player instead
         form += (("recruit" if key == GUILD else "kill", _others(state, holder)),)
     return Ask(key, "fields", (holder,), forms=(form,))
+
+
+def idle(game: Game, state: State, turn: str, tonight: Mapping[str, Any]) -> Said | None:
+    """Why a living Criminale, or the Guaritore, enters nothing: the once-a-game power is spent,
+    or was used earlier tonight."""
+    beat = _beat(game, turn)
+    key = beat[0] if beat is not None else turn
+    if key not in ONCE or state.night < 2:
+        return None
+    if key in state.own["spent"]:
+        return said("idle_spent")
+    return said("idle_acted") if key in tonight else None
 
 
 def answer(game: Game, state: State, ask: Ask, value: Any, tonight: Mapping[str, Any]) -> str | int | None:
