@@ -281,6 +281,9 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert told or game_id != "lupus-in-tabula"  # the Seer is answered every night she points
     counts = [count for state in seen.states if state["stage"] == "night" for count in state["night"]["counts"]]
     assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
+    days = [step for step in seen.steps if any(re.match(r"(Day|Giorno) \d+\. ", line) for line in step["lines"])]
+    assert days and all(re.match(r"(Day|Giorno) \d+", step["title"]) for step in days)  # the day is titled so
+    assert any(state["stage"] == "day" for state in seen.states)  # on every page, on the clock or off it
 
 
 def along(game, saved: dict, lang: str) -> tuple[set[str], list[str]]:
@@ -540,6 +543,9 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     assert page.text_content("#stage") == "Day · paused · 2:06"  # the day's clock
     page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": {**day, "voting": True}, "actions": []})
     assert page.text_content("#stage") == "Vote!"
+    open_day = {"deadline": None, "paused_left": None, "voting": False}  # a day off the clock (issue 39, point 14)
+    page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": open_day, "actions": []})
+    assert page.text_content("#stage") == "Day · The discussion is on." and not page.is_visible("#controls")
 
 
 def test_what_narrate_printed_is_read_whole_even_when_a_character_is_cut(tmp_path):

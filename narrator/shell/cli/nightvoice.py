@@ -159,6 +159,12 @@ class NightVoice:
         run_the_day(self.env, self.lang, seconds, self.audio, rules,
                     None if self.env.speaker is not None else self.speaker_maker())
 
+    def open_day(self) -> None:
+        """A day off the clock begins (its discussion lasts until the moderator calls the vote)."""
+
+    def call_vote(self) -> None:
+        """The vote of a day off the clock is called."""
+
     def result(self, lines: list[str], final: bool = True) -> None:
         pass  # the laptop's screen shows it already
 
@@ -225,6 +231,14 @@ class BoxVoice(NightVoice):
     def day(self, seconds: int, rules) -> None:
         assert self.table is not None  # a night, or a resumed game, came first
         self.table.day(seconds)
+
+    def open_day(self) -> None:
+        assert self.table is not None  # a night, or a resumed game, came first
+        self.table.open_day()
+
+    def call_vote(self) -> None:
+        assert self.table is not None  # a night, or a resumed game, came first
+        self.table.call_vote()
 
     def result(self, lines: list[str], final: bool = True) -> None:
         assert self.table is not None  # a night, or a resumed game, came first

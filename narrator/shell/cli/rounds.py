@@ -477,6 +477,7 @@ class GameTable:
         """A discussion off the timer: its opening line, then the vote when the moderator says it is over."""
         from narrator.core.day import DISCUSS, VOTE
 
+        self.voice.open_day()
         self.spoken(self.language.line(DISCUSS), key=DISCUSS)
 
         def parse(text: str):
@@ -487,6 +488,7 @@ class GameTable:
         question = _("The discussion is on: press Enter when it is over")
         self.ask({"kind": "go", "question": question, "label": _("The vote")},
                  lambda: prompt(question, parse, _("Enter: the vote")) or True)
+        self.voice.call_vote()
         self.spoken(self.language.line(VOTE), key=VOTE)
 
     def by_hands(self) -> bool:
@@ -622,8 +624,10 @@ class GameTable:
             return _("the dawn after night {night}").format(night=night)
         if isinstance(step, QuestionStep):
             return _("day {night}, the vote").format(night=night)
-        if isinstance(step, ActStep):
+        if isinstance(step, (ActStep, LynchStep)):
             return _("day {night}, after the vote").format(night=night)
+        if isinstance(step, DayStep):
+            return _("day {night}").format(night=night)
         if isinstance(step, Over):
             return _("the end of the game")
         return _("night {night}").format(night=night)

@@ -209,6 +209,13 @@ class BoxTable:
                         self.day_lines if self.follower else None):
                 raise Stopped
 
+    def open_day(self) -> None:
+        """A day off the clock: every tablet and the console show the day until the vote is called."""
+        self.box.open_day()
+
+    def call_vote(self) -> None:
+        self.box.call_vote()
+
     def show_result(self, lines: list[str], final: bool = True) -> None:
         self.box.show_result(lines, final)
         threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
@@ -297,6 +304,7 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
             return False
         elif action == "next":
             box.skip_night()
+    box.on_change()  # played to its end: every page hears that nothing is left to pause or skip
     return True
 
 

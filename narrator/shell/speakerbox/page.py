@@ -38,6 +38,7 @@ PAGE_TEXTS = {
     "paused_hint": N_("The night goes on from here when the laptop resumes it."),
     "day": N_("Day"),
     "day_paused": N_("Day · paused"),
+    "day_open": N_("The discussion is on."),
     "vote": N_("Vote!"),
     "result": N_("Result"),
     "game_over": N_("Game over"),

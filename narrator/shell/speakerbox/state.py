@@ -145,6 +145,15 @@ class Box:
         if changed:
             self.on_change()
 
+    def open_day(self) -> None:
+        """A day off the clock: the discussion is on until the moderator calls the vote (from the
+        question the console and the terminal ask), so there is nothing to pause or skip here."""
+        self.show_day(None, None, False)
+
+    def call_vote(self) -> None:
+        """The day's vote is on (an untimed day's discussion is over)."""
+        self.show_day(None, 0, True)
+
     def show_result(self, lines: list[str], final: bool = True) -> None:
         """What the vote (or a lynching) came to; ``final`` when the game ends with it."""
         with self.lock:
@@ -162,6 +171,8 @@ class Box:
                 if self.night_over():
                     return []
                 return ["resume" if self.playhead.paused else "pause", "next"]
+            if self.stage == "day" and self.day_deadline is None and self.day_paused_left is None:
+                return []  # a day off the clock: the console's question calls the vote
             if self.stage == "day" and not self.voting:
                 return ["resume" if self.day_paused_left is not None else "pause", "next"]
             return []

@@ -652,6 +652,7 @@ function screenFor(state) {
   if (state.stage === "day") {
     const day = state.day;
     if (day.voting) return {title: TEXT.day, big: TEXT.vote, mood: "vote"};
+    if (day.deadline === null && day.paused_left === null) return {title: TEXT.day, hint: TEXT.day_open};  // off the clock
     const left = day.paused_left !== null ? day.paused_left : Math.max(0, day.deadline - (known ? serverNow() : 0));
     if (day.paused_left !== null) return {title: TEXT.day_paused, big: clockText(left), mood: "paused"};
     if (left <= 3.0) return {title: TEXT.day, big: left > 0 ? `${Math.ceil(left)}…` : TEXT.vote, mood: "vote"};

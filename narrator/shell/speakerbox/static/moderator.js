@@ -287,6 +287,7 @@ function stageText() {
   if (state.stage === "night") return nightText(state.night);
   if (state.stage === "day" && state.day) {
     if (state.day.voting) return TEXT.vote;
+    if (state.day.deadline === null && state.day.paused_left === null) return `${TEXT.day} · ${TEXT.day_open}`;
     const left = state.day.paused_left !== null ? state.day.paused_left : state.day.deadline - (now() + offset);
     const whole = Math.max(0, Math.ceil(left));
     const clock = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
