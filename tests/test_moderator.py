@@ -274,6 +274,10 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert shown == notes  # the game's own state, as its rules tell it, on the console
     printed = [line.strip() for step in seen.steps for line in step["lines"]]
     assert all(death in printed for death in deaths)  # each dawn's dead and why (a random game may have none)
+    kept = [line.strip() for step in seen.steps for earlier in step["before"] for line in earlier["lines"]]
+    assert all(death in kept for death in deaths)  # still shown in the step after the dawn (issue 39, point 15)
+    logged = {line.strip() for step in seen.steps for earlier in step["log"] for line in earlier["lines"]}
+    assert all(death in logged for death in deaths) and len(logged) > 10  # and in the page's log
     say = Sentences(game.languages[lang])
     answers = tuple(say(key) for key in answer_sentences(game.rules))
     told = [step["told"] for step in seen.steps if step["told"]]
@@ -512,13 +516,19 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     for kind, form in EVERY_KIND.items():
         step = {"type": "step", "version": 50, "title": f"Night 2, {kind}", "lines": ["A line printed."],
                 "table": table, "notes": ["Lovers: Anna and Bruno."], "form": form, "over": False,
-                "told": "" if form else "Nod: YES, a wolf (Anna)"}
+                "told": "" if form else "Nod: YES, a wolf (Anna)",
+                "before": [{"title": "The dawn after night 1", "lines": ["The wolves kill Bruno."]}],
+                "log": [{"title": "Night 1, Seer", "lines": ["Seer points at: Anna"]},
+                        {"title": "The dawn after night 1", "lines": ["The wolves kill Bruno."]}]}
         page.evaluate("(step) => receive(step)", step)
         page.screenshot(path=str(tmp_path / f"{kind}.png"), full_page=True)
         assert (tmp_path / f"{kind}.png").stat().st_size > 5000
         shown = page.text_content("main")
         wanted = [step["title"], "A line printed.", "Lovers: Anna and Bruno.", *([form["question"]] if form else [])]
         assert [text for text in wanted if text not in shown] == [], kind
+        assert page.text_content("#before") == "The dawn after night 1The wolves kill Bruno."  # kept (point 15)
+        assert page.is_visible("#before") and page.is_visible("#log summary")
+        assert page.text_content("#log-steps").startswith("The dawn after night 1")  # the latest first
         assert page.locator("#cards li.dead").count() == 1
         heights = page.evaluate("[...document.querySelectorAll('button')].filter((b) => b.offsetParent)"
                                 ".map((b) => b.getBoundingClientRect().height)")

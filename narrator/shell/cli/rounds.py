@@ -233,6 +233,10 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
         table.close()
 
 
+BEFORE_STEPS = 6  # the unanswered steps kept above the step in hand on the console
+LOG_STEPS = 12  # the steps the console's log keeps
+
+
 class GameTable:
     """The laptop during a game of many nights: the voice, the screen and the prompts."""
 
@@ -252,6 +256,9 @@ class GameTable:
         self.title, self.over_now = "", False
         self.secret: dict = {"table": [], "notes": []}  # the step's cards and the rules' notes, once per step
         self.told = ""  # the answer the moderator nods in the step in hand, shown large on the console
+        self.before: list[dict] = []  # the steps since the moderator last answered, kept on the console
+        self.log: list[dict] = []  # what the game came to so far in this run, step by step, for the console
+        self.answered = True  # the moderator has answered since the last step began
         if options["speaker_box"]:
             if saved.setup.cards is not None:
                 self.console = Console(Undo, (EOFError, click.Abort))  # click's prompt: Abort at the input's end
@@ -266,23 +273,37 @@ class GameTable:
     # --- the moderator's console: what the terminal shows and asks, on a phone too --------------------
 
     def begin(self, step) -> None:
-        """A new step: its title and, so far, no lines."""
-        self.lines, self.over_now, self.told = [], isinstance(step, Over), ""
+        """A new step: its title and, so far, no lines. The steps the moderator has not answered
+        since the last answer stay on the console above it (a dawn's deaths and why, read while
+        the day goes on): they go when the moderator moves on."""
+        if self.answered:
+            self.before = []
+        elif self.lines:
+            self.before = [*self.before, {"title": self.title, "lines": self.lines}][-BEFORE_STEPS:]
+        self.lines, self.over_now, self.told, self.answered = [], isinstance(step, Over), "", False
         if self.console is not None:
             self.secret = self.secret_view(step.state)
         self.title = self.describe(step)
         self.title = self.title[:1].upper() + self.title[1:]
         self.show()
 
-    def echo(self, text: str = "") -> None:
-        """Print a line for the laptop's screen (and the console's)."""
+    def echo(self, text: str = "", logged: bool = True) -> None:
+        """Print a line for the laptop's screen (and the console's, and its log when ``logged``)."""
         click.echo(text)
-        self.note(text)
+        self.note(text, logged)
 
-    def note(self, text: str) -> None:
+    def note(self, text: str, logged: bool = True) -> None:
         if text and self.console is not None:
             self.lines.append(text)
+            if logged:
+                self.logged(text.strip())
             self.show()
+
+    def logged(self, text: str) -> None:
+        """A line of the game's log, under its step's title; the log keeps the last few steps."""
+        if not self.log or self.log[-1]["title"] != self.title:
+            self.log = [*self.log, {"title": self.title, "lines": []}][-LOG_STEPS:]
+        self.log[-1]["lines"].append(text)
 
     def spoken(self, text: str, key: str | None = None) -> None:
         """A line the voice says (and shows)."""
@@ -296,7 +317,7 @@ class GameTable:
     def view(self, form: dict | None = None) -> dict:
         """The step as the console shows it: its title, the lines printed, the table, the question."""
         return {"title": self.title, "lines": self.lines[-40:], **self.secret, "told": self.told, "form": form,
-                "over": self.over_now}
+                "over": self.over_now, "before": self.before, "log": self.log}
 
     def secret_view(self, state) -> dict:
         """The console's table of a step's ``state`` (each player's card, dead or not) and the rules' notes."""
@@ -313,7 +334,7 @@ class GameTable:
         def tapped(value, prompted: bool) -> None:
             shown = _("undo") if value == UNDO else forms.in_words(form, value)
             self.echo(_("{answer} (from the moderator's phone)").format(
-                answer=shown if prompted else f"{form['question']}: {shown}"))
+                answer=shown if prompted else f"{form['question']}: {shown}"), logged=False)
 
         def racing():
             typed = click.termui.visible_prompt_func
@@ -323,7 +344,11 @@ class GameTable:
             finally:
                 click.termui.visible_prompt_func = typed
 
-        return console.ask(self.view(form), racing, check, tapped)
+        value = console.ask(self.view(form), racing, check, tapped)
+        self.answered = True
+        if form.get("question"):
+            self.logged(f"{form['question']}: {forms.in_words(form, value)}")
+        return value
 
     # --- the steps --------------------------------------------------------------------------------
 

@@ -67,6 +67,7 @@ PAGE_TEXTS = {
     "moderator_title": N_("narrate · moderator"),
     "moderator_cards": N_("The table"),
     "moderator_dead": N_("out"),
+    "moderator_log": N_("What has happened"),
     "moderator_undo": N_("Undo"),
     "moderator_nobody": N_("Nobody"),
     "moderator_none": N_("None"),

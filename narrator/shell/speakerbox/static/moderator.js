@@ -122,8 +122,11 @@ function renderFeedback() {
 // --- the step --------------------------------------------------------------------------------------
 
 function renderStep() {
+  $("before").replaceChildren(...(view.before || []).map(section));  // read on until the moderator moves on
   $("title").textContent = view.title;
   $("lines").replaceChildren(...view.lines.map((line) => element("li", line)));
+  $("log-steps").replaceChildren(...[...(view.log || [])].reverse().map(section));  // the latest first
+  $("log").hidden = !(view.log || []).length;
   $("told").textContent = view.told || "";
   $("told").hidden = !view.told;  // the answer to nod at, for the eyes that are open
   $("cards").replaceChildren(...view.table.map((row) => {
@@ -136,6 +139,13 @@ function renderStep() {
   $("table").hidden = view.table.length === 0;
   $("undo").hidden = !view.form;
   $("question").replaceChildren(...question(view.form));
+}
+
+// A step's title and its lines, as kept above the step in hand and in the log.
+function section(step) {
+  const made = element("section", "", "earlier");
+  made.append(element("h2", step.title), ...step.lines.map((line) => element("p", line)));
+  return made;
 }
 
 function element(tag, text, className) {
