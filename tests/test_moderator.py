@@ -328,6 +328,11 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
                 run.stop()
     asked = [step for step in after.steps if step["form"]]
     assert asked[0]["title"] == before.steps[-1]["title"]  # back where it stopped
+    # ...at once (issue 39, point 16): the vote is on every page and its question on the phone, with
+    # no Start to press and no night on the tablets
+    first = after.timeline.index(asked[0])
+    states = [message for message in after.timeline[:first] if message["type"] == "state"]
+    assert states and all(state["stage"] == "day" and state["day"]["voting"] for state in states), states
     (saved,) = (tmp_path / "data" / "narrator" / "games").glob("[!.]*.json")
     assert json.loads(saved.read_text())["over"] is True
     assert "Resumed at" in resumed.output() and "Traceback" not in resumed.errors()
@@ -420,6 +425,12 @@ def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, game_id, players, la
             page.evaluate("view = null")  # from here on, only what the resumed game sends
             runs.append(Served.start(tmp_path, game_id, players, lang, command=["resume"]))
             assert runs[-1].console == runs[0].console  # the address on the phone still opens the game
+            page.wait_for_function("view !== null && state !== null", timeout=20000)
+            # where the game is, at once, before any Start (issue 39, point 16)
+            assert page.evaluate("view.title") and page.locator("#cards li").count() == players
+            waits = page.evaluate("state.stage === 'waiting'")
+            assert page.text_content("#question") != ("Niente da inserire: ascolta." if waits else "")
+            page.screenshot(path=str(tmp_path / "resumed.png"), full_page=True)
         page.wait_for_function("view !== null", timeout=20000)
 
     try:

@@ -666,3 +666,15 @@ def test_a_day_off_the_clock_is_the_day_and_a_night_played_out_says_so(server):
     assert [answer["type"] for answer in answers if answer and answer["type"] in ("done", "refused")] == ["refused"]
     box.call_vote()
     assert told[-1]["stage"] == "day" and told[-1]["day"]["voting"] is True
+
+
+def test_start_opens_the_day_of_a_game_resumed_before_its_discussion():
+    """Issue 39, point 16: a game stopped before a day's discussion waits for the group's Start,
+    and Start then opens the day on every page, not a night."""
+    box = Box(0.0, [], lambda: 5.0)
+    box.opens = "day"
+    assert box.snapshot()["opens"] == "day" and box.actions() == ["start"]
+    box.start_night()
+    snapshot = box.snapshot()
+    assert snapshot["stage"] == "day" and snapshot["day"]["voting"] is False and snapshot["actions"] == []
+    assert box.opens == "night"  # the next Start is a night's again

@@ -66,9 +66,10 @@ class NightVoice:
         waiting, self.waiting = self.waiting, None
         wait_for_group(waiting)
 
-    def resumed(self, script: NightScript) -> None:
+    def resumed(self, script: NightScript, stage: str = "night") -> None:
         """A resumed game: everyone sits down again before anything more is said or asked
-        (``script``: the night the game is in)."""
+        (``script``: the night the game is in; ``stage``: "night", "day" before its discussion,
+        or "vote" when the day's discussion is over)."""
         self.ready()
 
     def part(self, script: NightScript, segments) -> None:
@@ -183,7 +184,9 @@ class BoxVoice(NightVoice):
         self.table: BoxTable | None = None
         self._made = 0  # sentences made so far: each gets a key of its own
 
-    def _load(self, script, carrying_on: bool = False) -> "BoxTable":
+    def _load(self, script, carrying_on: bool = False, waits: bool = True) -> "BoxTable":
+        """The night's audio for the tablets (the box served with the first, which waits for
+        Start unless ``waits`` is False)."""
         from narrator.shell.cli.options import phase_labels
 
         labels = phase_labels(self.env, self.lang)
@@ -192,7 +195,7 @@ class BoxVoice(NightVoice):
             from narrator.shell.speakerbox.game import BoxTable
 
             self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, waiting=self.waiting,
-                                  ready=_(BOX_TEXTS[self.waiting]), say=click.echo,
+                                  ready=_(BOX_TEXTS[self.waiting]) if waits else "", say=click.echo,
                                   warn=lambda text: click.echo(text, err=True), console=self.console, tokens=self.tokens,
                                   **self.box_options)
         else:
@@ -205,11 +208,19 @@ class BoxVoice(NightVoice):
     def ready(self) -> None:
         pass  # the tablets' first night waits for Start, which is the group's go
 
-    def resumed(self, script: NightScript) -> None:
+    def resumed(self, script: NightScript, stage: str = "night") -> None:
         """A resumed game: the tablets and the console are served at once, wherever the game
-        stopped (in a day too), and the group's Start goes on (a night of nothing to play)."""
-        if self.table is None:
-            self._load(replace(script, segments=())).night()
+        stopped. In the night, and before a day's discussion, the group's Start goes on (into a
+        night of nothing to play, or into the day); in a day whose vote is on, nothing waits:
+        every page shows the vote, and the phone the question in hand."""
+        if self.table is not None:
+            return
+        table = self._load(replace(script, segments=()), waits=stage != "vote")
+        if stage == "vote":
+            table.call_vote()
+            return
+        table.box.opens = stage
+        table.night()
 
     def part(self, script: NightScript, segments) -> None:
         if not segments:

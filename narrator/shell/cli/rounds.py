@@ -193,7 +193,8 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
 
     try:
         if resumed:
-            table.voice.resumed(table.script(rounds.step.state.night, frozenset()))
+            table.begin(rounds.step)  # the console shows where the game is at once, while the group sits down
+            table.voice.resumed(table.script(rounds.step.state.night, frozenset()), daytime(rounds.step))
         while not isinstance(rounds.step, Over):
             step = rounds.step
             table.begin(step)
@@ -231,6 +232,16 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
         raise
     finally:
         table.close()
+
+
+def daytime(step) -> str:
+    """Where a step is in the round: "night" (its night, its dawn), "day" (the day before its
+    discussion) or "vote" (the discussion is over: the vote and what follows it)."""
+    if isinstance(step, DayStep):
+        return "day"
+    if isinstance(step, (VoteStep, QuestionStep, ActStep, LynchStep)):
+        return "vote"
+    return "night"
 
 
 BEFORE_STEPS = 6  # the unanswered steps kept above the step in hand on the console

@@ -153,7 +153,8 @@ class BoxTable:
             raise NarratorError(serve_error(host, port, error)) from None
         try:
             _announce(self.server, host, say)
-            say(ready)
+            if ready:
+                say(ready)
         except BaseException:
             self.server.stop()
             raise

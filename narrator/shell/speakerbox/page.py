@@ -51,6 +51,7 @@ PAGE_TEXTS = {
     "confirm_next_day": N_("Tap again to call the vote"),
     "sending": N_("Sending…"),
     "done_start": N_("The night starts."),
+    "done_day": N_("The day goes on."),
     "done_pause": N_("Pausing."),
     "done_resume": N_("Going on."),
     "done_next": N_("On to what comes next."),

@@ -66,6 +66,7 @@ class Box:
     result: list[str] | None = None
     final: bool = False  # the result is the game's end
     waiting_for: str | None = None  # before the first Start: "deal" (the cards), "go-on" (a resumed game), or None
+    opens: str = "night"  # what Start opens: the night, or the day (a game resumed before its discussion)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- the night -----------------------------------------------------------------------
@@ -82,11 +83,16 @@ class Box:
         self.on_change()
 
     def start_night(self, lead: float = START_LEAD) -> None:
+        """Start: the night plays ``lead`` seconds from now (or the day opens, when Start opens it)."""
         with self.lock:
             if self.stage != "waiting":
                 return
-            self.stage = "night"
-            self.playhead.start_at(self.clock() + lead, 0.0)
+            if self.opens == "day":
+                self.opens = "night"
+                self.stage, self.day_deadline, self.day_paused_left, self.voting = "day", None, None, False
+            else:
+                self.stage = "night"
+                self.playhead.start_at(self.clock() + lead, 0.0)
         self.on_change()
 
     def pause(self, lead: float = PAUSE_LEAD) -> None:
@@ -196,5 +202,6 @@ class Box:
                 "result": self.result,
                 "final": self.final,
                 "waiting_for": self.waiting_for,
+                "opens": self.opens,
                 "actions": self.actions(),
             }

@@ -281,7 +281,9 @@ function receive(message) {
   if (message.type === "say") { say(message.key, message.at); return; }
   if (message.type === "tablets") { box.tablets = message.tablets; render(); return; }
   if (message.type === "done") {
-    box.feedback = {action: message.action, text: TEXT[`done_${message.action}`], refused: false, at: now()};
+    const opensDay = message.action === "start" && box.state && box.state.opens === "day";  // a game resumed in its day
+    box.feedback = {action: message.action, text: opensDay ? TEXT.done_day : TEXT[`done_${message.action}`],
+                    refused: false, at: now()};
     render();
     return;
   }

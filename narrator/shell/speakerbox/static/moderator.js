@@ -80,9 +80,11 @@ function receive(message) {
     view = message;
     renderStep();
   } else if (message.type === "state") {
+    const waited = state && state.stage === "waiting";
     state = message;
     offset = message.now - now();
     renderBox();
+    if (view && waited !== (state.stage === "waiting")) renderStep();  // the wait's words come or go
   } else if (message.type === "heartbeat") {
     offset = message.server - now();
   } else if (message.type === "taken") {
@@ -93,7 +95,7 @@ function receive(message) {
     say(message.reason === "answered" ? TEXT.moderator_answered
       : fill(TEXT.moderator_refused, {reason: message.message || ""}), true);
   } else if (message.type === "done") {
-    say({start: TEXT.done_start, pause: TEXT.done_pause, resume: TEXT.done_resume, next: TEXT.done_next}[message.action]
+    say({start: state && state.opens === "day" ? TEXT.done_day : TEXT.done_start, pause: TEXT.done_pause, resume: TEXT.done_resume, next: TEXT.done_next}[message.action]
         || "", false);
   } else if (message.type === "error") {
     setStatus(message.message, true);
@@ -169,7 +171,7 @@ function answer(value) {
 // Every kind of question the laptop asks: names to tap (one, several, one for each chooser), a
 // choice of words, a number, a button that says the moment has come, a turn's named parts.
 function question(form) {
-  if (!form) return [element("p", TEXT.moderator_listen, "listen")];
+  if (!form) return [element("p", waitingText() || TEXT.moderator_listen, "listen")];
   const parts = form.question ? [element("h2", form.question)] : [];
   const kind = form.kind;
   if (kind === "go") return [...parts, button(form.label, () => answer(true), "go")];
@@ -179,6 +181,12 @@ function question(form) {
   if (kind === "count") return [...parts, ...count(form)];
   if (kind === "fields") return [...parts, ...fields(form)];
   return parts;
+}
+
+// Before Start, a step with nothing to enter says what the group is waited for (dealing, sitting down again).
+function waitingText() {
+  if (!state || state.stage !== "waiting") return null;
+  return {deal: TEXT.waiting_deal, "go-on": TEXT.waiting_go_on}[state.waiting_for] || TEXT.waiting_control;
 }
 
 function grid(options, isChosen, tap, noneText) {
