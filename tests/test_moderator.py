@@ -129,6 +129,22 @@ def test_a_wrong_answer_is_refused_and_undo_goes_back(typing):
         console.ask({"form": ONE}, lambda: click.prompt("?"))
 
 
+def test_refused_phone_answers_leave_the_laptop_s_prompt_as_it_was(typing, capsys):
+    """Issue 39, point 18: each answer the phone gives that is refused brought the terminal's
+    question back, printed again on the same line (eight refusals, eight prompts)."""
+    console, replies = Console(Undo, (EOFError, click.Abort)), []
+    for index in range(4):
+        answer_soon(console, 1, "Zeno", replies, delay=0.3 + 0.25 * index)
+    answer_soon(console, 1, "Anna", replies, delay=1.6)
+    assert console.ask({"form": ONE}, lambda: click.prompt("Seer points at")) == "Anna"
+    assert [reply["type"] for reply in replies] == ["not-taken"] * 4 + ["taken"]
+    assert capsys.readouterr().out.count("Seer points at") == 1
+    typing.write("Bruno\n")  # the next question is asked afresh
+    typing.flush()
+    assert console.ask({"form": ONE}, lambda: click.prompt("Seer points at")) == "Bruno"
+    assert capsys.readouterr().out.count("Seer points at") == 1
+
+
 def test_a_closed_terminal_waits_for_the_phone_once_one_is_connected(typing):
     typing.close()
     console = Console(Undo, (EOFError, click.Abort))
@@ -499,7 +515,11 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_to_the_step_in
         went = time.monotonic()
         page.wait_for_function("document.getElementById('status').classList.contains('trouble')", timeout=15000)
         assert time.monotonic() - went < 5 + 5  # its silence (5 s) and a moment to notice: not a minute
+        covered = "[[20, 20], [195, 420], [370, 820]].every(([x, y]) => document.elementFromPoint(x, y).closest('#lost'))"
+        assert page.is_visible("#lost") and page.evaluate(covered)  # unmissable, nothing to tap under it (point 18)
+        assert page.text_content("#lost-title") == "Connection lost"
         page.wait_for_function("!document.getElementById('status').classList.contains('trouble')", timeout=15000)
+        assert not page.is_visible("#lost")
         served.console.show({"title": "Night 2", "lines": [], "table": [], "form": ONE})  # the laptop moved on
         page.wait_for_function("view.title === 'Night 2'", timeout=10000)
         page.click("#question .names button:not(.none) >> nth=1")

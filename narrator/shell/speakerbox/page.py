@@ -76,6 +76,8 @@ PAGE_TEXTS = {
     "moderator_listen": N_("Nothing to enter: listen."),
     "moderator_answered": N_("Already answered: here is what the game asks now."),
     "moderator_taken": N_("Taken."),
+    "moderator_lost_hint": N_("Nothing tapped here reaches the game until the connection is back. Is narrate "
+                              "still running on the laptop? Is this phone on the same Wi-Fi as the laptop?"),
     "moderator_not_sent": N_("Not sent: no connection to the laptop. Tap again once it is back."),
     "moderator_refused": N_("Not taken: {reason}"),
     "moderator_not_this": N_("Not this one"),

@@ -22,6 +22,7 @@ let offset = 0;              // the laptop's clock less this page's, in seconds
 let armed = null;            // Next tapped once: {stage, at}
 let feedback = null;         // {text, refused, at}
 let lastHeard = 0;           // when the laptop was last heard from (this page's clock)
+let lostSince = null;        // when the connection was lost (null: it is open)
 
 const now = () => Date.now() / 1000;
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
@@ -30,6 +31,8 @@ function connect() {
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket.onopen = () => {
     lastHeard = now();
+    lostSince = null;
+    renderLost();
     setStatus("");
     send({type: "hello", role: "moderator", token});
   };
@@ -44,7 +47,16 @@ function lost() {
   socket = null;
   if (view && view.over) { setStatus(TEXT.game_over); return; }  // the laptop has closed the box
   setStatus(TEXT.lost, true);
+  if (lostSince === null) lostSince = now();
+  renderLost();
   setTimeout(connect, 1000);
+}
+
+// A lost connection covers the whole page: what is on it may be past, and nothing tapped reaches
+// the laptop until it is back.
+function renderLost() {
+  $("lost").hidden = lostSince === null;
+  if (lostSince !== null) $("lost-retry").textContent = fill(TEXT.lost_retry, {seconds: Math.round(now() - lostSince)});
 }
 
 // A connection that went silent (the phone's Wi-Fi died without a word, or the phone slept) is
@@ -345,6 +357,6 @@ document.querySelectorAll("#controls button").forEach((made) => made.addEventLis
 
 $("undo").addEventListener("click", () => answer("undo"));
 setInterval(renderBox, 500);
-setInterval(watch, 1000);
+setInterval(() => { watch(); renderLost(); }, 1000);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") watch(); });
 connect();
