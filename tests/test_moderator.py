@@ -299,6 +299,8 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     told = [step["told"] for step in seen.steps if step["told"]]
     assert all(text.startswith(answers) for text in told)  # the answer to nod at, shown large
     assert told or game_id != "lupus-in-tabula"  # the Seer is answered every night she points
+    forms = [step["form"] for step in seen.steps if step["form"]]
+    assert not [form for form in forms if re.search(r"\b(Enter|Invio)\b", form.get("question") or "")]  # a phone
     counts = [count for state in seen.states if state["stage"] == "night" for count in state["night"]["counts"]]
     assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
     days = [step for step in seen.steps if any(re.match(r"(Day|Giorno) \d+\. ", line) for line in step["lines"])]
@@ -480,7 +482,7 @@ NAMES8 = [{"label": name, "value": name} for name in ("Anna", "Bruno", "Carla", 
 EVERY_KIND = {  # a step of each kind the console shows, as the laptop sends them
     "one": {"kind": "one", "question": "Seer points at", "none": True, "options": NAMES8},
     "several": {"kind": "several", "question": "Ghosts point at", "none": True, "most": 2, "least": 1,
-                "options": NAMES8},
+                "options": NAMES8, "count": "up to 2 names"},
     "each": {"kind": "each", "question": "The pack chooses", "none": True, "parts": [
         {"key": "a", "name": "Leader", "label": "Leader points at", "options": NAMES8},
         {"key": "b", "name": "Second", "label": "Second points at", "options": NAMES8}]},
@@ -566,6 +568,22 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
         assert heights and min(heights) >= 44, (kind, heights)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
         assert page.is_visible("#told") == (form is None)
+        if kind == "several":  # how many it takes, and why Confirm waits (issue 39, point 17)
+            assert page.text_content("#question .how-many") == "up to 2 names"
+            for name in range(3):
+                page.click(f"#question .names button:not(.none) >> nth={name}")
+            assert page.is_disabled("#question button.go")
+            assert page.text_content("#question .listen") == "3 chosen: 2 at most"
+            page.click("#question .names button:not(.none) >> nth=0")
+            assert page.is_enabled("#question button.go") and page.text_content("#question .listen") == "2 chosen"
+        if kind == "one":  # taking back the last answer asks for a second tap
+            offered: list = []
+            served.console.offer = lambda version, value, reply, offered=offered: offered.append(value)
+            page.click("#undo")
+            assert page.text_content("#undo") == "Tap again to take back the last answer" and offered == []
+            page.click("#undo")
+            page.wait_for_timeout(300)
+            assert offered == ["undo"] and page.text_content("#undo") == "Take back the last answer"
         if form is None:  # a step with nothing to enter: listen, and the answer to nod at, large
             assert page.is_visible(".listen") and not page.is_visible("#undo")
             assert page.text_content("#told") == "Nod: YES, a wolf (Anna)"
@@ -598,3 +616,23 @@ def test_what_narrate_printed_is_read_whole_even_when_a_character_is_cut(tmp_pat
     assert written(path) == "Citt"
     path.write_bytes("Città".encode())
     assert written(path) == "Città"
+
+
+def test_a_question_of_several_names_says_how_many_in_the_game_s_language():
+    """Issue 39, point 17: "The wolves attack" took three names for two attacks, and said nothing
+    of how many; the form now says it, as the phone shows it under the question."""
+    from narrator.core.state import Ask
+    from narrator.shell.speakerbox.forms import for_ask
+    from narrator.shell.translation import ENGLISH, SOURCE_LANGUAGE, load_catalog, use
+
+    names = ("Anna", "Bruno", "Carla")
+    attacks = Ask("lupi", "players", ("Anna",), names, most=2)
+    curse = Ask("curse", "players", ("Anna",), names, most=2, least=2)
+    assert for_ask(attacks, "The wolves attack", None)["count"] == "up to 2 names"
+    assert for_ask(curse, "The Necromancer curses", None)["count"] == "2 names"
+    assert "count" not in for_ask(Ask("any", "players", ("Anna",), names), "Ghosts point at", None)
+    use(load_catalog("it"), "it")
+    try:
+        assert for_ask(attacks, "I lupi attaccano", None)["count"] == "fino a 2 nomi"
+    finally:
+        use(ENGLISH, SOURCE_LANGUAGE)

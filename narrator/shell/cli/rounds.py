@@ -522,7 +522,8 @@ class GameTable:
             return None
 
         question = _("The discussion is on: press Enter when it is over")
-        self.ask({"kind": "go", "question": question, "label": _("The vote")},
+        self.ask({"kind": "go", "question": _("The discussion is on: when it is over, call the vote"),
+                  "label": _("The vote")},  # the phone's words: it has a button, not an Enter key
                  lambda: prompt(question, parse, _("Enter: the vote")) or True)
         self.voice.call_vote()
         self.spoken(self.language.line(VOTE), key=VOTE)

@@ -16,13 +16,29 @@ from collections.abc import Callable
 from typing import Any
 
 from narrator.core.i18n import Text
-from narrator.shell.translation import _, say
+from narrator.shell.translation import _, ngettext, say
 
 
 def for_ask(ask, question: str, sentences) -> dict:
     """The form of a rules' ``Ask`` (``narrator.core.state``), as its kind describes it
-    (``narrator.core.kinds``), its words from the game's ``sentences`` and the interface's catalog."""
-    return rendered(ask.of_kind.form(ask, question, sentences))
+    (``narrator.core.kinds``), its words from the game's ``sentences`` and the interface's catalog;
+    a question of several names says how many (``how_many``)."""
+    form = rendered(ask.of_kind.form(ask, question, sentences))
+    if form.get("kind") == "several" and (count := how_many(form.get("least") or 0, form.get("most"))):
+        form["count"] = count
+    return form
+
+
+def how_many(least: int, most: int | None) -> str | None:
+    """How many names a question of several takes, in words (None: any number)."""
+    if not most:
+        return None if least <= 1 else ngettext("at least one name", "at least {count} names", least).format(
+            count=least)
+    if least == most:
+        return ngettext("one name", "{count} names", most).format(count=most)
+    if least <= 1:
+        return ngettext("one name at most", "up to {count} names", most).format(count=most)
+    return _("{least} to {most} names").format(least=least, most=most)
 
 
 def rendered(value: Any) -> Any:

@@ -69,7 +69,8 @@ PAGE_TEXTS = {
     "moderator_cards": N_("The table"),
     "moderator_dead": N_("out"),
     "moderator_log": N_("What has happened"),
-    "moderator_undo": N_("Undo"),
+    "moderator_undo": N_("Take back the last answer"),
+    "moderator_undo_again": N_("Tap again to take back the last answer"),
     "moderator_nobody": N_("Nobody"),
     "moderator_none": N_("None"),
     "moderator_confirm": N_("Confirm"),
@@ -83,6 +84,8 @@ PAGE_TEXTS = {
     "moderator_not_this": N_("Not this one"),
     "moderator_yes": N_("Yes"),
     "moderator_chosen": N_("{count} chosen"),
+    "moderator_too_many": N_("{count} chosen: {most} at most"),
+    "moderator_too_few": N_("{count} chosen: at least {least}"),
     "moderator_count": N_("count: {seconds} s left"),
 }
 

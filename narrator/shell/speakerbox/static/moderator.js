@@ -20,6 +20,7 @@ let chosen = null;           // what has been tapped for the question shown, bef
 let state = null;            // the box's state, as the tablets get it
 let offset = 0;              // the laptop's clock less this page's, in seconds
 let armed = null;            // Next tapped once: {stage, at}
+let undoArmed = null;        // when "take back the last answer" was tapped once
 let feedback = null;         // {text, refused, at}
 let lastHeard = 0;           // when the laptop was last heard from (this page's clock)
 let lostSince = null;        // when the connection was lost (null: it is open)
@@ -88,9 +89,13 @@ function setStatus(text, trouble = false) {
 
 function receive(message) {
   if (message.type === "step") {
-    if (!view || view.version !== message.version || !sameForm(view.form, message.form)) chosen = null;
+    if (!view || view.version !== message.version || !sameForm(view.form, message.form)) {
+      chosen = null;
+      undoArmed = null;
+    }
     view = message;
     renderStep();
+    renderUndo();
   } else if (message.type === "state") {
     const waited = state && state.stage === "waiting";
     state = message;
@@ -185,6 +190,7 @@ function answer(value) {
 function question(form) {
   if (!form) return [element("p", waitingText() || TEXT.moderator_listen, "listen")];
   const parts = form.question ? [element("h2", form.question)] : [];
+  if (form.count) parts.push(element("p", form.count, "how-many"));  // how many names it takes
   const kind = form.kind;
   if (kind === "go") return [...parts, button(form.label, () => answer(true), "go")];
   if (kind === "one" || kind === "pick") return [...parts, ...single(form)];
@@ -242,7 +248,13 @@ function several(form) {
     && (!form.most || picked.names.length <= form.most);
   const shown = [grid(form.options, (value) => (value === null ? picked.none : picked.names.includes(value)), tap,
                       form.none ? TEXT.moderator_nobody : null)];
-  if (picked.names.length) shown.push(element("p", fill(TEXT.moderator_chosen, {count: picked.names.length}), "listen"));
+  const count = picked.names.length;
+  if (count) {  // how many are chosen, and why Confirm waits when it does
+    const why = form.most && count > form.most ? fill(TEXT.moderator_too_many, {count, most: form.most})
+      : count < (form.least || 0) ? fill(TEXT.moderator_too_few, {count, least: form.least})
+        : fill(TEXT.moderator_chosen, {count});
+    shown.push(element("p", why, enough ? "listen" : "listen wrong"));
+  }
   shown.push(confirm(() => (picked.none ? null : picked.names), enough));
   return shown;
 }
@@ -355,7 +367,24 @@ document.querySelectorAll("#controls button").forEach((made) => made.addEventLis
   send({type: "control", token, action});
 }));
 
-$("undo").addEventListener("click", () => answer("undo"));
+// Taking back the last answer asks for a second tap, as ending the night does: one tap alone
+// would undo what may have been a good answer.
+function renderUndo() {
+  const ready = undoArmed !== null && now() - undoArmed < CONFIRM;
+  $("undo").textContent = ready ? TEXT.moderator_undo_again : TEXT.moderator_undo;
+  $("undo").classList.toggle("armed", ready);
+}
+$("undo").addEventListener("click", () => {
+  if (undoArmed !== null && now() - undoArmed < CONFIRM) {
+    undoArmed = null;
+    renderUndo();
+    answer("undo");
+    return;
+  }
+  undoArmed = now();
+  renderUndo();
+  setTimeout(renderUndo, CONFIRM * 1000 + 50);
+});
 setInterval(renderBox, 500);
 setInterval(() => { watch(); renderLost(); }, 1000);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") watch(); });
