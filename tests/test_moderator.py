@@ -299,6 +299,8 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     told = [step["told"] for step in seen.steps if step["told"]]
     assert all(text.startswith(answers) for text in told)  # the answer to nod at, shown large
     assert told or game_id != "lupus-in-tabula"  # the Seer is answered every night she points
+    titles = tuple(text for key, text in game.languages[lang].vote.items() if key.startswith("title_"))
+    assert not titles or any(step["title"].startswith(titles) for step in seen.steps if step["form"])  # point 17
     forms = [step["form"] for step in seen.steps if step["form"]]
     assert not [form for form in forms if re.search(r"\b(Enter|Invio)\b", form.get("question") or "")]  # a phone
     counts = [count for state in seen.states if state["stage"] == "night" for count in state["night"]["counts"]]

@@ -655,6 +655,10 @@ class GameTable:
         night = step.state.night
         if isinstance(step, PhaseStep) and step.phase not in (INTRO_PHASE, OUTRO_PHASE):
             return _("night {night}, {character}").format(night=night, character=self.character(step.phase))
+        if isinstance(step, (VoteStep, QuestionStep)) and (title := self.sentences.optional(f"title_{step.round}")):
+            # a round the game names (the accusations, the runoff): its title, and whose turn it is
+            day = _("{round}, day {night}").format(round=title, night=night)
+            return _("{step}: {voter}").format(step=day, voter=step.voter) if isinstance(step, VoteStep) else day
         if isinstance(step, VoteStep):
             return _("{voter}'s vote, day {night}").format(voter=step.voter, night=night)
         if isinstance(step, DawnStep):
