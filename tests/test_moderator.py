@@ -319,7 +319,7 @@ def along(game, saved: dict, lang: str) -> tuple[set[str], list[str]]:
     say = Sentences(game.languages[lang])
     for entry in [*saved["entries"], None]:
         step = rounds.step
-        notes.update(notes_for(game, step.state, say))
+        notes.update(notes_for(game, step.state, say, getattr(step, "tonight", {})))
         if isinstance(step, DawnStep) and step.dawn is not None:
             deaths += [say(f"reason_{reason}", name=name, players=len(step.state.seating))
                        for reason, name in step.dawn.reasons]

@@ -293,7 +293,7 @@ class GameTable:
             self.before = [*self.before, {"title": self.title, "lines": self.lines}][-BEFORE_STEPS:]
         self.lines, self.over_now, self.told, self.answered = [], isinstance(step, Over), "", False
         if self.console is not None:
-            self.secret = self.secret_view(step.state)
+            self.secret = self.secret_view(step.state, getattr(step, "tonight", MappingProxyType({})))
         self.title = self.describe(step)
         self.title = self.title[:1].upper() + self.title[1:]
         self.show()
@@ -330,12 +330,13 @@ class GameTable:
         return {"title": self.title, "lines": self.lines[-40:], **self.secret, "told": self.told, "form": form,
                 "over": self.over_now, "before": self.before, "log": self.log}
 
-    def secret_view(self, state) -> dict:
-        """The console's table of a step's ``state`` (each player's card, dead or not) and the rules' notes."""
+    def secret_view(self, state, tonight=MappingProxyType({})) -> dict:
+        """The console's table of a step's ``state`` (each player's card, dead or not) and the rules'
+        notes, tonight's entries so far (``tonight``) among what they keep in mind."""
         if state.cards is None:
             return {"table": [], "notes": []}
         return {"table": [{"name": name, "card": self.language.role_name(state.cards[name]), "dead": name in state.dead}
-                          for name in state.seating], "notes": list(self.notes(state))}
+                          for name in state.seating], "notes": list(self.notes(state, tonight))}
 
     def ask(self, form: dict, terminal, check=None):
         """The answer to one question: typed at the terminal (``terminal()`` asks), or tapped on the console."""
@@ -635,9 +636,10 @@ class GameTable:
         for note in self.notes(table):
             click.echo(f"  · {note}")
 
-    def notes(self, state) -> tuple[str, ...]:
-        """What the rules tell the moderator beyond the cards and the dead (lovers, curses, powers spent)."""
-        return notes_for(self.game, state, self.sentences)
+    def notes(self, state, tonight=MappingProxyType({})) -> tuple[str, ...]:
+        """What the rules tell the moderator beyond the cards and the dead (lovers, curses, powers
+        spent, who is protected tonight)."""
+        return notes_for(self.game, state, self.sentences, tonight)
 
     def character(self, slot_id: str) -> str:
         """A turn's name as the deck calls it (plural for several cards)."""
