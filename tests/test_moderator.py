@@ -480,7 +480,15 @@ def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, game_id, players, la
         assert runs[1].output().count(mark) >= 3
 
 
-NAMES8 = [{"label": name, "value": name} for name in ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino")]
+WORD_LINES = """(button, word) => {  // the lines a word of a button's text is laid out on
+  const text = button.firstChild, range = document.createRange(), at = text.data.indexOf(word);
+  range.setStart(text, at);
+  range.setEnd(text, at + word.length);
+  return range.getClientRects().length;
+}"""
+LONG = "Massimiliano Della Torre"  # 24 characters (issue 39, point 20)
+NAMES8 = [{"label": name, "value": name} for name in ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", LONG,
+                                                       "Pierfrancescogiuseppe")]
 EVERY_KIND = {  # a step of each kind the console shows, as the laptop sends them
     "one": {"kind": "one", "question": "Seer points at", "none": True, "options": NAMES8},
     "several": {"kind": "several", "question": "Ghosts point at", "none": True, "most": 2, "least": 1,
@@ -547,7 +555,8 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(f"http://127.0.0.1:{served.port}/moderator?token={served.moderator_token}")
     page.wait_for_function("view !== null", timeout=10000)
-    table = [{"name": option["label"], "card": "Seer", "dead": index == 2} for index, option in enumerate(NAMES8)]
+    table = [{"name": option["label"], "card": "Seer" if index % 2 else "Guardian Angel", "dead": index == 2}
+             for index, option in enumerate(NAMES8)]
     for kind, form in EVERY_KIND.items():
         step = {"type": "step", "version": 50, "title": f"Night 2, {kind}", "lines": ["A line printed."],
                 "table": table, "notes": ["Lovers: Anna and Bruno."], "form": form, "over": False,
@@ -569,6 +578,18 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
                                 ".map((b) => b.getBoundingClientRect().height)")
         assert heights and min(heights) >= 44, (kind, heights)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
+        # long names fit (issue 39, point 20): no button's text spills out, a name stays clear of its card,
+        # and a name breaks between its words, never inside one
+        spilled = page.evaluate("[...document.querySelectorAll('#question button, #cards li span')]"
+                                ".filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent)")
+        assert spilled == [], (kind, spilled)
+        gaps = page.evaluate("[...document.querySelectorAll('#cards li')].map((row) => "
+                             "row.children[1].getBoundingClientRect().left - row.children[0].getBoundingClientRect().right)")
+        assert min(gaps) >= 8, (kind, gaps)
+        if kind in ("one", "several", "each"):
+            long_button = page.locator(f"#question .names button:text-is('{LONG}') >> nth=0")
+            assert long_button.evaluate("(b) => b.getBoundingClientRect().height") <= 2 * 1.2 * 1.2 * 18 + 20
+            assert long_button.evaluate(WORD_LINES, "Massimiliano") == 1, kind  # on one line, not "Massimilian o"
         assert page.is_visible("#told") == (form is None)
         if kind == "several":  # how many it takes, and why Confirm waits (issue 39, point 17)
             assert page.text_content("#question .how-many") == "up to 2 names"

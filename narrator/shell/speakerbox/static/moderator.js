@@ -10,6 +10,7 @@
 
 const TEXT = JSON.parse(document.getElementById("texts").textContent);
 const token = new URLSearchParams(location.search).get("token") || "";
+const LONG_WORD = 9;         // letters of a name's longest word past which its button's type is smaller
 const CONFIRM = 4;           // seconds a first tap on Next waits for the second
 const SILENCE = 5;           // seconds without a word from the laptop (it sends one every 2): the connection is dead
 const $ = (id) => document.getElementById(id);
@@ -212,6 +213,7 @@ function grid(options, isChosen, tap, noneText) {
   options.forEach((option) => {
     const made = button(option.label, () => tap(option.value));
     made.classList.toggle("chosen", isChosen(option.value));
+    made.classList.toggle("long", Math.max(...option.label.split(/\s+/).map((word) => word.length)) > LONG_WORD);
     names.append(made);
   });
   if (noneText) {
