@@ -216,6 +216,7 @@ class BoxVoice(NightVoice):
         if self.table is not None:
             return
         table = self._load(replace(script, segments=()), waits=stage != "vote")
+        table.box.in_parts = True
         if stage == "vote":
             table.call_vote()
             return
@@ -227,6 +228,7 @@ class BoxVoice(NightVoice):
             return
         first = self.table is None
         table = self._load(replace(script, segments=tuple(segments)), carrying_on=not opens(script, segments))
+        table.box.in_parts = True  # each turn is sent as a night of its own: its share of it means nothing
         if first:  # the tablets join before the first part: it waits for Start
             table.night()
         else:

@@ -67,6 +67,7 @@ class Box:
     final: bool = False  # the result is the game's end
     waiting_for: str | None = None  # before the first Start: "deal" (the cards), "go-on" (a resumed game), or None
     opens: str = "night"  # what Start opens: the night, or the day (a game resumed before its discussion)
+    in_parts: bool = False  # the night is played a turn at a time (a moderator's): no part is the whole night
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- the night -----------------------------------------------------------------------
@@ -203,5 +204,6 @@ class Box:
                 "final": self.final,
                 "waiting_for": self.waiting_for,
                 "opens": self.opens,
+                "in_parts": self.in_parts,
                 "actions": self.actions(),
             }

@@ -271,6 +271,10 @@ function report() {
 function receive(message) {
   if (message.type === "pong") { clockSample(message); return; }
   if (message.type === "state") {
+    if (message.language && message.language !== document.documentElement.lang) {
+      location.reload();  // left open from a game in another language: this game's page, in its words
+      return;
+    }
     box.state = message;
     if (!controlling && message.night_id !== box.nightId) { loadNight(message.night_id); return; }
     if (!controlling) fetchClips(message.clips);
@@ -645,11 +649,18 @@ function screenFor(state) {
     box.position = position;
     const done = Math.max(0, Math.min(1, position / n.length));
     const paused = n.running ? n.stop_time !== null && known && serverNow() >= n.stop_time : true;
-    const percent = fill(TEXT.night_done, {percent: Math.floor(done * 100)});
-    if (paused) return {title: TEXT.paused, big: "❚❚", hint: `${percent} · ${TEXT.paused_hint}`, done, mood: "paused"};
+    // A night played a turn at a time (a moderator's) has no share to show: each turn comes as a
+    // night of its own, and its percentage would start again at every turn.
+    const whole = !state.in_parts;
+    const percent = whole ? fill(TEXT.night_done, {percent: Math.floor(done * 100)}) : "";
+    const shown = whole ? done : undefined;
+    if (paused) {
+      return {title: TEXT.paused, big: "❚❚", hint: [percent, TEXT.paused_hint].filter(Boolean).join(" · "), done: shown,
+              mood: "paused"};
+    }
     const phase = controlling ? (n.phases.filter((p) => p.start <= position).pop() || {label: ""}).label : "";
     return {title: TEXT.night, hint: controlling ? [percent, phase].filter(Boolean).join(" · ")
-      : `${TEXT.night_hint} ${percent}`, done};
+      : [TEXT.night_hint, percent].filter(Boolean).join(" "), done: shown};
   }
   if (state.stage === "day") {
     const day = state.day;
