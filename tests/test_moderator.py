@@ -360,7 +360,7 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
 
 # --- the page, at a phone's size ---------------------------------------------------------------------------
 
-def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_every=None, seconds=300):
+def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_every=None, seconds=300, shots=None):
     """Play the served game (``current()``: the narrate serving it now) to its end by taps on the
     console page: Start, Next (twice: it asks to confirm), and a random answer to every question;
     ``interrupt(page)`` once after ``interrupt_after`` answers; every ``type_every``-th question
@@ -384,6 +384,8 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
         heights = page.evaluate("[...document.querySelectorAll('#question button, #undo')]"
                                 ".filter((b) => b.offsetParent).map((b) => b.getBoundingClientRect().height)")
         assert page.text_content("#question h2") == form["question"] or not form["question"]
+        if shots is not None and form["kind"] not in kinds:  # the first step of each kind, for a human to look at
+            page.screenshot(path=str(shots / f"{len(kinds):02d}-{form['kind']}.png"), full_page=True)
         kinds[form["kind"]] = min(heights + [kinds.get(form["kind"], 1e9)])
         answered += 1
         if type_every and form["kind"] == "one" and answered % type_every == 0:
@@ -460,7 +462,8 @@ def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, game_id, players, la
         assert page.title() == {"en": "narrate · moderator", "it": "narrate · moderatore"}[lang]
         assert page.locator("#cards li").count() == players  # the secret table, from the start
         kinds, tapped, typed = tap_through(page, lambda: runs[-1], random.Random(5), interrupt_after=6,
-                                           interrupt=interrupt, type_every=3 if interruption == "reload" else None)
+                                           interrupt=interrupt, type_every=3 if interruption == "reload" else None,
+                                           shots=tmp_path)
         assert runs[-1].process.wait(timeout=30) == 0, runs[-1].errors()[-2000:]
         page.wait_for_timeout(300)
         page.screenshot(path=str(tmp_path / "end.png"))
@@ -620,6 +623,8 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     assert page.text_content("#stage") == "Night · Seer · count: 9 s left"
     page.evaluate("(state) => receive(state)", {**state, "night": {**night, "running": False, "anchor_offset": 20}})
     assert page.text_content("#stage") == "Paused · Seer"
+    page.evaluate("(state) => receive(state)", {**state, "night": {**night, "running": False, "anchor_offset": 30}})
+    assert page.text_content("#stage") == "Night · Seer"  # skipped to its end: the turn is on, not paused
     day = {"deadline": None, "paused_left": 125.3, "voting": False}  # paused: the clock stands still
     page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": day, "actions": ["resume", "next"]})
     assert page.text_content("#stage") == "Day · paused · 2:06"  # the day's clock

@@ -307,6 +307,10 @@ def test_a_night_in_turns_shows_no_share_and_a_tablet_left_open_takes_the_next_g
         time.sleep(1.5)
         assert tablet.inner_text("#hint") == "Eyes closed." and tablet.is_hidden("#progress")
         shot.take(tablet, "night-in-turns")
+        box.skip_night()  # the turn's lines are over: the moderator enters what was pointed at
+        tablet.wait_for_function("!narratorBox.playing", timeout=10000)
+        time.sleep(0.5)
+        assert (title(tablet), tablet.inner_text("#hint")) == ("Night", "Eyes closed.")  # not "Paused"
     finally:
         server.stop()
     box, server, _ = serve("it", port=server.port)  # the next game, on the same address

@@ -648,7 +648,9 @@ function screenFor(state) {
     const position = known ? nightAt(n, serverNow()) : n.anchor_offset;
     box.position = position;
     const done = Math.max(0, Math.min(1, position / n.length));
-    const paused = n.running ? n.stop_time !== null && known && serverNow() >= n.stop_time : true;
+    // played to its end (or skipped to it) is not paused: the night waits for what comes next
+    const paused = position >= n.length ? false : n.running ? n.stop_time !== null && known && serverNow() >= n.stop_time
+      : true;
     // A night played a turn at a time (a moderator's) has no share to show: each turn comes as a
     // night of its own, and its percentage would start again at every turn.
     const whole = !state.in_parts;

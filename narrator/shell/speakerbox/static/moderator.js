@@ -348,7 +348,7 @@ function nightText(night) {
   let position = night.anchor_offset;
   if (night.running) position += Math.max(0, Math.min(server, night.stop_time ?? server) - night.anchor_time);
   position = Math.min(position, night.length);
-  const shown = [moving ? TEXT.night : TEXT.paused];
+  const shown = [moving || position >= night.length ? TEXT.night : TEXT.paused];  // at its end: not paused
   const part = night.phases.filter((phase) => phase.start <= position).pop();
   if (part && part.label) shown.push(part.label);
   const counting = (night.counts || []).find((count) => count.start <= position && position < count.start + count.seconds);
