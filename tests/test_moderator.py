@@ -303,6 +303,7 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert not titles or any(step["title"].startswith(titles) for step in seen.steps if step["form"])  # point 17
     forms = [step["form"] for step in seen.steps if step["form"]]
     assert not [form for form in forms if re.search(r"\b(Enter|Invio)\b", form.get("question") or "")]  # a phone
+    assert not [line for step in seen.steps for line in step["lines"] if re.search(r"\b(Enter|Invio)\b", line)]
     counts = [count for state in seen.states if state["stage"] == "night" for count in state["night"]["counts"]]
     assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
     days = [step for step in seen.steps if any(re.match(r"(Day|Giorno) \d+\. ", line) for line in step["lines"])]
@@ -664,3 +665,14 @@ def test_a_question_of_several_names_says_how_many_in_the_game_s_language():
         assert for_ask(attacks, "I lupi attaccano", None)["count"] == "fino a 2 nomi"
     finally:
         use(ENGLISH, SOURCE_LANGUAGE)
+
+
+@pytest.mark.parametrize("game_id", [game_id for game_id in available_games(GAMES_DIR)])
+def test_what_a_game_says_to_its_moderator_fits_the_phone_as_well_as_the_keyboard(game_id):
+    """Issue 39, point 17: the game's sentences for the moderator (its vote: section) are shown on
+    the phone too, where there is no Enter key to press and nothing to type: "(Invio: accusa come
+    gli altri)" read on a phone whose button says "Nessuno"."""
+    game = load_game(GAMES_DIR / game_id)
+    keyboard = re.compile(r"\b(Enter|Invio|type|typed|scrivi|premi|press)\b")
+    for lang, language in game.languages.items():
+        assert not {key: text for key, text in language.vote.items() if keyboard.search(text)}, lang
