@@ -311,6 +311,10 @@ def test_a_night_in_turns_shows_no_share_and_a_tablet_left_open_takes_the_next_g
         tablet.wait_for_function("!narratorBox.playing", timeout=10000)
         time.sleep(0.5)
         assert (title(tablet), tablet.inner_text("#hint")) == ("Night", "Eyes closed.")  # not "Paused"
+        box.open_day()  # a day off the clock (point 14): the day, with no clock
+        shows(tablet, "#hint", "The discussion is on.")
+        assert title(tablet) == "Day" and tablet.inner_text("#big") == ""
+        shot.take(tablet, "day-off-the-clock")
     finally:
         server.stop()
     box, server, _ = serve("it", port=server.port)  # the next game, on the same address

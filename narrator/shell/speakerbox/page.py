@@ -86,6 +86,7 @@ PAGE_TEXTS = {
     "moderator_chosen": N_("{count} chosen"),
     "moderator_too_many": N_("{count} chosen: {most} at most"),
     "moderator_too_few": N_("{count} chosen: at least {least}"),
+    "moderator_still": N_("Still to choose: {names}"),
     "moderator_count": N_("count: {seconds} s left"),
 }
 

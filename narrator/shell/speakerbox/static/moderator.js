@@ -271,8 +271,11 @@ function each(form) {
                     form.none ? TEXT.moderator_nobody : null));
   });
   const given = Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== null));
-  const complete = form.parts.every((part) => part.key in picked);
-  shown.push(confirm(() => (Object.keys(given).length ? given : null), complete));
+  const missing = form.parts.filter((part) => !(part.key in picked)).map((part) => part.name || part.label);
+  if (missing.length && missing.length < form.parts.length) {  // why Confirm waits, once a choice is made
+    shown.push(element("p", fill(TEXT.moderator_still, {names: missing.join(", ")}), "listen wrong"));
+  }
+  shown.push(confirm(() => (Object.keys(given).length ? given : null), missing.length === 0));
   return shown;
 }
 
