@@ -294,6 +294,8 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert all(death in kept for death in deaths)  # still shown in the step after the dawn (issue 39, point 15)
     logged = {line.strip() for step in seen.steps for earlier in step["log"] for line in earlier["lines"]}
     assert all(death in logged for death in deaths) and len(logged) > 10  # and in the page's log
+    moments = {step["form"]["question"] for step in seen.steps if step["form"] and step["form"]["kind"] == "go"}
+    assert not [line for line in logged if line.startswith(tuple(moments))]  # the log keeps choices, not buttons
     say = Sentences(game.languages[lang])
     answers = tuple(say(key) for key in answer_sentences(game.rules))
     told = [step["told"] for step in seen.steps if step["told"]]

@@ -358,7 +358,7 @@ class GameTable:
 
         value = console.ask(self.view(form), racing, check, tapped)
         self.answered = True
-        if form.get("question"):
+        if form.get("question") and form["kind"] != "go":  # a choice, for the log (a go is a moment, not one)
             self.logged(f"{form['question']}: {forms.in_words(form, value)}")
         return value
 
