@@ -118,6 +118,7 @@ class Seen:
     tablet: list = field(default_factory=list)  # every message a tablet was sent, as sent (text)
     refused: list = field(default_factory=list)
     kinds: set = field(default_factory=set)
+    timeline: list = field(default_factory=list)  # every state and step the console was sent, in order
 
 
 def bot_game(served: Served, seed: int, seconds: float = 400, kill_at=None) -> Seen:
@@ -147,6 +148,8 @@ def bot_game(served: Served, seed: int, seconds: float = 400, kill_at=None) -> S
                     message = await ws.receive_json(timeout=1)
                 except (asyncio.TimeoutError, TypeError):
                     continue
+                if message.get("type") in ("state", "step"):
+                    seen.timeline.append(message)
                 if message.get("type") == "state":
                     seen.states.append(message)
                     actions = message["actions"]

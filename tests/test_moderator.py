@@ -129,6 +129,22 @@ def test_a_wrong_answer_is_refused_and_undo_goes_back(typing):
         console.ask({"form": ONE}, lambda: click.prompt("?"))
 
 
+def test_refused_phone_answers_leave_the_laptop_s_prompt_as_it_was(typing, capsys):
+    """Issue 39, point 18: each answer the phone gives that is refused brought the terminal's
+    question back, printed again on the same line (eight refusals, eight prompts)."""
+    console, replies = Console(Undo, (EOFError, click.Abort)), []
+    for index in range(4):
+        answer_soon(console, 1, "Zeno", replies, delay=0.3 + 0.25 * index)
+    answer_soon(console, 1, "Anna", replies, delay=1.6)
+    assert console.ask({"form": ONE}, lambda: click.prompt("Seer points at")) == "Anna"
+    assert [reply["type"] for reply in replies] == ["not-taken"] * 4 + ["taken"]
+    assert capsys.readouterr().out.count("Seer points at") == 1
+    typing.write("Bruno\n")  # the next question is asked afresh
+    typing.flush()
+    assert console.ask({"form": ONE}, lambda: click.prompt("Seer points at")) == "Bruno"
+    assert capsys.readouterr().out.count("Seer points at") == 1
+
+
 def test_a_closed_terminal_waits_for_the_phone_once_one_is_connected(typing):
     typing.close()
     console = Console(Undo, (EOFError, click.Abort))
@@ -274,14 +290,28 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert shown == notes  # the game's own state, as its rules tell it, on the console
     printed = [line.strip() for step in seen.steps for line in step["lines"]]
     assert all(death in printed for death in deaths)  # each dawn's dead and why (a random game may have none)
+    kept = [line.strip() for step in seen.steps for earlier in step["before"] for line in earlier["lines"]]
+    assert all(death in kept for death in deaths)  # still shown in the step after the dawn (issue 39, point 15)
+    logged = {line.strip() for step in seen.steps for earlier in step["log"] for line in earlier["lines"]}
+    assert all(death in logged for death in deaths) and len(logged) > 10  # and in the page's log
+    moments = {step["form"]["question"] for step in seen.steps if step["form"] and step["form"]["kind"] == "go"}
+    assert not [line for line in logged if line.startswith(tuple(moments))]  # the log keeps choices, not buttons
     say = Sentences(game.languages[lang])
     # each answer's words, up to the player's name where one is told (the Ladra shown the mystic's holder)
     answers = tuple(say(key, name="\0").split("\0")[0] for key in answer_sentences(game.rules))
     told = [step["told"] for step in seen.steps if step["told"]]
     assert all(text.startswith(answers) for text in told)  # the answer to nod at, shown large
     assert told or game_id != "lupus-in-tabula"  # the Seer is answered every night she points
+    titles = tuple(text for key, text in game.languages[lang].vote.items() if key.startswith("title_"))
+    assert not titles or any(step["title"].startswith(titles) for step in seen.steps if step["form"])  # point 17
+    forms = [step["form"] for step in seen.steps if step["form"]]
+    assert not [form for form in forms if re.search(r"\b(Enter|Invio)\b", form.get("question") or "")]  # a phone
+    assert not [line for step in seen.steps for line in step["lines"] if re.search(r"\b(Enter|Invio)\b", line)]
     counts = [count for state in seen.states if state["stage"] == "night" for count in state["night"]["counts"]]
     assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
+    days = [step for step in seen.steps if any(re.match(r"(Day|Giorno) \d+\. ", line) for line in step["lines"])]
+    assert days and all(re.match(r"(Day|Giorno) \d+", step["title"]) for step in days)  # the day is titled so
+    assert any(state["stage"] == "day" for state in seen.states)  # on every page, on the clock or off it
 
 
 def along(game, saved: dict, lang: str) -> tuple[set[str], list[str]]:
@@ -293,7 +323,7 @@ def along(game, saved: dict, lang: str) -> tuple[set[str], list[str]]:
     say = Sentences(game.languages[lang])
     for entry in [*saved["entries"], None]:
         step = rounds.step
-        notes.update(notes_for(game, step.state, say))
+        notes.update(notes_for(game, step.state, say, getattr(step, "tonight", {})))
         if isinstance(step, DawnStep) and step.dawn is not None:
             deaths += [say(f"reason_{reason}", name=name, players=len(step.state.seating))
                        for reason, name in step.dawn.reasons]
@@ -308,8 +338,9 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
     played from the console to its end."""
     first, resumed = Served.start(tmp_path, "lupus-in-tabula", 8, "en", "--port", str(free_port())), None
     try:
-        before = bot_game(first, seed=3, kill_at=lambda step: bool(step["form"]) and "vote" in step["title"])
-        assert first.process.returncode != 0 and "vote" in before.steps[-1]["title"]
+        voting = re.compile(r"'s vote, day|, day \d+: ")  # a voter's step, in a round the game names or not
+        before = bot_game(first, seed=3, kill_at=lambda step: bool(step["form"]) and bool(voting.search(step["title"])))
+        assert first.process.returncode != 0 and voting.search(before.steps[-1]["title"])
         resumed = Served.start(tmp_path, "lupus-in-tabula", 8, "en", command=["resume"])
         assert resumed.console == first.console
         controls = re.findall(r"This laptop's controls: (\S+)", resumed.output())
@@ -322,6 +353,11 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
                 run.stop()
     asked = [step for step in after.steps if step["form"]]
     assert asked[0]["title"] == before.steps[-1]["title"]  # back where it stopped
+    # ...at once (issue 39, point 16): the vote is on every page and its question on the phone, with
+    # no Start to press and no night on the tablets
+    first = after.timeline.index(asked[0])
+    states = [message for message in after.timeline[:first] if message["type"] == "state"]
+    assert states and all(state["stage"] == "day" and state["day"]["voting"] for state in states), states
     (saved,) = (tmp_path / "data" / "narrator" / "games").glob("[!.]*.json")
     assert json.loads(saved.read_text())["over"] is True
     assert "Resumed at" in resumed.output() and "Traceback" not in resumed.errors()
@@ -329,7 +365,7 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
 
 # --- the page, at a phone's size ---------------------------------------------------------------------------
 
-def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_every=None, seconds=300):
+def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_every=None, seconds=300, shots=None):
     """Play the served game (``current()``: the narrate serving it now) to its end by taps on the
     console page: Start, Next (twice: it asks to confirm), and a random answer to every question;
     ``interrupt(page)`` once after ``interrupt_after`` answers; every ``type_every``-th question
@@ -353,6 +389,8 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
         heights = page.evaluate("[...document.querySelectorAll('#question button, #undo')]"
                                 ".filter((b) => b.offsetParent).map((b) => b.getBoundingClientRect().height)")
         assert page.text_content("#question h2") == form["question"] or not form["question"]
+        if shots is not None and form["kind"] not in kinds:  # the first step of each kind, for a human to look at
+            page.screenshot(path=str(shots / f"{len(kinds):02d}-{form['kind']}.png"), full_page=True)
         kinds[form["kind"]] = min(heights + [kinds.get(form["kind"], 1e9)])
         answered += 1
         if type_every and form["kind"] == "one" and answered % type_every == 0:
@@ -414,6 +452,12 @@ def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, game_id, players, la
             page.evaluate("view = null")  # from here on, only what the resumed game sends
             runs.append(Served.start(tmp_path, game_id, players, lang, command=["resume"]))
             assert runs[-1].console == runs[0].console  # the address on the phone still opens the game
+            page.wait_for_function("view !== null && state !== null", timeout=20000)
+            # where the game is, at once, before any Start (issue 39, point 16)
+            assert page.evaluate("view.title") and page.locator("#cards li").count() == players
+            waits = page.evaluate("state.stage === 'waiting'")
+            assert page.text_content("#question") != ("Niente da inserire: ascolta." if waits else "")
+            page.screenshot(path=str(tmp_path / "resumed.png"), full_page=True)
         page.wait_for_function("view !== null", timeout=20000)
 
     try:
@@ -423,7 +467,8 @@ def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, game_id, players, la
         assert page.title() == {"en": "narrate · moderator", "it": "narrate · moderatore"}[lang]
         assert page.locator("#cards li").count() == players  # the secret table, from the start
         kinds, tapped, typed = tap_through(page, lambda: runs[-1], random.Random(5), interrupt_after=6,
-                                           interrupt=interrupt, type_every=3 if interruption == "reload" else None)
+                                           interrupt=interrupt, type_every=3 if interruption == "reload" else None,
+                                           shots=tmp_path)
         assert runs[-1].process.wait(timeout=30) == 0, runs[-1].errors()[-2000:]
         page.wait_for_timeout(300)
         page.screenshot(path=str(tmp_path / "end.png"))
@@ -443,11 +488,19 @@ def test_a_whole_game_by_taps_on_a_phone(browser, tmp_path, game_id, players, la
         assert runs[1].output().count(mark) >= 3
 
 
-NAMES8 = [{"label": name, "value": name} for name in ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino")]
+WORD_LINES = """(button, word) => {  // the lines a word of a button's text is laid out on
+  const text = button.firstChild, range = document.createRange(), at = text.data.indexOf(word);
+  range.setStart(text, at);
+  range.setEnd(text, at + word.length);
+  return range.getClientRects().length;
+}"""
+LONG = "Massimiliano Della Torre"  # 24 characters (issue 39, point 20)
+NAMES8 = [{"label": name, "value": name} for name in ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", LONG,
+                                                       "Pierfrancescogiuseppe")]
 EVERY_KIND = {  # a step of each kind the console shows, as the laptop sends them
     "one": {"kind": "one", "question": "Seer points at", "none": True, "options": NAMES8},
     "several": {"kind": "several", "question": "Ghosts point at", "none": True, "most": 2, "least": 1,
-                "options": NAMES8},
+                "options": NAMES8, "count": "up to 2 names"},
     "each": {"kind": "each", "question": "The pack chooses", "none": True, "parts": [
         {"key": "a", "name": "Leader", "label": "Leader points at", "options": NAMES8},
         {"key": "b", "name": "Second", "label": "Second points at", "options": NAMES8}]},
@@ -482,7 +535,11 @@ def test_a_phone_whose_network_goes_silent_says_so_and_comes_back_to_the_step_in
         went = time.monotonic()
         page.wait_for_function("document.getElementById('status').classList.contains('trouble')", timeout=15000)
         assert time.monotonic() - went < 5 + 5  # its silence (5 s) and a moment to notice: not a minute
+        covered = "[[20, 20], [195, 420], [370, 820]].every(([x, y]) => document.elementFromPoint(x, y).closest('#lost'))"
+        assert page.is_visible("#lost") and page.evaluate(covered)  # unmissable, nothing to tap under it (point 18)
+        assert page.text_content("#lost-title") == "Connection lost"
         page.wait_for_function("!document.getElementById('status').classList.contains('trouble')", timeout=15000)
+        assert not page.is_visible("#lost")
         served.console.show({"title": "Night 2", "lines": [], "table": [], "form": ONE})  # the laptop moved on
         page.wait_for_function("view.title === 'Night 2'", timeout=10000)
         page.click("#question .names button:not(.none) >> nth=1")
@@ -506,23 +563,62 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(f"http://127.0.0.1:{served.port}/moderator?token={served.moderator_token}")
     page.wait_for_function("view !== null", timeout=10000)
-    table = [{"name": option["label"], "card": "Seer", "dead": index == 2} for index, option in enumerate(NAMES8)]
+    table = [{"name": option["label"], "card": "Seer" if index % 2 else "Guardian Angel", "dead": index == 2}
+             for index, option in enumerate(NAMES8)]
     for kind, form in EVERY_KIND.items():
         step = {"type": "step", "version": 50, "title": f"Night 2, {kind}", "lines": ["A line printed."],
                 "table": table, "notes": ["Lovers: Anna and Bruno."], "form": form, "over": False,
-                "told": "" if form else "Nod: YES, a wolf (Anna)"}
+                "told": "" if form else "Nod: YES, a wolf (Anna)",
+                "before": [{"title": "The dawn after night 1", "lines": ["The wolves kill Bruno."]}],
+                "log": [{"title": "Night 1, Seer", "lines": ["Seer points at: Anna"]},
+                        {"title": "The dawn after night 1", "lines": ["The wolves kill Bruno."]}]}
         page.evaluate("(step) => receive(step)", step)
         page.screenshot(path=str(tmp_path / f"{kind}.png"), full_page=True)
         assert (tmp_path / f"{kind}.png").stat().st_size > 5000
         shown = page.text_content("main")
         wanted = [step["title"], "A line printed.", "Lovers: Anna and Bruno.", *([form["question"]] if form else [])]
         assert [text for text in wanted if text not in shown] == [], kind
+        assert page.text_content("#before") == "The dawn after night 1The wolves kill Bruno."  # kept (point 15)
+        assert page.is_visible("#before") and page.is_visible("#log summary")
+        assert page.text_content("#log-steps").startswith("The dawn after night 1")  # the latest first
         assert page.locator("#cards li.dead").count() == 1
         heights = page.evaluate("[...document.querySelectorAll('button')].filter((b) => b.offsetParent)"
                                 ".map((b) => b.getBoundingClientRect().height)")
         assert heights and min(heights) >= 44, (kind, heights)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
+        # long names fit (issue 39, point 20): no button's text spills out, a name stays clear of its card,
+        # and a name breaks between its words, never inside one
+        spilled = page.evaluate("[...document.querySelectorAll('#question button, #cards li span')]"
+                                ".filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent)")
+        assert spilled == [], (kind, spilled)
+        gaps = page.evaluate("[...document.querySelectorAll('#cards li')].map((row) => "
+                             "row.children[1].getBoundingClientRect().left - row.children[0].getBoundingClientRect().right)")
+        assert min(gaps) >= 8, (kind, gaps)
+        if kind in ("one", "several", "each"):
+            long_button = page.locator(f"#question .names button:text-is('{LONG}') >> nth=0")
+            assert long_button.evaluate("(b) => b.getBoundingClientRect().height") <= 2 * 1.2 * 1.2 * 18 + 20
+            assert long_button.evaluate(WORD_LINES, "Massimiliano") == 1, kind  # on one line, not "Massimilian o"
         assert page.is_visible("#told") == (form is None)
+        if kind == "several":  # how many it takes, and why Confirm waits (issue 39, point 17)
+            assert page.text_content("#question .how-many") == "up to 2 names"
+            for name in range(3):
+                page.click(f"#question .names button:not(.none) >> nth={name}")
+            assert page.is_disabled("#question button.go")
+            assert page.text_content("#question .listen") == "3 chosen: 2 at most"
+            page.click("#question .names button:not(.none) >> nth=0")
+            assert page.is_enabled("#question button.go") and page.text_content("#question .listen") == "2 chosen"
+        if kind == "each":  # Confirm waits for a name from each chooser, and says whose is missing
+            page.click("#question .names >> nth=0 >> button >> nth=1")
+            assert page.is_disabled("#question button.go")
+            assert page.text_content("#question .listen") == "Still to choose: Second"
+        if kind == "one":  # taking back the last answer asks for a second tap
+            offered: list = []
+            served.console.offer = lambda version, value, reply, offered=offered: offered.append(value)
+            page.click("#undo")
+            assert page.text_content("#undo") == "Tap again to take back the last answer" and offered == []
+            page.click("#undo")
+            page.wait_for_timeout(300)
+            assert offered == ["undo"] and page.text_content("#undo") == "Take back the last answer"
         if form is None:  # a step with nothing to enter: listen, and the answer to nod at, large
             assert page.is_visible(".listen") and not page.is_visible("#undo")
             assert page.text_content("#told") == "Nod: YES, a wolf (Anna)"
@@ -536,11 +632,16 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
     assert page.text_content("#stage") == "Night · Seer · count: 9 s left"
     page.evaluate("(state) => receive(state)", {**state, "night": {**night, "running": False, "anchor_offset": 20}})
     assert page.text_content("#stage") == "Paused · Seer"
+    page.evaluate("(state) => receive(state)", {**state, "night": {**night, "running": False, "anchor_offset": 30}})
+    assert page.text_content("#stage") == "Night · Seer"  # skipped to its end: the turn is on, not paused
     day = {"deadline": None, "paused_left": 125.3, "voting": False}  # paused: the clock stands still
     page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": day, "actions": ["resume", "next"]})
     assert page.text_content("#stage") == "Day · paused · 2:06"  # the day's clock
     page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": {**day, "voting": True}, "actions": []})
     assert page.text_content("#stage") == "Vote!"
+    open_day = {"deadline": None, "paused_left": None, "voting": False}  # a day off the clock (issue 39, point 14)
+    page.evaluate("(state) => receive(state)", {**state, "stage": "day", "day": open_day, "actions": []})
+    assert page.text_content("#stage") == "Day · The discussion is on." and not page.is_visible("#controls")
 
 
 def test_what_narrate_printed_is_read_whole_even_when_a_character_is_cut(tmp_path):
@@ -552,3 +653,34 @@ def test_what_narrate_printed_is_read_whole_even_when_a_character_is_cut(tmp_pat
     assert written(path) == "Citt"
     path.write_bytes("Città".encode())
     assert written(path) == "Città"
+
+
+def test_a_question_of_several_names_says_how_many_in_the_game_s_language():
+    """Issue 39, point 17: "The wolves attack" took three names for two attacks, and said nothing
+    of how many; the form now says it, as the phone shows it under the question."""
+    from narrator.core.state import Ask
+    from narrator.shell.speakerbox.forms import for_ask
+    from narrator.shell.translation import ENGLISH, SOURCE_LANGUAGE, load_catalog, use
+
+    names = ("Anna", "Bruno", "Carla")
+    attacks = Ask("lupi", "players", ("Anna",), names, most=2)
+    curse = Ask("curse", "players", ("Anna",), names, most=2, least=2)
+    assert for_ask(attacks, "The wolves attack", None)["count"] == "up to two names"
+    assert for_ask(curse, "The Necromancer curses", None)["count"] == "two names"
+    assert "count" not in for_ask(Ask("any", "players", ("Anna",), names), "Ghosts point at", None)
+    use(load_catalog("it"), "it")
+    try:
+        assert for_ask(attacks, "I lupi attaccano", None)["count"] == "fino a due nomi"
+    finally:
+        use(ENGLISH, SOURCE_LANGUAGE)
+
+
+@pytest.mark.parametrize("game_id", [game_id for game_id in available_games(GAMES_DIR)])
+def test_what_a_game_says_to_its_moderator_fits_the_phone_as_well_as_the_keyboard(game_id):
+    """Issue 39, point 17: the game's sentences for the moderator (its vote: section) are shown on
+    the phone too, where there is no Enter key to press and nothing to type: "(Invio: accusa come
+    gli altri)" read on a phone whose button says "Nessuno"."""
+    game = load_game(GAMES_DIR / game_id)
+    keyboard = re.compile(r"\b(Enter|Invio|type|typed|scrivi|premi|press)\b")
+    for lang, language in game.languages.items():
+        assert not {key: text for key, text in language.vote.items() if keyboard.search(text)}, lang

@@ -107,15 +107,15 @@ def with_rules_added(tmp_path, added: str):
 
 def test_notes_for_the_moderator_are_optional_and_checked_when_the_game_loads(tmp_path):
     """A game need not tell its moderator anything beyond the cards; when its rules do (``notes``),
-    the function takes some of (game, state, say) and nothing else, or the game does not load, and
-    gives sentences."""
+    the function takes some of (game, state, say, tonight) and nothing else, or the game does not
+    load, and gives sentences."""
     folder = with_rules_added(tmp_path, "def notes(game: Game, state: State, words: Sentences) -> list[str]:\n"
                                         "    return []\n")
     with pytest.raises(DataError, match=r"notes\(\) takes 'words', which is none of its parameters \(game, state, "
-                                        r"say\)") as caught:
+                                        r"say, tonight\)") as caught:
         load_game(folder)
     assert str(folder / "rules.py") in str(caught.value)
-    with pytest.raises(DataError, match=r"no function 'notes\(game, state, say\)'"):
+    with pytest.raises(DataError, match=r"no function 'notes\(game, state, say, tonight\)'"):
         load_game(with_rules_added(tmp_path / "value", "notes = ['not a function']\n"))
 
     without = load_game(with_rules_added(tmp_path / "none", "globals().pop('notes', None)\n"))

@@ -660,12 +660,23 @@ def after(game, cards, *rounds, **options):
     return (step.dawn if step.kind == "dawn" else step.dusk).state
 
 
-def notes(game, state):
+def notes(game, state, tonight=None):
     """The notes in English and in Italian, as the moderator's console shows them."""
     from narrator.core.rounds import notes_for
     from narrator.core.vote import Sentences
 
-    return {lang: list(notes_for(game, state, Sentences(game.languages[lang]))) for lang in ("en", "it")}
+    return {lang: list(notes_for(game, state, Sentences(game.languages[lang]), tonight or {})) for lang in ("en", "it")}
+
+
+def test_notes_keep_who_is_protected_tonight_once_chosen(game):
+    """Issue 39, point 19: the Strega's charge showed only in her own step; the notes keep it (and
+    the Guaritore's save) for the rest of the night."""
+    state = after(game, TABLE, {"night": {}})
+    assert notes(game, state, {"strega": "Bruno"}) == {"en": ["Tonight the Witch protects Bruno."],
+                                                       "it": ["Stanotte la Strega protegge Bruno."]}
+    assert notes(game, state, {"strega": "Bruno", "guaritore": "Carla"})["it"] == [
+        "Stanotte la Strega protegge Bruno.", "Stanotte il Guaritore salva Carla."]
+    assert notes(game, state, {"strega": None}) == {"en": [], "it": []}  # she chose nobody
 
 
 def test_notes_say_nothing_when_nothing_is_to_be_kept_in_mind(game):

@@ -41,7 +41,7 @@ WORDS = {
 }
 
 
-def serve(lang: str):
+def serve(lang: str, port: int = 0):
     """An in-process box speaking ``lang``, its night not started: (box, server, the tablets' address)."""
     from narrator.shell.translation import load_catalog
 
@@ -50,7 +50,7 @@ def serve(lang: str):
     def control(action):  # what the game loop does with each press
         {"start": box.start_night, "pause": box.pause, "resume": box.resume, "next": box.skip_night}[action]()
 
-    server = BoxServer(box, ramp_night(20), {}, time.monotonic, control, host="127.0.0.1", port=0,
+    server = BoxServer(box, ramp_night(20), {}, time.monotonic, control, host="127.0.0.1", port=port,
                        token="secret", language=lang, catalog=load_catalog(lang))
     box.on_change = server.broadcast
     server.start()
@@ -286,4 +286,40 @@ def test_a_tablet_that_cannot_keep_its_screen_on_says_what_to_set(browser, shots
         shows(laptop, "#tablets", words["tablet_may_lock"])
     finally:
         insecure.close()
+        server.stop()
+
+
+def test_a_night_in_turns_shows_no_share_and_a_tablet_left_open_takes_the_next_game_s_language(browser, shots):
+    """Issue 39, point 21. A moderator's night comes a turn at a time, each sent as a night of its
+    own: its percentage started again at every turn, so a tablet shows none (and no bar). A tablet
+    left open when that game ends and another begins in another language takes the new game's
+    page, in its words (it kept the old game's)."""
+    shot = shots("en")
+    box, server, base = serve("en")
+    box.in_parts = True
+    try:
+        tablet = browser.new_page()
+        tablet.goto(base)
+        tablet.click("#join")
+        tablet.wait_for_function("narratorBox.nightId !== null && narratorBox.offset !== null", timeout=20000)
+        box.start_night()
+        tablet.wait_for_function("narratorBox.playing", timeout=10000)
+        time.sleep(1.5)
+        assert tablet.inner_text("#hint") == "Eyes closed." and tablet.is_hidden("#progress")
+        shot.take(tablet, "night-in-turns")
+        box.skip_night()  # the turn's lines are over: the moderator enters what was pointed at
+        tablet.wait_for_function("!narratorBox.playing", timeout=10000)
+        time.sleep(0.5)
+        assert (title(tablet), tablet.inner_text("#hint")) == ("Night", "Eyes closed.")  # not "Paused"
+        box.open_day()  # a day off the clock (point 14): the day, with no clock
+        shows(tablet, "#hint", "The discussion is on.")
+        assert title(tablet) == "Day" and tablet.inner_text("#big") == ""
+        shot.take(tablet, "day-off-the-clock")
+    finally:
+        server.stop()
+    box, server, _ = serve("it", port=server.port)  # the next game, on the same address
+    try:
+        tablet.wait_for_function("document.documentElement.lang === 'it'", timeout=20000)
+        shows(tablet, "#join", WORDS["it"]["join"])
+    finally:
         server.stop()

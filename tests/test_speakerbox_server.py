@@ -639,3 +639,42 @@ def test_the_box_remembers_a_bounded_number_of_tablets_and_forgets_the_longest_g
                 await page.close()
 
     asyncio.run(scenario())
+
+
+def test_a_day_off_the_clock_is_the_day_and_a_night_played_out_says_so(server):
+    """Issue 39, point 14. A night played to its end tells every page that nothing is left to pause
+    or skip (the console kept Pause and End the night all day, and Pause was refused); a day off
+    the clock is the day on every page, with no clock to pause (its question calls the vote), until
+    the vote is called."""
+    import queue
+
+    from narrator.shell.speakerbox.game import _night
+
+    box = server.box
+    told = []
+    box.on_change = lambda: told.append(box.snapshot())
+    box.start_night(lead=0.0)
+    assert told[-1]["actions"] == ["pause", "next"]
+    box.playhead.anchor_offset = box.night_length  # the night's last sample has played
+    assert _night(box, queue.Queue(), lambda timeout: None)
+    assert told[-1]["stage"] == "night" and told[-1]["actions"] == []
+    box.open_day()
+    day = told[-1]
+    assert (day["stage"], day["day"], day["actions"]) == ("day", {"deadline": None, "paused_left": None,
+                                                                  "voting": False}, [])
+    answers = asyncio.run(talk(server, {"type": "control", "action": "pause", "token": "secret-token"}))
+    assert [answer["type"] for answer in answers if answer and answer["type"] in ("done", "refused")] == ["refused"]
+    box.call_vote()
+    assert told[-1]["stage"] == "day" and told[-1]["day"]["voting"] is True
+
+
+def test_start_opens_the_day_of_a_game_resumed_before_its_discussion():
+    """Issue 39, point 16: a game stopped before a day's discussion waits for the group's Start,
+    and Start then opens the day on every page, not a night."""
+    box = Box(0.0, [], lambda: 5.0)
+    box.opens = "day"
+    assert box.snapshot()["opens"] == "day" and box.actions() == ["start"]
+    box.start_night()
+    snapshot = box.snapshot()
+    assert snapshot["stage"] == "day" and snapshot["day"]["voting"] is False and snapshot["actions"] == []
+    assert box.opens == "night"  # the next Start is a night's again

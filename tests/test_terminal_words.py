@@ -245,8 +245,8 @@ def test_questions_agree_with_how_many_choose_and_say_how_many_names(tmp_path):
         two = Ask("negromante", "players", ("Anna",), ("Bruno", "Carla", "Dario"), least=2, most=2)
         assert say(players.question(one, "Capo Branco", 1)) == "Capo Branco: chi indica?"
         assert say(players.question(one, "Lupi", 2)) == "Lupi: chi indicano?"
-        assert say(players.form(one, "q", None)["hint"]) == "un nome"
-        assert say(players.form(two, "q", None)["hint"]) == "due nomi"
+        assert say(players.form(one, "q", None)["count"]) == "un nome"
+        assert say(players.form(two, "q", None)["count"]) == "due nomi"
     finally:
         use(load_catalog("en", None), "en")
 

@@ -116,15 +116,16 @@ def _player(ask: "Ask", name: Any, chooser: str | None = None) -> Text | None:
 NUMBER_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six")}
 
 
-def how_many(least: int, most: int | None) -> Text:
-    """How many names a question of several wants, in words: "two names", "up to three names"."""
-    if most is not None and (least == most or most == 1):
+def how_many(least: int, most: int | None) -> Text | None:
+    """How many names a question of several wants, in words: "two names", "up to three names"
+    (None: any number)."""
+    if not most:  # any number: only a least worth saying
+        return msg("at least {number} names", number=_number(least)) if least > 1 else None
+    if least == most or most == 1:
         return plural("one name", "{number} names", most, number=_number(most))
-    if most is not None and least <= 1:
+    if least <= 1:
         return plural("up to one name", "up to {number} names", most, number=_number(most))
-    if most is not None:
-        return msg("{least} to {most} names", least=_number(least), most=_number(most))
-    return msg("at least {number} names", number=_number(least)) if least > 1 else msg("names")
+    return msg("{least} to {most} names", least=_number(least), most=_number(most))
 
 
 def _number(count: int) -> Text | int:
@@ -177,8 +178,10 @@ class Players(Kind):
         return plural("{character} points at", "{character} point at", copies, character=character)
 
     def form(self, ask, question, words):
-        return {"kind": "several", "question": question, "options": options(ask.candidates),
-                "none": not ask.required, "most": ask.most, "least": ask.least, "hint": how_many(ask.least, ask.most)}
+        form = {"kind": "several", "question": question, "options": options(ask.candidates),
+                "none": not ask.required, "most": ask.most, "least": ask.least}
+        count = how_many(ask.least, ask.most)  # shown under the question on the phone, in the prompt's hint
+        return form if count is None else {**form, "count": count}
 
 
 class Each(Kind):

@@ -109,9 +109,10 @@ class NightsRules(Protocol):
     def explain_day(self, game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
         """The vote's result, a sentence per step, the last said aloud."""
 
-    def notes(self, game: Game, state: State, say: Sentences) -> Sequence[str]:
+    def notes(self, game: Game, state: State, say: Sentences, tonight: Mapping[str, Any]) -> Sequence[str]:
         """What the moderator keeps in mind that the cards and the dead do not show (lovers, curses,
-        powers spent), a sentence each from the language's vote: section."""
+        powers spent, who is protected tonight: ``tonight`` holds the night's entries so far, empty
+        by day), a sentence each from the language's vote: section."""
 
     def card_back(self, game: Game, language: Language, deck: Deck) -> tuple[Block, ...]:
         """What the speaker card's back says of this game beyond the generic: its blocks."""

@@ -362,10 +362,11 @@ def first_state(game: Game, setup: Setup) -> State:
     return _checked(game, game.nights_rules.start(game, state), State, "start")
 
 
-def notes_for(game: Game, state: State, say: Any) -> tuple[str, ...]:
+def notes_for(game: Game, state: State, say: Any, tonight: Mapping[str, Any] = EMPTY) -> tuple[str, ...]:
     """What the moderator keeps in mind beyond the cards and the dead (the rules' ``notes``:
-    lovers, curses, powers spent), a sentence each; none when the rules have no notes."""
-    sentences = _checked(game, game.nights_rules.notes(game, state, say), (list, tuple), "notes")
+    lovers, curses, powers spent, who is protected tonight given ``tonight``'s entries so far), a
+    sentence each; none when the rules have no notes."""
+    sentences = _checked(game, game.nights_rules.notes(game, state, say, tonight), (list, tuple), "notes")
     if not all(isinstance(sentence, str) for sentence in sentences):
         raise RulesError(msg("{file}: notes() gave something other than sentences", file=_source(game)))
     return tuple(sentences)

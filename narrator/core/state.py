@@ -135,9 +135,9 @@ class Ask:
         if value is None:
             if not self.required:
                 return None
-            if self.kind == "players":  # how many, in words: "two names required here"
-                return msg("missing: {wanted} required here (this turn cannot pass)",
-                           wanted=how_many(self.least, self.most))
+            wanted = how_many(self.least, self.most) if self.kind == "players" else None
+            if wanted is not None:  # how many, in words: "two names required here"
+                return msg("missing: {wanted} required here (this turn cannot pass)", wanted=wanted)
             return msg("missing: an answer is required here (this turn cannot pass)")
         if isinstance(value, list | tuple | Mapping) and not value:
             return msg("nobody is written null, not an empty list")

@@ -22,7 +22,8 @@ from narrator.core.vote import Sentences
 ROLE_FIELDS = {"wolf": "flag", "mannaro": "flag", "survives_wolves": "flag", "dies_if_seen": "flag",
                "wins_alone_alive": "flag", "kills_from": "count",
                "copyable": "flag"}
-SENTENCES = ("nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "tie_unheld", "suspects", "ballot",
+SENTENCES = ("title_nomination", "title_runoff",  # the rounds' titles
+             "nomination", "forced", "tie_sword", "tie_shield", "tie_anchor", "tie_unheld", "suspects", "ballot",
              "lynched",
              "dawn_dead", "anchor",  # said aloud in a game
              "reason_eaten", "reason_protected", "reason_survived", "reason_seen", "reason_owl",  # for the moderator

@@ -85,7 +85,8 @@ NAMED_OPTIONS = {AMULET: AMULET, SWORD: SWORD}
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
 VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
-SENTENCES = ("idle_spent", "idle_acted", "accused", "accusations", "ballottaggio", "round_pointing", "round_accusation", "round_accused",
+SENTENCES = ("idle_spent", "idle_acted", "title_pointing", "title_accusation", "title_runoff",  # the rounds' titles
+             "accused", "accusations", "ballottaggio", "round_pointing", "round_accusation", "round_accused",
              "question_pointing", "burned", "spared", "dawn_dead", "news_bardo", "news_oste",
              "no_news", "revealed", "answer_rumour", "answer_silence",
              *(f"reason_{reason}" for reason in (
@@ -97,7 +98,7 @@ SENTENCES = ("idle_spent", "idle_acted", "accused", "accusations", "ballottaggio
              "ask_capo-gilda_recruit", "ask_assassino_kill",
              *(f"note_{key}" for key in (
                  "lovers", "amato", "progenie", "wolfborn", "recruited", "spent", "shield", AMULET, SWORD, "grief",
-                 "double", "cancel", "jester", "winners")))
+                 "double", "cancel", "jester", "winners", "witch", "healer")))
 CARD_TEXTS = ("dawn", "dawn_text", "vote", "vote_text", "end", "end_text")
 
 
@@ -929,14 +930,15 @@ def announce(game: Game, result: Dawn | Dusk, say: Sentences) -> Sequence[str]:
     return lines
 
 
-def notes(game: Game, state: State, say: Sentences) -> Sequence[str]:
+def notes(game: Game, state: State, say: Sentences, tonight: Mapping[str, Any]) -> Sequence[str]:
     """What the moderator keeps in mind that the cards and the dead do not show, a sentence each:
     the bonds in force (the lovers, both in play; the Amato, while his Angelo is in play), who
     changed side and is in play (the Progenie, the wolf-born, the Capo Gilda's recruit), the
     once-a-game powers spent and the Ladra's protection used (while their holder is in play), who
     bears the Amuleto and the Spada, what the next dawn or day holds (a lover's grief,
     the pack's two attacks, its attack cancelled by the Pazzo, a burning cancelled by the Giullare),
-    and who wins whatever the end (the Pazzo killed by the wolves, the Giullare burned)."""
+    and who wins whatever the end (the Pazzo killed by the wolves, the Giullare burned); in the
+    night, who the Strega protects and the Guaritore saves once they have chosen."""
     own = state.own
     lines = []
     lovers = _lovers(state)
@@ -971,6 +973,9 @@ def notes(game: Game, state: State, say: Sentences) -> Sequence[str]:
         lines.append(say("note_jester"))
     if own["extra"]:
         lines.append(say("note_winners", names=say.join([name for name in state.seating if name in own["extra"]])))
+    for key, power in (("note_witch", WITCH), ("note_healer", HEALER)):
+        if tonight.get(power) is not None:
+            lines.append(say(key, name=tonight[power]))
     return lines
 
 

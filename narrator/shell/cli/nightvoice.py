@@ -66,9 +66,10 @@ class NightVoice:
         waiting, self.waiting = self.waiting, None
         wait_for_group(waiting)
 
-    def resumed(self, script: NightScript) -> None:
+    def resumed(self, script: NightScript, stage: str = "night") -> None:
         """A resumed game: everyone sits down again before anything more is said or asked
-        (``script``: the night the game is in)."""
+        (``script``: the night the game is in; ``stage``: "night", "day" before its discussion,
+        or "vote" when the day's discussion is over)."""
         self.ready()
 
     def part(self, script: NightScript, segments) -> None:
@@ -160,6 +161,12 @@ class NightVoice:
         run_the_day(self.env, self.lang, seconds, self.audio, rules,
                     None if self.env.speaker is not None else self.speaker_maker())
 
+    def open_day(self) -> None:
+        """A day off the clock begins (its discussion lasts until the moderator calls the vote)."""
+
+    def call_vote(self) -> None:
+        """The vote of a day off the clock is called."""
+
     def result(self, lines: list[str], final: bool = True) -> None:
         pass  # the laptop's screen shows it already
 
@@ -178,7 +185,9 @@ class BoxVoice(NightVoice):
         self.table: BoxTable | None = None
         self._made = 0  # sentences made so far: each gets a key of its own
 
-    def _load(self, script, carrying_on: bool = False) -> "BoxTable":
+    def _load(self, script, carrying_on: bool = False, waits: bool = True) -> "BoxTable":
+        """The night's audio for the tablets (the box served with the first, which waits for
+        Start unless ``waits`` is False)."""
         from narrator.shell.cli.options import phase_labels
 
         labels = phase_labels(self.env, self.lang)
@@ -187,7 +196,7 @@ class BoxVoice(NightVoice):
             from narrator.shell.speakerbox.game import BoxTable
 
             self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, waiting=self.waiting,
-                                  ready=_(BOX_TEXTS[self.waiting]), say=click.echo,
+                                  ready=_(BOX_TEXTS[self.waiting]) if waits else "", say=click.echo,
                                   warn=lambda text: click.echo(text, err=True), console=self.console, tokens=self.tokens,
                                   **self.box_options)
         else:
@@ -200,17 +209,27 @@ class BoxVoice(NightVoice):
     def ready(self) -> None:
         pass  # the tablets' first night waits for Start, which is the group's go
 
-    def resumed(self, script: NightScript) -> None:
+    def resumed(self, script: NightScript, stage: str = "night") -> None:
         """A resumed game: the tablets and the console are served at once, wherever the game
-        stopped (in a day too), and the group's Start goes on (a night of nothing to play)."""
-        if self.table is None:
-            self._load(replace(script, segments=())).night()
+        stopped. In the night, and before a day's discussion, the group's Start goes on (into a
+        night of nothing to play, or into the day); in a day whose vote is on, nothing waits:
+        every page shows the vote, and the phone the question in hand."""
+        if self.table is not None:
+            return
+        table = self._load(replace(script, segments=()), waits=stage != "vote")
+        table.box.in_parts = True
+        if stage == "vote":
+            table.call_vote()
+            return
+        table.box.opens = stage
+        table.night()
 
     def part(self, script: NightScript, segments) -> None:
         if not segments:
             return
         first = self.table is None
         table = self._load(replace(script, segments=tuple(segments)), carrying_on=not opens(script, segments))
+        table.box.in_parts = True  # each turn is sent as a night of its own: its share of it means nothing
         if first:  # the tablets join before the first part: it waits for Start
             table.night()
         else:
@@ -226,6 +245,14 @@ class BoxVoice(NightVoice):
     def day(self, seconds: int, rules) -> None:
         assert self.table is not None  # a night, or a resumed game, came first
         self.table.day(seconds)
+
+    def open_day(self) -> None:
+        assert self.table is not None  # a night, or a resumed game, came first
+        self.table.open_day()
+
+    def call_vote(self) -> None:
+        assert self.table is not None  # a night, or a resumed game, came first
+        self.table.call_vote()
 
     def result(self, lines: list[str], final: bool = True) -> None:
         assert self.table is not None  # a night, or a resumed game, came first

@@ -127,7 +127,7 @@ def ask_form(form: dict, check=None):
     if kind == "one":
         return ask_name(question, values, nobody=nobody, nobody_means=form.get("none_label"))
     if kind == "several":
-        return ask_names(question, values, check, nobody=nobody, count=form.get("hint")) or None
+        return ask_names(question, values, check, nobody=nobody, count=form.get("count")) or None
     if kind == "each":
         chosen = {}
         for part in form["parts"]:

@@ -194,7 +194,8 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
 
     try:
         if resumed:
-            table.voice.resumed(table.script(rounds.step.state.night, frozenset()))
+            table.begin(rounds.step, len(rounds.entries))  # the console shows where the game is at once, while the group sits down
+            table.voice.resumed(table.script(rounds.step.state.night, frozenset()), daytime(rounds.step))
         while not isinstance(rounds.step, Over):
             step = rounds.step
             table.begin(step, len(rounds.entries))
@@ -235,6 +236,20 @@ def run_rounds(env, saved: SavedGame, waiting: str | None) -> None:
         table.close()
 
 
+def daytime(step) -> str:
+    """Where a step is in the round: "night" (its night, its dawn), "day" (the day before its
+    discussion) or "vote" (the discussion is over: the vote and what follows it)."""
+    if isinstance(step, DayStep):
+        return "day"
+    if isinstance(step, (VoteStep, QuestionStep, ActStep, LynchStep)):
+        return "vote"
+    return "night"
+
+
+BEFORE_STEPS = 6  # the unanswered steps kept above the step in hand on the console
+LOG_STEPS = 12  # the steps the console's log keeps
+
+
 class GameTable:
     """The laptop during a game of many nights: the voice, the screen and the prompts."""
 
@@ -260,6 +275,9 @@ class GameTable:
         self.title, self.over_now = "", False
         self.secret: dict = {"table": [], "notes": []}  # the step's cards and the rules' notes, once per step
         self.told = ""  # the answer the moderator nods in the step in hand, shown large on the console
+        self.before: list[dict] = []  # the steps since the moderator last answered, kept on the console
+        self.log: list[dict] = []  # what the game came to so far in this run, step by step, for the console
+        self.answered = True  # the moderator has answered since the last step began
         if options["speaker_box"]:
             if saved.setup.cards is not None:
                 self.console = Console(Undo, (EOFError, click.Abort))  # click's prompt: Abort at the input's end
@@ -274,24 +292,38 @@ class GameTable:
     # --- the moderator's console: what the terminal shows and asks, on a phone too --------------------
 
     def begin(self, step, entries: int) -> None:
-        """A new step (``entries`` before it): its title and, so far, no lines."""
+        """A new step (``entries`` before it): its title and, so far, no lines. The steps the
+        moderator has not answered since the last answer stay on the console above it (a dawn's
+        deaths and why, read while the day goes on): they go when the moderator moves on."""
         self.entries = entries
-        self.lines, self.over_now, self.told = [], isinstance(step, Over), ""
+        if self.answered:
+            self.before = []
+        elif self.lines:
+            self.before = [*self.before, {"title": self.title, "lines": self.lines}][-BEFORE_STEPS:]
+        self.lines, self.over_now, self.told, self.answered = [], isinstance(step, Over), "", False
         if self.console is not None:
-            self.secret = self.secret_view(step.state)
+            self.secret = self.secret_view(step.state, getattr(step, "tonight", MappingProxyType({})))
         self.title = self.describe(step)
         self.title = self.title[:1].upper() + self.title[1:]
         self.show()
 
-    def echo(self, text: str = "") -> None:
-        """Print a line for the laptop's screen (and the console's)."""
+    def echo(self, text: str = "", logged: bool = True) -> None:
+        """Print a line for the laptop's screen (and the console's, and its log when ``logged``)."""
         click.echo(text)
-        self.note(text)
+        self.note(text, logged)
 
-    def note(self, text: str) -> None:
+    def note(self, text: str, logged: bool = True) -> None:
         if text and self.console is not None:
             self.lines.append(text)
+            if logged:
+                self.logged(text.strip())
             self.show()
+
+    def logged(self, text: str) -> None:
+        """A line of the game's log, under its step's title; the log keeps the last few steps."""
+        if not self.log or self.log[-1]["title"] != self.title:
+            self.log = [*self.log, {"title": self.title, "lines": []}][-LOG_STEPS:]
+        self.log[-1]["lines"].append(text)
 
     def spoken(self, text: str, key: str | None = None) -> None:
         """A line the voice says (and shows)."""
@@ -305,14 +337,15 @@ class GameTable:
     def view(self, form: dict | None = None) -> dict:
         """The step as the console shows it: its title, the lines printed, the table, the question."""
         return {"title": self.title, "lines": self.lines[-40:], **self.secret, "told": self.told, "form": form,
-                "over": self.over_now}
+                "over": self.over_now, "before": self.before, "log": self.log}
 
-    def secret_view(self, state) -> dict:
-        """The console's table of a step's ``state`` (each player's card, dead or not) and the rules' notes."""
+    def secret_view(self, state, tonight=MappingProxyType({})) -> dict:
+        """The console's table of a step's ``state`` (each player's card, dead or not) and the rules'
+        notes, tonight's entries so far (``tonight``) among what they keep in mind."""
         if state.cards is None:
             return {"table": [], "notes": []}
         return {"table": [{"name": name, "card": self.language.role_name(state.cards[name]), "dead": name in state.dead}
-                          for name in state.seating], "notes": list(self.notes(state))}
+                          for name in state.seating], "notes": list(self.notes(state, tonight))}
 
     def ask(self, form: dict, terminal, check=None):
         """The answer to one question: typed at the terminal (``terminal()`` asks), or tapped on the console."""
@@ -322,7 +355,7 @@ class GameTable:
         def tapped(value, prompted: bool) -> None:
             shown = _("undo") if value == UNDO else forms.in_words(form, value)
             self.echo(_("{answer} (from the moderator's phone)").format(
-                answer=shown if prompted else f"{form['question']}: {shown}"))
+                answer=shown if prompted else f"{form['question']}: {shown}"), logged=False)
 
         def racing():
             typed = click.termui.visible_prompt_func
@@ -332,7 +365,11 @@ class GameTable:
             finally:
                 click.termui.visible_prompt_func = typed
 
-        return console.ask(self.view(form), racing, check, tapped)
+        value = console.ask(self.view(form), racing, check, tapped)
+        self.answered = True
+        if form.get("question") and form["kind"] != "go":  # a choice, for the log (a go is a moment, not one)
+            self.logged(f"{form['question']}: {forms.in_words(form, value)}")
+        return value
 
     # --- the steps --------------------------------------------------------------------------------
 
@@ -552,6 +589,7 @@ class GameTable:
         """A discussion off the timer: its opening line, then the vote when the moderator says it is over."""
         from narrator.core.day import DISCUSS, VOTE
 
+        self.voice.open_day()
         self.spoken(self.language.line(DISCUSS), key=DISCUSS)
 
         def parse(text: str):
@@ -560,8 +598,10 @@ class GameTable:
             return None
 
         question = _("The discussion is on: press Enter when it is over")
-        self.ask({"kind": "go", "question": question, "label": _("The vote")},
+        self.ask({"kind": "go", "question": _("The discussion is on: when it is over, call the vote"),
+                  "label": _("The vote")},  # the phone's words: it has a button, not an Enter key
                  lambda: prompt(question, parse, _("Enter: the vote")) or True)
+        self.voice.call_vote()
         self.spoken(self.language.line(VOTE), key=VOTE)
 
     def by_hands(self, title: str) -> bool:
@@ -680,9 +720,10 @@ class GameTable:
         for note in self.notes(table):
             click.echo(f"  · {note}")
 
-    def notes(self, state) -> tuple[str, ...]:
-        """What the rules tell the moderator beyond the cards and the dead (lovers, curses, powers spent)."""
-        return notes_for(self.game, state, self.sentences)
+    def notes(self, state, tonight=MappingProxyType({})) -> tuple[str, ...]:
+        """What the rules tell the moderator beyond the cards and the dead (lovers, curses, powers
+        spent, who is protected tonight)."""
+        return notes_for(self.game, state, self.sentences, tonight)
 
     def character(self, slot_id: str) -> str:
         """A turn's name as the deck calls it (plural for several cards)."""
@@ -700,13 +741,13 @@ class GameTable:
         night = step.state.night
         if isinstance(step, PhaseStep) and step.phase not in (INTRO_PHASE, OUTRO_PHASE):
             return _("night {night}, {character}").format(night=night, character=self.character(step.phase))
+        if isinstance(step, (VoteStep, QuestionStep)) and (title := self.sentences.optional(f"title_{step.round}")):
+            # a round the game names (the accusations, the runoff): its title, and whose turn it is
+            day = _("{round}, day {night}").format(round=title, night=night)
+            return _("{step}: {voter}").format(step=day, voter=step.voter) if isinstance(step, VoteStep) else day
         if isinstance(step, PhaseStep):
             return (_("the start of night {night}") if step.phase == INTRO_PHASE else
                     _("the end of night {night}")).format(night=night)
-        if isinstance(step, DayStep):
-            return _("day {night}").format(night=night)
-        if isinstance(step, LynchStep):
-            return _("day {night}, the verdict").format(night=night)
         if isinstance(step, EndQuestion):
             return _("night {night}, whether a side has won").format(night=night)
         if isinstance(step, VoteStep):
@@ -715,8 +756,10 @@ class GameTable:
             return _("the dawn after night {night}").format(night=night)
         if isinstance(step, QuestionStep | HandsStep):
             return _("day {night}, the vote").format(night=night)
-        if isinstance(step, ActStep):
+        if isinstance(step, (ActStep, LynchStep)):
             return _("day {night}, after the vote").format(night=night)
+        if isinstance(step, DayStep):
+            return _("day {night}").format(night=night)
         if isinstance(step, Over):
             return _("the end of the game")
         return _("night {night}").format(night=night)

@@ -22,7 +22,8 @@ from narrator.shell.translation import _, say
 
 def for_ask(ask, question: str, sentences) -> dict:
     """The form of a rules' ``Ask`` (``narrator.core.state``), as its kind describes it
-    (``narrator.core.kinds``), its words from the game's ``sentences`` and the interface's catalog."""
+    (``narrator.core.kinds``), its words from the game's ``sentences`` and the interface's catalog
+    (a question of several names says how many it takes: its ``count``)."""
     return rendered(ask.of_kind.form(ask, question, sentences))
 
 

@@ -153,7 +153,8 @@ class BoxTable:
             raise NarratorError(serve_error(host, port, error)) from None
         try:
             _announce(self.server, host, say)
-            say(ready)
+            if ready:
+                say(ready)
         except BaseException:
             self.server.stop()
             raise
@@ -208,6 +209,13 @@ class BoxTable:
             if not _day(self.env, self.rules, self.box, self.server, self.actions, read_key, self.lang, seconds,
                         self.day_lines if self.follower else None):
                 raise Stopped
+
+    def open_day(self) -> None:
+        """A day off the clock: every tablet and the console show the day until the vote is called."""
+        self.box.open_day()
+
+    def call_vote(self) -> None:
+        self.box.call_vote()
 
     def show_result(self, lines: list[str], final: bool = True) -> None:
         self.box.show_result(lines, final)
@@ -297,6 +305,7 @@ def _night(box: Box, actions: queue.Queue, read_key) -> bool:
             return False
         elif action == "next":
             box.skip_night()
+    box.on_change()  # played to its end: every page hears that nothing is left to pause or skip
     return True
 
 

@@ -45,6 +45,7 @@ class Console:
         self._answers: queue.Queue = queue.Queue()
         self._check: Callable[[Any], str | None] | None = None
         self._lines = Lines()
+        self._prompted: str | None = None  # the terminal's question on the screen, waiting for its line
 
     # --- the main thread --------------------------------------------------------------------------
 
@@ -63,7 +64,7 @@ class Console:
         ``prompted`` if the terminal's question is on the screen). The phone's undo raises ``Undo``,
         as typing it does."""
         self.show(view)
-        self._check = check
+        self._check, self._prompted = check, None
         prompted = False
         while True:
             try:
@@ -86,15 +87,20 @@ class Console:
 
     def prompt(self, text: str) -> str:
         """A line typed at the terminal after ``text`` (as ``input`` reads one), while watching
-        for the phone's answer: one that comes ends the terminal's question (``ask`` takes it)."""
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        for the phone's answer: one that comes ends the terminal's question (``ask`` takes it).
+        The question is printed once: asked again after a phone's answer was refused, it is still
+        there, waiting for its line (and what was typed of it is kept)."""
+        if text != self._prompted:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            self._prompted = text
         with self._lines.editing(text):  # typed key by key: Tab completes a name, the phone is watched
             while True:
                 if not self._answers.empty():
                     raise _Arrived
                 line = self._lines.poll(0.1)
                 if line is not None:
+                    self._prompted = None
                     return line
 
     def _wait_for_the_phone(self) -> None:

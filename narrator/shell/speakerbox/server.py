@@ -101,6 +101,7 @@ class BoxServer:
         self.console = console  # a game with a moderator: the moderator's console (its own token)
         self.moderator_token = moderator_token or secrets.token_urlsafe(16)
         self.catalog = catalog
+        self.language = language  # a page of another language (left open from another game) reloads
         self._assets = {path: ((STATIC / name).read_bytes(), kind) for path, (name, kind) in ASSETS.items()}
         for path in PAGES:
             page = (STATIC / ASSETS[path][0]).read_text(encoding="utf-8")
@@ -234,7 +235,8 @@ class BoxServer:
     def snapshot(self) -> dict:
         """The box's state, with the identity of the night this server plays and the lines it can
         say (the tablets fetch them ahead: a line fetched when it is due would be late)."""
-        return {**self.box.snapshot(), "night_id": self.night_id, "clips": sorted(self.clips)}
+        return {**self.box.snapshot(), "night_id": self.night_id, "clips": sorted(self.clips),
+                "language": self.language}
 
     def load_night(self, night_wav: bytes) -> None:
         """Serve another night's audio from now on (a game of many nights); tablets holding the

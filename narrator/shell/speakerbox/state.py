@@ -66,6 +66,8 @@ class Box:
     result: list[str] | None = None
     final: bool = False  # the result is the game's end
     waiting_for: str | None = None  # before the first Start: "deal" (the cards), "go-on" (a resumed game), or None
+    opens: str = "night"  # what Start opens: the night, or the day (a game resumed before its discussion)
+    in_parts: bool = False  # the night is played a turn at a time (a moderator's): no part is the whole night
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- the night -----------------------------------------------------------------------
@@ -82,11 +84,16 @@ class Box:
         self.on_change()
 
     def start_night(self, lead: float = START_LEAD) -> None:
+        """Start: the night plays ``lead`` seconds from now (or the day opens, when Start opens it)."""
         with self.lock:
             if self.stage != "waiting":
                 return
-            self.stage = "night"
-            self.playhead.start_at(self.clock() + lead, 0.0)
+            if self.opens == "day":
+                self.opens = "night"
+                self.stage, self.day_deadline, self.day_paused_left, self.voting = "day", None, None, False
+            else:
+                self.stage = "night"
+                self.playhead.start_at(self.clock() + lead, 0.0)
         self.on_change()
 
     def pause(self, lead: float = PAUSE_LEAD) -> None:
@@ -145,6 +152,15 @@ class Box:
         if changed:
             self.on_change()
 
+    def open_day(self) -> None:
+        """A day off the clock: the discussion is on until the moderator calls the vote (from the
+        question the console and the terminal ask), so there is nothing to pause or skip here."""
+        self.show_day(None, None, False)
+
+    def call_vote(self) -> None:
+        """The day's vote is on (an untimed day's discussion is over)."""
+        self.show_day(None, 0, True)
+
     def show_result(self, lines: list[str], final: bool = True) -> None:
         """What the vote (or a lynching) came to; ``final`` when the game ends with it."""
         with self.lock:
@@ -162,6 +178,8 @@ class Box:
                 if self.night_over():
                     return []
                 return ["resume" if self.playhead.paused else "pause", "next"]
+            if self.stage == "day" and self.day_deadline is None and self.day_paused_left is None:
+                return []  # a day off the clock: the console's question calls the vote
             if self.stage == "day" and not self.voting:
                 return ["resume" if self.day_paused_left is not None else "pause", "next"]
             return []
@@ -185,5 +203,7 @@ class Box:
                 "result": self.result,
                 "final": self.final,
                 "waiting_for": self.waiting_for,
+                "opens": self.opens,
+                "in_parts": self.in_parts,
                 "actions": self.actions(),
             }

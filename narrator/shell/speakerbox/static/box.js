@@ -271,6 +271,10 @@ function report() {
 function receive(message) {
   if (message.type === "pong") { clockSample(message); return; }
   if (message.type === "state") {
+    if (message.language && message.language !== document.documentElement.lang) {
+      location.reload();  // left open from a game in another language: this game's page, in its words
+      return;
+    }
     box.state = message;
     if (!controlling && message.night_id !== box.nightId) { loadNight(message.night_id); return; }
     if (!controlling) fetchClips(message.clips);
@@ -281,7 +285,9 @@ function receive(message) {
   if (message.type === "say") { say(message.key, message.at); return; }
   if (message.type === "tablets") { box.tablets = message.tablets; render(); return; }
   if (message.type === "done") {
-    box.feedback = {action: message.action, text: TEXT[`done_${message.action}`], refused: false, at: now()};
+    const opensDay = message.action === "start" && box.state && box.state.opens === "day";  // a game resumed in its day
+    box.feedback = {action: message.action, text: opensDay ? TEXT.done_day : TEXT[`done_${message.action}`],
+                    refused: false, at: now()};
     render();
     return;
   }
@@ -642,16 +648,26 @@ function screenFor(state) {
     const position = known ? nightAt(n, serverNow()) : n.anchor_offset;
     box.position = position;
     const done = Math.max(0, Math.min(1, position / n.length));
-    const paused = n.running ? n.stop_time !== null && known && serverNow() >= n.stop_time : true;
-    const percent = fill(TEXT.night_done, {percent: Math.floor(done * 100)});
-    if (paused) return {title: TEXT.paused, big: "❚❚", hint: `${percent} · ${TEXT.paused_hint}`, done, mood: "paused"};
+    // played to its end (or skipped to it) is not paused: the night waits for what comes next
+    const paused = position >= n.length ? false : n.running ? n.stop_time !== null && known && serverNow() >= n.stop_time
+      : true;
+    // A night played a turn at a time (a moderator's) has no share to show: each turn comes as a
+    // night of its own, and its percentage would start again at every turn.
+    const whole = !state.in_parts;
+    const percent = whole ? fill(TEXT.night_done, {percent: Math.floor(done * 100)}) : "";
+    const shown = whole ? done : undefined;
+    if (paused) {
+      return {title: TEXT.paused, big: "❚❚", hint: [percent, TEXT.paused_hint].filter(Boolean).join(" · "), done: shown,
+              mood: "paused"};
+    }
     const phase = controlling ? (n.phases.filter((p) => p.start <= position).pop() || {label: ""}).label : "";
     return {title: TEXT.night, hint: controlling ? [percent, phase].filter(Boolean).join(" · ")
-      : `${TEXT.night_hint} ${percent}`, done};
+      : [TEXT.night_hint, percent].filter(Boolean).join(" "), done: shown};
   }
   if (state.stage === "day") {
     const day = state.day;
     if (day.voting) return {title: TEXT.day, big: TEXT.vote, mood: "vote"};
+    if (day.deadline === null && day.paused_left === null) return {title: TEXT.day, hint: TEXT.day_open};  // off the clock
     const left = day.paused_left !== null ? day.paused_left : Math.max(0, day.deadline - (known ? serverNow() : 0));
     if (day.paused_left !== null) return {title: TEXT.day_paused, big: clockText(left), mood: "paused"};
     if (left <= 3.0) return {title: TEXT.day, big: left > 0 ? `${Math.ceil(left)}…` : TEXT.vote, mood: "vote"};

@@ -10,6 +10,7 @@
 
 const TEXT = JSON.parse(document.getElementById("texts").textContent);
 const token = new URLSearchParams(location.search).get("token") || "";
+const LONG_WORD = 9;         // letters of a name's longest word past which its button's type is smaller
 const CONFIRM = 4;           // seconds a first tap on Next waits for the second
 const SILENCE = 5;           // seconds without a word from the laptop (it sends one every 2): the connection is dead
 const $ = (id) => document.getElementById(id);
@@ -20,8 +21,10 @@ let chosen = null;           // what has been tapped for the question shown, bef
 let state = null;            // the box's state, as the tablets get it
 let offset = 0;              // the laptop's clock less this page's, in seconds
 let armed = null;            // Next tapped once: {stage, at}
+let undoArmed = null;        // when "take back the last answer" was tapped once
 let feedback = null;         // {text, refused, at}
 let lastHeard = 0;           // when the laptop was last heard from (this page's clock)
+let lostSince = null;        // when the connection was lost (null: it is open)
 
 const now = () => Date.now() / 1000;
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
@@ -30,6 +33,8 @@ function connect() {
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   socket.onopen = () => {
     lastHeard = now();
+    lostSince = null;
+    renderLost();
     setStatus("");
     send({type: "hello", role: "moderator", token});
   };
@@ -44,7 +49,16 @@ function lost() {
   socket = null;
   if (view && view.over) { setStatus(TEXT.game_over); return; }  // the laptop has closed the box
   setStatus(TEXT.lost, true);
+  if (lostSince === null) lostSince = now();
+  renderLost();
   setTimeout(connect, 1000);
+}
+
+// A lost connection covers the whole page: what is on it may be past, and nothing tapped reaches
+// the laptop until it is back.
+function renderLost() {
+  $("lost").hidden = lostSince === null;
+  if (lostSince !== null) $("lost-retry").textContent = fill(TEXT.lost_retry, {seconds: Math.round(now() - lostSince)});
 }
 
 // A connection that went silent (the phone's Wi-Fi died without a word, or the phone slept) is
@@ -76,13 +90,19 @@ function setStatus(text, trouble = false) {
 
 function receive(message) {
   if (message.type === "step") {
-    if (!view || view.version !== message.version || !sameForm(view.form, message.form)) chosen = null;
+    if (!view || view.version !== message.version || !sameForm(view.form, message.form)) {
+      chosen = null;
+      undoArmed = null;
+    }
     view = message;
     renderStep();
+    renderUndo();
   } else if (message.type === "state") {
+    const waited = state && state.stage === "waiting";
     state = message;
     offset = message.now - now();
     renderBox();
+    if (view && waited !== (state.stage === "waiting")) renderStep();  // the wait's words come or go
   } else if (message.type === "heartbeat") {
     offset = message.server - now();
   } else if (message.type === "taken") {
@@ -93,7 +113,7 @@ function receive(message) {
     say(message.reason === "answered" ? TEXT.moderator_answered
       : fill(TEXT.moderator_refused, {reason: message.message || ""}), true);
   } else if (message.type === "done") {
-    say({start: TEXT.done_start, pause: TEXT.done_pause, resume: TEXT.done_resume, next: TEXT.done_next}[message.action]
+    say({start: state && state.opens === "day" ? TEXT.done_day : TEXT.done_start, pause: TEXT.done_pause, resume: TEXT.done_resume, next: TEXT.done_next}[message.action]
         || "", false);
   } else if (message.type === "error") {
     setStatus(message.message, true);
@@ -122,8 +142,11 @@ function renderFeedback() {
 // --- the step --------------------------------------------------------------------------------------
 
 function renderStep() {
+  $("before").replaceChildren(...(view.before || []).map(section));  // read on until the moderator moves on
   $("title").textContent = view.title;
   $("lines").replaceChildren(...view.lines.map((line) => element("li", line)));
+  $("log-steps").replaceChildren(...[...(view.log || [])].reverse().map(section));  // the latest first
+  $("log").hidden = !(view.log || []).length;
   $("told").textContent = view.told || "";
   $("told").hidden = !view.told;  // the answer to nod at, for the eyes that are open
   $("cards").replaceChildren(...view.table.map((row) => {
@@ -136,6 +159,13 @@ function renderStep() {
   $("table").hidden = view.table.length === 0;
   $("undo").hidden = !view.form;
   $("question").replaceChildren(...question(view.form));
+}
+
+// A step's title and its lines, as kept above the step in hand and in the log.
+function section(step) {
+  const made = element("section", "", "earlier");
+  made.append(element("h2", step.title), ...step.lines.map((line) => element("p", line)));
+  return made;
 }
 
 function element(tag, text, className) {
@@ -159,8 +189,9 @@ function answer(value) {
 // Every kind of question the laptop asks: names to tap (one, several, one for each chooser), a
 // choice of words, a number, a button that says the moment has come, a turn's named parts.
 function question(form) {
-  if (!form) return [element("p", TEXT.moderator_listen, "listen")];
+  if (!form) return [element("p", waitingText() || TEXT.moderator_listen, "listen")];
   const parts = form.question ? [element("h2", form.question)] : [];
+  if (form.count) parts.push(element("p", form.count, "how-many"));  // how many names it takes
   const kind = form.kind;
   if (kind === "go") return [...parts, button(form.label, () => answer(true), "go")];
   if (kind === "one" || kind === "pick") return [...parts, ...single(form)];
@@ -171,11 +202,18 @@ function question(form) {
   return parts;
 }
 
+// Before Start, a step with nothing to enter says what the group is waited for (dealing, sitting down again).
+function waitingText() {
+  if (!state || state.stage !== "waiting") return null;
+  return {deal: TEXT.waiting_deal, "go-on": TEXT.waiting_go_on}[state.waiting_for] || TEXT.waiting_control;
+}
+
 function grid(options, isChosen, tap, noneText) {
   const names = element("div", "", "names");
   options.forEach((option) => {
     const made = button(option.label, () => tap(option.value));
     made.classList.toggle("chosen", isChosen(option.value));
+    made.classList.toggle("long", Math.max(...option.label.split(/\s+/).map((word) => word.length)) > LONG_WORD);
     names.append(made);
   });
   if (noneText) {
@@ -214,7 +252,13 @@ function several(form) {
     && (!form.most || picked.names.length <= form.most);
   const shown = [grid(form.options, (value) => (value === null ? picked.none : picked.names.includes(value)), tap,
                       form.none ? TEXT.moderator_nobody : null)];
-  if (picked.names.length) shown.push(element("p", fill(TEXT.moderator_chosen, {count: picked.names.length}), "listen"));
+  const count = picked.names.length;
+  if (count) {  // how many are chosen, and why Confirm waits when it does
+    const why = form.most && count > form.most ? fill(TEXT.moderator_too_many, {count, most: form.most})
+      : count < (form.least || 0) ? fill(TEXT.moderator_too_few, {count, least: form.least})
+        : fill(TEXT.moderator_chosen, {count});
+    shown.push(element("p", why, enough ? "listen" : "listen wrong"));
+  }
   shown.push(confirm(() => (picked.none ? null : picked.names), enough));
   return shown;
 }
@@ -229,8 +273,11 @@ function each(form) {
                     form.none ? TEXT.moderator_nobody : null));
   });
   const given = Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== null));
-  const complete = form.parts.every((part) => part.key in picked);
-  shown.push(confirm(() => (Object.keys(given).length ? given : null), complete));
+  const missing = form.parts.filter((part) => !(part.key in picked)).map((part) => part.name || part.label);
+  if (missing.length && missing.length < form.parts.length) {  // why Confirm waits, once a choice is made
+    shown.push(element("p", fill(TEXT.moderator_still, {names: missing.join(", ")}), "listen wrong"));
+  }
+  shown.push(confirm(() => (Object.keys(given).length ? given : null), missing.length === 0));
   return shown;
 }
 
@@ -289,6 +336,7 @@ function stageText() {
   if (state.stage === "night") return nightText(state.night);
   if (state.stage === "day" && state.day) {
     if (state.day.voting) return TEXT.vote;
+    if (state.day.deadline === null && state.day.paused_left === null) return `${TEXT.day} · ${TEXT.day_open}`;
     const left = state.day.paused_left !== null ? state.day.paused_left : state.day.deadline - (now() + offset);
     const whole = Math.max(0, Math.ceil(left));
     const clock = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
@@ -305,7 +353,7 @@ function nightText(night) {
   let position = night.anchor_offset;
   if (night.running) position += Math.max(0, Math.min(server, night.stop_time ?? server) - night.anchor_time);
   position = Math.min(position, night.length);
-  const shown = [moving ? TEXT.night : TEXT.paused];
+  const shown = [moving || position >= night.length ? TEXT.night : TEXT.paused];  // at its end: not paused
   const part = night.phases.filter((phase) => phase.start <= position).pop();
   if (part && part.label) shown.push(part.label);
   const counting = (night.counts || []).find((count) => count.start <= position && position < count.start + count.seconds);
@@ -326,8 +374,25 @@ document.querySelectorAll("#controls button").forEach((made) => made.addEventLis
   send({type: "control", token, action});
 }));
 
-$("undo").addEventListener("click", () => answer("undo"));
+// Taking back the last answer asks for a second tap, as ending the night does: one tap alone
+// would undo what may have been a good answer.
+function renderUndo() {
+  const ready = undoArmed !== null && now() - undoArmed < CONFIRM;
+  $("undo").textContent = ready ? TEXT.moderator_undo_again : TEXT.moderator_undo;
+  $("undo").classList.toggle("armed", ready);
+}
+$("undo").addEventListener("click", () => {
+  if (undoArmed !== null && now() - undoArmed < CONFIRM) {
+    undoArmed = null;
+    renderUndo();
+    answer("undo");
+    return;
+  }
+  undoArmed = now();
+  renderUndo();
+  setTimeout(renderUndo, CONFIRM * 1000 + 50);
+});
 setInterval(renderBox, 500);
-setInterval(watch, 1000);
+setInterval(() => { watch(); renderLost(); }, 1000);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") watch(); });
 connect();
