@@ -409,3 +409,15 @@ def test_a_criminal_whose_power_is_spent_is_said_so_not_only_that_nothing_is_ent
     assert "(Assassin: has already acted tonight)" in output
     assert "(Assassin: once-a-game power already spent)" in output
     assert "(Assassin: nothing to enter tonight)" not in output
+
+
+def test_a_value_of_named_parts_tapped_on_the_phone_is_told_at_the_laptop_without_ids():
+    """Wherewolf Revised's Assassino acting in the Seer's beat: 'Anna', or a plain yes, never 'turn: veggente'."""
+    from narrator.shell.speakerbox.forms import in_words
+
+    form = {"kind": "fields", "question": "Assassin: acts in this turn?", "none": True, "forms": [
+        {"fixed": {"turn": "veggente"}, "parts": []},
+        {"fixed": {"turn": "mago"}, "parts": [{"key": "kill", "label": "kill", "options": [
+            {"label": "Anna", "value": "Anna"}]}]}]}
+    assert in_words(form, {"turn": "veggente"}) == "yes"
+    assert in_words(form, {"turn": "mago", "kill": "Anna"}) == "Anna"

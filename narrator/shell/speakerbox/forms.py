@@ -57,6 +57,9 @@ def in_words(form: dict, value) -> str:
         return form.get("none_label") or (_("nobody") if form["kind"] in ("one", "several", "each") else _("none"))
     if isinstance(value, list):
         return ", ".join(labels.get(repr(item), str(item)) for item in value)
+    if isinstance(value, dict) and form["kind"] == "fields":  # the parts chosen, never the fixed ones' ids
+        chosen = {part["key"] for shape in form["forms"] for part in shape["parts"]}
+        return ", ".join(str(item) for key, item in value.items() if key in chosen) or _("yes")
     if isinstance(value, dict):
         return ", ".join(f"{names.get(key, key)}: {labels.get(repr(item), str(item))}" for key, item in value.items())
     if form["kind"] == "go":
