@@ -612,6 +612,8 @@ def test_every_kind_of_step_fits_a_phone_and_the_night_shows_the_turn_and_its_co
             assert page.text_content("#question .listen") == "3 chosen: 2 at most"
             page.click("#question .names button:not(.none) >> nth=0")
             assert page.is_enabled("#question button.go") and page.text_content("#question .listen") == "2 chosen"
+        if kind == "fields":  # one way to say "none of these", not one per shape and one for the form
+            assert page.locator("#question button", has_text="Not this one").count() == 1
         if kind == "each":  # Confirm waits for a name from each chooser, and says whose is missing
             page.click("#question .names >> nth=0 >> button >> nth=1")
             assert page.is_disabled("#question button.go")

@@ -421,3 +421,16 @@ def test_a_value_of_named_parts_tapped_on_the_phone_is_told_at_the_laptop_withou
             {"label": "Anna", "value": "Anna"}]}]}]}
     assert in_words(form, {"turn": "veggente"}) == "yes"
     assert in_words(form, {"turn": "mago", "kill": "Anna"}) == "Anna"
+
+
+@pytest.mark.parametrize(("game_id", "round_name", "line"), [("wherewolf-revised", "accusation", "Nobody was accused."),
+                                                             ("wherewolf-in-tabula", "vote", "No hand was raised.")])
+def test_a_round_with_no_vote_at_all_says_so_not_a_dash(game_id, round_name, line):
+    """Everyone answered nobody: the count is said in words, never 'Accusations counted: -.'"""
+    from narrator.core.procedures import Verdict
+    from narrator.core.vote import Sentences
+
+    game = load_game(GAMES_DIR / game_id)
+    verdict = Verdict(None, tallies={round_name: {"Anna": 0, "Bruno": 0}})
+    lines = game.rules.explain_day(game, None, verdict, Sentences(game.languages["en"]))
+    assert lines[0] == line and not any(": -." in shown for shown in lines)

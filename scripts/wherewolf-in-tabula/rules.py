@@ -339,7 +339,7 @@ VOTE_KEYS = {"vote": "votes"}
 END_AFTER = ("dawn", "day")
 JOIN, SIGNAL = "join", "signal"
 
-SENTENCES = ("round_vote", "vote_weights", "votes", "burned", "spared", "dawn_dead", "bardo", "oste", "two_cursed", "died_cursed",
+SENTENCES = ("round_vote", "vote_weights", "votes", "no_votes", "burned", "spared", "dawn_dead", "bardo", "oste", "two_cursed", "died_cursed",
              "reason_attacked", "reason_hero", "reason_monster", "reason_massacre",
              "reason_taken", "reason_converted", "reason_protected", "reason_blocked", "reason_annulled",
              "reason_healed", "reason_hag",
@@ -709,7 +709,9 @@ def dusk(game: Game, state: State, lynched: str | None, acts: Mapping[str, Any])
 
 def explain_day(game: Game, procedure: Procedure, verdict: Verdict, say: Sentences) -> Sequence[str]:
     """The votes as counted, then who burns or that nobody does (never why)."""
-    lines = [] if verdict.given else [say("votes", tally=tally_text(verdict.tallies["vote"]))]
+    counted = {} if verdict.given else verdict.tallies["vote"]
+    lines = [] if verdict.given else [say("votes", tally=tally_text(counted)) if any(counted.values())
+                                      else say("no_votes")]  # not "Hands counted: -"
     lines.append(say("burned", name=verdict.lynched) if verdict.lynched is not None else say("spared"))
     return lines
 

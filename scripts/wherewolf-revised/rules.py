@@ -85,7 +85,7 @@ NAMED_OPTIONS = {AMULET: AMULET, SWORD: SWORD}
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
 VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
-SENTENCES = ("idle_spent", "idle_acted", "title_pointing", "title_accusation", "title_runoff",  # the rounds' titles
+SENTENCES = ("idle_spent", "idle_acted", "no_accusations", "title_pointing", "title_accusation", "title_runoff",  # the rounds' titles
              "accused", "accusations", "ballottaggio", "round_pointing", "round_accusation", "round_accused",
              "question_pointing", "burned", "spared", "dawn_dead", "news_bardo", "news_oste",
              "no_news", "revealed", "answer_rumour", "answer_silence",
@@ -904,8 +904,9 @@ def explain_day(game: Game, procedure: Procedure, verdict: Verdict, say: Sentenc
     if verdict.given:
         return lines
     accusation = verdict.tallies.get("accusation", {})
-    if accusation:
-        lines.append(say("accusations", tally=tally_text(accusation)))
+    if accusation:  # counted, or nobody accused at all (not "Accusations counted: -")
+        lines.append(say("accusations", tally=tally_text(accusation)) if any(accusation.values())
+                     else say("no_accusations"))
     runoff = verdict.tallies.get("runoff")
     if runoff is not None:
         lines.append(say("accused", names=say.join(list(runoff))))

@@ -295,7 +295,7 @@ function fields(form) {
   form.forms.forEach((shape, index) => {
     if (!shape.parts.length) {
       shown.push(grid([{label: TEXT.moderator_yes, value: index}], (value) => picked.form === value,
-                      (value) => { chosen = {form: value}; renderStep(); }, TEXT.moderator_not_this));
+                      (value) => { chosen = {form: value}; renderStep(); }, null));  // "not this one": the form's, below
       return;
     }
     shape.parts.forEach((part) => {
