@@ -22,6 +22,7 @@ from narrator.shell.cardpdf import (
     _indent,
     _markdown,
     _paginate,
+    _size,
     lay_out,
     new_pdf,
 )
@@ -169,7 +170,7 @@ def test_the_lines_measured_are_the_lines_fpdf_draws(size, lang):
                 if block.kind == "heading":  # one cell, never wrapped
                     continue
                 style = STYLES[block.kind]
-                pdf.set_font("DejaVuCond", "", body * style.size)
+                pdf.set_font("DejaVuCond", "", _size(body, style))
                 drawn = pdf.multi_cell(width - _indent(block, body), 1, _markdown(_fragments(block, style)),
                                        markdown=True, dry_run=True, output=MethodReturnValue.LINES)
                 if measure.lines(block, body) != len(drawn):

@@ -73,6 +73,13 @@ STYLES = {
 }
 
 
+def _size(body: float, style: Style) -> float:
+    """A style's size at ``body`` points: a smaller style (a note) never goes below the readable
+    size while the body is at it or above (a note is read in the dark too)."""
+    size = body * style.size
+    return size if style.size >= 1 else max(size, min(body, READABLE))
+
+
 @dataclass(frozen=True)
 class Layout:
     """The card's pages, each a list of blocks, at ``body`` points."""
@@ -223,7 +230,7 @@ class Measure:
 
     def height(self, block: Block, body: float) -> float:
         style = STYLES.get(block.kind, STYLES["text"])
-        size = body * style.size
+        size = _size(body, style)
         space = (style.before + style.after) * body
         if block.kind == "heading":
             return space + size * PT * style.leading
@@ -232,7 +239,7 @@ class Measure:
     def lines(self, block: Block, body: float) -> int:
         """How many lines ``multi_cell`` takes for the block's words at ``body`` points."""
         style = STYLES.get(block.kind, STYLES["text"])
-        size = body * style.size
+        size = _size(body, style)
         room = (self.width - _indent(block, body) - 2 * self.pdf.c_margin) / size  # in mm at 1 pt
         lines, line = 1, None
         for space, word in self._words_of(block):
@@ -335,7 +342,7 @@ def _draw(pdf, block: Block, body: float) -> None:
 
     style = STYLES.get(block.kind, STYLES["text"])
     left, width = pdf.l_margin, pdf.w - pdf.l_margin - pdf.r_margin
-    size = body * style.size
+    size = _size(body, style)
     indent = _indent(block, body)
     pdf.set_y(pdf.get_y() + style.before * body)
     top = pdf.get_y()
