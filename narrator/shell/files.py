@@ -16,6 +16,7 @@ from pathlib import Path
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, os_reason
 from narrator.shell.platform.files import HeldOpen, replace, sync_folder
+from narrator.shell.platform.files import private as keep_private
 from narrator.shell.signals import signals_held
 
 
@@ -45,8 +46,9 @@ class HeldOpenError(NarratorError):
         self.path, self.programs = path, programs
 
 
-def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
-    """Call ``write`` on a temporary path beside ``path``, then rename the result into place."""
+def write_atomically(path: Path, write: Callable[[Path], object], private: bool = False) -> None:
+    """Call ``write`` on a temporary path beside ``path``, then rename the result into place;
+    ``private``: readable by the user alone (a saved game holds every card and the pages' tokens)."""
     target = Path(os.path.realpath(path))  # through any links, to the file the user means
     if not target.parent.is_dir():
         raise NarratorError(msg("{file}: the folder {folder} does not exist", file=path, folder=target.parent))
@@ -56,7 +58,7 @@ def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
         with signals_held():  # a signal noted while the file is made is raised after, where it is removed
             temporary = _temporary(target, path)
         write(Path(temporary))
-        _settle(Path(temporary), existing)
+        _settle(Path(temporary), existing, private)
         replace(temporary, target)
         sync_folder(target.parent)
     except BaseException as error:
@@ -112,12 +114,16 @@ def _existing(target: Path, given: Path) -> os.stat_result | None:
     return status
 
 
-def _settle(temporary: Path, existing: os.stat_result | None) -> None:
-    """Give the new file the old one's mode and owner (or the umask's mode) and flush it to disk."""
-    if existing is None:
+def _settle(temporary: Path, existing: os.stat_result | None, private: bool = False) -> None:
+    """Give the new file the old one's mode and owner (or the umask's mode; a private file the
+    user's alone, whatever the old one's was) and flush it to disk."""
+    if private:
+        keep_private(temporary)
+    elif existing is None:
         os.chmod(temporary, file_mode())
     else:
         os.chmod(temporary, stat.S_IMODE(existing.st_mode))
+    if existing is not None:
         if hasattr(os, "chown") and (existing.st_uid, existing.st_gid) != (os.geteuid(), os.getegid()):
             try:
                 os.chown(temporary, existing.st_uid, existing.st_gid)

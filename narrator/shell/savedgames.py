@@ -18,6 +18,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, os_reason
 from narrator.core.rounds import Setup, setup_as_dict, setup_from_dict
 from narrator.shell.files import write_atomically
+from narrator.shell.platform.files import private as keep_private
 from narrator.shell.platform.hints import read_only as read_only_hint
 
 FORMAT = 1
@@ -43,12 +44,16 @@ class SavedGame:
             data["tokens"] = self.tokens
         text = json.dumps(data, ensure_ascii=False, indent=1)
         self.check_writable()
+        new = [folder for folder in (self.path.parent, *self.path.parent.parents) if not folder.exists()]
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            for folder in new:  # the folders made for the games (the data folder, its games): the user's alone
+                keep_private(folder, folder=True)
         except OSError as error:
             raise NarratorError(msg("cannot keep the game in {folder} ({reason})", folder=self.path.parent,
                                     reason=os_reason(error))) from None
-        write_atomically(self.path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+        # every card and the pages' tokens: the file is the user's alone
+        write_atomically(self.path, lambda temporary: temporary.write_text(text, encoding="utf-8"), private=True)
         for stale in self.path.parent.glob(f".{self.path.stem}.*{self.path.suffix}"):
             stale.unlink(missing_ok=True)  # a write cut short by a killed narrate (this game has one writer)
 

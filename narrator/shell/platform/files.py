@@ -25,6 +25,14 @@ class HeldOpen(OSError):
         self.programs = programs
 
 
+def private(path: str | Path, folder: bool = False) -> None:
+    """Only the user may read or change ``path``: 0600 for a file, 0700 for a folder on POSIX. On
+    Windows a user's profile folders (where narrate keeps its data) are the user's alone already,
+    and a mode there sets only the read-only flag: nothing is done."""
+    if not platform.windows():
+        os.chmod(path, 0o700 if folder else 0o600)
+
+
 def replace(source: str | Path, target: str | Path, sleep: Callable[[float], None] = time.sleep) -> None:
     """``os.replace``, patient where another program may hold ``target`` open (Windows); then
     ``HeldOpen``, with the programs that hold it."""
