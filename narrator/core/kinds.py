@@ -92,6 +92,10 @@ class Kind:
         ``check`` to say why."""
         return str(value)
 
+    def wanted(self, ask: "Ask") -> Text | None:
+        """What an answer to ``ask`` must hold, in words, where it matters ("two names"), or None."""
+        return None
+
     def question(self, ask: "Ask", character: str, copies: int) -> Text | str:
         """What the moderator is asked when the language has no ``ask_KEY``: ``character`` is the
         turn's name (``copies`` cards of it were dealt), or the role that acts by day."""
@@ -177,10 +181,13 @@ class Players(Kind):
     def question(self, ask, character, copies):
         return plural("{character} points at", "{character} point at", copies, character=character)
 
+    def wanted(self, ask):
+        return how_many(ask.least, ask.most)
+
     def form(self, ask, question, words):
         form = {"kind": "several", "question": question, "options": options(ask.candidates),
                 "none": not ask.required, "most": ask.most, "least": ask.least}
-        count = how_many(ask.least, ask.most)  # shown under the question on the phone, in the prompt's hint
+        count = self.wanted(ask)  # shown under the question on the phone, in the prompt's hint
         return form if count is None else {**form, "count": count}
 
 

@@ -128,7 +128,7 @@ class ActStep(RoundStep):
 
     ask: Ask
     verdict: Verdict
-    procedure: Procedure | None = None
+    procedure: Procedure
     kind: ClassVar[str] = "act"
 
     def _detail(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg
-from narrator.core.kinds import STOCK, Kind, how_many
+from narrator.core.kinds import STOCK, Kind
 
 EMPTY: Mapping = MappingProxyType({})
 
@@ -135,8 +135,8 @@ class Ask:
         if value is None:
             if not self.required:
                 return None
-            wanted = how_many(self.least, self.most) if self.kind == "players" else None
-            if wanted is not None:  # how many, in words: "two names required here"
+            wanted = self.of_kind.wanted(self)
+            if wanted is not None:  # what its kind wants, in words: "two names required here"
                 return msg("missing: {wanted} required here (this turn cannot pass)", wanted=wanted)
             return msg("missing: an answer is required here (this turn cannot pass)")
         if isinstance(value, list | tuple | Mapping) and not value:

@@ -668,7 +668,7 @@ class GameTable:
     def act(self, step: ActStep) -> dict:
         """A day's action once the vote has decided (a pardon, a shot): the votes it acts on are
         shown first (once a day), then whom the vote condemns, then the question."""
-        if step.procedure is not None and self.explained != step.state.night:
+        if self.explained != step.state.night:
             lines = self.game.rules.explain_day(self.game, step.procedure, step.verdict, self.sentences)
             for line in lines[:-1]:
                 self.echo(line)
