@@ -108,14 +108,12 @@ def _saved_game(env, file: str):
     (``file``, or the latest not over when empty): the set in play, never a new draw."""
     from pathlib import Path
 
-    from narrator.core.deck import make_deck
     from narrator.core.errors import NarratorError
     from narrator.core.i18n import msg
     from narrator.core.rounds import check_setup
-    from narrator.core.script import settings_for
     from narrator.shell.cli.options import DeckChoice
     from narrator.shell.cli.resume import chosen_game
-    from narrator.shell.cli.rounds import check_options
+    from narrator.shell.cli.rounds import check_options, saved_deck, saved_settings
 
     saved = chosen_game(env, Path(file) if file else None, env.game_id if env.game_given else None)
     check_options(env.game, saved)
@@ -124,9 +122,7 @@ def _saved_game(env, file: str):
         check_setup(env.game, setup)  # a file edited by hand: refused as 'narrate resume' refuses it
     except NarratorError as error:
         raise NarratorError(msg("{file}: {error}", file=saved.path, error=error.message)) from None
-    settings = settings_for(env.game, saved.lang, options["count_seconds"], options["count_style"], setup.options,
-                            options["slot_seconds"])
-    deck = make_deck(env.game, setup.deck, setup.possible)
+    settings, deck = saved_settings(env.game, saved), saved_deck(env.game, saved)
     return (DeckChoice(deck, len(setup.seating), None), settings, list(setup.seating), setup.cards,
             options["day_seconds"] / 60)
 

@@ -91,8 +91,7 @@ def check_options(game, saved: SavedGame) -> None:
         raise NarratorError(msg("{file}: options: 'slot_seconds' holds seconds that are not whole numbers",
                                 file=saved.path))
     try:  # the values too, as the command line checks them (a count of 0 s, a day of none)
-        settings_for(game, saved.lang, options["count_seconds"], options["count_style"], saved.setup.options,
-                     options["slot_seconds"])
+        saved_settings(game, saved)
         if not 1 <= options["day_seconds"] <= DAY_SECONDS or not 1 <= (options["countdown"] or 1) <= COUNTDOWN:
             raise NarratorError(msg("the day lasts 1 to {most} seconds and counts down 1 to {count}",
                                     most=DAY_SECONDS, count=COUNTDOWN))
@@ -250,6 +249,18 @@ BEFORE_STEPS = 6  # the unanswered steps kept above the step in hand on the cons
 LOG_STEPS = 12  # the steps the console's log keeps
 
 
+def saved_settings(game, saved: SavedGame, night: int = 1):
+    """The narration's settings a saved game was started with, for night ``night``."""
+    options = saved.options
+    return settings_for(game, saved.lang, options["count_seconds"], options["count_style"], saved.setup.options,
+                        options["slot_seconds"], night)
+
+
+def saved_deck(game, saved: SavedGame):
+    """The deck in play in a saved game (its set, drawn or not, with its possible roles)."""
+    return make_deck(game, saved.setup.deck, saved.setup.possible)
+
+
 class GameTable:
     """The laptop during a game of many nights: the voice, the screen and the prompts."""
 
@@ -382,11 +393,8 @@ class GameTable:
 
     def script(self, night: int, skip: frozenset[str]) -> NightScript:
         """Tonight's calls: the deck's turns for this night, less those the rules leave out."""
-        options = self.saved.options
-        settings = settings_for(self.game, self.lang, options["count_seconds"], options["count_style"],
-                                self.saved.setup.options, options["slot_seconds"], night)
-        setup = self.saved.setup
-        return generate_script(self.game, make_deck(self.game, setup.deck, setup.possible), replace(settings, skip=skip))
+        settings = saved_settings(self.game, self.saved, night)
+        return generate_script(self.game, saved_deck(self.game, self.saved), replace(settings, skip=skip))
 
     def night(self, step: NightStep) -> dict:
         self.heading(step.state.night)
