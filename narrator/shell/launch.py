@@ -22,6 +22,7 @@ def main() -> None:
         from narrator.core.errors import Interrupted, Terminated
         from narrator.shell.cli.app import main as run
         from narrator.shell.cli.errors import EXIT_INTERRUPTED, fail
+        from narrator.shell.platform.process import ending_signals, on_window_closed  # before Ctrl-C raises
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if pressed:
@@ -41,8 +42,6 @@ def main() -> None:
         raise Terminated(signal_number)
 
     signal.signal(signal.SIGINT, interrupt)
-    from narrator.shell.platform.process import ending_signals, on_window_closed
-
     for number in ending_signals():
         signal.signal(number, terminate)
     on_window_closed()
