@@ -97,12 +97,22 @@ def _(text, env):
     return load_catalog(env.default_language(), None).gettext(text)
 
 
+def typed_by_entry(game, env, rounds) -> list[list[str]]:
+    """What the group types for each of the planned game's entries, entry by entry."""
+    replayed, typed = Rounds(game, rounds.setup), []
+    for entry in rounds.entries:
+        typed.append(typed_for(game, replayed.step, entry, env))
+        replayed.enter(entry)
+    return typed
+
+
 def typed_for(game, step, entry, env) -> list[str]:
     """What a group types at the terminal for ``entry``."""
     if isinstance(step, PhaseStep | ActStep | QuestionStep):
         language = game.languages[env.default_language()]
-        return typed_value(step.ask, entry["choice"], language, _("yes", env), _("no", env)) \
+        typed = typed_value(step.ask, entry["choice"], language, _("yes", env), _("no", env)) \
             if "choice" in entry else []
+        return [*typed, ""] if getattr(step, "confirm", False) else typed  # the turn closed by hand
     if isinstance(step, DawnStep) and step.dawn is None:
         return [", ".join(entry["dead"])]
     if isinstance(step, EndQuestion):
@@ -259,8 +269,8 @@ def test_undo_at_a_prompt_takes_back_the_last_answer(game, tmp_path):
     env = lupus_env(tmp_path)
     rounds, typed = planned_game(game, env, 8, seed=4)
     first_vote = next(index for index, (step_entry) in enumerate(rounds.entries) if step_entry["kind"] == "vote")
-    # the first typed line that is a vote: the night's choices come before it
-    night_lines = sum(1 for entry in rounds.entries[:first_vote] if "choice" in entry)
+    # the first typed line that is a vote: the night's choices (and the turns closed by hand) come before it
+    night_lines = sum(len(lines) for lines in typed_by_entry(game, env, rounds)[:first_vote])
     wrong = "Bruno" if typed[night_lines] != "Bruno" else "Carla"
     lines = ["", *typed[:night_lines], wrong, "undo", *typed[night_lines:]]
     result = invoke(env, command(8, NAMES[:8]), lines)
@@ -397,9 +407,12 @@ def test_the_night_and_the_names_go_through_the_real_sound_path(tmp_path):
 def test_undo_at_the_first_vote_goes_back_to_the_night_and_the_day_comes_again(game, tmp_path):
     env = lupus_env(tmp_path)
     rounds, typed = planned_game(game, env, 8, seed=4)
-    night_lines = sum(1 for entry in rounds.entries[:next(index for index, entry in enumerate(rounds.entries)
-                                                            if entry["kind"] == "vote")] if "choice" in entry)
-    lines = typed[:night_lines] + ["undo", typed[night_lines - 1]] + typed[night_lines:]
+    by_entry = typed_by_entry(game, env, rounds)
+    first_vote = next(index for index, entry in enumerate(rounds.entries) if entry["kind"] == "vote")
+    last_choice = max(index for index, entry in enumerate(rounds.entries[:first_vote]) if "choice" in entry)
+    night = [line for lines in by_entry[:first_vote] for line in lines]
+    again = [line for lines in by_entry[last_choice:first_vote] for line in lines]  # the choice, and what followed
+    lines = night + ["undo", *again] + typed[len(night):]
     result = invoke(env, command(8, NAMES[:8]), ["", *lines])  # Enter: the cards are dealt
     assert result.exit_code == 0, result.output
     assert saved_game(env)["entries"] == rounds.entries

@@ -10,7 +10,7 @@ import time
 
 import pytest
 from test_day import FakeClock, RecordingSpeaker
-from test_game_lupus import game_command, invoke, lupus_env, planned_game, saved_game
+from test_game_lupus import game_command, invoke, lupus_env, planned_game, saved_game, typed_by_entry
 from test_rounds import NAMES
 
 from narrator.games import GAMES_DIR
@@ -81,19 +81,6 @@ def test_cards_typed_by_the_moderator_are_not_asked_to_be_dealt_again(tmp_path):
     result = invoke(env, [*command(8, NAMES[:8]), "--dealt"], [*DEALT, "q"])
     assert "Everyone has their card: press Enter to start the night" in result.output
     assert "Deal the cards" not in result.output and result.exit_code == 130
-
-
-def typed_by_entry(game, env, rounds) -> list[list[str]]:
-    """What the group types for each of the planned game's entries, entry by entry."""
-    from test_game_lupus import typed_for
-
-    from narrator.core.rounds import Rounds
-
-    replayed, typed = Rounds(game, rounds.setup), []
-    for entry in rounds.entries:
-        typed.append(typed_for(game, replayed.step, entry, env))
-        replayed.enter(entry)
-    return typed
 
 
 def learts_planned(tmp_path):
@@ -185,17 +172,21 @@ PROMPT_END = {"en": "undo: go back): ", "it": "annulla: torna indietro): "}
 @pytest.mark.parametrize("language", ["en", "it"])
 @pytest.mark.parametrize(("game_id", "players"), MANY_NIGHTS)
 def test_nothing_to_enter_is_never_followed_by_a_question_of_its_turn(tmp_path, game_id, players, language):
-    """'Nothing to enter' ends a turn: the next thing the moderator meets is the night going on (a
-    line of the night, the dawn), never a question; and 'out of the game' is said only of a turn
-    some of whose cards were dealt (to the dead), never of one nobody holds."""
+    """'Nothing to enter' ends a turn: the next thing the moderator meets is only the word that
+    closes it (issue 40: every turn waits for it, dealt or not), never a question of its turn; and
+    'out of the game' is said only of a turn some of whose cards were dealt (to the dead), never of
+    one nobody holds."""
     rounds, output = played(tmp_path, game_id, players, language, sound=False)
     game = load_game(GAMES_DIR / game_id)
     nothing = {"en": "nothing to enter tonight)", "it": "stanotte niente da inserire)"}[language]
+    close = {"en": ": close the turn after as long as a turn usually takes (Enter: close it; undo: go back): ",
+             "it": ": chiudete il turno dopo il tempo che un turno prende di solito (Invio: chiudetelo; "
+                   "annulla: torna indietro): "}[language]
     lines = output.splitlines()
     for index, line in enumerate(lines):
         if line.endswith(nothing):
             following = next(later for later in lines[index + 1:] if later.strip())
-            assert PROMPT_END[language] not in following + " ", (line, following)
+            assert PROMPT_END[language] not in following + " " or close.strip() in following, (line, following)
     words = game.languages[language]
     dealt = set(rounds.setup.cards.values())
     out = {"en": ": out of the game", "it": ": fuori gioco"}[language]

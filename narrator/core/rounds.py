@@ -72,7 +72,13 @@ class PhaseStep(RoundStep):
     ``ask`` is set when the moderator enters something (or is told something to nod at once);
     ``tonight`` holds the night's entries so far, by ACTION KEY. ``nobody_alive``: nobody living
     holds the turn's card (dead, or never dealt) and its turn is called all the same, passing in
-    silence. ``idle``: why the living character enters nothing tonight, when the rules say why."""
+    silence. ``idle``: why the living character enters nothing tonight, when the rules say why.
+
+    The night sounds the same whatever the cards (issue 40): a turn's close is said only once the
+    moderator has given a word in it, dealt or not, dead or alive. A called turn stays open
+    through the silent turns that follow it (what its characters did is typed there, eyes still
+    open); ``closes`` marks the step after which its close is said, and ``confirm`` one where
+    nothing was entered since the turn was called, so the moderator closes it by hand."""
 
     phase: str = INTRO_PHASE  # INTRO_PHASE, a turn's id, or OUTRO_PHASE
     ask: Ask | None = None
@@ -80,6 +86,8 @@ class PhaseStep(RoundStep):
     nobody_alive: bool = False
     skip: frozenset[str] = frozenset()  # turns of the deck the rules leave out tonight
     idle: Said | None = None
+    closes: bool = False  # the turn called last is closed after this step
+    confirm: bool = False  # ...once the moderator says so: nothing was entered since it was called
     kind: ClassVar[str] = "phase"
 
     def _detail(self) -> tuple[str, ...]:
@@ -500,19 +508,27 @@ def _flow(game: Game, setup: Setup) -> Generator[Step, dict, None]:
             tonight: dict[str, Any] = {}
             answers: dict[str, str | int] = {}
             turns = [slot.id for slot in called_tonight(game, state) if slot.id not in skip]
-            for phase in (INTRO_PHASE, *turns, OUTRO_PHASE):
+            phases = (INTRO_PHASE, *turns, OUTRO_PHASE)
+            entered = False  # the moderator entered something since the last turn was called
+            for place, phase in enumerate(phases):
                 ask = None
                 if phase != INTRO_PHASE:
                     ask = _ask(game, rules.ask(game, state, phase, _actions(game, tonight, rules.NIGHT_KEYS)),
                                rules.NIGHT_KEYS, "ask")
                 turn = phase not in (INTRO_PHASE, OUTRO_PHASE)
+                if turn and not game.slot(phase).silent:
+                    entered = False
+                entered = entered or (ask is not None and ask.of_kind.entered)
+                following = phases[place + 1] if turn else OUTRO_PHASE  # (a turn is never the last phase)
+                closes = turn and (following == OUTRO_PHASE or not game.slot(following).silent)
                 nobody = turn and ask is None and not state.holders(game.slot(phase).roles)
                 idle = None
                 if turn and ask is None and not nobody:
                     idle = rules.idle(game, state, phase, _actions(game, tonight, rules.NIGHT_KEYS))
                     if idle is not None:
                         _spoken(game, declared, (idle,), "idle()")
-                entry = yield PhaseStep(state, phase, ask, MappingProxyType(dict(tonight)), nobody, skip, idle)
+                entry = yield PhaseStep(state, phase, ask, MappingProxyType(dict(tonight)), nobody, skip, idle,
+                                         closes, closes and not entered)
                 if ask is not None:
                     value = entry.get("choice")
                     if value is not None:

@@ -278,6 +278,7 @@ class GameTable:
         self.entries = 0  # the entries before the step in hand
         self.eyes_open = True  # whether everyone's eyes are open (the day, or a run just begun)
         self.open_turn: tuple[NightScript, list] | None = None  # a turn called and not yet closed: its close
+        self.turn_called: str | None = None  # the turn called last (its silent turns follow it)
         self.explained: int | None = None  # the day whose votes were shown before its actions
         self.places: dict = {}  # who was shown away from home tonight
         self.rules = day_rules(env, options["countdown"])
@@ -411,13 +412,15 @@ class GameTable:
         if step.phase == INTRO_PHASE and step.key not in self.heard:
             self.heading(step.state.night)
             self.secret_table(step.state)
+        called = step.phase not in (INTRO_PHASE, OUTRO_PHASE) and not self.game.slot(step.phase).silent
         if step.key not in self.heard:
             if step.phase not in (INTRO_PHASE, OUTRO_PHASE) and self.eyes_open:
                 self.close_eyes(script)  # a resumed night, or one gone back into: everyone closes them first
             self.voice.part(script, first)
             self.heard[step.key] = self.entries
             self.eyes_open = step.phase == OUTRO_PHASE
-            self.open_turn = (script, rest) if step.phase not in (INTRO_PHASE, OUTRO_PHASE) else None
+            if called:  # closed once the moderator has given a word (after its silent turns, if any)
+                self.open_turn, self.turn_called = (script, rest), step.phase
         given = {}
         if step.ask is not None:
             name = self.character(step.phase) if step.phase != OUTRO_PHASE else ""
@@ -440,9 +443,25 @@ class GameTable:
                 self.show_places(places_for(self.game, step.state, step.ask, given["choice"], step.tonight))
         elif step.phase not in (INTRO_PHASE, OUTRO_PHASE) and (idle := self.idle(step)):
             self.echo(idle)
-        self.voice.part(script, rest)
-        self.open_turn = None
+        if step.confirm:
+            self.close_turn(self.character(self.turn_called or step.phase))
+        if step.closes and self.open_turn is not None:
+            self.voice.part(*self.open_turn)
+            self.open_turn = None
+        elif not called and step.phase in (INTRO_PHASE, OUTRO_PHASE):
+            self.voice.part(script, rest)
         return entry_for(step, **given)
+
+    def close_turn(self, character: str) -> None:
+        """The moderator's word that a turn in which nothing was entered may close: asked in every
+        such turn, dealt or not, so that the wait before a close never tells whether anybody holds
+        the card (issue 40)."""
+        def parse(text: str):
+            return Undo if is_undo(text.strip().casefold()) else True
+
+        question = _("{character}: close the turn after as long as a turn usually takes").format(character=character)
+        self.ask({"kind": "go", "question": question, "label": _("Close the turn")},  # the phone's button
+                 lambda: prompt(question, parse, _("Enter: close it")))
 
     def close_eyes(self, script: NightScript) -> None:
         """The night's opening (everyone closes their eyes), said again before a turn when the
