@@ -277,9 +277,15 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert seen.steps[-1]["form"] is None and seen.steps[-1]["table"]  # the end, and the cards
     assert any(step["form"] for step in seen.steps) and not [r for r in seen.refused if r["reason"] != "wrong"]
     secrets = secret_words(game_id, lang, players)
-    for text in seen.tablet:
-        message = json.loads(text)
-        message.pop("result", None)  # a day's and the game's result: said aloud to everyone
+    messages = [json.loads(text) for text in seen.tablet]
+    said = {message["text"] for message in messages if message["type"] == "say"}  # aloud, to everyone
+    assert said and not [message for message in messages if message["type"] == "say" and not message["text"]]
+    results = [line for message in messages for line in message.get("result") or ()]
+    assert results and set(results) <= said  # a day's and the game's result: only what was said (issue 40, 2)
+    for message in messages:
+        if message["type"] == "say":
+            continue
+        message.pop("result", None)
         shown = json.dumps(message, ensure_ascii=False)
         assert not [word for word in secrets if word in shown], message
     assert len(seen.tablet) > 10

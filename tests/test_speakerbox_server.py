@@ -480,7 +480,7 @@ def test_the_day_tells_the_tablets_only_what_changes():
     box.on_change = lambda: told.append((box.stage, box.day_deadline, box.day_paused_left, box.voting))
 
     class Tablets:  # the server's part in the day: the spoken lines, which do not change the state
-        def say(self, key, lead=0.3):
+        def say(self, key, lead=0.3, text=""):
             pass
 
     keys = iter([None] * 50 + [" "] + [None] * 30 + [" "] + [None] * 10000)

@@ -240,7 +240,7 @@ class BoxVoice(NightVoice):
         if self.table is None or self._silent or (raw := self.line(text, key)) is None:
             return
         self._made += 1
-        self.table.announce(f"said-{self._made}", raw)
+        self.table.announce(f"said-{self._made}", raw, text)
 
     def day(self, seconds: int, rules) -> None:
         assert self.table is not None  # a night, or a resumed game, came first

@@ -287,6 +287,7 @@ class GameTable:
         self.title, self.over_now = "", False
         self.secret: dict = {"table": [], "notes": []}  # the step's cards and the rules' notes, once per step
         self.told = ""  # the answer the moderator nods in the step in hand, shown large on the console
+        self.said: list[str] = []  # the lines said aloud in the step in hand: all a tablet may show of it
         self.before: list[dict] = []  # the steps since the moderator last answered, kept on the console
         self.log: list[dict] = []  # what the game came to so far in this run, step by step, for the console
         self.answered = True  # the moderator has answered since the last step began
@@ -313,6 +314,7 @@ class GameTable:
         elif self.lines:
             self.before = [*self.before, {"title": self.title, "lines": self.lines}][-BEFORE_STEPS:]
         self.lines, self.over_now, self.told, self.answered = [], isinstance(step, Over), "", False
+        self.said = []
         if self.console is not None:
             self.secret = self.secret_view(step.state, getattr(step, "tonight", MappingProxyType({})))
         self.title = self.describe(step)
@@ -338,8 +340,10 @@ class GameTable:
         self.log[-1]["lines"].append(text)
 
     def spoken(self, text: str, key: str | None = None) -> None:
-        """A line the voice says (and shows)."""
+        """A line the voice says (and shows); kept with the step's others, the only lines a tablet
+        may show (it is on the table: what is not said aloud is for the moderator alone)."""
         self.voice.announce(text, key=key)
+        self.said.append(text)
         self.note(text)
 
     def show(self, form: dict | None = None) -> None:
@@ -715,7 +719,7 @@ class GameTable:
             self.echo(line)
         self.spoken(lines[-1])
         self.announce(step.dusk)
-        self.voice.result(lines, final=False)
+        self.voice.result(self.said, final=False)  # what was said: the counts and the votes are the moderator's
         return entry_for(step)
 
     def over(self, step: Over) -> None:
@@ -725,7 +729,7 @@ class GameTable:
         also = ending(self.language, step.sides)[1:]  # the other sides that win with the first
         for line in also:
             self.spoken(line)
-        self.voice.result([self.language.line(key), *also, *([", ".join(step.winners)] if step.winners else [])])
+        self.voice.result(self.said)  # the winners' names are shown here, not said
         if step.winners:
             self.echo(_("Winners: {names}").format(names=", ".join(step.winners)))
         if step.state.cards is not None:

@@ -191,13 +191,13 @@ class BoxTable:
             if not _night(self.box, self.actions, read_key):
                 raise Stopped
 
-    def announce(self, key: str, raw) -> None:
-        """Every tablet (and the laptop, when it plays too) says a line made during the game."""
+    def announce(self, key: str, raw, text: str) -> None:
+        """Every tablet (and the laptop, when it plays too) says a line made during the game (``text``)."""
         from narrator.shell.audio.clip import prepare_voice
 
         clip = prepare_voice(raw, TABLET_RATE)  # the laptop plays at the tablets' rate too (LaptopFollower)
         self.server.add_clip(key, wav_bytes(clip.samples, TABLET_RATE))
-        self.server.say(key, ANNOUNCE_LEAD)
+        self.server.say(key, ANNOUNCE_LEAD, text)
         if self.follower is not None:
             from narrator.shell.audio.speaker import SounddeviceSpeaker
 
@@ -323,7 +323,7 @@ def _day(env, rules, box: Box, server: BoxServer, actions: queue.Queue, read_key
 
     def say(key: str) -> None:
         lead = 0.3
-        server.say(key, lead)
+        server.say(key, lead, texts[key])
         if laptop is not None:
             threading.Timer(lead, laptop.say, args=(key,)).start()  # at the tablets' moment
     timer = DayTimer(rules, seconds, env.clock)

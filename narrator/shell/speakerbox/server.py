@@ -299,9 +299,10 @@ class BoxServer:
                     asyncio.ensure_future(self._send(ws, text))
         self._loop.call_soon_threadsafe(send)
 
-    def say(self, key: str, lead: float = 0.3) -> None:
-        """Have every tablet say a day line, all at the same moment a little ahead."""
-        self.broadcast({"type": "say", "key": key, "at": self.clock() + lead})
+    def say(self, key: str, lead: float = 0.3, text: str = "") -> None:
+        """Have every tablet say a line, all at the same moment a little ahead; ``text`` is its words
+        (said aloud: a tablet may show them, and is told nothing else of the game in words)."""
+        self.broadcast({"type": "say", "key": key, "at": self.clock() + lead, "text": text})
 
     # --- requests ------------------------------------------------------------------------------
 
