@@ -452,7 +452,7 @@ class GameTable:
         if step.closes and self.open_turn is not None:
             self.voice.part(*self.open_turn)
             self.open_turn = None
-        elif not called and step.phase in (INTRO_PHASE, OUTRO_PHASE):
+        elif step.phase in (INTRO_PHASE, OUTRO_PHASE):  # the night's opening and its end: no turn to close
             self.voice.part(script, rest)
         return entry_for(step, **given)
 
