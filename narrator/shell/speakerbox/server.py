@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from narrator.core.i18n import ENGLISH, N_, Catalog
+from narrator.shell.speakerbox.gate import PER_ADDRESS, Gate, GuardedSite, total_for
 from narrator.shell.speakerbox.moderator import Console
 from narrator.shell.speakerbox.page import filled_page
 from narrator.shell.speakerbox.state import Box
@@ -50,6 +51,7 @@ NOT_NOW = {  # why an action that does not apply at this stage is refused
 ONLY_THE_LAPTOP = N_("only the laptop controls the game")
 REQUEST_SECONDS = 5  # a request must arrive whole within this (aiohttp's keep-alive timer closes it)
 SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
+HELLO_SECONDS = 5  # a WebSocket that has not said a valid hello within this is closed (a page says it at once)
 CLOSE_SECONDS = 1  # at the end, how long a page has to answer the box's goodbye before it is cut off
 HEARTBEAT_SECONDS = 2  # every page hears from the laptop at least this often
 GONE_SECONDS = 120  # a tablet gone for this long leaves the controls page's list
@@ -89,9 +91,12 @@ class BoxServer:
                  control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
                  token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH,
                  request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS,
-                 console: Console | None = None, moderator_token: str | None = None):
+                 console: Console | None = None, moderator_token: str | None = None,
+                 hello_seconds: float = HELLO_SECONDS, connections: int | None = None, per_address: int = PER_ADDRESS):
         self.box = box
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
+        self.hello_seconds = hello_seconds
+        self._bounds = (connections, per_address)  # None: from the open-files limit, when serving starts
         self._night_audio = (secrets.token_hex(8), night_wav)  # a tablet that holds another night's must fetch it
         self.clips = clips
         self.clock = clock
@@ -119,6 +124,8 @@ class BoxServer:
         self._list_due = False  # a list for the controls page is on its way
         self._list_sent = float("-inf")  # when the last one went (the loop's own clock)
         self._transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._greeted: weakref.WeakSet = weakref.WeakSet()  # the sockets that said a valid hello
+        self._gate = Gate(0)  # made when serving starts
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
@@ -130,7 +137,14 @@ class BoxServer:
     # --- running ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start serving in a background thread; return once the port is bound (or raise)."""
+        """Start serving in a background thread; return once the port is bound (or raise).
+
+        The process's open-files limit is raised first, and the connections kept at most are
+        derived from it (``gate``): a flood meets the box's bounds, never the system's."""
+        from narrator.shell.platform.limits import raise_open_files
+
+        connections, per_address = self._bounds
+        self._gate = Gate(connections or total_for(raise_open_files()), per_address)
         ready: dict = {}
         started = threading.Event()
 
@@ -165,7 +179,7 @@ class BoxServer:
         quiet_logs()
         self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.request_seconds)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = GuardedSite(self._runner, self.host, self.port, self._gate)
         await site.start()
         self.port = self._runner.addresses[0][1]  # the real port when 0 was asked for
         self._heartbeat_task = asyncio.ensure_future(self._heartbeat())
@@ -334,6 +348,7 @@ class BoxServer:
         self._sockets.add(ws)
         if request.transport is not None:
             self._transports[ws] = request.transport
+        silent = asyncio.get_running_loop().call_later(self.hello_seconds, self._unless_greeted, ws)
         await self._send(ws, json.dumps(for_tablets(self.snapshot())))
         try:
             async for message in ws:
@@ -343,6 +358,7 @@ class BoxServer:
                 if reply is not None:
                     await ws.send_str(json.dumps(reply))
         finally:
+            silent.cancel()
             self._sockets.discard(ws)
             tablet = self._tablet_of.get(ws)
             if tablet is not None and tablet.socket == id(ws):  # after a reload the old socket may close later
@@ -350,11 +366,29 @@ class BoxServer:
                 self._send_tablets()
         return ws
 
+    def _unless_greeted(self, ws) -> None:
+        """Close a socket that has not said a valid hello in time: every page says it as it opens,
+        so a silent one only holds one of the laptop's open files."""
+        if ws not in self._greeted:
+            self._sockets.discard(ws)
+            transport = self._transports.pop(ws, None)
+            if transport is not None:
+                transport.abort()
+
+    def _greet(self, ws, proved: bool = True) -> None:
+        """A socket that said a valid hello stays open; ``proved``: a page the laptop keeps (the
+        controls page, the console, a tablet on the list), never pushed out to let another in."""
+        if ws is None:
+            return
+        self._greeted.add(ws)
+        self._gate.prove(self._transports.get(ws), proved)
+
     def _hello(self, message: dict, ws) -> dict | None:
         if message.get("role") == "moderator":
             if self.console is None or not self._has_token(message, self.moderator_token):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_MODERATOR)}
             self._moderators.add(ws)
+            self._greet(ws)
             self.console.seen = True
             asyncio.ensure_future(self._send(ws, json.dumps(self.snapshot())))
             return self.console.view
@@ -362,6 +396,7 @@ class BoxServer:
             if not self._has_token(message):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
             self._controls.add(ws)
+            self._greet(ws)
             self._send_tablets()
             return self.snapshot()  # with what only the laptop's pages see
         key = str(message.get("id"))[:40]
@@ -374,8 +409,12 @@ class BoxServer:
             if len(self._tablets) >= MAX_TABLETS and not self._forget_one():
                 return {"type": "error", "message": self.catalog.gettext(TOO_MANY)}
             tablet = self._tablets[key] = Tablet(n=1 + max((t.n for t in self._tablets.values()), default=0))
+        for other, named in list(self._tablet_of.items()):
+            if named is tablet and other is not ws:  # its page reloaded: the old socket is nobody's now
+                self._gate.prove(self._transports.get(other), False)
         tablet.connected, tablet.heard, tablet.socket = True, self.clock(), id(ws)
         self._tablet_of[ws] = tablet
+        self._greet(ws)
         self._send_tablets()
         return None
 
