@@ -2,8 +2,10 @@
 and in all, silent sockets closed, the laptop's pages still served, every real tablet let in."""
 
 import asyncio
+import json
 import socket
 import time
+from collections import Counter
 
 import aiohttp
 import pytest
@@ -100,3 +102,125 @@ def test_a_socket_that_says_no_valid_hello_is_closed_and_a_page_that_does_stays(
             await tablet.close()
 
     asyncio.run(scenario())
+
+
+# --- a real narrate, held to 1,024 open files, under more idle sockets than that ----------------------
+
+UPGRADE = ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+FLOOD_ADDRESSES = [f"127.0.0.{n}" for n in range(2, 42)]  # 40 addresses...
+FLOOD_EACH = 28  # ...each over its share: 1,120 sockets at once, and each one closed opened again
+
+
+class Flood:
+    """WebSockets that never say hello, from many addresses, each one closed opened again at once,
+    for as long as the flood lasts (in a thread of its own); how long each one lived."""
+
+    def __init__(self, port: int):
+        import threading
+
+        self.port, self.sockets, self.lived, self.opened = port, {}, [], 0
+        self.held: Counter = Counter()  # open sockets by address
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            for address in FLOOD_ADDRESSES:
+                while self.held[address] < FLOOD_EACH and not self.stopping.is_set():
+                    self.open(address)
+            self.stopping.wait(0.5)
+            self.sweep()
+        for sock in self.sockets:
+            sock.close()
+
+    def open(self, address: str) -> None:
+        sock = socket.socket()
+        sock.settimeout(2)
+        try:
+            sock.bind((address, 0))
+            sock.connect(("127.0.0.1", self.port))
+            sock.sendall(UPGRADE.format(port=self.port).encode())
+        except OSError:
+            pass  # refused at once: counted as a socket that lived no time
+        sock.setblocking(False)
+        self.sockets[sock] = (address, time.monotonic())
+        self.held[address] += 1
+        self.opened += 1
+
+    def sweep(self) -> None:
+        for sock, (address, since) in list(self.sockets.items()):
+            if not drained_and_open(sock):
+                self.lived.append(time.monotonic() - since)
+                del self.sockets[sock]
+                self.held[address] -= 1
+                sock.close()
+
+    def oldest(self) -> float:
+        now = time.monotonic()
+        return max((now - since for _address, since in self.sockets.values()), default=0.0)
+
+    def __enter__(self) -> "Flood":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopping.set()
+        self.thread.join(10)
+
+
+def drained_and_open(sock: socket.socket) -> bool:
+    """Read what the server sent; whether the socket is still open after it."""
+    try:
+        while sock.recv(65536):
+            pass
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+def test_a_real_narrate_at_1024_open_files_survives_a_flood_and_the_game_goes_on(tmp_path):
+    """Issue 40, point 3, as it was seen: narrate held to the usual 1,024 open files, more idle
+    WebSockets than that from 40 addresses (and each one closed opened again): the controls page
+    and the console are served all the same, every idle socket is closed within seconds, and the
+    game is saved after every answer, played on to the fourth."""
+    import re
+    import resource
+    import urllib.request
+
+    from moderation import Served, bot_game
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard < 4096:
+        pytest.skip(f"the test needs 4,096 open files of its own (the hard limit is {hard})")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    games = tmp_path / "data" / "narrator" / "games"
+
+    def saved_entries() -> int:
+        found = list(games.glob("[!.]*.json"))
+        return len(json.loads(found[0].read_text())["entries"]) if found else 0
+
+    served = Served.start(tmp_path, "lupus-in-tabula", 8, "en", preexec_fn=lambda: resource.setrlimit(
+        resource.RLIMIT_NOFILE, (1024, 1024)))
+    try:
+        port = int(served.tablet.rsplit(":", 1)[1].strip("/"))
+        with Flood(port) as flood:
+            deadline = time.monotonic() + 10
+            while flood.opened < 1100 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert flood.opened >= 1100
+            controls = re.search(r"This laptop's controls: (\S+)", served.output())[1]
+            with urllib.request.urlopen(controls, timeout=5) as page:
+                assert page.status == 200 and b"box.js" in page.read()
+            seen = bot_game(served, seed=1, seconds=60, kill_at=lambda step: saved_entries() >= 4)
+            oldest = flood.oldest()
+        assert served.process.returncode == -9, served.errors()[-2000:]  # killed by the test, not ended by itself
+    finally:
+        served.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert saved_entries() >= 4 and any(step["form"] for step in seen.steps)
+    assert max(flood.lived) < 9 and oldest < 9, (max(flood.lived), oldest)  # 5 s to say hello, and a sweep
+    errors = served.errors()
+    assert "Too many open files" not in errors and "out of system resource" not in errors and "Traceback" not in errors
