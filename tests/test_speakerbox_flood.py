@@ -104,6 +104,96 @@ def test_a_socket_that_says_no_valid_hello_is_closed_and_a_page_that_does_stays(
     asyncio.run(scenario())
 
 
+
+# --- every real tablet gets in (issue 40, point 4) ------------------------------------------------------
+
+async def receive_until(ws, kind: str, timeout: float = 5.0, where=lambda message: True) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await ws.receive_json(timeout=max(0.01, deadline - time.monotonic()))
+        if message["type"] == kind and where(message):
+            return message
+
+
+def listing(where):
+    return lambda message: where([(t["n"], t["refused"]) for t in message["tablets"]])
+
+
+async def tablet(session, server, name: str, synced: bool = False):
+    ws = await session.ws_connect(f"http://127.0.0.1:{server.port}/ws")
+    await ws.receive_json()  # the state
+    await ws.send_json({"type": "hello", "role": "tablet", "id": name})
+    if synced:
+        await ws.send_json({"type": "report", "synced": True, "playing": False})
+    return ws
+
+
+def test_sixty_four_made_up_tablets_make_way_for_a_real_one():
+    """The bug as seen: 63 (here 64) made-up tablets, which never got in step, kept a real one off
+    the list. Now the made-up one heard from longest ago makes way, is told so, and is listed as refused."""
+    served = serving()
+    try:
+        async def scenario():
+            async with aiohttp.ClientSession() as session:
+                fakes = [await tablet(session, served, f"fake-{number}") for number in range(64)]
+                control = await session.ws_connect(f"http://127.0.0.1:{served.port}/ws")
+                await control.send_json({"type": "hello", "role": "control", "token": "secret-token"})
+                real = await tablet(session, served, "real", synced=True)
+                pushed = await receive_until(fakes[0], "refused-tablet")
+                assert pushed["message"] == ("The speaker box already has as many tablets as it takes, so this one "
+                                             "plays nothing.")
+                listed = await receive_until(control, "tablets", where=listing(lambda tablets: (1, True) in tablets))
+                assert len(listed["tablets"]) == 65 and listed["tablets"][-1] == {"n": 1, "refused": True,
+                                                                                  "waiting": 0}
+                assert "real" in served._tablets and "fake-0" not in served._tablets and len(served._tablets) == 64
+                for ws in (*fakes, control, real):
+                    await ws.close()
+
+        asyncio.run(scenario())
+    finally:
+        served.stop()
+
+
+def test_a_full_list_of_real_tablets_refuses_one_the_controls_page_lists_and_can_let_in(monkeypatch):
+    import narrator.shell.speakerbox.server
+
+    monkeypatch.setattr(narrator.shell.speakerbox.server, "MAX_TABLETS", 3)
+    served = serving()
+    try:
+        async def scenario():
+            async with aiohttp.ClientSession() as session:
+                control = await session.ws_connect(f"http://127.0.0.1:{served.port}/ws")
+                await control.send_json({"type": "hello", "role": "control", "token": "secret-token"})
+                real = [await tablet(session, served, name, synced=True) for name in ("a", "b", "c")]
+                await asyncio.sleep(0.1)
+                late = await tablet(session, served, "late")
+                refused = await receive_until(late, "refused-tablet")
+                assert refused["message"].startswith("The speaker box already has as many tablets as it takes")
+                await receive_until(control, "tablets", where=listing(
+                    lambda tablets: tablets == [(1, False), (2, False), (3, False), (4, True)]))
+                await asyncio.sleep(HELLO * 2)
+                assert not late.closed  # a refused tablet said its hello: it waits for a place
+                await control.send_json({"type": "control", "action": "remove", "tablet": 2})  # no token
+                assert (await receive_until(control, "error"))["message"] == "only the laptop controls the game"
+                await control.send_json({"type": "control", "action": "remove", "tablet": 9, "token": "secret-token"})
+                assert (await receive_until(control, "refused"))["message"] == "That tablet is no longer on the list."
+                await control.send_json({"type": "control", "action": "remove", "tablet": 2, "token": "secret-token"})
+                assert await receive_until(control, "done") == {"type": "done", "action": "remove"}
+                assert await receive_until(late, "admitted") == {"type": "admitted"}
+                assert (await receive_until(late, "state"))["stage"] == "waiting"
+                told = await receive_until(real[1], "refused-tablet")
+                assert told["message"] == "The laptop's controls page took this tablet off its list, so it plays nothing."
+                await receive_until(control, "tablets", where=listing(
+                    lambda tablets: tablets == [(1, False), (3, False), (4, False)]))
+                assert sorted(served._tablets) == ["a", "c", "late"]
+                for ws in (control, *real, late):
+                    await ws.close()
+
+        asyncio.run(scenario())
+    finally:
+        served.stop()
+
+
 # --- a real narrate, held to 1,024 open files, under more idle sockets than that ----------------------
 
 UPGRADE = ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
