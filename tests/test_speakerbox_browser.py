@@ -325,7 +325,7 @@ def test_a_tablet_turned_away_says_why_and_gets_in_when_the_controls_page_frees_
     with Crowd(tablet, 64):
         controls = joined(browser, control)
         page = joined(browser, tablet)
-        page.wait_for_function("narratorBox.refused !== null", timeout=10000)
+        page.wait_for_function("!!narratorBox.refused", timeout=10000)
         assert page.inner_text("#title") == "Non suona"  # the C locale speaks Italian
         assert page.inner_text("#hint").startswith("La cassa del narratore ha già tutti i tablet che può tenere")
         assert not page.evaluate("narratorBox.playing")
