@@ -32,13 +32,15 @@ def server():
     served.stop()
 
 
-def connect(server, address: str, count: int) -> list[socket.socket]:
-    """``count`` plain connections from ``address`` (a loopback address of its own), saying nothing."""
+def connect(server, address: str, count: int, saying: bytes = b"GET / HTTP/1.1\r\n") -> list[socket.socket]:
+    """``count`` plain connections from ``address`` (a loopback address of its own), each with a
+    request begun (``saying``) and never finished."""
     opened = []
     for _ in range(count):
         sock = socket.socket()
         sock.bind((address, 0))
         sock.connect(("127.0.0.1", server.port))
+        sock.sendall(saying)
         opened.append(sock)
     time.sleep(0.2)  # the server has accepted them, and closed what it closes
     return opened
@@ -80,6 +82,15 @@ def test_over_the_total_the_busiest_address_makes_way_and_the_laptop_is_still_se
             await control.close()
 
     asyncio.run(the_laptop())
+
+
+def test_a_connection_that_sends_nothing_is_closed_as_soon_as_a_websocket_without_hello(server):
+    """Not left to aiohttp's keep-alive timer (5 s here, and only from the version that starts it
+    with the connection): the box's own."""
+    (silent,) = connect(server, "127.0.0.12", 1, saying=b"")
+    (talking,) = connect(server, "127.0.0.13", 1)  # a request begun, and slow
+    time.sleep(HELLO + 0.5)
+    assert not is_open(silent) and is_open(talking)
 
 
 def test_a_socket_that_says_no_valid_hello_is_closed_and_a_page_that_does_stays(server):

@@ -40,8 +40,9 @@ class Connection:
 class Gate:
     """The open connections, oldest first; which one a newcomer may push out."""
 
-    def __init__(self, most: int, per_address: int = PER_ADDRESS):
+    def __init__(self, most: int, per_address: int = PER_ADDRESS, silent_seconds: float = 5.0):
         self.most, self.per_address = most, per_address
+        self.silent_seconds = silent_seconds  # a connection that sends not a byte within this is closed
         self._open: dict[asyncio.Transport, Connection] = {}  # in the order they came
 
     def __len__(self) -> int:
@@ -99,7 +100,7 @@ class _Guarded(asyncio.Protocol):
     """aiohttp's protocol for one connection, reached only once the gate has let it in."""
 
     def __init__(self, gate: Gate, inner: asyncio.Protocol):
-        self.gate, self.inner, self.admitted = gate, inner, False
+        self.gate, self.inner, self.admitted, self.heard = gate, inner, False, False
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -109,7 +110,14 @@ class _Guarded(asyncio.Protocol):
         if not self.admitted:
             transport.abort()  # closed before a byte is read: the file is free at once
             return
+        asyncio.get_running_loop().call_later(self.gate.silent_seconds, self._unless_heard)
         self.inner.connection_made(transport)
+
+    def _unless_heard(self) -> None:
+        """Close a connection that has not sent a byte: whatever aiohttp's version does about it,
+        a silent socket holds one of the laptop's files no longer than a WebSocket without a hello."""
+        if not self.heard and self.transport is not None and not self.transport.is_closing():
+            self.transport.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.admitted:
@@ -119,6 +127,7 @@ class _Guarded(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.admitted:
+            self.heard = True
             self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:

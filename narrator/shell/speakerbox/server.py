@@ -172,7 +172,7 @@ class BoxServer:
         from narrator.shell.platform.limits import raise_open_files
 
         connections, per_address = self._bounds
-        self._gate = Gate(connections or total_for(raise_open_files()), per_address)
+        self._gate = Gate(connections or total_for(raise_open_files()), per_address, self.hello_seconds)
         ready: dict = {}
         started = threading.Event()
 
