@@ -325,3 +325,32 @@ def test_a_real_narrate_at_1024_open_files_survives_a_flood_and_the_game_goes_on
     assert max(flood.lived) < 9 and oldest < 9, (max(flood.lived), oldest)  # 5 s to say hello, and a sweep
     errors = served.errors()
     assert "Too many open files" not in errors and "out of system resource" not in errors and "Traceback" not in errors
+
+
+# --- the gate's choice, on its own ------------------------------------------------------------------------
+
+def test_the_gate_refuses_a_newcomer_only_when_every_connection_in_its_way_has_proved_itself():
+    from narrator.shell.speakerbox.gate import Connection, make_way
+
+    def held(*addresses, proved=False):
+        return [Connection(address, None, proved) for address in addresses]
+
+    tablets = held("10.0.0.5", "10.0.0.5", proved=True)
+    assert make_way(tablets, "10.0.0.5", most=10, per_address=2) is False  # its share, all real
+    flood = held("10.0.0.9", "10.0.0.9", "10.0.0.9")
+    assert make_way(tablets + flood, "10.0.0.7", most=5, per_address=4) is flood[0]  # the busiest's oldest
+    assert make_way(tablets + held("10.0.0.8", proved=True), "127.0.0.1", most=3, per_address=1) is False
+    assert make_way(held(*["127.0.0.1"] * 5), "127.0.0.1", most=10, per_address=1) is True  # the laptop: the total alone
+
+
+def test_an_ipv4_peer_through_an_ipv6_socket_is_counted_as_itself():
+    from types import SimpleNamespace
+
+    from narrator.shell.speakerbox.gate import peer_address
+
+    def transport(peer):
+        return SimpleNamespace(get_extra_info=lambda name: peer)
+
+    assert peer_address(transport(("::ffff:127.0.0.1", 5, 0, 0))) == "127.0.0.1"
+    assert peer_address(transport(("192.168.1.20", 5))) == "192.168.1.20"
+    assert peer_address(transport(None)) == "?"

@@ -11,6 +11,7 @@ address is held to the total alone: its browser is the controls page, and often 
 """
 
 import asyncio
+import ipaddress
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,8 +52,7 @@ class Gate:
     def admit(self, transport: asyncio.Transport) -> bool:
         """Count a connection just accepted; False if it must be closed at once. Pushing out
         another to make room closes that one here."""
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        address = peer_address(transport)
         ahead = list(self._open.values())
         victim = make_way(ahead, address, self.most, self.per_address)
         if victim is False:
@@ -75,6 +75,19 @@ class Gate:
     def guard(self, factory: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
         """A protocol factory for the listening socket: ``factory``'s protocols, behind the gate."""
         return lambda: _Guarded(self, factory())
+
+
+def peer_address(transport: asyncio.Transport) -> str:
+    """The address a connection comes from, an IPv4 one as such even through an IPv6 socket."""
+    peer = transport.get_extra_info("peername")
+    if not isinstance(peer, tuple) or not peer:
+        return "?"
+    try:
+        address = ipaddress.ip_address(peer[0])
+    except ValueError:
+        return str(peer[0])
+    mapped = getattr(address, "ipv4_mapped", None)
+    return str(mapped or address)
 
 
 def make_way(ahead: list[Connection], address: str, most: int, per_address: int) -> "Connection | bool":
