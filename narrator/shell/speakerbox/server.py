@@ -438,13 +438,13 @@ class BoxServer:
         if earlier is not None and earlier is not tablet and earlier.socket == id(ws):
             # one tablet per socket: a page that names itself again is that tablet, not one more
             self._tablets = {name: other for name, other in self._tablets.items() if other is not earlier}
-        welcome = None
+        admission = None
         if tablet is None:
             if len(self._tablets) >= MAX_TABLETS and not self._make_room():
                 return self._refuse(key, ws, TOO_MANY)
             tablet = self._tablets[key] = Tablet(n=self._number_for(key))
             if self._refused.pop(key, None) is not None:
-                welcome = {"type": "admitted"}  # its screen said it was turned away: no more
+                admission = {"type": "admitted"}  # its screen said it was turned away: no more
         self._waiting.pop(ws, None)
         for other, named in list(self._tablet_of.items()):
             if named is tablet and other is not ws:  # its page reloaded: the old socket is nobody's now
@@ -453,7 +453,7 @@ class BoxServer:
         self._tablet_of[ws] = tablet
         self._greet(ws)
         self._send_tablets()
-        return welcome
+        return admission
 
     def _number_for(self, key: str) -> int:
         """A tablet's number on the controls page: the one it had while refused, else the next."""
@@ -527,8 +527,8 @@ class BoxServer:
         if not waiting:
             return
         _since, _id, ws, key = min(waiting)
-        welcome = self._hello({"type": "hello", "role": "tablet", "id": key}, ws)
-        asyncio.ensure_future(self._send(ws, json.dumps(welcome)))
+        admission = self._hello({"type": "hello", "role": "tablet", "id": key}, ws)
+        asyncio.ensure_future(self._send(ws, json.dumps(admission)))
         asyncio.ensure_future(self._send(ws, json.dumps(for_tablets(self.snapshot()))))
 
     def _has_token(self, message: dict, token: str | None = None) -> bool:
