@@ -6,8 +6,9 @@ tablets ask the time (for their clock offset, several times a second for as long
 lasts), say how they are doing, and receive the game's state when it changes and a heartbeat
 every few seconds; only a client that presents the secret token may start, pause or move the game
 on, and it is told what became of every press and how each tablet is doing. A misbehaving client gets an
-error message or a 4xx, and the server carries on: a request not sent in full within a few
-seconds is closed, a tablet that stops reading is dropped (it reconnects when it can) without
+error message or a 4xx, and the server carries on: connections are bounded per address and in all
+(``gate``), a socket that says no valid hello within a few seconds is closed, a request not sent in
+full within a few seconds is closed, a tablet that stops reading is dropped (it reconnects when it can) without
 holding the others up, a WebSocket from another site's page or through a host name that is not
 this machine's is refused, and whatever goes wrong is at most one line on the laptop's terminal.
 """
