@@ -40,7 +40,7 @@ class Served:
 
     @classmethod
     def start(cls, folder: Path, game: str, players: int, lang: str = "en", *extra: str, command=None,
-              stdin=subprocess.PIPE) -> "Served":
+              stdin=subprocess.PIPE, preexec_fn=None) -> "Served":
         folder.mkdir(parents=True, exist_ok=True)
         args = command or ["--game", game, "--players", str(players), "--names", ",".join(NAMES[:players]),
                            "--no-ambience", "--day-seconds", "2", "--speaker-box", "--host", "127.0.0.1",
@@ -50,7 +50,8 @@ class Served:
         out, err = folder / "out.txt", folder / "err.txt"
         with open(out, "a") as stdout, open(err, "a") as stderr:
             process = subprocess.Popen([sys.executable, "-m", "narrator", *args], stdin=stdin, stdout=stdout,
-                                       stderr=stderr, env=environ, cwd=folder, text=True)
+                                       stderr=stderr, env=environ, cwd=folder, text=True,
+                                       preexec_fn=preexec_fn)
         served = cls(process, folder)
         served.wait_for_addresses(len(written(out)) if out.exists() else 0)
         return served

@@ -128,6 +128,24 @@ print(steps(time.monotonic), steps(Environment().clock))
     assert box < 0.0001
 
 
+def test_the_speaker_box_serves_on_windows_without_asking_for_an_open_files_limit(tmp_path):
+    """Issue 40, point 3: Windows has no soft limit of open files to raise (nor ``resource``): the box
+    serves, its bounds taken from the usual 1,024."""
+    program = """
+import time
+from narrator.shell.speakerbox.server import BoxServer
+from narrator.shell.speakerbox.state import Box
+box = Box(night_length=1.0, phases=[(0.0, "Nightfall")], clock=time.monotonic)
+server = BoxServer(box, b"RIFF", {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+server.start()
+print(server.port > 0, server._gate.most)
+server.stop()
+"""
+    env = simulation.environ("windows", {**os.environ, "HOME": str(tmp_path)})
+    result = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["True", "512"], result.stderr
+
+
 # --- The user's language, where no locale variable names one ------------------------------------------
 
 @pytest.mark.parametrize("system", FOREIGN)

@@ -266,3 +266,73 @@ def test_a_tablet_that_slept_measures_its_clock_afresh_and_plays_on_in_step(brow
                                timeout=10000)  # ...and plays the night from where the laptop is
     finally:
         server.stop()
+
+
+class Crowd:
+    """``count`` tablets on WebSockets of their own (in a thread), each in step as far as the laptop
+    can tell: every place on the list is held by a real-looking tablet."""
+
+    def __init__(self, tablet_url: str, count: int):
+        import asyncio
+        import threading
+
+        self.url, self.count, self.ready = tablet_url + "ws", count, threading.Event()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    async def hold(self):
+        import asyncio
+
+        import aiohttp
+
+        async def one(session, number):
+            async with session.ws_connect(self.url) as ws:
+                await ws.send_json({"type": "hello", "role": "tablet", "id": f"crowd-{number}"})
+                await ws.send_json({"type": "report", "synced": True, "playing": False})
+                async for _message in ws:
+                    pass
+
+        self.stopping = asyncio.get_running_loop().create_future()
+        async with aiohttp.ClientSession() as session:
+            held = [asyncio.ensure_future(one(session, number)) for number in range(self.count)]
+            await asyncio.sleep(1)
+            self.ready.set()
+            await self.stopping
+            for task in held:
+                task.cancel()
+            await asyncio.gather(*held, return_exceptions=True)
+
+    def __enter__(self):
+        import asyncio
+
+        self.thread.start()
+        self.task = asyncio.run_coroutine_threadsafe(self.hold(), self.loop)
+        assert self.ready.wait(20)
+        return self
+
+    def __exit__(self, *exc):
+        self.loop.call_soon_threadsafe(self.stopping.set_result, None)
+        self.task.result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
+def test_a_tablet_turned_away_says_why_and_gets_in_when_the_controls_page_frees_a_place(browser, game):
+    """Issue 40, point 4: the list full of tablets in step, a new one's screen says why it plays
+    nothing; the controls page lists it as refused, and Remove beside another tablet lets it in."""
+    tablet, control, _ = game("--no-day")
+    with Crowd(tablet, 64):
+        controls = joined(browser, control)
+        page = joined(browser, tablet)
+        page.wait_for_function("!!narratorBox.refused", timeout=10000)
+        assert page.inner_text("#title") == "Non suona"  # the C locale speaks Italian
+        assert page.inner_text("#hint").startswith("La cassa del narratore ha già tutti i tablet che può tenere")
+        assert not page.evaluate("narratorBox.playing")
+        controls.wait_for_function("narratorBox.tablets.some((tablet) => tablet.refused)", timeout=10000)
+        assert "rifiutato" in controls.inner_text("#tablets li:last-child")
+        controls.click("#tablets li:first-child button.remove")
+        page.wait_for_function("narratorBox.refused === null", timeout=10000)
+        controls.wait_for_function("!narratorBox.tablets.some((tablet) => tablet.refused)", timeout=10000)
+        assert page.inner_text("#title") != "Non suona"
+        assert controls.inner_text("#feedback") == "Tolto: il suo posto è libero."

@@ -622,18 +622,19 @@ def test_the_box_remembers_a_bounded_number_of_tablets_and_forgets_the_longest_g
                 page = await session.ws_connect(url(server, "/ws"))
                 await page.receive()
                 await page.send_str(json.dumps({"type": "hello", "role": "tablet", "id": name}))
+                await page.send_str(json.dumps({"type": "report", "synced": True}))  # each one real
                 pages.append(page)
             fourth = await session.ws_connect(url(server, "/ws"))
             await fourth.receive()
+            await asyncio.sleep(0.1)
             await fourth.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "d"}))
-            assert json.loads((await fourth.receive(timeout=2)).data) == {
-                "type": "error", "message": "the speaker box already has as many tablets as it takes"}
+            assert await receive_until(fourth, "refused-tablet", timeout=2) == {
+                "type": "refused-tablet",
+                "message": "The speaker box already has as many tablets as it takes, so this one plays nothing."}
             await pages[0].close()  # a gone, the longest
             await asyncio.sleep(0.2)
             await fourth.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "d"}))
-            await fourth.send_str(json.dumps({"type": "ping", "sent": 1}))
-            while json.loads((await fourth.receive(timeout=2)).data)["type"] != "pong":
-                pass
+            assert await receive_until(fourth, "admitted", timeout=2) == {"type": "admitted"}
             assert sorted(server._tablets) == ["b", "c", "d"]
             for page in (*pages[1:], fourth):
                 await page.close()

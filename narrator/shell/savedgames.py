@@ -17,11 +17,12 @@ from pathlib import Path
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, os_reason
 from narrator.core.rounds import Setup, setup_as_dict, setup_from_dict
-from narrator.shell.files import write_atomically
+from narrator.shell.files import HeldOpenError, write_atomically
 from narrator.shell.platform.files import private as keep_private
 from narrator.shell.platform.hints import read_only as read_only_hint
 
 FORMAT = 1
+RETRY_WAITS = (0.1, 0.5)  # seconds between the tries of a save during play (a moment frees files, say)
 FOLDER = "games"
 TOKENS = ("controls", "moderator")  # the pages of the speaker box that need a token
 
@@ -54,19 +55,37 @@ class SavedGame:
                                     reason=os_reason(error))) from None
         # every card and the pages' tokens: the file is the user's alone
         write_atomically(self.path, lambda temporary: temporary.write_text(text, encoding="utf-8"), private=True)
-        for stale in self.path.parent.glob(f".{self.path.stem}.*{self.path.suffix}"):
-            stale.unlink(missing_ok=True)  # a write cut short by a killed narrate (this game has one writer)
+        self._sweep_stale()
 
-    def keep(self, warn: Callable[[NarratorError], object]) -> bool:
-        """Save during play: a save that fails (the file held open by another program on Windows,
-        say) is ``warn``-ed about, and the game goes on; the next answer saves it all again. False
-        when this one failed."""
+    def _sweep_stale(self) -> None:
+        """Remove the writes a killed narrate cut short (this game has one writer). The game is
+        saved whole already: a folder that cannot be listed now (out of files, say) is swept by the
+        next save."""
         try:
-            self.save()
-        except NarratorError as error:
-            warn(error)
-            return False
-        return True
+            for stale in self.path.parent.glob(f".{self.path.stem}.*{self.path.suffix}"):
+                stale.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+    def keep(self, warn: Callable[[NarratorError], object], sleep: Callable[[float], None] = time.sleep) -> bool:
+        """Save during play, never at the cost of the game: a save that fails is tried again a
+        moment later (the laptop short of open files, say, frees some), then ``warn``-ed about, and
+        the game goes on; the next answer saves it all again. A file held open on Windows was waited
+        for already, and is not tried again here. False when this one failed."""
+        for wait in (*RETRY_WAITS, None):
+            try:
+                self.save()
+                return True
+            except NarratorError as error:
+                failed = error
+            except OSError as error:  # whatever the save met that write_atomically does not word
+                failed = NarratorError(msg("cannot keep the game in {folder} ({reason})", folder=self.path.parent,
+                                           reason=os_reason(error)))
+            if wait is None or isinstance(failed, HeldOpenError):
+                break
+            sleep(wait)
+        warn(failed)
+        return False
 
     def check_writable(self) -> None:
         """A game whose file is read-only cannot go on: said before anything is asked."""

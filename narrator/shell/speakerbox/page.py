@@ -65,6 +65,12 @@ PAGE_TEXTS = {
     "tablet_may_lock": N_("its screen may lock"),
     "tablet_silent": N_("no news for {seconds} s"),
     "tablet_gone": N_("disconnected"),
+    "tablet_refused": N_("refused {seconds} s ago: no place free"),
+    "remove": N_("Remove"),
+    "done_remove": N_("Removed: its place is free."),
+    "refused": N_("Not playing"),
+    "refused_hint": N_("It joins by itself once a place is free: on the laptop's controls page, remove a tablet "
+                       "that is not in use."),
     "moderator_title": N_("narrate · moderator"),
     "moderator_cards": N_("The table"),
     "moderator_dead": N_("out"),

@@ -6,8 +6,9 @@ tablets ask the time (for their clock offset, several times a second for as long
 lasts), say how they are doing, and receive the game's state when it changes and a heartbeat
 every few seconds; only a client that presents the secret token may start, pause or move the game
 on, and it is told what became of every press and how each tablet is doing. A misbehaving client gets an
-error message or a 4xx, and the server carries on: a request not sent in full within a few
-seconds is closed, a tablet that stops reading is dropped (it reconnects when it can) without
+error message or a 4xx, and the server carries on: connections are bounded per address and in all
+(``gate``), a socket that says no valid hello within a few seconds is closed, a request not sent in
+full within a few seconds is closed, a tablet that stops reading is dropped (it reconnects when it can) without
 holding the others up, a WebSocket from another site's page or through a host name that is not
 this machine's is refused, and whatever goes wrong is at most one line on the laptop's terminal.
 """
@@ -29,6 +30,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from narrator.core.i18n import ENGLISH, N_, Catalog
+from narrator.shell.speakerbox.gate import PER_ADDRESS, Gate, GuardedSite, total_for
 from narrator.shell.speakerbox.moderator import Console
 from narrator.shell.speakerbox.page import filled_page
 from narrator.shell.speakerbox.state import Box
@@ -50,13 +52,17 @@ NOT_NOW = {  # why an action that does not apply at this stage is refused
 ONLY_THE_LAPTOP = N_("only the laptop controls the game")
 REQUEST_SECONDS = 5  # a request must arrive whole within this (aiohttp's keep-alive timer closes it)
 SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
+HELLO_SECONDS = 5  # a WebSocket that has not said a valid hello within this is closed (a page says it at once)
 CLOSE_SECONDS = 1  # at the end, how long a page has to answer the box's goodbye before it is cut off
 HEARTBEAT_SECONDS = 2  # every page hears from the laptop at least this often
 GONE_SECONDS = 120  # a tablet gone for this long leaves the controls page's list
-MAX_TABLETS = 64  # tablets remembered at most: a new one past this makes the box forget the longest gone
+MAX_TABLETS = 64  # tablets listed at most: a new one past this pushes out one never in step, else the longest gone
+MAX_REFUSED = 16  # refused tablets the controls page lists (the latest)
 LIST_SECONDS = 0.25  # the controls page hears the tablets' list at most this often (changes coalesced)
 ONLY_THE_MODERATOR = N_("only the moderator's console, opened by the address narrate printed, may do this")
-TOO_MANY = N_("the speaker box already has as many tablets as it takes")
+TOO_MANY = N_("The speaker box already has as many tablets as it takes, so this one plays nothing.")
+REMOVED = N_("The laptop's controls page took this tablet off its list, so it plays nothing.")
+NO_SUCH_TABLET = N_("That tablet is no longer on the list.")
 
 
 @dataclass
@@ -68,15 +74,38 @@ class Tablet:
     heard: float = 0.0  # server time of its last message
     report: dict | None = None
     socket: int = 0  # which connection is its latest
+    proved: bool = False  # it has been in step or played: a real tablet, never pushed out for a newcomer
 
     def as_dict(self, now: float) -> dict:
         report = self.report or {}
-        return {"n": self.n, "connected": self.connected, "silent": round(now - self.heard, 1),
+        return {"n": self.n, "refused": False, "connected": self.connected, "silent": round(now - self.heard, 1),
                 "synced": report.get("synced") is True, "playing": report.get("playing") is True,
                 "loading": report.get("loading") is True, "sound_off": report.get("sound") is False,
                 "may_lock": report.get("awake") is False,
                 "rtt": _number(report.get("rtt")),
                 "error": _number(report.get("error"))}
+
+
+@dataclass
+class Refused:
+    """A tablet turned away (the list full, or taken off it), as the controls page lists it."""
+
+    n: int
+    since: float  # server time it was turned away
+
+    def as_dict(self, now: float) -> dict:
+        return {"n": self.n, "refused": True, "waiting": round(now - self.since)}
+
+
+def room_for_one(tablets: dict[str, Tablet]) -> str | None:
+    """Which tablet makes way for a new one when the list is full: one that joined but was never
+    in step nor played (the one gone, else the one silent longest: a page that names itself
+    under made-up ids is that), then the one gone longest; None when every one is real and here."""
+    never = [(tablet.connected, tablet.heard, key) for key, tablet in tablets.items() if not tablet.proved]
+    if never:
+        return min(never)[2]
+    gone = [(tablet.heard, key) for key, tablet in tablets.items() if not tablet.connected]
+    return min(gone)[1] if gone else None
 
 
 def _number(value) -> float | None:
@@ -89,9 +118,12 @@ class BoxServer:
                  control: Callable[[str], None], host: str = "0.0.0.0", port: int = 8765,
                  token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH,
                  request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS,
-                 console: Console | None = None, moderator_token: str | None = None):
+                 console: Console | None = None, moderator_token: str | None = None,
+                 hello_seconds: float = HELLO_SECONDS, connections: int | None = None, per_address: int = PER_ADDRESS):
         self.box = box
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
+        self.hello_seconds = hello_seconds
+        self._bounds = (connections, per_address)  # None: from the open-files limit, when serving starts
         self._night_audio = (secrets.token_hex(8), night_wav)  # a tablet that holds another night's must fetch it
         self.clips = clips
         self.clock = clock
@@ -116,9 +148,13 @@ class BoxServer:
         self._moderators: weakref.WeakSet = weakref.WeakSet()  # the sockets that gave the moderator's token
         self._tablets: dict[str, Tablet] = {}  # by the id each tablet page keeps across reloads
         self._tablet_of: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._refused: dict[str, Refused] = {}  # by page id: the tablets turned away, the latest MAX_REFUSED
+        self._waiting: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a refused tablet's socket: its id
         self._list_due = False  # a list for the controls page is on its way
         self._list_sent = float("-inf")  # when the last one went (the loop's own clock)
         self._transports: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._greeted: weakref.WeakSet = weakref.WeakSet()  # the sockets that said a valid hello
+        self._gate = Gate(0)  # made when serving starts
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
@@ -130,7 +166,14 @@ class BoxServer:
     # --- running ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start serving in a background thread; return once the port is bound (or raise)."""
+        """Start serving in a background thread; return once the port is bound (or raise).
+
+        The process's open-files limit is raised first, and the connections kept at most are
+        derived from it (``gate``): a flood meets the box's bounds, never the system's."""
+        from narrator.shell.platform.limits import raise_open_files
+
+        connections, per_address = self._bounds
+        self._gate = Gate(connections or total_for(raise_open_files()), per_address, self.hello_seconds)
         ready: dict = {}
         started = threading.Event()
 
@@ -165,7 +208,7 @@ class BoxServer:
         quiet_logs()
         self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.request_seconds)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = GuardedSite(self._runner, self.host, self.port, self._gate)
         await site.start()
         self.port = self._runner.addresses[0][1]  # the real port when 0 was asked for
         self._heartbeat_task = asyncio.ensure_future(self._heartbeat())
@@ -194,7 +237,12 @@ class BoxServer:
         for key, tablet in list(self._tablets.items()):
             if not tablet.connected and now - tablet.heard > GONE_SECONDS:
                 del self._tablets[key]
-        text = json.dumps({"type": "tablets", "tablets": [tablet.as_dict(now) for tablet in self._tablets.values()]})
+        for key, refused in list(self._refused.items()):
+            if now - refused.since > GONE_SECONDS and key not in self._waiting.values():
+                del self._refused[key]
+        listed = [tablet.as_dict(now) for tablet in self._tablets.values()]
+        listed += [refused.as_dict(now) for refused in self._refused.values()]
+        text = json.dumps({"type": "tablets", "tablets": listed})
         for ws in list(self._controls):
             if not ws.closed:
                 asyncio.ensure_future(self._send(ws, text))
@@ -335,6 +383,7 @@ class BoxServer:
         self._sockets.add(ws)
         if request.transport is not None:
             self._transports[ws] = request.transport
+        silent = asyncio.get_running_loop().call_later(self.hello_seconds, self._unless_greeted, ws)
         await self._send(ws, json.dumps(for_tablets(self.snapshot())))
         try:
             async for message in ws:
@@ -344,6 +393,7 @@ class BoxServer:
                 if reply is not None:
                     await ws.send_str(json.dumps(reply))
         finally:
+            silent.cancel()
             self._sockets.discard(ws)
             tablet = self._tablet_of.get(ws)
             if tablet is not None and tablet.socket == id(ws):  # after a reload the old socket may close later
@@ -351,11 +401,29 @@ class BoxServer:
                 self._send_tablets()
         return ws
 
+    def _unless_greeted(self, ws) -> None:
+        """Close a socket that has not said a valid hello in time: every page says it as it opens,
+        so a silent one only holds one of the laptop's open files."""
+        if ws not in self._greeted:
+            self._sockets.discard(ws)
+            transport = self._transports.pop(ws, None)
+            if transport is not None:
+                transport.abort()
+
+    def _greet(self, ws, proved: bool = True) -> None:
+        """A socket that said a valid hello stays open; ``proved``: a page the laptop keeps (the
+        controls page, the console, a tablet on the list), never pushed out to let another in."""
+        if ws is None:
+            return
+        self._greeted.add(ws)
+        self._gate.prove(self._transports.get(ws), proved)
+
     def _hello(self, message: dict, ws) -> dict | None:
         if message.get("role") == "moderator":
             if self.console is None or not self._has_token(message, self.moderator_token):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_MODERATOR)}
             self._moderators.add(ws)
+            self._greet(ws)
             self.console.seen = True
             asyncio.ensure_future(self._send(ws, json.dumps(self.snapshot())))
             return self.console.view
@@ -363,6 +431,7 @@ class BoxServer:
             if not self._has_token(message):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
             self._controls.add(ws)
+            self._greet(ws)
             self._send_tablets()
             return self.snapshot()  # with what only the laptop's pages see
         key = str(message.get("id"))[:40]
@@ -371,22 +440,98 @@ class BoxServer:
         if earlier is not None and earlier is not tablet and earlier.socket == id(ws):
             # one tablet per socket: a page that names itself again is that tablet, not one more
             self._tablets = {name: other for name, other in self._tablets.items() if other is not earlier}
+        admission = None
         if tablet is None:
-            if len(self._tablets) >= MAX_TABLETS and not self._forget_one():
-                return {"type": "error", "message": self.catalog.gettext(TOO_MANY)}
-            tablet = self._tablets[key] = Tablet(n=1 + max((t.n for t in self._tablets.values()), default=0))
+            if len(self._tablets) >= MAX_TABLETS and not self._make_room():
+                return self._refuse(key, ws, TOO_MANY)
+            tablet = self._tablets[key] = Tablet(n=self._number_for(key))
+            if self._refused.pop(key, None) is not None:
+                admission = {"type": "admitted"}  # its screen said it was turned away: no more
+        self._waiting.pop(ws, None)
+        for other, named in list(self._tablet_of.items()):
+            if named is tablet and other is not ws:  # its page reloaded: the old socket is nobody's now
+                self._gate.prove(self._transports.get(other), False)
         tablet.connected, tablet.heard, tablet.socket = True, self.clock(), id(ws)
         self._tablet_of[ws] = tablet
+        self._greet(ws)
         self._send_tablets()
-        return None
+        return admission
 
-    def _forget_one(self) -> bool:
-        """Make room for a new tablet by forgetting the one gone longest; False if none is gone."""
-        gone = [(tablet.heard, name) for name, tablet in self._tablets.items() if not tablet.connected]
-        if not gone:
+    def _number_for(self, key: str) -> int:
+        """A tablet's number on the controls page: the one it had while refused, else the next."""
+        if key in self._refused:
+            return self._refused[key].n
+        return 1 + max((listed.n for _key, listed in self._listed()), default=0)
+
+    def _listed(self) -> list[tuple[str, "Tablet | Refused"]]:
+        """Every tablet the controls page lists, refused ones after, by page id."""
+        return [*self._tablets.items(), *self._refused.items()]
+
+    def _make_room(self) -> bool:
+        """Make room for a new tablet (``room_for_one``); one pushed out while its page is open is
+        told so, and listed as refused. False when every tablet listed is real and here."""
+        key = room_for_one(self._tablets)
+        if key is None:
             return False
-        del self._tablets[min(gone)[1]]
+        pushed = self._tablets.pop(key)
+        ws = self._socket_of(pushed)
+        if ws is not None:
+            asyncio.ensure_future(self._send(ws, json.dumps(self._refuse(key, ws, TOO_MANY, pushed.n))))
         return True
+
+    def _socket_of(self, tablet: Tablet):
+        """The open socket of a tablet's page, if it has one."""
+        if not tablet.connected:
+            return None
+        return next((ws for ws, named in list(self._tablet_of.items()) if named is tablet and id(ws) == tablet.socket
+                     and not ws.closed), None)
+
+    def _refuse(self, key: str, ws, reason: str, n: int | None = None) -> dict:
+        """Turn a tablet away: listed as refused on the controls page (by the number it had, if
+        it had one), its socket kept (it joins when a place is freed) but pushed out first when the
+        box is short of connections; the message its screen shows."""
+        self._tablet_of.pop(ws, None)
+        if ws is not None:
+            self._greet(ws, proved=False)
+            self._waiting[ws] = key
+        if key not in self._refused:
+            self._refused[key] = Refused(n=n or self._number_for(key), since=self.clock())
+            while len(self._refused) > MAX_REFUSED:
+                del self._refused[next(iter(self._refused))]
+        self._send_tablets()
+        return {"type": "refused-tablet", "message": self.catalog.gettext(reason)}
+
+    def _remove(self, message: dict) -> dict:
+        """The controls page takes a tablet off the list (or off the refused ones): its place goes
+        to the tablet refused longest ago whose page is still open."""
+        number = message.get("tablet")
+        key = next((key for key, listed in self._listed() if listed.n == number and isinstance(number, int)), None)
+        if key is None:
+            return {"type": "refused", "action": "remove", "message": self.catalog.gettext(NO_SUCH_TABLET)}
+        if key in self._refused:
+            del self._refused[key]
+        else:
+            removed = self._tablets.pop(key)
+            ws = self._socket_of(removed)
+            if ws is not None:
+                self._tablet_of.pop(ws, None)
+                self._greet(ws, proved=False)
+                tell = {"type": "refused-tablet", "message": self.catalog.gettext(REMOVED)}
+                asyncio.ensure_future(self._send(ws, json.dumps(tell)))
+            self._admit_waiting()
+        self._send_tablets()
+        return {"type": "done", "action": "remove"}
+
+    def _admit_waiting(self) -> None:
+        """A place is free: the tablet refused longest ago whose page is open takes it at once."""
+        waiting = [(self._refused[key].since, id(ws), ws, key) for ws, key in list(self._waiting.items())
+                   if key in self._refused and not ws.closed]
+        if not waiting:
+            return
+        _since, _id, ws, key = min(waiting)
+        admission = self._hello({"type": "hello", "role": "tablet", "id": key}, ws)
+        asyncio.ensure_future(self._send(ws, json.dumps(admission)))
+        asyncio.ensure_future(self._send(ws, json.dumps(for_tablets(self.snapshot()))))
 
     def _has_token(self, message: dict, token: str | None = None) -> bool:
         given = message.get("token")
@@ -416,7 +561,12 @@ class BoxServer:
         if kind == "report":
             if tablet is not None:
                 tablet.report = message
+                tablet.proved = tablet.proved or message.get("synced") is True or message.get("playing") is True
             return None
+        if kind == "control" and message.get("action") == "remove":
+            if not self._has_token(message):
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
+            return self._remove(message)
         if kind == "control":
             action = message.get("action")
             if not self._controls_game(message):

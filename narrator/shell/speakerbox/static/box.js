@@ -36,6 +36,7 @@ const COARSE = 0.05;         // while they are not believed, only an error over 
 const HUSH_LONGEST = 20;     // a page that comes in mid-night and whose timestamps never settle is heard after this long
 const CALM = 1.0;            // seconds at least between two jumps of one run (a jump is heard)
 const EVENTS = 300;          // how many steering events the page keeps (narratorBox.events)
+const KNOCK = 5;             // seconds between a turned-away tablet's tries to join again
 
 const box = {                // what the page knows; tests read it as window.narratorBox
   controlling,
@@ -56,6 +57,7 @@ const box = {                // what the page knows; tests read it as window.nar
   lines: [],                 // day lines said: {key, at}
   feedback: null,            // the controls page: what became of the last press
   tablets: [],               // the controls page: every tablet's state, from the laptop
+  refused: null,             // a tablet the laptop turned away: why, as its screen says it (it plays nothing)
   connection: "connecting",  // connecting, open, lost
   awake: null,               // the screen is kept on (Wake Lock); false: it may lock, and the sound with it
   ctx: null, out: null,      // the audio context, and the node everything plays into
@@ -129,11 +131,33 @@ function connect() {
     box.connection = "open";
     lastHeard = now();
     lostSince = null;
-    send({type: "hello", role: controlling ? "control" : "tablet", id: pageId, ...(controlling ? {token} : {})});
+    hello();
     if (controlling || box.nightId !== null) resync("reconnect");  // a tablet without its night: once it has loaded
   };
   socket.onmessage = (event) => { lastHeard = now(); receive(JSON.parse(event.data)); };
   socket.onclose = lost;
+}
+
+function hello() {
+  send({type: "hello", role: controlling ? "control" : "tablet", id: pageId, ...(controlling ? {token} : {})});
+}
+
+// The laptop turned this tablet away (its list full, or the controls page took it off): the
+// screen says why, nothing plays, and it asks again every few seconds; the laptop lets it in at
+// once when the controls page frees a place.
+let knocking = null;
+function turnedAway(why) {
+  box.refused = why;
+  stopNight();
+  render();
+  if (knocking === null) knocking = setInterval(() => { if (box.refused) hello(); }, KNOCK * 1000);
+}
+
+function letIn() {
+  box.refused = null;
+  clearInterval(knocking);
+  knocking = null;
+  render();
 }
 
 function lost() {
@@ -232,7 +256,7 @@ function soundCameBack() {
   soundWasOff = false;
   forgetClock("sound came back");
   stopNight();
-  if (box.state && box.offset !== null) apply(box.state);
+  if (box.state && box.offset !== null && !box.refused) apply(box.state);
 }
 
 function tick() {
@@ -259,7 +283,7 @@ function clockSample(message) {
   if (box.settling) {                                 // the clock is known (again): follow the game
     box.settling = false;
     if (controlling) render();
-    else if (box.state && box.state.night_id === box.nightId) apply(box.state);
+    else if (box.state && box.state.night_id === box.nightId && !box.refused) apply(box.state);
   }
 }
 
@@ -278,10 +302,12 @@ function receive(message) {
     box.state = message;
     if (!controlling && message.night_id !== box.nightId) { loadNight(message.night_id); return; }
     if (!controlling) fetchClips(message.clips);
-    if (box.offset !== null && !controlling) apply(message);
+    if (box.offset !== null && !controlling && !box.refused) apply(message);
     render();
     return;
   }
+  if (message.type === "refused-tablet") { if (!controlling) turnedAway(message.message); return; }
+  if (message.type === "admitted") { letIn(); return; }
   if (message.type === "say") { say(message.key, message.at); return; }
   if (message.type === "tablets") { box.tablets = message.tablets; render(); return; }
   if (message.type === "done") {
@@ -616,7 +642,8 @@ function render() {
   renderStatus();
   if (controlling) renderControls();
   document.body.classList.remove("paused", "vote", "silent");
-  const screen = !controlling && ctx && !soundOn() ? {title: TEXT.sound_off, hint: TEXT.sound_off_hint, mood: "silent"}
+  const screen = !controlling && box.refused ? {title: TEXT.refused, hint: `${box.refused}\n${TEXT.refused_hint}`, mood: "silent"}
+    : !controlling && ctx && !soundOn() ? {title: TEXT.sound_off, hint: TEXT.sound_off_hint, mood: "silent"}
     : !state ? {title: "", hint: ""} : loading !== null && !controlling ? {title: TEXT.loading, hint: ""}
     : screenFor(state);
   $("title").textContent = screen.title;
@@ -720,19 +747,41 @@ function renderControls() {
   }
   const list = $("tablets");
   if (!box.tablets.length) {
+    listed.clear();
     list.replaceChildren(Object.assign(document.createElement("li"), {textContent: TEXT.no_tablets}));
     return;
   }
-  list.replaceChildren(...box.tablets.map((tablet) => {
+  const items = box.tablets.map((tablet) => {
     const [mood, text] = tabletLine(tablet);
-    const item = document.createElement("li");
+    const item = listed.get(tablet.n) || tabletItem(tablet.n);
     item.className = mood;
-    item.textContent = `${fill(TEXT.tablet, {n: tablet.n})} · ${text}`;
+    item.firstChild.textContent = `${fill(TEXT.tablet, {n: tablet.n})} · ${text}`;
     return item;
-  }));
+  });
+  for (const n of [...listed.keys()]) if (!box.tablets.some((tablet) => tablet.n === n)) listed.delete(n);
+  // Rows are changed in place, and put in again only when the list changed: a row made afresh
+  // under a finger would lose the tap on its Remove button.
+  const shown = [...list.children];
+  if (items.length !== shown.length || items.some((item, i) => item !== shown[i])) list.replaceChildren(...items);
+}
+
+const listed = new Map();    // the controls page's rows, by tablet number
+function tabletItem(n) {
+  const item = document.createElement("li");
+  const remove = Object.assign(document.createElement("button"), {type: "button", className: "remove",
+                                                                  textContent: TEXT.remove});
+  remove.addEventListener("click", () => {
+    box.feedback = {action: "remove", text: TEXT.sending, refused: false, at: now()};
+    render();
+    send({type: "control", token, action: "remove", tablet: n});
+  });
+  item.append(document.createElement("span"), remove);
+  listed.set(n, item);
+  return item;
 }
 
 function tabletLine(tablet) {
+  if (tablet.refused) return ["bad", fill(TEXT.tablet_refused, {seconds: tablet.waiting})];
   if (!tablet.connected) return ["bad", TEXT.tablet_gone];
   if (tablet.silent >= SILENCE) return ["bad", fill(TEXT.tablet_silent, {seconds: Math.round(tablet.silent)})];
   if (tablet.sound_off) return ["bad", TEXT.tablet_sound_off];
