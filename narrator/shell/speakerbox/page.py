@@ -22,6 +22,8 @@ PAGE_TEXTS = {
     "lost": N_("Connection lost"),
     "lost_retry": N_("trying again… ({seconds} s)"),
     "lost_hint": N_("Is narrate still running on the laptop? Is this tablet on the same Wi-Fi?"),
+    "stale": N_("This address is not the game's"),
+    "stale_hint": N_("Its key belongs to another game, or to none: open the address narrate printed for this one."),
     "sound_off": N_("Sound off"),
     "sound_off_hint": N_("Tap the screen to turn this tablet's sound back on."),
     "waiting": N_("Ready"),

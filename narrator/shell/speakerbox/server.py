@@ -52,6 +52,7 @@ NOT_NOW = {  # why an action that does not apply at this stage is refused
 ONLY_THE_LAPTOP = N_("only the laptop controls the game")
 REQUEST_SECONDS = 5  # a request must arrive whole within this (aiohttp's keep-alive timer closes it)
 SEND_SECONDS = 5  # a tablet that has not taken a message within this is dropped
+WRONG_TOKEN = 4403  # the close code of a page whose token is not this game's: it stops trying (box.js, moderator.js)
 HELLO_SECONDS = 5  # a WebSocket that has not said a valid hello within this is closed (a page says it at once)
 CLOSE_SECONDS = 1  # at the end, how long a page has to answer the box's goodbye before it is cut off
 HEARTBEAT_SECONDS = 2  # every page hears from the laptop at least this often
@@ -392,6 +393,9 @@ class BoxServer:
                 reply = self._answer(message.data, ws)
                 if reply is not None:
                     await ws.send_str(json.dumps(reply))
+                if reply is not None and reply.get("stale"):  # a page of another game: told, then let go
+                    await ws.close(code=WRONG_TOKEN)
+                    break
         finally:
             silent.cancel()
             self._sockets.discard(ws)
@@ -421,7 +425,7 @@ class BoxServer:
     def _hello(self, message: dict, ws) -> dict | None:
         if message.get("role") == "moderator":
             if self.console is None or not self._has_token(message, self.moderator_token):
-                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_MODERATOR)}
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_MODERATOR), "stale": True}
             self._moderators.add(ws)
             self._greet(ws)
             self.console.seen = True
@@ -429,7 +433,7 @@ class BoxServer:
             return self.console.view
         if message.get("role") == "control":
             if not self._has_token(message):
-                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP), "stale": True}
             self._controls.add(ws)
             self._greet(ws)
             self._send_tablets()

@@ -36,7 +36,8 @@ const COARSE = 0.05;         // while they are not believed, only an error over 
 const HUSH_LONGEST = 20;     // a page that comes in mid-night and whose timestamps never settle is heard after this long
 const CALM = 1.0;            // seconds at least between two jumps of one run (a jump is heard)
 const EVENTS = 300;          // how many steering events the page keeps (narratorBox.events)
-const KNOCK = 5;             // seconds between a turned-away tablet's tries to join again
+const KNOCK = 5;
+const WRONG_TOKEN = 4403;    // the laptop's close code for a page whose token is not this game's             // seconds between a turned-away tablet's tries to join again
 
 const box = {                // what the page knows; tests read it as window.narratorBox
   controlling,
@@ -160,8 +161,14 @@ function letIn() {
   render();
 }
 
-function lost() {
+function lost(event) {
   socket = null;
+  if (event && event.code === WRONG_TOKEN) {  // a controls page of another game: trying again cannot help
+    box.connection = "stale";
+    stopNight();
+    render();
+    return;
+  }
   if (box.connection !== "lost") lostSince = now();
   box.connection = "lost";
   stopNight();
@@ -632,11 +639,14 @@ async function say(key, at) {
 
 function render() {
   const state = box.state;
-  const trouble = box.connection === "lost" && !(state && state.stage === "result" && state.final);
+  const stale = box.connection === "stale";
+  const trouble = stale || box.connection === "lost" && !(state && state.stage === "result" && state.final);
   $("trouble").hidden = !trouble;
   $("box").hidden = trouble || (!controlling && !ctx);
   if (trouble) {
-    $("trouble-retry").textContent = fill(TEXT.lost_retry, {seconds: Math.round(now() - (lostSince || now()))});
+    $("trouble-title").textContent = stale ? TEXT.stale : TEXT.lost;
+    $("trouble-hint").textContent = stale ? TEXT.stale_hint : TEXT.lost_hint;
+    $("trouble-retry").textContent = stale ? "" : fill(TEXT.lost_retry, {seconds: Math.round(now() - (lostSince || now()))});
     return;
   }
   renderStatus();

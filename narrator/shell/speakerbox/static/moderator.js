@@ -13,6 +13,8 @@ const token = new URLSearchParams(location.search).get("token") || "";
 const LONG_WORD = 9;         // letters of a name's longest word past which its button's type is smaller
 const CONFIRM = 4;           // seconds a first tap on Next waits for the second
 const SILENCE = 5;           // seconds without a word from the laptop (it sends one every 2): the connection is dead
+const WRONG_TOKEN = 4403;    // the laptop's close code for a page whose token is not this game's
+let stale = false;           // the laptop said this console is not its game's: it stops trying
 const $ = (id) => document.getElementById(id);
 
 let socket = null;
@@ -45,9 +47,17 @@ function connect() {
   socket.onclose = lost;
 }
 
-function lost() {
+function lost(event) {
   socket = null;
   if (view && view.over) { setStatus(TEXT.game_over); return; }  // the laptop has closed the box
+  if (event && event.code === WRONG_TOKEN) {  // a console of another game: trying again cannot help
+    stale = true;
+    $("lost-title").textContent = TEXT.stale;
+    $("lost-retry").textContent = "";
+    $("lost-hint").textContent = TEXT.stale_hint;
+    $("lost").hidden = false;
+    return;
+  }
   setStatus(TEXT.lost, true);
   if (lostSince === null) lostSince = now();
   renderLost();
@@ -57,6 +67,7 @@ function lost() {
 // A lost connection covers the whole page: what is on it may be past, and nothing tapped reaches
 // the laptop until it is back.
 function renderLost() {
+  if (stale) return;  // said once, for good
   $("lost").hidden = lostSince === null;
   if (lostSince !== null) $("lost-retry").textContent = fill(TEXT.lost_retry, {seconds: Math.round(now() - lostSince)});
 }
