@@ -338,3 +338,45 @@ def test_a_tablet_turned_away_says_why_and_gets_in_when_the_controls_page_frees_
         controls.wait_for_function("!narratorBox.tablets.some((tablet) => tablet.refused)", timeout=10000)
         assert page.inner_text("#title") != "Non suona"
         assert controls.inner_text("#feedback") == "Tolto: il suo posto è libero."
+
+
+def test_a_tablet_whose_speaker_delay_is_set_on_the_controls_page_plays_that_much_earlier(browser):
+    """Issue 41, point 3: a far or Bluetooth speaker sounds later than its page can see; the
+    controls page's +10 ms steps set that delay for one tablet, which then plays that much ahead
+    of the other (as its page outputs: heard through the slow speaker, they would meet), and its
+    log says what moved it."""
+    import statistics
+
+    from boxnet import played, ramp_night, skews, tablet
+
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(30.0, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(30), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    box.on_change = server.broadcast
+    server.start()
+    address = f"http://127.0.0.1:{server.port}/"
+    try:
+        near, far = tablet(browser, address), tablet(browser, address)
+        controls = browser.new_page()
+        controls.goto(f"{address}?token={server.token}")
+        controls.wait_for_function("narratorBox.tablets.length === 2", timeout=10000)
+        for step in range(1, 5):
+            controls.locator("#tablets li").nth(1).get_by_role("button", name="+10 ms").click()
+            controls.wait_for_function(f"narratorBox.tablets[1].delay_ms === {10 * step}", timeout=5000)
+        assert "40 ms" in controls.locator("#tablets li").nth(1).inner_text()
+        far.wait_for_function("narratorBox.delay === 0.04", timeout=5000)
+        assert near.evaluate("narratorBox.delay") == 0
+        box.start_night()
+        started = time.time() + 0.5
+        time.sleep(4.5)
+        found = skews(played(near), played(far), started + 1, started + 4)
+        assert len(found) > 30
+        assert statistics.median(found) == pytest.approx(0.040, abs=0.004), statistics.median(found)
+        assert max(abs(skew - 0.040) for skew in found) < 0.015
+        assert any(event[1] == "speaker delay set" for event in far.evaluate("narratorBox.events"))
+    finally:
+        for context in browser.contexts:
+            context.close()
+        server.stop()

@@ -190,7 +190,7 @@ def test_a_full_list_of_real_tablets_refuses_one_the_controls_page_lists_and_can
                 assert (await receive_until(control, "refused"))["message"] == "That tablet is no longer on the list."
                 await control.send_json({"type": "control", "action": "remove", "tablet": 2, "token": "secret-token"})
                 assert await receive_until(control, "done") == {"type": "done", "action": "remove"}
-                assert await receive_until(late, "admitted") == {"type": "admitted"}
+                assert await receive_until(late, "admitted") == {"type": "admitted", "seconds": 0.0}  # and its delay
                 assert (await receive_until(late, "state"))["stage"] == "waiting"
                 told = await receive_until(real[1], "refused-tablet")
                 assert told["message"] == "The laptop's controls page took this tablet off its list, so it plays nothing."
@@ -251,7 +251,8 @@ def test_a_whole_game_plays_to_its_end_through_a_flood_at_the_usual_limit_of_ope
     kept = json.loads(saved.read_text())
     rounds = Rounds(load_game(GAMES_DIR / game_id), setup_from_dict(kept["setup"]), kept["entries"])
     assert kept["over"] is True and isinstance(rounds.step, Over)  # every answer kept, to the end
-    assert max(flood.lived) < 9 and oldest < 9, (max(flood.lived), oldest)  # 5 s to say hello, and a sweep
+    # 5 s to say hello, and a sweep every 0.5 s; a loaded machine (the whole suite on two cores) adds seconds
+    assert max(flood.lived) < 12 and oldest < 12, (max(flood.lived), oldest)
     told_only_what_was_said(seen, game_id, lang, players)
     errors = served.errors()
     assert "Too many open files" not in errors and "out of system resource" not in errors and "Traceback" not in errors

@@ -632,7 +632,7 @@ def test_the_box_remembers_a_bounded_number_of_tablets_and_forgets_the_longest_g
             await pages[0].close()  # a gone, the longest
             await asyncio.sleep(0.2)
             await fourth.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "d"}))
-            assert await receive_until(fourth, "admitted", timeout=2) == {"type": "admitted"}
+            assert await receive_until(fourth, "admitted", timeout=2) == {"type": "admitted", "seconds": 0.0}
             assert sorted(server._tablets) == ["b", "c", "d"]
             for page in (*pages[1:], fourth):
                 await page.close()
@@ -677,3 +677,48 @@ def test_start_opens_the_day_of_a_game_resumed_before_its_discussion():
     snapshot = box.snapshot()
     assert snapshot["stage"] == "day" and snapshot["day"]["voting"] is False and snapshot["actions"] == []
     assert box.opens == "night"  # the next Start is a night's again
+
+
+async def next_of(ws, kind: str, seconds: float = 2.0, where=lambda message: True) -> dict:
+    """The next message of type ``kind`` a socket hears that ``where`` accepts (others passed over)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        message = json.loads((await ws.receive(timeout=max(0.01, deadline - time.monotonic()))).data)
+        if message["type"] == kind and where(message):
+            return message
+
+
+def test_a_tablet_s_speaker_delay_is_set_on_the_controls_page_and_kept_through_a_reload(server):
+    """Issue 41, point 3: the controls page sets how late a tablet's speaker sounds; the tablet is
+    told at once, the list shows it, and the same tablet reloaded is told again as it says hello,
+    before its first sound. Only the token may set it, and only within a second either way."""
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            control = await session.ws_connect(url(server, "/ws"))
+            await control.send_str(json.dumps({"type": "hello", "role": "control", "token": "secret-token"}))
+            tablet = await session.ws_connect(url(server, "/ws"))
+            await tablet.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "far"}))
+            assert (await next_of(tablet, "delay"))["seconds"] == 0
+            number = (await next_of(control, "tablets", where=lambda listed: listed["tablets"]))["tablets"][0]["n"]
+
+            def setting(ms, token="secret-token"):
+                return json.dumps({"type": "control", "action": "delay", "tablet": number, "ms": ms, "token": token})
+            await control.send_str(setting(40))
+            assert (await next_of(control, "done"))["action"] == "delay"
+            assert (await next_of(tablet, "delay"))["seconds"] == 0.04
+            await next_of(control, "tablets", where=lambda listed: listed["tablets"][0]["delay_ms"] == 40)
+            for wrong in (1001, -1001, 0.5, True, "40"):
+                await control.send_str(setting(wrong))
+                refused = await next_of(control, "refused")
+                assert refused["action"] == "delay" and "1000" in refused["message"]
+            guesser = await session.ws_connect(url(server, "/ws"))
+            await guesser.send_str(setting(-300, token="guess"))
+            assert (await next_of(guesser, "error"))["message"] == "only the laptop controls the game"
+            await tablet.close()
+            again = await session.ws_connect(url(server, "/ws"))  # the same tablet, reloaded
+            await again.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "far"}))
+            assert (await next_of(again, "delay"))["seconds"] == 0.04
+            for ws in (control, again, guesser):
+                await ws.close()
+
+    asyncio.run(scenario())

@@ -69,7 +69,10 @@ PAGE_TEXTS = {
     "tablet_gone": N_("disconnected"),
     "tablet_refused": N_("refused {seconds} s ago: no place free"),
     "remove": N_("Remove"),
+    "tablet_delay": N_("speaker {ms} ms late"),
+    "delay_hint": N_("How late this tablet's speaker sounds (a far or Bluetooth one): it plays that much earlier."),
     "done_remove": N_("Removed: its place is free."),
+    "done_delay": N_("Set: that tablet plays by it from now on."),
     "refused": N_("Not playing"),
     "refused_hint": N_("It joins by itself once a place is free: on the laptop's controls page, remove a tablet "
                        "that is not in use."),

@@ -64,6 +64,8 @@ ONLY_THE_MODERATOR = N_("only the moderator's console, opened by the address nar
 TOO_MANY = N_("The speaker box already has as many tablets as it takes, so this one plays nothing.")
 REMOVED = N_("The laptop's controls page took this tablet off its list, so it plays nothing.")
 NO_SUCH_TABLET = N_("That tablet is no longer on the list.")
+MOST_DELAY_MS = 1000  # a speaker's delay the controls page may set, either way (a Bluetooth one is ~300 ms)
+DELAY_RANGE = N_("A speaker's delay is a whole number of milliseconds, from -{most} to {most}.")
 
 
 @dataclass
@@ -76,6 +78,7 @@ class Tablet:
     report: dict | None = None
     socket: int = 0  # which connection is its latest
     proved: bool = False  # it has been in step or played: a real tablet, never pushed out for a newcomer
+    delay_ms: int = 0  # how late its speaker sounds beyond what its page can see (set on the controls page)
 
     def as_dict(self, now: float) -> dict:
         report = self.report or {}
@@ -84,7 +87,7 @@ class Tablet:
                 "loading": report.get("loading") is True, "sound_off": report.get("sound") is False,
                 "may_lock": report.get("awake") is False,
                 "rtt": _number(report.get("rtt")),
-                "error": _number(report.get("error"))}
+                "error": _number(report.get("error")), "delay_ms": self.delay_ms}
 
 
 @dataclass
@@ -96,6 +99,12 @@ class Refused:
 
     def as_dict(self, now: float) -> dict:
         return {"n": self.n, "refused": True, "waiting": round(now - self.since)}
+
+
+def delay_message(tablet: Tablet) -> dict:
+    """What a tablet's page is told of its speaker's delay (seconds: it plays that much earlier);
+    with "type" "admitted" instead, the same also lets a refused tablet in."""
+    return {"type": "delay", "seconds": tablet.delay_ms / 1000}
 
 
 def room_for_one(tablets: dict[str, Tablet]) -> str | None:
@@ -459,7 +468,8 @@ class BoxServer:
         self._tablet_of[ws] = tablet
         self._greet(ws)
         self._send_tablets()
-        return admission
+        # the answer tells the page its speaker's delay before its first sound (a reloaded page too)
+        return {**delay_message(tablet), **(admission or {})}
 
     def _number_for(self, key: str) -> int:
         """A tablet's number on the controls page: the one it had while refused, else the next."""
@@ -526,6 +536,24 @@ class BoxServer:
         self._send_tablets()
         return {"type": "done", "action": "remove"}
 
+    def _delay(self, message: dict) -> dict:
+        """The controls page sets how late a tablet's speaker sounds beyond what its page can see (a
+        far or Bluetooth speaker): kept with the tablet for the whole game and told to its page,
+        which plays that much earlier, from its first sound after a reload too."""
+        number, delay = message.get("tablet"), message.get("ms")
+        tablet = next((listed for _key, listed in self._tablets.items() if listed.n == number), None)
+        if tablet is None or not isinstance(number, int):
+            return {"type": "refused", "action": "delay", "message": self.catalog.gettext(NO_SUCH_TABLET)}
+        if not isinstance(delay, int) or isinstance(delay, bool) or abs(delay) > MOST_DELAY_MS:
+            return {"type": "refused", "action": "delay", "message": self.catalog.gettext(DELAY_RANGE).format(
+                most=MOST_DELAY_MS)}
+        tablet.delay_ms = delay
+        ws = self._socket_of(tablet)
+        if ws is not None:
+            asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
+        self._send_tablets()
+        return {"type": "done", "action": "delay"}
+
     def _admit_waiting(self) -> None:
         """A place is free: the tablet refused longest ago whose page is open takes it at once."""
         waiting = [(self._refused[key].since, id(ws), ws, key) for ws, key in list(self._waiting.items())
@@ -571,6 +599,10 @@ class BoxServer:
             if not self._has_token(message):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
             return self._remove(message)
+        if kind == "control" and message.get("action") == "delay":
+            if not self._has_token(message):
+                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
+            return self._delay(message)
         if kind == "control":
             action = message.get("action")
             if not self._controls_game(message):

@@ -59,6 +59,8 @@ const box = {                // what the page knows; tests read it as window.nar
   feedback: null,            // the controls page: what became of the last press
   tablets: [],               // the controls page: every tablet's state, from the laptop
   refused: null,             // a tablet the laptop turned away: why, as its screen says it (it plays nothing)
+  delay: 0,                  // how late this tablet's speaker sounds beyond what the page can see (seconds, the
+                             // controls page's): it plays that much earlier, so it is heard with the others
   connection: "connecting",  // connecting, open, lost
   awake: null,               // the screen is kept on (Wake Lock); false: it may lock, and the sound with it
   ctx: null, out: null,      // the audio context, and the node everything plays into
@@ -71,6 +73,9 @@ let ctx = null, night = null, play = null, lines = [], socket = null, wakeLock =
 const clips = {};
 const now = () => performance.now() / 1000;           // this page's clock, seconds
 const serverNow = () => now() + box.offset;
+// The server time at which what the page outputs at page time `pageTime` is heard: the clock's
+// offset, and the speaker's own delay the page cannot see (set on the controls page).
+const heardAt = (pageTime) => pageTime + box.offset + box.delay;
 const pageId = sessionStorage.getItem("narrator-page") || Math.random().toString(36).slice(2, 12);
 sessionStorage.setItem("narrator-page", pageId);      // a reload is the same tablet
 
@@ -313,8 +318,13 @@ function receive(message) {
     render();
     return;
   }
+  if (message.type === "delay" || message.type === "admitted") {  // its speaker's delay, as the controls page set it
+    if (message.type === "admitted") letIn();
+    if (message.seconds !== box.delay) note("speaker delay set", message.seconds - box.delay);
+    box.delay = message.seconds;
+    return;
+  }
   if (message.type === "refused-tablet") { if (!controlling) turnedAway(message.message); return; }
-  if (message.type === "admitted") { letIn(); return; }
   if (message.type === "say") { say(message.key, message.at); return; }
   if (message.type === "tablets") { box.tablets = message.tablets; render(); return; }
   if (message.type === "done") {
@@ -469,7 +479,7 @@ function apply(state) {
   const n = state.night;
   if (!night || state.night_id !== box.nightId || state.stage !== "night" || !n.running) { stopNight(); return; }
   const [ctxNow, pageNow] = audioAndPageTime();
-  const ctxAt = (serverTime) => ctxNow + (serverTime - box.offset - pageNow);
+  const ctxAt = (serverTime) => ctxNow + (serverTime - heardAt(pageNow));
   const zero = n.anchor_time - n.anchor_offset;       // the server time of the night's sample 0, this run
   const lead = 0.05;
   if (play && Math.abs(play.zero - zero) < 1e-6
@@ -559,7 +569,7 @@ function steerRun(run, ctxNow, pageNow) {
   if (t < run.ctx0 || (run.stopCtx !== null && t >= run.stopCtx)) return run;
   const here = run.pos0 + (t - run.ctx0) * run.rate;
   if (here >= run.buffer.duration) return run;
-  const error = here - run.where(pageNow + (t - ctxNow) + box.offset);
+  const error = here - run.where(heardAt(pageNow + (t - ctxNow)));
   run.error = error;
   if (run.hushed && t - run.since >= HUSH_LONGEST) unhush(run, t, "heard, never settled", error);
   // The mapping in doubt: hold the course, unless it is far off (after a glitch, or a start set on a
@@ -628,7 +638,7 @@ async function say(key, at) {
   let buffer;
   try { buffer = await clips[key]; } catch (error) { box.errors.push(String(error)); return; }
   const [ctxNow, pageNow] = audioAndPageTime();
-  const when = ctxNow + (at - box.offset - pageNow);
+  const when = ctxNow + (at - heardAt(pageNow));
   const earliest = Math.max(ctxNow, ctx.currentTime) + 0.02;  // what is already rendered cannot change
   const into = Math.max(0, earliest - when);
   if (into >= buffer.duration) return;
@@ -785,7 +795,19 @@ function tabletItem(n) {
     render();
     send({type: "control", token, action: "remove", tablet: n});
   });
-  item.append(document.createElement("span"), remove);
+  const delays = [-100, -10, 10, 100].map((step) => {
+    const button = Object.assign(document.createElement("button"), {type: "button", className: "delay",
+                                                                    title: TEXT.delay_hint,
+                                                                    textContent: `${step > 0 ? "+" : "−"}${Math.abs(step)} ms`});
+    button.addEventListener("click", () => {
+      const tablet = box.tablets.find((listed) => listed.n === n);
+      box.feedback = {action: "delay", text: TEXT.sending, refused: false, at: now()};
+      render();
+      send({type: "control", token, action: "delay", tablet: n, ms: ((tablet && tablet.delay_ms) || 0) + step});
+    });
+    return button;
+  });
+  item.append(document.createElement("span"), ...delays, remove);
   listed.set(n, item);
   return item;
 }
@@ -800,7 +822,8 @@ function tabletLine(tablet) {
   if (tablet.playing && tablet.error !== null && Math.abs(tablet.error) > IN_STEP) {
     return ["poor", fill(TEXT.tablet_catching_up, {ms: Math.round(Math.abs(tablet.error) * 1000)})];
   }
-  const lock = tablet.may_lock ? ` · ${TEXT.tablet_may_lock}` : "";
+  const lock = (tablet.may_lock ? ` · ${TEXT.tablet_may_lock}` : "")
+    + (tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: tablet.delay_ms})}` : "");
   if (tablet.playing) return ["good", fill(TEXT.tablet_in_step, {ms: Math.max(1, Math.round(tablet.rtt * 500))}) + lock];
   return ["good", TEXT.tablet_ready + lock];
 }
