@@ -2,6 +2,12 @@
 pause and resume, on a clean network and behind 50 ms of jitter with loss.
 
 Usage:  .venv/bin/python benchmarks/audiopath.py [--rounds 3] [--jitter 50] [--length 60] [--against PAGE]
+        [--no-floor]
+
+First, as many rounds of the rig's own floor (``heard.play_plainly``): one stream whose channels
+are the same samples (what the recording and the reading add), then three plain players given the
+night at one moment with a browser starting beside them (what PulseAudio's streams add); the pages'
+figures are read against it.
 
 With ``--against PAGE`` (another version of ``static/box.js``, e.g. `git show
 7905c49:narrator/shell/speakerbox/static/box.js > old.js`), every run is played twice in turn, by
@@ -33,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from heard import Plan, can_run, measure, play_night  # noqa: E402
+from heard import Plan, can_run, measure, play_night, play_plainly  # noqa: E402
 
 PARTS = ("start", "late join", "reload", "glitch", "resume", "whole")
 
@@ -65,6 +71,7 @@ def main() -> None:
     parser.add_argument("--network", choices=("both", "loopback", "jitter"), default="both")
     parser.add_argument("--against", type=Path, help="another box.js to play every run with too, in turn")
     parser.add_argument("--json", type=Path, help="also write every figure and every page's log here")
+    parser.add_argument("--no-floor", action="store_true", help="leave out the rig's own floor (plain players)")
     arguments = parser.parse_args()
     if (why := can_run()) is not None:
         sys.exit(f"benchmarks/audiopath.py: {why}")
@@ -74,6 +81,7 @@ def main() -> None:
     runs = []
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         night = render_night(Path(folder))
+        floor = [] if arguments.no_floor else rig_floor(playwright, Path(folder), night, arguments)
         for round_ in range(arguments.rounds):
             networks = {"both": (0.0, arguments.jitter / 1000), "loopback": (0.0,),
                         "jitter": (arguments.jitter / 1000,)}[arguments.network]
@@ -95,10 +103,42 @@ def main() -> None:
                           + "; ".join(f"tablet {tablet}: {logged}" for tablet, logged in episode["logged"].items()
                                       if logged), file=sys.stderr)
     if arguments.json:
-        arguments.json.write_text(json.dumps(runs, indent=1, default=float))
+        arguments.json.write_text(json.dumps({"floor": floor, "runs": runs}, indent=1, default=float))
+    if floor:
+        report_floor(floor)
     for name in pages:
         print(f"\n{name} page" if len(pages) > 1 else "")
         report([run for run in runs if run["page"] == name], arguments.rounds)
+
+
+def rig_floor(playwright, folder: Path, night: bytes, arguments) -> list[dict]:
+    """The rig's own floor, as many rounds as the pages', before them (issue 41, point 5): the
+    recording and the reading alone (one stream, its three channels the same samples), and
+    PulseAudio's own streams (three plain players given the night at one moment, a Chromium
+    starting beside them)."""
+    found = []
+    for round_ in range(arguments.rounds):
+        for together in (True, False):
+            heard = play_plainly(folder / f"floor{round_}{'-together' if together else ''}", night, 3,
+                                 arguments.length, together, None if together else playwright)
+            figures = measure(heard)["whole"]
+            found.append({"round": round_, "together": together, **figures})
+            print(f"floor, round {round_ + 1}, {'one stream' if together else 'three players'}: median "
+                  f"{figures['median']:.2f} ms, worst {figures['worst']:.2f} ms", file=sys.stderr)
+    return found
+
+
+def report_floor(floor: list[dict]) -> None:
+    print("The rig's own floor (ms between the channels as heard: median of windows / worst window, over the"
+          " rounds)\n")
+    print("| played by | median | worst | longest over 5 ms |")
+    print("|---|---:|---:|---:|")
+    for together, name in ((True, "one stream, the same samples on every channel"),
+                           (False, "three plain players (pacat) given the night at once, a browser starting")):
+        mine = [run for run in floor if run["together"] == together]
+        print(f"| {name} | {statistics.median(run['median'] for run in mine):.2f} | "
+              f"{max(run['worst'] for run in mine):.2f} | {max(run['over 5 ms'] for run in mine):.1f} s |")
+    print()
 
 
 def report(runs: list[dict], rounds: int) -> None:

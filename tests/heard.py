@@ -41,12 +41,14 @@ DAEMON_PRIORITY = 20  # the room's PulseAudio, real-time: over a CPU burst, whic
 BURST_PRIORITY = 10
 PULSEAUDIO = shutil.which("pulseaudio") or "/usr/bin/pulseaudio"
 PAREC = shutil.which("parec") or "/usr/bin/parec"
+PACAT = shutil.which("pacat") or "/usr/bin/pacat"
 PACTL = shutil.which("pactl") or "/usr/bin/pactl"
 
 
 def can_run() -> str | None:
     """Why the real audio path cannot run here, or None."""
     for tool, package in ((PULSEAUDIO, "pulseaudio"), (PAREC, "pulseaudio-utils"), (PACTL, "pulseaudio-utils"),
+                          (PACAT, "pulseaudio-utils"),
                           (CHROMIUM, "chromium")):
         if not os.path.exists(tool):
             return f"needs {tool} (apt-get install {package})"
@@ -391,6 +393,69 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
     return Heard(plan, recording, night, to_recording(start), {what: to_recording(wall) for what, wall in marks.items()},
                  {tablet: [[to_recording(when), *rest] for when, *rest in found] for tablet, found in events.items()},
                  rate, latencies)
+
+
+# --- the rig's own floor ----------------------------------------------------------------------------
+
+def play_plainly(folder: Path, night_wav: bytes, tablets: int, seconds: float, together: bool,
+                 playwright=None) -> Heard:
+    """What the rig hears of plain players, no page and no box: the floor the pages' figures are
+    read against (issue 41, point 5). ``together``: one ``pacat`` of a stream with a channel per
+    tablet into the null sink itself, every channel the same samples at the same instant (what the
+    recording and the measuring add, nothing else); else one ``pacat`` per tablet's sink, each
+    opened ahead and all given the night at one wall-clock moment (what PulseAudio's own streams
+    add too), with a Chromium starting beside them (``playwright``: when given), as the pages'
+    browsers would."""
+    served, night = marked(night_wav, seconds)
+    room = Room(Path(folder) / "pulse", tablets)
+    players: list[subprocess.Popen] = []
+    browser = None
+    try:
+        room.start()
+        # (the null sink's channels are positions aux0, aux1...: a stream for it must name them so)
+        streams = [("all", ",".join(f"aux{i}" for i in range(tablets)), np.repeat(night[:, None], tablets, axis=1))] \
+            if together else [(f"t{tablet}", "mono", night[:, None]) for tablet in range(1, tablets + 1)]
+        players = [subprocess.Popen([PACAT, "--playback", f"--device={device}", "--format=float32le", f"--rate={RATE}",
+                                     f"--channels={samples.shape[1]}", f"--channel-map={channels}", "--latency-msec=20",
+                                     "--raw"], stdin=subprocess.PIPE, env={**os.environ, **room.env})
+                   for device, channels, samples in streams]
+        room.record()
+        time.sleep(1.0)  # the players' streams open, the recorder running, before the first sound
+        start = time.time() + 0.5
+        go = threading.Barrier(len(players))
+
+        def feed(player: subprocess.Popen, samples: np.ndarray) -> None:
+            data = np.ascontiguousarray(samples, dtype=np.float32).tobytes()
+            go.wait()
+            while time.time() < start:
+                pass  # spun to the moment: every stream is given its first samples at once
+            player.stdin.write(data)
+            player.stdin.close()
+
+        feeders = [threading.Thread(target=feed, args=(player, samples))
+                   for player, (_device, _channels, samples) in zip(players, streams, strict=True)]
+        for feeder in feeders:
+            feeder.start()
+        if playwright is not None and not together:
+            time.sleep(max(0.0, start - time.time()))
+            browser = browser_for(playwright, room, 1)
+            browser.new_page().goto("about:blank")
+        for feeder in feeders:
+            feeder.join(seconds + 30)
+        for player in players:
+            player.wait(seconds + 30)
+        time.sleep(0.3)  # the last of it through the recorder
+        recording, wall0, rate = room.recording()
+    finally:
+        for player in players:
+            if player.poll() is None:
+                player.kill()
+        if browser is not None:
+            browser.close()
+        room.stop()
+    to_recording = lambda wall: (wall - wall0) * rate / RATE  # noqa: E731
+    plan = Plan(length=seconds, join=None, reload=None, burst=None, pause=None, resume=None, tablets=tablets)
+    return Heard(plan, recording, night, to_recording(start), {}, {}, rate, {})
 
 
 # --- the figures ------------------------------------------------------------------------------------
