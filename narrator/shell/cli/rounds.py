@@ -34,7 +34,6 @@ from narrator.core.rounds import (
     Rounds,
     Setup,
     answer_for,
-    called_tonight,
     entry_for,
     notes_for,
     places_for,
@@ -505,17 +504,9 @@ class GameTable:
                 character=character)
         if step.idle is not None:
             return f"  ({character}: {self.sentences.said(step.idle)})"
-        if not slot.silent and self.typed_after(step):
+        if not slot.silent and not step.closes:  # its characters' doings are typed in the silent turns after it
             return None
         return _("  ({character}: nothing to enter tonight)").format(character=character)
-
-    def typed_after(self, step: PhaseStep) -> bool:
-        """Whether a silent turn follows ``step``'s in tonight's order: what its characters did is
-        typed there."""
-        tonight = [slot for slot in called_tonight(self.game, step.state) if slot.id not in step.skip]
-        ids = [slot.id for slot in tonight]
-        following = tonight[ids.index(step.phase) + 1:ids.index(step.phase) + 2]
-        return bool(following) and following[0].silent
 
     def entered(self, ask, character: str, phase: str | None = None):
         """What the moderator enters for an ask, at the terminal or on the console: the form its
