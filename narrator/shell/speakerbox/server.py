@@ -595,14 +595,11 @@ class BoxServer:
                 tablet.report = message
                 tablet.proved = tablet.proved or message.get("synced") is True or message.get("playing") is True
             return None
-        if kind == "control" and message.get("action") == "remove":
+        tablets_action = {"remove": self._remove, "delay": self._delay}.get(str(message.get("action")))
+        if kind == "control" and tablets_action is not None:  # the tablets' list: the laptop's page alone
             if not self._has_token(message):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
-            return self._remove(message)
-        if kind == "control" and message.get("action") == "delay":
-            if not self._has_token(message):
-                return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}
-            return self._delay(message)
+            return tablets_action(message)
         if kind == "control":
             action = message.get("action")
             if not self._controls_game(message):
