@@ -285,3 +285,10 @@ def test_an_ipv4_peer_through_an_ipv6_socket_is_counted_as_itself():
     assert peer_address(transport(("::ffff:127.0.0.1", 5, 0, 0))) == "127.0.0.1"
     assert peer_address(transport(("192.168.1.20", 5))) == "192.168.1.20"
     assert peer_address(transport(None)) == "?"
+
+
+def test_the_box_keeps_half_the_open_files_for_connections_within_its_bounds():
+    """The README's figures: 512 connections at the usual 1,024 files, 4,096 at most, 64 at least."""
+    from narrator.shell.speakerbox.gate import total_for
+
+    assert [total_for(files) for files in (1024, 20000, 1 << 20, 64)] == [512, 4096, 4096, 64]
