@@ -32,7 +32,8 @@ from narrator.shell.speakerbox.state import Box
 class TimedPlayer:
     """The sound card, in the injected clock's time: a part of the night takes its length to play.
     It keeps what the table hears (each part's sound and when it starts) and what the tablets are
-    sent for it (the box's state as a tablet gets it, as the part starts and as it ends)."""
+    sent for it (the box's state as a tablet gets it as the part is loaded and as it starts, as
+    ``BoxTable.load`` and ``play_part`` make it)."""
 
     name = "timed"
     audible = True
@@ -61,7 +62,6 @@ class TimedPlayer:
                            count_windows(night))
         self.box.start_night(lead=0.0)
         self.clock.sleep(night.seconds)
-        self.box.show_day(None, None, False)
         return True
 
     def timelines(self) -> list[tuple[list, list]]:
