@@ -188,3 +188,32 @@ def test_the_day_digits_grow_with_the_terminal_and_are_redrawn_on_resize():
     assert max(len(row) for row in at_160) <= 159 and max(len(row) for row in at_80) <= 79
     rows_at_80 = len(drawn[0].split("\x1b[J")[1].splitlines())
     assert drawn[2].startswith(f"\x1b[{rows_at_80}A\r\x1b[J")  # the old screen is cleared, not scrolled
+
+
+def test_a_line_edited_at_the_console_prompt_survives_ctrl_z_and_fg(monkeypatch):
+    """The moderator's console prompt reads a line key by key (cbreak, no echo): Ctrl-Z gives the
+    shell its terminal back as it was, and fg takes the line's own mode up again, as the single
+    keys of the night and the day do (found in review: the prompt's mode had no such handlers)."""
+    import pty
+    import sys
+
+    from narrator.shell.platform.keyboard import Lines
+
+    leader, follower = pty.openpty()
+    try:
+        monkeypatch.setattr(sys, "stdin", os.fdopen(os.dup(follower), "r"))
+        before = termios.tcgetattr(follower)
+        handlers = signal.getsignal(signal.SIGTSTP), signal.getsignal(signal.SIGCONT)
+        with Lines().editing("> "):
+            editing = termios.tcgetattr(follower)
+            assert not editing[3] & (termios.ICANON | termios.ECHO)
+            assert signal.getsignal(signal.SIGTSTP) not in handlers  # Ctrl-Z is narrate's to handle
+            termios.tcsetattr(follower, termios.TCSANOW, before)  # what the suspend gives the shell
+            signal.getsignal(signal.SIGCONT)(signal.SIGCONT, None)  # fg
+            assert termios.tcgetattr(follower)[3] == editing[3]
+        assert (signal.getsignal(signal.SIGTSTP), signal.getsignal(signal.SIGCONT)) == handlers
+        assert termios.tcgetattr(follower) == before
+    finally:
+        sys.stdin.close()
+        os.close(leader)
+        os.close(follower)

@@ -140,8 +140,9 @@ def _terminal_keys(fd: int) -> Iterator[ReadKey]:
         termios.tcsetattr(fd, termios.TCSAFLUSH, saved)  # FLUSH: keys not read are not for the next question
 
 
-def _rearm_after_suspend(fd: int, saved) -> Callable[[], None]:
-    """Ctrl-Z gives the shell its terminal back as it was; ``fg`` takes single keys up again.
+def _rearm_after_suspend(fd: int, saved, mode=None) -> Callable[[], None]:
+    """Ctrl-Z gives the shell its terminal back as it was; ``fg`` takes single keys up again (in
+    ``mode`` when given: the exact mode they were read in).
 
     Returns the function that puts the previous signal handlers back. Handlers can only be
     set from the main thread; elsewhere (the speaker box's helpers) suspending is left as it is.
@@ -159,7 +160,10 @@ def _rearm_after_suspend(fd: int, saved) -> Callable[[], None]:
         os.kill(os.getpid(), signal.SIGTSTP)  # stop for real; execution goes on here after fg
 
     def carry_on(signal_number, frame):
-        tty.setcbreak(fd)
+        if mode is None:
+            tty.setcbreak(fd)
+        else:  # the mode the keys were read in (a line edited here: cbreak, no echo)
+            termios.tcsetattr(fd, termios.TCSANOW, mode)
         signal.signal(signal.SIGTSTP, suspend)
 
     previous = {number: signal.signal(number, handler)
@@ -219,11 +223,13 @@ class Lines:
         mode = termios.tcgetattr(fd)
         mode[3] &= ~termios.ECHO
         termios.tcsetattr(fd, termios.TCSANOW, mode)
+        restore_handlers = _rearm_after_suspend(fd, saved, mode)  # Ctrl-Z and fg, as for single keys
         self._fd, self._decoder = fd, codecs.getincrementaldecoder(stdin.encoding or "utf-8")(errors="replace")
         try:
             yield
         finally:
             self._fd = None
+            restore_handlers()
             termios.tcsetattr(fd, termios.TCSANOW, saved)
 
     def poll(self, seconds: float) -> str | None:
