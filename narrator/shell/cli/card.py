@@ -77,18 +77,13 @@ def card(env, size, day_minutes, sheet, names, deal, saved, output, **params):
 def _say_game_in_play(env) -> None:
     """A new draw while a game of this game is kept unfinished: the card of a game in play is
     asked for with --saved, and a new draw is easily taken for it."""
-    from narrator.core.errors import NarratorError
-    from narrator.shell.savedgames import FOLDER, load, unfinished
+    from narrator.shell.cli.resume import game_of
+    from narrator.shell.savedgames import FOLDER, unfinished
 
-    for path in unfinished(env.data_home / FOLDER):
-        try:
-            in_play = load(path).game_id == env.game.id
-        except NarratorError:  # a file resume will name: not this command's business
-            continue
-        if in_play:
-            click.echo(_("narrate: a new draw, not the set of the game in play: 'narrate card --saved' prints "
-                         "that one"), err=True)
-            return
+    # (a file that cannot be read as a game is resume's to name: not this command's business)
+    if any(game_of(path) == env.game.id for path in unfinished(env.data_home / FOLDER)):
+        click.echo(_("narrate: a new draw, not the set of the game in play: 'narrate card --saved' prints "
+                     "that one"), err=True)
 
 
 def _refuse_with_saved(params: dict, names, deal: bool) -> None:

@@ -48,20 +48,10 @@ def replay(env, file, as_json, lang):
         click.echo(line)
 
 
-def announced(game, result, sentences) -> list[str]:
-    """What the table was told of a dawn or a dusk beyond its dead, as play says it (the rules'
-    announcement: the two cursed dead, the Bardo's news): at every dawn, and a dusk where anyone died."""
-    from narrator.core.state import Dawn
-
-    if not result.dead and not result.revived and not isinstance(result, Dawn):
-        return []
-    return list(game.rules.announce(game, result, sentences))
-
-
 def replay_lines(game, replayed, lang: str) -> list[str]:
     """The result in the game's words: each round's dead, why, what each was told, and the end."""
     from narrator.core.vote import Sentences
-    from narrator.shell.cli.words import ending, named, said_answer
+    from narrator.shell.cli.words import announced, ending, named, said_answer
     from narrator.shell.translation import _
 
     sentences = Sentences(game.languages[lang])

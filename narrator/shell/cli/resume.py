@@ -42,7 +42,7 @@ def chosen_game(env, file: Path | None, game_id: str | None = None):
     if file is None:
         found = saved_games(env.data_home / FOLDER)
         if game_id is not None:
-            found = [(path, problem) for path, problem in found if problem is not None or _game_of(path) == game_id]
+            found = [(path, problem) for path, problem in found if problem is not None or game_of(path) == game_id]
         games = [path for path, problem in found if problem is None]
         if not games:
             if found:  # only files that cannot be resumed: the newest one says why
@@ -67,7 +67,7 @@ def chosen_game(env, file: Path | None, game_id: str | None = None):
     return saved
 
 
-def _game_of(path: Path) -> str | None:
+def game_of(path: Path) -> str | None:
     """The id of the game saved in ``path``, or None when it cannot be read as one."""
     from narrator.shell.savedgames import load
 

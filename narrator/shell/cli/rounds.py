@@ -59,7 +59,7 @@ from narrator.shell.cli.options import (
     say_seed,
 )
 from narrator.shell.cli.prompts import Undo, ask_form, ask_names, is_undo, prompt
-from narrator.shell.cli.words import ending, named, said_answer
+from narrator.shell.cli.words import announced, ending, named, said_answer
 from narrator.shell.savedgames import FOLDER, TOKENS, SavedGame, new_game_path
 from narrator.shell.speakerbox import forms
 from narrator.shell.speakerbox.moderator import UNDO, Console
@@ -551,11 +551,9 @@ class GameTable:
     def announce(self, result) -> None:
         """What a night or a day came to, said aloud as the game's rules say it (a dawn with no
         death has a line of its own, in the voice packs)."""
-        if not result.dead and not result.revived:
-            if not isinstance(result, Dawn):
-                return
+        if isinstance(result, Dawn) and not result.dead and not result.revived:
             self.spoken(self.language.line(NOBODY_DIED_LINE), key=NOBODY_DIED_LINE)
-        for line in self.game.rules.announce(self.game, result, self.sentences):
+        for line in announced(self.game, result, self.sentences):
             self.spoken(line)
 
     def end_question(self, step: EndQuestion) -> dict:

@@ -30,3 +30,13 @@ def said_answer(game, sentences, key: str, answer: str | int) -> str:
     answer is a player's name, ``answer_player`` naming him (the Thief shown the mystic's holder)."""
     sentence, values = answer_said(game.nights_rules.ANSWERS.get(key, ()), answer)
     return sentences(sentence, **values)
+
+
+def announced(game, result, sentences) -> list[str]:
+    """What the table is told of a dawn or a dusk beyond its dead, as the rules announce it (the two
+    cursed dead, the Bardo's news): at every dawn, and at a dusk where anyone died or came back."""
+    from narrator.core.state import Dawn
+
+    if not result.dead and not result.revived and not isinstance(result, Dawn):
+        return []
+    return list(game.rules.announce(game, result, sentences))
