@@ -24,7 +24,7 @@ from narrator.core.deck import usual_deck  # noqa: E402
 from narrator.core.errors import NarratorError  # noqa: E402
 from narrator.core.script import settings_for  # noqa: E402
 from narrator.games.loader import available_games, load_game  # noqa: E402
-from narrator.shell.cardpdf import ONE_PAGE, SIZES, Measure, lay_out  # noqa: E402
+from narrator.shell.cardpdf import SIZES, Measure, lay_out, sides  # noqa: E402
 
 GAMES = ROOT / "scripts"
 FLOOR = 9.0  # points on A5: every shipped game's recommended decks, in every variant (tests/test_card.py)
@@ -45,7 +45,7 @@ def points(values: list, size: str) -> str:
         return "—"
     smallest = f"{min(body for body, _pages in values):g}"
     pages = max(pages for _body, pages in values)
-    return smallest if pages <= (1 if size in ONE_PAGE else 2) else f"{smallest} ({pages} pages)"
+    return smallest if pages <= sides(size) else f"{smallest} ({pages} pages)"
 
 
 def table() -> list[str]:

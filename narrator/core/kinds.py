@@ -151,10 +151,9 @@ class Player(Kind):
         return plural("{character} points at", "{character} point at", copies, character=character)
 
     def form(self, ask, question, words):
-        if ask.drawn:  # nobody entered: the laptop draws one (a token's first bearer)
-            return {"kind": "one", "question": question, "options": options(ask.candidates), "none": True,
-                    "none_label": msg("draw one at random")}
-        return {"kind": "one", "question": question, "options": options(ask.candidates), "none": not ask.required}
+        # drawn: nobody entered is the laptop drawing one (a token's first bearer)
+        return {"kind": "one", "question": question, "options": options(ask.candidates),
+                "none": ask.drawn or not ask.required, **({"none_label": msg("draw one at random")} if ask.drawn else {})}
 
 
 class Players(Kind):

@@ -118,7 +118,7 @@ def lay_out(content: CardContent, size: str, measure: "Measure | None" = None,
     readable = _sizes(below, READABLE)
     fewest = _paginate(content, size, readable[-1], measure, pages=None) if readable else None
     if fewest is not None:
-        for pages in range(_sides(size), len(fewest) + 1):
+        for pages in range(sides(size), len(fewest) + 1):
             for body in readable:
                 laid = _paginate(content, size, body, measure, pages)
                 if laid is not None:
@@ -130,7 +130,8 @@ def lay_out(content: CardContent, size: str, measure: "Measure | None" = None,
     return None
 
 
-def _sides(size: str) -> int:
+def sides(size: str) -> int:
+    """The sides of a sheet a card is printed on: one for A4, two (front and back) otherwise."""
     return 1 if size in ONE_PAGE else 2
 
 
@@ -149,7 +150,7 @@ def _paginate(content: CardContent, size: str, body: float, measure: "Measure",
     when -1, as many as it takes when None), or None when they do not fit. The night ends a page
     and the day opens the next when that fits; else each page is filled as full as it can be, with
     the section a cut falls in headed again on the next page."""
-    most = _sides(size) if pages == -1 else pages
+    most = sides(size) if pages == -1 else pages
     blocks = content.front + content.back
     heights = [measure.height(block, body) for block in blocks]
     natural = len(content.front)

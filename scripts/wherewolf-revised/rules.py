@@ -85,7 +85,8 @@ NAMED_OPTIONS = {AMULET: AMULET, SWORD: SWORD}
 NEWS = {BARD: "white", HOST: "dark"}  # the tavern's news: which aura the Veggente saw (dawn answers)
 VOTE_KEYS = {"pointing": LAWYER, "accusation": "accusation", "runoff": "ballottaggio"}
 END_AFTER = ("dawn",)  # the end is looked for only at the start of a day
-SENTENCES = ("idle_spent", "idle_acted", "no_accusations", "title_pointing", "title_accusation", "title_runoff",  # the rounds' titles
+SENTENCES = ("title_pointing", "title_accusation", "title_runoff",  # the rounds' titles
+             "idle_spent", "idle_acted", "no_accusations",
              "accused", "accusations", "ballottaggio", "round_pointing", "round_accusation", "round_accused",
              "question_pointing", "burned", "spared", "dawn_dead", "news_bardo", "news_oste",
              "no_news", "revealed", "answer_rumour", "answer_silence",
