@@ -775,7 +775,10 @@ function renderControls() {
     const [mood, text] = tabletLine(tablet);
     const item = listed.get(tablet.n) || tabletItem(tablet.n);
     item.className = mood;
-    item.firstChild.textContent = `${fill(TEXT.tablet, {n: tablet.n})} · ${text}`;
+    // The speaker delay is the moderator's own setting: shown whatever the tablet is doing, so a
+    // step pressed while it connects is seen to have taken.
+    const delay = tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: tablet.delay_ms})}` : "";
+    item.firstChild.textContent = `${fill(TEXT.tablet, {n: tablet.n})} · ${text}${delay}`;
     return item;
   });
   for (const n of [...listed.keys()]) if (!box.tablets.some((tablet) => tablet.n === n)) listed.delete(n);
@@ -822,8 +825,7 @@ function tabletLine(tablet) {
   if (tablet.playing && tablet.error !== null && Math.abs(tablet.error) > IN_STEP) {
     return ["poor", fill(TEXT.tablet_catching_up, {ms: Math.round(Math.abs(tablet.error) * 1000)})];
   }
-  const lock = (tablet.may_lock ? ` · ${TEXT.tablet_may_lock}` : "")
-    + (tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: tablet.delay_ms})}` : "");
+  const lock = tablet.may_lock ? ` · ${TEXT.tablet_may_lock}` : "";
   if (tablet.playing) return ["good", fill(TEXT.tablet_in_step, {ms: Math.max(1, Math.round(tablet.rtt * 500))}) + lock];
   return ["good", TEXT.tablet_ready + lock];
 }
