@@ -57,10 +57,16 @@ def can_run() -> str | None:
 
 class Room:
     """A PulseAudio daemon with one null sink of ``tablets`` channels, a mono sink per tablet
-    (``t1``, ``t2``, ...) on its own channel, and one recording of them all."""
+    (``t1``, ``t2``, ...) on its own channel, and one recording of them all.
 
-    def __init__(self, folder: Path, tablets: int):
-        self.folder, self.tablets = Path(folder), tablets
+    ``hidden``: {tablet: ms} for a tablet whose speaker sounds later than its page can see (a slow
+    or Bluetooth one): its browser plays into a sink of its own (``p2``...), fed to its channel
+    through ``module-loopback`` with that latency. The room's default source, ``mic``, is every
+    channel mixed to one, as a microphone in the middle of the table hears them: a program that
+    records from ALSA's default device with ``alsa_env`` records it (ALSA's pulse plugin)."""
+
+    def __init__(self, folder: Path, tablets: int, hidden: dict[int, int] | None = None):
+        self.folder, self.tablets, self.hidden = Path(folder), tablets, dict(hidden or {})
         self.socket = self.folder / "run" / "native"
         self.process: subprocess.Popen | None = None
         self.recorder: subprocess.Popen | None = None
@@ -89,6 +95,12 @@ class Room:
                  f" rate={RATE} format=float32le"]
         lines += [f"load-module module-remap-sink sink_name=t{i + 1} master=all channels=1"
                   f" master_channel_map=aux{i} channel_map=mono remix=no" for i in range(self.tablets)]
+        for tablet, ms in sorted(self.hidden.items()):
+            lines += [f"load-module module-null-sink sink_name=p{tablet} channels=1 channel_map=mono rate={RATE}"
+                      " format=float32le",
+                      f"load-module module-loopback source=p{tablet}.monitor sink=t{tablet} latency_msec={ms}"]
+        lines += [f"load-module module-remap-source source_name=mic master=all.monitor channels=1 channel_map=mono"
+                  f" rate={RATE} remix=yes", "set-default-source mic"]
         script = self.folder / "room.pa"
         script.write_text("\n".join(lines) + "\n")
         self.process = subprocess.Popen(
@@ -102,6 +114,36 @@ class Room:
                 raise RuntimeError(f"PulseAudio did not start: {(self.folder / 'pulseaudio.log').read_text()}")
             time.sleep(0.1)
         return self
+
+    def sink_for(self, tablet: int) -> str:
+        """Where tablet ``tablet``'s browser plays."""
+        return f"p{tablet}" if tablet in self.hidden else f"t{tablet}"
+
+    @property
+    def alsa_env(self) -> dict[str, str]:
+        """What a program needs for ALSA's default device to be this room's (its ``mic`` to record)."""
+        config = self.folder / "asound.conf"
+        config.write_text("pcm.!default { type pulse }\nctl.!default { type pulse }\n")
+        return {**self.env, "ALSA_CONFIG_PATH": str(config)}
+
+    def microphone(self, seconds: float, clock=None) -> tuple[np.ndarray, float]:
+        """``narrator.shell.speakerbox.listen.record`` run for real in a process of its own (its ALSA
+        and PortAudio set up for this room from the start), on the same monotonic clock as the box."""
+        import json
+
+        probe = ("import json, sys, time\n"
+                 "from narrator.shell.speakerbox.listen import record\n"
+                 "samples, start = record(float(sys.argv[1]), time.monotonic)\n"
+                 "sys.stderr.write(json.dumps(start))\n"
+                 "sys.stdout.buffer.write(samples.astype('float32').tobytes())\n")
+        done = subprocess.run([sys.executable, "-c", probe, str(seconds)], capture_output=True,
+                              env={**os.environ, **self.alsa_env}, timeout=seconds + 30)
+        if done.returncode:
+            from narrator.core.errors import NarratorError
+            from narrator.core.i18n import msg
+
+            raise NarratorError(msg("{error}", error=done.stderr.decode(errors="replace").strip().splitlines()[-1]))
+        return np.frombuffer(done.stdout, dtype=np.float32), json.loads(done.stderr.decode().splitlines()[-1])
 
     def record(self) -> None:
         channels = ",".join(f"aux{i}" for i in range(self.tablets))
@@ -265,6 +307,7 @@ class Plan:
     resume: float | None = 50.0
     tablets: int = 3
     jittered: tuple[int, ...] = ()  # which tablets (1-based) reach the laptop through the jittery proxy
+    hidden: tuple[tuple[int, int], ...] = ()  # (tablet, ms): a speaker later than its page can see (``Room``)
 
 
 @dataclass
@@ -277,6 +320,7 @@ class Heard:
     events: dict[int, list] = field(default_factory=dict)  # each tablet's narratorBox.events, recording seconds
     rate: float = RATE  # the recorder's frames per second of the wall clock
     latencies: dict[int, list] = field(default_factory=dict)  # each page's [outputLatency, baseLatency] at the end
+    before: object = None  # what ``play_night``'s ``before_night`` found
 
     def playhead(self, at: float) -> float:
         """Where the laptop says the night is at recording second ``at``."""
@@ -288,7 +332,7 @@ def browser_for(playwright, room: Room, tablet: int):
     """A Chromium process of its own playing into the tablet's sink, not muted."""
     return playwright.chromium.launch(
         executable_path=CHROMIUM, headless=True, args=ARGS, ignore_default_args=["--mute-audio"],
-        env={**os.environ, **room.env, "PULSE_SINK": f"t{tablet}"})
+        env={**os.environ, **room.env, "PULSE_SINK": room.sink_for(tablet)})
 
 
 SPIN = """
@@ -312,10 +356,12 @@ def burn(seconds: float, priority: int = BURST_PRIORITY) -> None:
 
 
 def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: float = 0.0, loss: float = 0.0,
-               seed: int = 1, page: bytes | None = None) -> Heard:
+               seed: int = 1, page: bytes | None = None, before_night=None) -> Heard:
     """Serve ``night_wav`` (cut to the plan's length and marked) in-process, play it on the plan's
     tablets and return what was heard. ``page``: another tablet script to serve than the tree's
-    ``box.js`` (a comparison)."""
+    ``box.js`` (a comparison). ``before_night(server, room, pages)``: called once the first
+    tablets have joined, before the night starts (the laptop listening to them, say); what it
+    returns is the result's ``before``."""
     from narrator.shell.speakerbox.server import BoxServer
     from narrator.shell.speakerbox.state import Box
 
@@ -325,8 +371,9 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
     box.on_change = server.broadcast
     if page is not None:
         server._assets["/box.js"] = (page, "text/javascript")  # (a benchmark's swap: the server has no option for it)
-    room = Room(Path(folder) / "pulse", plan.tablets)
+    room = Room(Path(folder) / "pulse", plan.tablets, dict(plan.hidden))
     proxies, browsers = [], []
+    before = None
     wall_of = lambda monotonic: time.time() - time.monotonic() + monotonic  # noqa: E731
     try:
         room.start()
@@ -346,6 +393,8 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
             pages[tablet] = browsers[-1].new_page()
             join(pages[tablet], addresses[tablet])
         time.sleep(3)  # the tablets wait for Start a while, as at a real table
+        if before_night is not None:
+            before = before_night(server, room, pages)
         box.start_night()
         start = wall_of(box.playhead.anchor_time)
         marks = {}
@@ -392,7 +441,7 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
     to_recording = lambda wall: (wall - wall0) * rate / RATE  # noqa: E731
     return Heard(plan, recording, night, to_recording(start), {what: to_recording(wall) for what, wall in marks.items()},
                  {tablet: [[to_recording(when), *rest] for when, *rest in found] for tablet, found in events.items()},
-                 rate, latencies)
+                 rate, latencies, before)
 
 
 # --- the rig's own floor ----------------------------------------------------------------------------

@@ -298,7 +298,7 @@ def night_from_options(env: Environment, params: dict, night: int = 1):
 
 
 DAY_OPTION_NAMES = ("day_minutes", "day_seconds", "no_day", "names")
-BOX_OPTION_NAMES = ("host", "port", "laptop_audio")  # the speaker box's (shell/cli/serve.py)
+BOX_OPTION_NAMES = ("host", "port", "laptop_audio", "listen")  # the speaker box's (shell/cli/serve.py)
 
 DAY_SECONDS = 3600  # the longest day (--day-seconds), and what a resumed game may hold
 COUNTDOWN = 30  # the most seconds counted down aloud before the vote (--countdown)

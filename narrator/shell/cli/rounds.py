@@ -70,11 +70,12 @@ from narrator.shell.translation import _, active_catalog, say
 OPTION_KINDS = {"count_seconds": (int,), "count_style": (str,), "slot_seconds": (dict,), "countdown": (int, None),
                 "engine": (str, None), "voice": (str, None), "rate": (int, None), "voice_pack": (str, None),
                 "ambience": (str, None), "no_ambience": (bool,), "speaker_box": (bool,), "host": (str,),
-                "port": (int,), "laptop_audio": (bool,), "day_seconds": (int,)}
+                "port": (int,), "laptop_audio": (bool,), "listen": (bool,), "day_seconds": (int,)}
 
 
 def check_options(game, saved: SavedGame) -> None:
     """A saved game's options are the ones narrate keeps, each of its kind (a file edited by hand)."""
+    saved.options.setdefault("listen", False)  # (kept since --listen came: a game saved before had none)
     for name, kinds in OPTION_KINDS.items():
         value = saved.options.get(name, ...)
         fits = any(value is None if kind is None else isinstance(value, kind) and

@@ -25,6 +25,9 @@ box_options = option_group([
                  help="Port to serve on (0: any free one)."),
     click.option("--laptop-audio/--no-laptop-audio", default=True, show_default=True,
                  help="Whether the laptop's own speakers play the night too."),
+    click.option("--listen", is_flag=True,
+                 help="Set each tablet's speaker delay by listening: before the night the laptop's microphone "
+                      "hears each tablet play a short hiss (nothing recorded is kept)."),
 ])
 
 

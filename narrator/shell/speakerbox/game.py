@@ -132,7 +132,8 @@ class BoxTable:
 
     def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
                  laptop_audio: bool, waiting: str | None, ready: str, say: Callable[[str], None],
-                 warn: Callable[[str], None], console=None, tokens: dict[str, str] | None = None):
+                 warn: Callable[[str], None], console=None, tokens: dict[str, str] | None = None,
+                 listen: bool = False):
         self.env, self.lang, self.rules, self.say, self.warn, self.audio = env, lang, rules, say, warn, audio
         self.laptop_audio = laptop_audio
         self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
@@ -144,6 +145,13 @@ class BoxTable:
                                 token=tokens["controls"] if tokens else None,
                                 moderator_token=tokens["moderator"] if tokens else None)
         self.box.on_change = self.server.broadcast
+        self.listener = None
+        if listen:
+            from narrator.shell.speakerbox.listen import Listener
+
+            self.listener = Listener(self.server, env.clock, lambda text: say(render(text)),
+                                     lambda text: warn(render(text)))
+            self.server.listen = self.listener.ask
         self.follower = None
         self._lonely = Lonely(env.clock, self.server.joined, lambda: warn("narrate: " + render(
             nobody_joined(self.server.port))))
@@ -162,11 +170,16 @@ class BoxTable:
     def night(self) -> bool:
         """From Start to daybreak; always heard (on the tablets)."""
         with keys(sleep=self.env.sleep) as read_key:
-            _wait_for_start(self.box, self.actions, read_key, self._lonely)
+            _wait_for_start(self.box, self.actions, read_key, self._waited, self.listener)
             self._follow()
             if not _night(self.box, self.actions, read_key):
                 raise Stopped
         return True
+
+    def _waited(self) -> None:
+        self._lonely()
+        if self.listener is not None:
+            self.listener.tick()
 
     def _follow(self) -> None:
         if self.laptop_audio and self.follower is None:
@@ -280,11 +293,14 @@ class Lonely:
             self.say()
 
 
-def _wait_for_start(box: Box, actions: queue.Queue, read_key, waited: Callable[[], None] = lambda: None) -> None:
+def _wait_for_start(box: Box, actions: queue.Queue, read_key, waited: Callable[[], None] = lambda: None,
+                    listener=None) -> None:
     while box.stage == "waiting":
         key = read_key(0.1)
         waited()
         if key in ("\n", "\r") or _take(actions) in ("start", "next"):
+            if listener is not None:
+                listener.wait()  # its codes are on their way: the night starts after them
             box.start_night()
         elif key in ("q", "Q"):
             raise Stopped

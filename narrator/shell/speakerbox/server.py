@@ -65,6 +65,7 @@ TOO_MANY = N_("The speaker box already has as many tablets as it takes, so this 
 REMOVED = N_("The laptop's controls page took this tablet off its list, so it plays nothing.")
 NO_SUCH_TABLET = N_("That tablet is no longer on the list.")
 MOST_DELAY_MS = 1000  # a speaker's delay the controls page may set, either way (a Bluetooth one is ~300 ms)
+NOT_LISTENING = N_("The laptop listens to the tablets only when narrate was started with --listen.")
 DELAY_RANGE = N_("A speaker's delay is a whole number of milliseconds, from -{most} to {most}.")
 
 
@@ -79,6 +80,8 @@ class Tablet:
     socket: int = 0  # which connection is its latest
     proved: bool = False  # it has been in step or played: a real tablet, never pushed out for a newcomer
     delay_ms: int = 0  # how late its speaker sounds beyond what its page can see (set on the controls page)
+    unheard: bool = False  # the laptop listened (--listen) and did not hear its code
+    since: float | None = None  # server time since which it has reported itself in step (None: it is not)
 
     def as_dict(self, now: float) -> dict:
         report = self.report or {}
@@ -87,7 +90,8 @@ class Tablet:
                 "loading": report.get("loading") is True, "sound_off": report.get("sound") is False,
                 "may_lock": report.get("awake") is False,
                 "rtt": _number(report.get("rtt")),
-                "error": _number(report.get("error")), "delay_ms": self.delay_ms}
+                "error": _number(report.get("error")), "delay_ms": self.delay_ms,
+                "unheard": self.unheard}
 
 
 @dataclass
@@ -105,6 +109,20 @@ def delay_message(tablet: Tablet) -> dict:
     """What a tablet's page is told of its speaker's delay (seconds: it plays that much earlier);
     with "type" "admitted" instead, the same also lets a refused tablet in."""
     return {"type": "delay", "seconds": tablet.delay_ms / 1000}
+
+
+def code_wav(number: int) -> bytes:
+    """Tablet ``number``'s listening code as a WAV file."""
+    import io
+
+    import soundfile
+
+    from narrator.core.arrivals import code
+    from narrator.shell.speakerbox.listen import RATE
+
+    out = io.BytesIO()
+    soundfile.write(out, code(number, RATE), RATE, format="WAV", subtype="PCM_16")
+    return out.getvalue()
 
 
 def room_for_one(tablets: dict[str, Tablet]) -> str | None:
@@ -129,8 +147,10 @@ class BoxServer:
                  token: str | None = None, language: str = SOURCE_LANGUAGE, catalog: Catalog = ENGLISH,
                  request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS,
                  console: Console | None = None, moderator_token: str | None = None,
-                 hello_seconds: float = HELLO_SECONDS, connections: int | None = None, per_address: int = PER_ADDRESS):
+                 hello_seconds: float = HELLO_SECONDS, connections: int | None = None, per_address: int = PER_ADDRESS,
+                 listen: Callable[[], None] | None = None):
         self.box = box
+        self.listen = listen  # asks for a round of listening (--listen); None: the laptop does not listen
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self.hello_seconds = hello_seconds
         self._bounds = (connections, per_address)  # None: from the open-files limit, when serving starts
@@ -214,6 +234,7 @@ class BoxServer:
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/night.wav", self._night)
         app.router.add_get("/clips/{key}", self._clip)
+        app.router.add_get("/codes/{n}", self._code)
         app.router.add_get("/{path:.*}", self._asset)
         quiet_logs()
         self._runner = web.AppRunner(app, access_log=None, keepalive_timeout=self.request_seconds)
@@ -252,7 +273,7 @@ class BoxServer:
                 del self._refused[key]
         listed = [tablet.as_dict(now) for tablet in self._tablets.values()]
         listed += [refused.as_dict(now) for refused in self._refused.values()]
-        text = json.dumps({"type": "tablets", "tablets": listed})
+        text = json.dumps({"type": "tablets", "tablets": listed, "listening": self.listen is not None})
         for ws in list(self._controls):
             if not ws.closed:
                 asyncio.ensure_future(self._send(ws, text))
@@ -381,6 +402,13 @@ class BoxServer:
         if key not in self.clips:
             raise web.HTTPNotFound(text=_("No such line in this night.") + "\n")
         return web.Response(body=self.clips[key], content_type="audio/wav", headers={"Cache-Control": "no-store"})
+
+    async def _code(self, request: web.Request) -> web.Response:
+        """A tablet's listening code (``narrator.core.arrivals``), made on demand: a few kB."""
+        number = request.match_info["n"].removesuffix(".wav")
+        if not number.isdigit() or not 0 < int(number) <= 10_000:
+            raise web.HTTPNotFound(text=_("No such code.") + "\n")
+        return web.Response(body=code_wav(int(number)), content_type="audio/wav", headers={"Cache-Control": "no-store"})
 
     async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10)
@@ -547,12 +575,68 @@ class BoxServer:
         if not isinstance(delay, int) or isinstance(delay, bool) or abs(delay) > MOST_DELAY_MS:
             return {"type": "refused", "action": "delay", "message": self.catalog.gettext(DELAY_RANGE).format(
                 most=MOST_DELAY_MS)}
+        self._set_delay(tablet, delay)
+        return {"type": "done", "action": "delay"}
+
+    def _set_delay(self, tablet: Tablet, delay: int) -> None:
         tablet.delay_ms = delay
         ws = self._socket_of(tablet)
         if ws is not None:
             asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
         self._send_tablets()
-        return {"type": "done", "action": "delay"}
+
+    def _listen(self, message: dict) -> dict:
+        """The controls page asks the laptop to listen to the tablets again (``--listen``)."""
+        if self.listen is None:
+            return {"type": "refused", "action": "listen", "message": self.catalog.gettext(NOT_LISTENING)}
+        self.listen()
+        return {"type": "done", "action": "listen"}
+
+    # --- listening (--listen: narrator.shell.speakerbox.listen); callable from any thread ---------------
+
+    most_delay_ms = MOST_DELAY_MS
+
+    def ready_tablets(self, settled: float) -> dict[int, int]:
+        """The tablets in step for at least ``settled`` seconds, with sound: {number: connection}
+        (a reloaded page is another connection)."""
+        now = self.clock()
+        return {tablet.n: tablet.socket for tablet in list(self._tablets.values())
+                if tablet.connected and tablet.since is not None and now - tablet.since >= settled}
+
+    def play_codes(self, moments: dict[int, tuple[float, ...]]) -> None:
+        """Each tablet plays its code (``/codes/N.wav``), heard at each of its moments (server time)."""
+        def send():
+            for tablet in list(self._tablets.values()):
+                ws = self._socket_of(tablet)
+                if tablet.n in moments and ws is not None:
+                    message = {"type": "code", "url": f"/codes/{tablet.n}.wav", "at": list(moments[tablet.n])}
+                    asyncio.ensure_future(self._send(ws, json.dumps(message)))
+        self._in_loop(send)
+
+    def delays(self) -> dict[int, int]:
+        return {tablet.n: tablet.delay_ms for tablet in list(self._tablets.values())}
+
+    def set_delay(self, number: int, delay: int) -> None:
+        """Tablet ``number``'s speaker delay (ms), as the controls page sets it."""
+        def apply():
+            tablet = next((listed for listed in self._tablets.values() if listed.n == number), None)
+            if tablet is not None:
+                tablet.unheard = False
+                self._set_delay(tablet, max(-MOST_DELAY_MS, min(MOST_DELAY_MS, delay)))
+        self._in_loop(apply)
+
+    def mark_unheard(self, numbers) -> None:
+        """The tablets whose code the laptop did not hear: the controls page names them."""
+        def apply():
+            for tablet in self._tablets.values():
+                if tablet.n in numbers:
+                    tablet.unheard = True
+            self._send_tablets()
+        self._in_loop(apply)
+
+    def _in_loop(self, call: Callable[[], None]) -> None:
+        if self._loop is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(call)
 
     def _admit_waiting(self) -> None:
         """A place is free: the tablet refused longest ago whose page is open takes it at once."""
@@ -593,9 +677,11 @@ class BoxServer:
         if kind == "report":
             if tablet is not None:
                 tablet.report = message
+                in_step = message.get("synced") is True and message.get("sound") is not False
+                tablet.since = (tablet.since or self.clock()) if in_step else None
                 tablet.proved = tablet.proved or message.get("synced") is True or message.get("playing") is True
             return None
-        tablets_action = {"remove": self._remove, "delay": self._delay}.get(str(message.get("action")))
+        tablets_action = {"remove": self._remove, "delay": self._delay, "listen": self._listen}.get(str(message.get("action")))
         if kind == "control" and tablets_action is not None:  # the tablets' list: the laptop's page alone
             if not self._has_token(message):
                 return {"type": "error", "message": self.catalog.gettext(ONLY_THE_LAPTOP)}

@@ -90,6 +90,11 @@ if (controlling) {
   $("joining").hidden = false;
   $("join").addEventListener("click", join);
 }
+$("listen").addEventListener("click", () => {
+  box.feedback = {action: "listen", text: TEXT.sending, refused: false, at: now()};
+  render();
+  send({type: "control", token, action: "listen"});
+});
 document.querySelectorAll("#controls button").forEach((button) =>
   button.addEventListener("click", () => tap(button.dataset.action)));
 
@@ -326,7 +331,13 @@ function receive(message) {
   }
   if (message.type === "refused-tablet") { if (!controlling) turnedAway(message.message); return; }
   if (message.type === "say") { say(message.key, message.at); return; }
-  if (message.type === "tablets") { box.tablets = message.tablets; render(); return; }
+  if (message.type === "code") { playCode(message.url, message.at); return; }
+  if (message.type === "tablets") {
+    box.tablets = message.tablets;
+    box.listening = message.listening === true;
+    render();
+    return;
+  }
   if (message.type === "done") {
     const opensDay = message.action === "start" && box.state && box.state.opens === "day";  // a game resumed in its day
     box.feedback = {action: message.action, text: opensDay ? TEXT.done_day : TEXT[`done_${message.action}`],
@@ -645,6 +656,30 @@ async function say(key, at) {
   lines.push(sound(buffer, when + into, into, null, (serverTime) => serverTime - at));
 }
 
+// The laptop listens (--listen): this tablet's code, heard at each server time in `at` as the
+// night would be (its speaker's delay counted), unsteered: where the laptop hears it says how late
+// this tablet really sounds.
+const codes = {};
+async function playCode(url, at) {
+  for (const moment of at) playCodeAt(url, moment);
+}
+
+async function playCodeAt(url, at) {
+  if (controlling || !ctx || box.offset === null) return;
+  codes[url] = codes[url] || fetch(url, {cache: "no-store"}).then((response) => response.arrayBuffer())
+    .then((data) => ctx.decodeAudioData(data)).catch((error) => { delete codes[url]; throw error; });
+  let buffer;
+  try { buffer = await codes[url]; } catch (error) { box.errors.push(String(error)); return; }
+  const [ctxNow, pageNow] = audioAndPageTime();
+  const when = ctxNow + (at - heardAt(pageNow));
+  if (when < Math.max(ctxNow, ctx.currentTime) + 0.02) { note("code came too late", when - ctxNow); return; }
+  const source = ctx.createBufferSource();
+  source.buffer = buffer;
+  source.connect(box.out);
+  source.start(when);
+  note("code played", 0);
+}
+
 // --- the screen ----------------------------------------------------------------------------------
 
 function render() {
@@ -749,7 +784,12 @@ function renderStatus() {
 
 function renderControls() {
   const actions = box.state ? box.state.actions : [];
-  document.querySelectorAll("#controls button").forEach((button) => {
+  $("listen").addEventListener("click", () => {
+  box.feedback = {action: "listen", text: TEXT.sending, refused: false, at: now()};
+  render();
+  send({type: "control", token, action: "listen"});
+});
+document.querySelectorAll("#controls button").forEach((button) => {
     button.hidden = !actions.includes(button.dataset.action);
   });
   const next = document.querySelector("#controls button[data-action=next]");
@@ -765,6 +805,7 @@ function renderControls() {
     $("feedback").textContent = feedback.text;
     $("feedback").classList.toggle("refused", feedback.refused);
   }
+  $("listen").hidden = !box.listening;
   const list = $("tablets");
   if (!box.tablets.length) {
     listed.clear();
@@ -777,7 +818,8 @@ function renderControls() {
     item.className = mood;
     // The speaker delay is the moderator's own setting: shown whatever the tablet is doing, so a
     // step pressed while it connects is seen to have taken.
-    const delay = tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: tablet.delay_ms})}` : "";
+    const delay = (tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: tablet.delay_ms})}` : "")
+      + (tablet.unheard ? ` · ${TEXT.tablet_unheard}` : "");
     item.firstChild.textContent = `${fill(TEXT.tablet, {n: tablet.n})} · ${text}${delay}`;
     return item;
   });

@@ -1,0 +1,150 @@
+"""The laptop listens to the tablets (``--listen``): each plays a short code of its own, the
+laptop's microphone hears them all, and every tablet's speaker delay is set from when its code
+was heard (``narrator.core.arrivals``). Nothing is kept: the recording lives for one round.
+
+A round runs in a thread of its own while the box waits for its Start (before the night, between
+its parts): the codes are a short hiss, meant to be heard then, never under the narration. It runs
+when a tablet that was not listened to yet is in step (a first join, a late join, a reload), and
+when the controls page asks; the box plays on as before when it cannot listen.
+"""
+
+import threading
+from collections.abc import Callable
+
+from narrator.core import arrivals
+from narrator.core.errors import NarratorError
+from narrator.core.i18n import Text, msg, plural
+from narrator.shell.platform.hints import portaudio_missing
+
+RATE = 48000  # the codes are served at this rate, and recorded at it
+LEAD = 1.5  # seconds from telling the tablets to the first code: time to fetch and decode it
+GAP = 0.15  # between one tablet's code and the next: in turn, so that none masks another in the room
+PLAYS = 3  # each tablet sounds its code this many times: a page's clock off for a moment is outvoted
+TAIL = 1.0  # recorded after the last code ends: a speaker up to 0.9 s late (arrivals.APART), and the microphone's delay
+SETTLE = 2.0  # a tablet is listened to once it has been in step this long (its clock settled)
+
+
+def record(seconds: float, clock: Callable[[], float]):
+    """``seconds`` of the default input (mono, RATE) and the box time of its first sample: the
+    earliest of (when a block arrived − what had been recorded by then), which a block delayed on
+    its way only makes later."""
+    try:
+        import sounddevice
+    except OSError:
+        raise NarratorError(msg("cannot listen: {reason}", reason=portaudio_missing())) from None
+    import numpy as np
+
+    blocks: list = []
+    starts: list[float] = []
+    wanted = int(seconds * RATE)
+    recorded = 0
+    enough = threading.Event()
+
+    def keep(data, frames, time_info, status) -> None:
+        nonlocal recorded
+        if recorded >= wanted:
+            return  # (a device that is not real-time, such as ALSA's null one, delivers as fast as it can)
+        arrived = clock()
+        blocks.append(data[: wanted - recorded, 0].copy())
+        recorded += frames
+        starts.append(arrived - recorded / RATE)
+        if recorded >= wanted:
+            enough.set()
+
+    try:
+        with sounddevice.InputStream(samplerate=RATE, channels=1, dtype="float32", callback=keep):
+            enough.wait(seconds + 2.0)  # (an input that stalls gives what it gave)
+    except sounddevice.PortAudioError as error:
+        raise NarratorError(msg("cannot listen: no microphone ({error}); connect one or pick an input in the "
+                                "system's sound settings", error=error)) from None
+    samples = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
+    samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)  # whatever a broken input gives
+    return samples, (min(starts) if starts else clock())
+
+
+def schedule(tablets: list[int], first: float) -> dict[int, tuple[float, ...]]:
+    """When each tablet sounds its code (box time): in turn, PLAYS times over, each code again
+    only arrivals.APART after its last play."""
+    slot = arrivals.CODE_SECONDS + GAP
+    again = max(arrivals.APART, len(tablets) * slot)
+    return {number: tuple(first + play * again + index * slot for play in range(PLAYS))
+            for index, number in enumerate(tablets)}
+
+
+Recorder = Callable[[float, Callable[[], float]], tuple]
+
+
+class Listener:
+    """Rounds of listening for one speaker box. ``tell`` says a line at the laptop, ``warn`` a problem."""
+
+    def __init__(self, server, clock: Callable[[], float], tell: Callable[[Text], None], warn: Callable[[Text], None],
+                 recorder: Recorder = record):
+        self.server, self.clock, self.tell, self.warn, self.recorder = server, clock, tell, warn, recorder
+        self.listened: set[tuple[int, int]] = set()  # (tablet, connection) already listened to
+        self.asked = False  # the controls page asked for a round
+        self.broken = False  # the microphone could not be opened: not tried again unless asked
+        self._thread: threading.Thread | None = None
+
+    def ask(self) -> None:
+        """The controls page's Listen: a round at the next quiet moment, every tablet in it."""
+        self.asked, self.broken = True, False
+
+    def due(self) -> bool:
+        """A round is wanted: asked for, or a tablet in step that was not listened to as it is now."""
+        if self.busy():
+            return False
+        ready = self.server.ready_tablets(SETTLE)
+        if not ready:
+            return False
+        return self.asked or (not self.broken and any(tablet not in self.listened for tablet in ready.items()))
+
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def tick(self) -> None:
+        """Called while the box waits for its Start: begins a round when one is due."""
+        if self.due():
+            self.asked = False
+            self._thread = threading.Thread(target=self.round, name="listening", daemon=True)
+            self._thread.start()
+
+    def wait(self) -> None:
+        """Let a round in progress finish (its codes are already on their way to the tablets)."""
+        if self._thread is not None:
+            self._thread.join()
+
+    def round(self) -> arrivals.Heard | None:
+        """Every tablet in step plays its code in turn; each one heard gets its delay."""
+        ready = self.server.ready_tablets(SETTLE)
+        if not ready:
+            return None
+        moments = schedule(sorted(ready), self.clock() + LEAD)
+        seconds = max(max(plays) for plays in moments.values()) - self.clock() + arrivals.CODE_SECONDS + TAIL
+        self.tell(msg("Listening for the tablets: each plays a short hiss while the laptop records {seconds} seconds "
+                      "to set it (nothing is kept).", seconds=round(seconds)))
+        self.server.play_codes(moments)
+        try:
+            recording, start = self.recorder(seconds, self.clock)
+        except NarratorError as error:
+            self.broken = True
+            self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
+            return None
+        self.listened.update(ready.items())
+        heard = arrivals.listen(recording, RATE, start, moments)
+        if not heard.late:
+            self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
+                          "up?); the tablets play as they are"))
+            self.server.mark_unheard(heard.missing)
+            return heard
+        current = self.server.delays()
+        for number, delay in arrivals.delays(heard, current, self.server.most_delay_ms).items():
+            self.server.set_delay(number, delay)
+        self.server.mark_unheard(heard.missing)
+        self.tell(msg("Tablets set by what the laptop heard: {tablets}.", tablets=", ".join(
+            f"{number}: {round(late * 1000):+d} ms" for number, late in sorted(heard.late.items()))))
+        if heard.missing:
+            self.warn(plural("narrate: the laptop did not hear tablet {tablets}: is its sound up? It plays as it is.",
+                             "narrate: the laptop did not hear tablets {tablets}: is their sound up? They play as "
+                             "they are.", len(heard.missing),
+                             tablets=", ".join(str(number) for number in heard.missing)))
+        return heard

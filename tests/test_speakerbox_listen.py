@@ -1,0 +1,385 @@
+"""The laptop listens (issue 41, point 1): each tablet plays its code, the laptop's microphone hears
+them, and each tablet's speaker delay is set from when its code was heard.
+
+First the reading of a recording (``narrator.core.arrivals``) on recordings made up here, where the
+truth is known; then the box's side of it over real WebSockets; then ``narrate serve --listen`` with
+no microphone and with one that hears nothing; last, the whole of it through PulseAudio, with
+speakers later than their pages can see.
+"""
+
+import asyncio
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from narrator.core import arrivals
+
+RATE = 48000
+rng = np.random.default_rng(41)
+
+
+def room_noise(seconds: float, level: float = 0.01) -> np.ndarray:
+    return (rng.standard_normal(int(seconds * RATE)) * level).astype(np.float32)
+
+
+def place(recording: np.ndarray, signal: np.ndarray, at: float, gain: float = 1.0) -> None:
+    start = int(round(at * RATE))
+    recording[start: start + len(signal)] += gain * signal
+
+
+# --- reading a recording ------------------------------------------------------------------------------
+
+def test_each_tablet_has_a_code_of_its_own_that_stays_the_same():
+    one, two = arrivals.code(1, RATE), arrivals.code(2, RATE)
+    assert np.array_equal(one, arrivals.code(1, RATE))
+    assert len(one) == int(arrivals.CODE_SECONDS * RATE) and np.max(np.abs(one)) < 1.0  # never clips
+    # Two codes hardly look alike: the one found where the other plays is nowhere near its own peak.
+    alike = np.max(np.abs(np.correlate(one, two, "full"))) / np.dot(one, one)
+    assert alike < 0.1
+
+
+def test_codes_are_found_where_they_are_though_they_overlap_in_a_noisy_room():
+    recording = room_noise(4.0)
+    truth = {1: 0.5, 2: 0.52, 3: 0.81}  # 2 starts 20 ms after 1: they sound together
+    for number, at in truth.items():
+        place(recording, arrivals.code(number, RATE), at, gain=0.3)  # quieter than played: across the room
+    for number, at in truth.items():
+        found = arrivals.arrival(recording, arrivals.code(number, RATE))
+        assert found is not None and abs(found / RATE - at) < 0.05 / 1000  # within 0.05 ms
+    assert arrivals.arrival(recording, arrivals.code(4, RATE)) is None  # one that never played
+
+
+def test_silence_and_a_room_alone_hold_no_code():
+    assert arrivals.arrival(np.zeros(RATE * 3, dtype=np.float32), arrivals.code(1, RATE)) is None
+    assert arrivals.arrival(room_noise(3.0, 0.2), arrivals.code(1, RATE)) is None
+    assert arrivals.arrival(room_noise(0.1), arrivals.code(1, RATE)) is None  # shorter than a code
+
+
+def test_lateness_is_counted_from_the_earliest_tablet_and_the_microphone_s_own_delay_cancels():
+    from narrator.shell.speakerbox.listen import schedule
+
+    moments = schedule([1, 2, 3, 4], 10.0)
+    assert all(len(plays) == 3 for plays in moments.values())
+    every = sorted(moment for plays in moments.values() for moment in plays)
+    assert min(b - a for a, b in zip(every, every[1:], strict=False)) >= arrivals.CODE_SECONDS  # in turn, never together
+    assert all(b - a >= arrivals.APART for plays in moments.values() for a, b in zip(plays, plays[1:], strict=False))
+    hidden = {1: 0.012, 2: 0.052, 3: 0.262}  # tablet 4 plays nothing
+    microphone = 0.137  # the input's own delay: the same for every code
+    start = 9.0  # box time of the recording's first sample
+    recording = room_noise(every[-1] - start + 2.0)
+    for number, late in hidden.items():
+        for moment in moments[number]:
+            place(recording, arrivals.code(number, RATE), moment + late + microphone - start, gain=0.5)
+    heard = arrivals.listen(recording, RATE, start, moments)
+    assert heard.missing == (4,)
+    assert heard.late == pytest.approx({1: 0.0, 2: 0.040, 3: 0.250}, abs=1e-4)
+    assert max(heard.spread.values()) < 1e-4
+    # each heard tablet plays that much earlier than it did; the one not heard keeps its own
+    assert arrivals.delays(heard, {1: 0, 2: 0, 3: 0, 4: 30}, 1000) == {1: 0, 2: 40, 3: 250}
+    # Only differences are heard: the group is held where its least delayed tablet was.
+    assert arrivals.delays(heard, {1: 5, 2: 0, 3: 0}, 1000) == {1: 0, 2: 35, 3: 245}
+    assert arrivals.delays(heard, {1: 0, 2: 0, 3: 900}, 1000)[3] == 1000  # never past what the controls allow
+
+
+def test_rounds_heard_a_little_off_either_way_do_not_make_the_delays_creep():
+    current = {1: 0, 2: 40, 3: 250}
+    noise = np.random.default_rng(5)
+    for _ in range(50):
+        late = {number: float(noise.normal(0, 0.0005)) for number in current}
+        earliest = min(late.values())
+        current = arrivals.delays(arrivals.Heard({n: v - earliest for n, v in late.items()}, ()), current, 1000)
+    # (each round's noise walks the differences a little; the group itself does not climb)
+    assert min(current.values()) == 0 and abs(current[2] - 40) <= 15 and abs(current[3] - 250) <= 15, current
+
+
+def test_a_play_heard_off_for_a_moment_is_outvoted_and_one_heard_once_is_not_heard():
+    moments = {1: (1.0, 2.5, 4.0), 2: (1.4, 2.9, 4.4)}
+    recording = room_noise(6.0)
+    for moment, off in zip(moments[1], (0.0, -0.1, 0.0), strict=True):  # its page's clock 100 ms off once
+        place(recording, arrivals.code(1, RATE), moment + off, gain=0.5)
+    place(recording, arrivals.code(2, RATE), moments[2][1] + 0.03, gain=0.5)  # played once of three
+    heard = arrivals.listen(recording, RATE, 0.0, moments)
+    assert heard.late == pytest.approx({1: 0.0}, abs=1e-4) and heard.missing == (2,)
+    assert heard.spread[1] == pytest.approx(0.1, abs=1e-4)
+
+
+def test_a_code_served_at_another_rate_than_the_recording_s_is_still_found():
+    recording = room_noise(3.0)
+    served = arrivals.code(2, 24000)
+    times = np.arange(int(len(served) * 2)) / RATE
+    for at in (0.7, 1.9):
+        place(recording, np.interp(times, np.arange(len(served)) / 24000, served).astype(np.float32), at, 0.4)
+    heard = arrivals.listen(recording, RATE, 0.0, {2: (0.5, 1.7)}, code_rate=24000)
+    assert heard.missing == () and heard.late == {2: 0.0} and heard.spread[2] < 1e-4
+
+
+# --- the box's side, over real WebSockets ---------------------------------------------------------------
+
+@pytest.fixture
+def served():
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    now = [100.0]
+    asked = []
+    box = Box(night_length=10.0, phases=[(0.0, "Nightfall")], clock=lambda: now[0])
+    server = BoxServer(box, b"RIFF-night", {}, lambda: now[0], lambda action: None, host="127.0.0.1", port=0,
+                       token="secret-token", listen=lambda: asked.append(True))
+    box.on_change = server.broadcast
+    server.start()
+    server.now, server.asked = now, asked
+    yield server
+    server.stop()
+
+
+def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_when_unheard(served):
+    import aiohttp
+    import soundfile
+    from test_speakerbox_server import next_of, url
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            control = await session.ws_connect(url(served, "/ws"))
+            await control.send_str(json.dumps({"type": "hello", "role": "control", "token": "secret-token"}))
+            tablet = await session.ws_connect(url(served, "/ws"))
+            await tablet.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "near"}))
+            await next_of(tablet, "delay")
+            assert served.ready_tablets(0) == {}  # not in step yet
+            await tablet.send_str(json.dumps({"type": "report", "synced": True, "sound": False}))
+            await asyncio.sleep(0.1)
+            assert served.ready_tablets(0) == {}  # its sound is off: it could play nothing
+            await tablet.send_str(json.dumps({"type": "report", "synced": True, "sound": True}))
+            await asyncio.sleep(0.1)
+            assert served.ready_tablets(2.0) == {}  # in step, not for long yet
+            served.now[0] += 2.5
+            (number, connection), = served.ready_tablets(2.0).items()
+            served.play_codes({number: (105.0, 106.2)})
+            told = await next_of(tablet, "code")
+            assert told["at"] == [105.0, 106.2]
+            async with session.get(url(served, told["url"])) as response:
+                assert response.status == 200
+                samples, rate = soundfile.read(io.BytesIO(await response.read()), dtype="float32")
+            assert rate == 48000 and np.allclose(samples, arrivals.code(number, rate), atol=1e-4)
+            async with session.get(url(served, "/codes/0.wav")) as response:
+                assert response.status == 404
+            served.mark_unheard((number,))
+            listed = await next_of(control, "tablets", where=lambda message: any(listed["unheard"] for listed in message["tablets"]))
+            assert listed["listening"] is True
+            served.set_delay(number, 250)
+            assert (await next_of(tablet, "delay"))["seconds"] == 0.25
+            await next_of(control, "tablets", where=lambda message: not message["tablets"][0]["unheard"]
+                          and message["tablets"][0]["delay_ms"] == 250)
+            await tablet.close()
+            again = await session.ws_connect(url(served, "/ws"))  # reloaded: another connection, listened to again
+            await again.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "near"}))
+            assert (await next_of(again, "delay"))["seconds"] == 0.25  # its delay from its first sound
+            await again.send_str(json.dumps({"type": "report", "synced": True, "sound": True}))
+            await asyncio.sleep(0.1)
+            served.now[0] += 2.5
+            assert served.ready_tablets(2.0) != {number: connection}
+            # The controls page's Listen asks for a round; only the laptop's token may.
+            await control.send_str(json.dumps({"type": "control", "action": "listen", "token": "secret-token"}))
+            assert (await next_of(control, "done"))["action"] == "listen" and served.asked == [True]
+            await again.send_str(json.dumps({"type": "control", "action": "listen", "token": "guess"}))
+            assert (await next_of(again, "error"))["message"] == "only the laptop controls the game"
+            for ws in (control, again):
+                await ws.close()
+
+    asyncio.run(scenario())
+
+
+def test_without_listen_the_controls_page_is_told_the_laptop_does_not_listen():
+    import aiohttp
+    from test_speakerbox_server import next_of, url
+
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(night_length=10.0, phases=[(0.0, "Nightfall")], clock=time.monotonic)
+    server = BoxServer(box, b"RIFF-night", {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
+                       token="secret-token")
+    server.start()
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            control = await session.ws_connect(url(server, "/ws"))
+            await control.send_str(json.dumps({"type": "hello", "role": "control", "token": "secret-token"}))
+            assert (await next_of(control, "tablets"))["listening"] is False
+            await control.send_str(json.dumps({"type": "control", "action": "listen", "token": "secret-token"}))
+            refused = await next_of(control, "refused")
+            assert refused["action"] == "listen" and "--listen" in refused["message"]
+            await control.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
+# --- narrate serve --listen, without a microphone that hears ---------------------------------------------
+
+@pytest.mark.parametrize("device, said", [
+    ("pcm.!default { type hw card 9 }\nctl.!default { type hw card 9 }\n", "narrate: cannot listen: no microphone"),
+    ("pcm.!default { type null }\nctl.!default { type hw card 0 }\n", "narrate: the laptop heard none of the tablets"),
+])
+def test_narrate_listen_with_no_microphone_or_a_silent_one_says_so_in_one_line_and_plays_on(tmp_path, device, said):
+    """With no input device, or one that hears nothing (ALSA's null device records silence), the
+    laptop says so in one line once a tablet is in step, names no tablet it could not have heard
+    (no microphone) or names it (a silent one), and the night is played as it would be without."""
+    import aiohttp
+
+    from tests.test_playback import portaudio_missing
+
+    if portaudio_missing():
+        pytest.skip("PortAudio (libportaudio2) is not installed")
+    config = tmp_path / "asound.conf"
+    config.write_text(device)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "narrator", "serve", "--game", "una-notte-da-lupi", "--players", "3", "--port", "0",
+         "--host", "127.0.0.1", "--no-ambience", "--no-laptop-audio", "--lang", "en", "--no-day", "--listen"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "C.UTF-8", "HOME": str(tmp_path),
+             "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+             "XDG_DATA_HOME": str(tmp_path / "data")})
+    try:
+        for line in process.stdout:
+            if "?token=" in line:
+                break
+        control = re.search(r"(http://\S+)", line)[1]
+        token = control.split("token=")[1]
+        errors: list[str] = []
+
+        async def drive():
+            async with aiohttp.ClientSession() as session:
+                ws = await session.ws_connect(control.split("?")[0] + "ws")
+                tablet = await session.ws_connect(control.split("?")[0] + "ws")
+                await tablet.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "quiet"}))
+                await ws.send_str(json.dumps({"type": "hello", "role": "control", "token": token}))
+                deadline = time.monotonic() + 30
+                unheard = False
+                while time.monotonic() < deadline and not unheard:
+                    await tablet.send_str(json.dumps({"type": "report", "synced": True, "sound": True}))
+                    try:
+                        message = json.loads((await ws.receive(timeout=0.25)).data)
+                    except asyncio.TimeoutError:
+                        continue
+                    if message["type"] == "tablets" and message["tablets"]:
+                        unheard = message["tablets"][0]["unheard"]
+                        if "no microphone" in said and time.monotonic() > deadline - 22:
+                            break  # no round could have heard it: nobody is named
+                errors.append(str(unheard))
+                await ws.send_str(json.dumps({"type": "control", "action": "start", "token": token}))
+                await asyncio.sleep(1.0)
+                await ws.send_str(json.dumps({"type": "control", "action": "next", "token": token}))
+                await asyncio.sleep(0.5)
+                await ws.close()
+                await tablet.close()
+
+        asyncio.run(drive())
+        try:
+            output, stderr = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, stderr = process.communicate()
+        assert process.returncode == 0, (output[-3000:], stderr)
+        problems = [line for line in stderr.splitlines() if line.startswith("narrate:")]
+        assert [line for line in problems if said in line] and "Traceback" not in stderr, stderr
+        assert len([line for line in problems if said in line]) == 1, stderr  # said once, not at every wait
+        assert "Listening for the tablets" in output
+        assert errors == ["False" if "no microphone" in said else "True"]
+    finally:
+        process.kill()
+
+
+# --- through a real audio path --------------------------------------------------------------------------
+
+def _can_run() -> str | None:
+    from heard import can_run
+
+    from tests.test_playback import portaudio_missing
+
+    if portaudio_missing():
+        return "PortAudio (libportaudio2) is not installed"
+    import glob
+
+    if not glob.glob("/usr/lib/*/alsa-lib/libasound_module_pcm_pulse.so"):
+        return "needs ALSA's pulse plugin (apt-get install libasound2-plugins)"
+    return can_run()
+
+
+def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_path):
+    """Three tablets, two of them behind speakers their pages cannot see (a loopback of 40 and of
+    250 ms in PulseAudio); the laptop's microphone is the room's mix, reached through ALSA's
+    default device as sounddevice finds it. Before listening the tablets are heard that far
+    apart; one that never plays its code is named and keeps its delay while the others are set;
+    once it plays too, a round after finds every tablet within a few ms of the others, and the
+    night that follows is heard in step."""
+    why = _can_run()
+    if why:
+        pytest.skip(why)
+    import io
+
+    import soundfile
+    from heard import Plan, measure, play_night
+    from playwright.sync_api import sync_playwright
+    from test_speakerbox_heard import a_night
+
+    from narrator.shell.speakerbox.listen import SETTLE, Listener
+
+    said: list[str] = []
+    rounds: list = []
+    found: dict = {}
+
+    def listen(server, room, pages):
+        listener = Listener(server, time.monotonic, lambda text: said.append(str(text)),
+                            lambda text: said.append(str(text)), recorder=room.microphone)
+        deadline = time.monotonic() + 20
+        while len(server.ready_tablets(SETTLE)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        pages[2].evaluate("window.playCode = () => {}")  # tablet 2's page drops its code: never plays it
+        rounds.append(listener.round())
+        time.sleep(0.2)  # (the box's own thread marks it)
+        found["unheard"] = [tablet["n"] for tablet in server_tablets(server) if tablet["unheard"]]
+        pages[2].reload()  # the box script as served: it plays its code again
+        from boxnet import join
+
+        join(pages[2])
+        while len(server.ready_tablets(SETTLE)) < 3 and time.monotonic() < deadline + 20:
+            time.sleep(0.1)
+        rounds.append(listener.round())
+        rounds.append(listener.round())  # how it is heard now
+        found["delays"] = server.delays()
+
+    plan = Plan(length=10, join=None, reload=None, burst=None, pause=None, resume=None, tablets=3,
+                hidden=((2, 40), (3, 250)))
+    night = io.BytesIO()
+    soundfile.write(night, a_night(plan.length, loop=0.5, dull=True), 48000, format="WAV", subtype="FLOAT")
+    with sync_playwright() as playwright:
+        heard = play_night(playwright, tmp_path, night.getvalue(), plan, before_night=listen)
+    first, second, after = rounds
+    # Before: the tablets are heard as far apart as their hidden speakers (PulseAudio's loopback
+    # holds about the latency it is given, never less than a few tens of ms of it).
+    assert first.missing == (2,) and found["unheard"] == [2], (first, said)
+    assert first.late[3] - first.late[1] > 0.15, first  # (measured here: 250.0 ms)
+    assert second.missing == () and second.late[3] - second.late[1] < 0.010, second  # 1 and 3 set already
+    assert second.late[2] > 0.025, second  # 2 heard late by its hidden speaker (measured: 40.4 ms), then set
+    assert after.missing == () and max(after.late.values()) < 0.005, (after, said)  # all within 5 ms as heard
+    assert found["delays"][3] > 150 and found["delays"][2] > 25 and found["delays"][1] == 0, found
+    assert any("did not hear tablet 2" in line for line in said), said
+    # The night after it, as heard: its tablets together (uncorrected, 250 ms apart). How close,
+    # on a quiet machine and a loaded one, is the benchmark's figure (measured here alone: a median
+    # of 1 ms; beside two busy cores, 7 ms).
+    figures = measure(heard)
+    assert figures["start"]["median"] <= 20.0, figures
+
+
+def server_tablets(server) -> list[dict]:
+    now = server.clock()
+    return [tablet.as_dict(now) for tablet in list(server._tablets.values())]
