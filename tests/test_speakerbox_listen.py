@@ -383,3 +383,12 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
 def server_tablets(server) -> list[dict]:
     now = server.clock()
     return [tablet.as_dict(now) for tablet in list(server._tablets.values())]
+
+
+def test_listen_without_the_speaker_box_is_one_line_saying_what_to_add(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "narrator", "--players", "6", "--listen"], capture_output=True,
+                          text=True, env={**os.environ, "LANG": "en_US.UTF-8"}, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        "narrate: --listen sets the tablets of the speaker box: add --speaker-box (or use 'narrate serve') "
+        "(see 'narrate --help')"]

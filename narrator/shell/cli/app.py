@@ -94,6 +94,9 @@ def cli(ctx, **params):
     if not given:
         click.echo(ctx.get_help())
         return
+    if params["listen"] and not params["speaker_box"]:
+        raise click.UsageError(_("--listen sets the tablets of the speaker box: add --speaker-box (or use "
+                                 "'narrate serve')"))
     from narrator.shell.cli.flow import play_game
 
     play_game(env, params, speaker_box=params["speaker_box"])
