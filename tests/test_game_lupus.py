@@ -588,7 +588,16 @@ def test_a_resumed_game_plays_where_it_was_started_laptop_or_speaker_box(game, t
     assert saved.options["speaker_box"] is False and type(GameTable(env, saved, None).voice) is NightVoice
     saved.options.update(speaker_box=True, host="127.0.0.1", port=0)  # as --speaker-box keeps them
     voice = GameTable(env, saved, None).voice
-    assert isinstance(voice, BoxVoice) and voice.box_options == {"host": "127.0.0.1", "port": 0, "laptop_audio": True}
+    assert isinstance(voice, BoxVoice) and voice.box_options == {"host": "127.0.0.1", "port": 0, "laptop_audio": True,
+                                                                 "listen": False}
+    # A game saved before --listen came has no "listen": it is resumed without listening.
+    saved.options.update(speaker_box=True, listen=True)
+    assert GameTable(env, saved, None).voice.box_options["listen"] is True
+    del saved.options["listen"]
+    from narrator.shell.cli.rounds import check_options
+
+    check_options(env.game, saved)
+    assert GameTable(env, saved, None).voice.box_options["listen"] is False
 
 
 def test_the_sentences_of_a_game_look_for_the_sound_output_once(tmp_path, capsys):

@@ -380,3 +380,49 @@ def test_a_tablet_whose_speaker_delay_is_set_on_the_controls_page_plays_that_muc
         for context in browser.contexts:
             context.close()
         server.stop()
+
+
+def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_waits_for_a_quiet_moment(browser):
+    """Issue 41, point 4: a correction is never a jump inside speech. A delay of 100 ms set while
+    the night's voice sounds moves a couple of milliseconds a second (the page's speed follows it),
+    and the rest is taken at once where the voice is silent (the night says where: 5 to 7 s);
+    the page's log says what moved it."""
+    from boxnet import played, ramp_night, skews, tablet
+
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(30.0, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(30), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
+                       speech=[(0.0, 5.0), (7.0, 30.0)])
+    box.on_change = server.broadcast
+    server.start()
+    address = f"http://127.0.0.1:{server.port}/"
+    try:
+        near, far = tablet(browser, address), tablet(browser, address)
+        assert far.evaluate("narratorBox.speech") == [[0, 5], [7, 30]]
+        controls = browser.new_page()
+        controls.goto(f"{address}?token={server.token}")
+        controls.wait_for_function("narratorBox.tablets.length === 2", timeout=10000)
+        box.start_night()
+        started = box.playhead.anchor_time - time.monotonic() + time.time()  # the night's sample 0, wall clock
+        time.sleep(max(0.0, started + 1.5 - time.time()))
+        controls.locator("#tablets li").nth(1).get_by_role("button", name="+100 ms").click()
+        time.sleep(max(0.0, started + 9.0 - time.time()))
+        found = skews(played(near), played(far), started + 1.0, started + 9.0, step=0.05)
+        times = [started + 1.0 + 0.05 * index for index in range(len(found))]
+    finally:
+        events = far.evaluate("narratorBox.events")
+        for context in browser.contexts:
+            context.close()
+        server.stop()
+    assert len(found) > 100, len(found)
+    # Inside speech: no step from one reading to the next larger than a slow move's.
+    speaking = [(at - started, skew) for at, skew in zip(times, found, strict=True) if at - started < 4.9]
+    assert max(abs(b - a) for (_, a), (_, b) in zip(speaking, speaking[1:], strict=False)) < 0.002, speaking
+    assert speaking[-1][1] < 0.015, speaking  # moved a few ms, not 100
+    after = [skew for at, skew in zip(times, found, strict=True) if at - started > 7.5]
+    assert after and max(abs(skew - 0.100) for skew in after) < 0.005, after
+    moved = [event for event in events if event[1] == "speaker delay taken in a quiet moment"]
+    assert len(moved) == 1 and 5.0 <= moved[0][0] - started <= 7.0, (events, started)
+    assert any(event[1] == "speaker delay moving slowly" for event in events), events

@@ -392,3 +392,26 @@ def test_listen_without_the_speaker_box_is_one_line_saying_what_to_add(tmp_path)
     assert done.stderr.strip().splitlines() == [
         "narrate: --listen sets the tablets of the speaker box: add --speaker-box (or use 'narrate serve') "
         "(see 'narrate --help')"]
+
+
+def test_the_night_tells_the_tablets_where_its_voice_sounds():
+    """Issue 41, point 4: the spans a page may not jump inside are the night's lines, as mixed."""
+    from narrator.core.deck import recommended_deck
+    from narrator.core.script import generate_script, settings_for
+    from narrator.shell.audio.clip import Clip
+    from narrator.shell.audio.mix import MixSettings, build_night
+    from narrator.shell.speakerbox.game import speech_spans
+    from tests.conftest import make_env
+
+    env = make_env()
+    script = generate_script(env.game, recommended_deck(env.game, 3), settings_for(env.game, "it"))
+    line = Clip(np.full(4000, 0.3, dtype=np.float32), 8000)  # half a second of "voice"
+    night = build_night(script, {cue.key: line for cue in script.cues()}, None, MixSettings(rate=8000))
+    spans = speech_spans(night)
+    samples = night.block(0, night.length)
+    inside = np.zeros(night.length, dtype=bool)
+    for start, end in spans:
+        inside[int(round(start * 8000)): int(round(end * 8000))] = True
+    assert spans and all(b[0] - a[1] >= 0.3 for a, b in zip(spans, spans[1:], strict=False))
+    assert not np.any(samples[~inside])  # no bed here: every sample outside the spans is silent...
+    assert np.mean(samples[inside] != 0) > 0.5  # ...and the spans are where it speaks

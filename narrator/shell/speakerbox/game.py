@@ -62,6 +62,18 @@ def night_for_tablets(env, script, audio, labels: dict[str, str], carrying_on: b
     return night, wav_bytes(night.render(), night.rate), phases
 
 
+def speech_spans(night, gap: float = 0.3) -> list[tuple[float, float]]:
+    """Where a night's voice sounds (seconds), lines closer than ``gap`` taken as one."""
+    spans: list[tuple[float, float]] = []
+    for clip in night.clips:
+        start, end = clip.start / night.rate, clip.end / night.rate
+        if spans and start - spans[-1][1] < gap:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+        else:
+            spans.append((start, end))
+    return spans
+
+
 def count_windows(night) -> list[tuple[float, int]]:
     """Where each count of a night starts (seconds) and how many seconds it lasts."""
     return [(window.start / night.rate, window.seconds) for window in night.counts]
@@ -141,6 +153,7 @@ class BoxTable:
         self.box.waiting_for = waiting  # what the controls page asks for before Start
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
+                                speech=speech_spans(self.night_audio),
                                 language=active_language(), catalog=active_catalog(), console=console,
                                 token=tokens["controls"] if tokens else None,
                                 moderator_token=tokens["moderator"] if tokens else None)
@@ -191,7 +204,7 @@ class BoxTable:
     def load(self, script, labels: dict[str, str], carrying_on: bool = False) -> None:
         """Another night (or a part of one) for the tablets, waiting for its start."""
         self.night_audio, night_wav, phases = night_for_tablets(self.env, script, self.audio, labels, carrying_on)
-        self.server.load_night(night_wav)
+        self.server.load_night(night_wav, speech_spans(self.night_audio))
         if self.follower is not None:
             self.follower.night, self.follower.position = self.night_audio, None
         self.box.new_night(self.night_audio.length / self.night_audio.rate, phases, count_windows(self.night_audio))

@@ -148,13 +148,14 @@ class BoxServer:
                  request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS,
                  console: Console | None = None, moderator_token: str | None = None,
                  hello_seconds: float = HELLO_SECONDS, connections: int | None = None, per_address: int = PER_ADDRESS,
-                 listen: Callable[[], None] | None = None):
+                 listen: Callable[[], None] | None = None, speech: list[tuple[float, float]] | None = None):
         self.box = box
         self.listen = listen  # asks for a round of listening (--listen); None: the laptop does not listen
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self.hello_seconds = hello_seconds
         self._bounds = (connections, per_address)  # None: from the open-files limit, when serving starts
-        self._night_audio = (secrets.token_hex(8), night_wav)  # a tablet that holds another night's must fetch it
+        # a tablet that holds another night's must fetch it; ``speech``: where its voice sounds (seconds)
+        self._night_audio = (secrets.token_hex(8), night_wav, list(speech or []))
         self.clips = clips
         self.clock = clock
         self.control = control  # applies a control action (start, pause, next) to the game
@@ -317,10 +318,10 @@ class BoxServer:
         return {**self.box.snapshot(), "night_id": self.night_id, "clips": sorted(self.clips),
                 "language": self.language}
 
-    def load_night(self, night_wav: bytes) -> None:
+    def load_night(self, night_wav: bytes, speech: list[tuple[float, float]] | None = None) -> None:
         """Serve another night's audio from now on (a game of many nights); tablets holding the
         last one see its new id in the next state and fetch it."""
-        self._night_audio = (secrets.token_hex(8), night_wav)
+        self._night_audio = (secrets.token_hex(8), night_wav, list(speech or []))
 
     def add_clip(self, key: str, wav: bytes) -> None:
         """A line made during the game (a sentence with a player's name), for ``say``."""
@@ -393,9 +394,11 @@ class BoxServer:
         return web.Response(body=body, content_type=kind, headers={"Cache-Control": "no-store"})
 
     async def _night(self, request: web.Request) -> web.Response:
-        night_id, night_wav = self._night_audio  # one night's id and audio together, whichever is current
+        night_id, night_wav, speech = self._night_audio  # one night's together, whichever is current
+        # Where its voice sounds: a correction a page cannot make slowly waits for a moment without it.
+        spans = json.dumps([[round(start, 3), round(end, 3)] for start, end in speech], separators=(",", ":"))
         return web.Response(body=night_wav, content_type="audio/wav",
-                            headers={"Cache-Control": "no-store", "X-Night-Id": night_id})
+                            headers={"Cache-Control": "no-store", "X-Night-Id": night_id, "X-Night-Speech": spans})
 
     async def _clip(self, request: web.Request) -> web.Response:
         key = request.match_info["key"].removesuffix(".wav")

@@ -17,6 +17,8 @@ const SETTLED = 40;          // ...and how many a fresh estimate needs (on a jit
 const SILENCE = 5;           // seconds without a word from the laptop: the connection is in trouble
 const SLEW = 0.004;          // at most 0.4 % faster or slower while catching up: not heard
 const JUMP = 0.006;          // further off than this (a tablet that slept, a glitch), cross-fade instead...
+const DELAY_SLEW = 0.002;    // a new speaker delay set while the night plays moves this fast (seconds a second)...
+const QUIET_AHEAD = 0.5;     // ...unless the voice is silent this long from here: then it is taken at once
 const FADE = 0.008;          // ...over this long
 const FEEDBACK = 6;          // seconds a press's outcome stays on the controls page
 const CONFIRM = 4;           // seconds a first tap on Next waits for the second that confirms it
@@ -60,7 +62,9 @@ const box = {                // what the page knows; tests read it as window.nar
   tablets: [],               // the controls page: every tablet's state, from the laptop
   refused: null,             // a tablet the laptop turned away: why, as its screen says it (it plays nothing)
   delay: 0,                  // how late this tablet's speaker sounds beyond what the page can see (seconds, the
-                             // controls page's): it plays that much earlier, so it is heard with the others
+                             // controls page's): it plays that much earlier, so it is heard with the others...
+  delayTarget: 0,            // ...moving to this one, set while something played (moveDelay)
+  speech: [],                // where the night's voice sounds: [[from, to], ...] in seconds of the night
   connection: "connecting",  // connecting, open, lost
   awake: null,               // the screen is kept on (Wake Lock); false: it may lock, and the sound with it
   ctx: null, out: null,      // the audio context, and the node everything plays into
@@ -325,8 +329,9 @@ function receive(message) {
   }
   if (message.type === "delay" || message.type === "admitted") {  // its speaker's delay, as the controls page set it
     if (message.type === "admitted") letIn();
-    if (message.seconds !== box.delay) note("speaker delay set", message.seconds - box.delay);
-    box.delay = message.seconds;
+    if (message.seconds !== box.delayTarget) note("speaker delay set", message.seconds - box.delayTarget);
+    box.delayTarget = message.seconds;
+    if (!box.playing && !lines.length) box.delay = box.delayTarget;  // nothing sounds: at once
     return;
   }
   if (message.type === "refused-tablet") { if (!controlling) turnedAway(message.message); return; }
@@ -368,11 +373,13 @@ async function loadNight(id) {
   render();
   const response = await fetch(`/night.wav?night=${encodeURIComponent(id)}`, {cache: "no-store"});
   const served = response.headers.get("X-Night-Id");
+  const speech = JSON.parse(response.headers.get("X-Night-Speech") || "[]");
   const buffer = await ctx.decodeAudioData(await response.arrayBuffer());
   if (loading !== id) return;                         // a newer night came while this one loaded
   loading = null;
   if (served !== id) { loadNight(box.state.night_id); return; }   // the server changed under us: again
   night = buffer;
+  box.speech = speech;
   box.nightId = id;
   box.nightLength = buffer.duration;
   resync("load");  // measured now, not while the night was downloading and decoding (that skews the samples)
@@ -566,12 +573,45 @@ function steer() {
   if (box.playing) watchForGlitches(now()); else lastRender = null;
   const [ctxNow, pageNow] = audioAndPageTime();      // (read every time: it keeps the mapping fresh)
   if (!box.state || box.offset === null) return;
+  moveDelay(pageNow);
   if (play) {
     play = steerRun(play, ctxNow, pageNow);
     box.error = play.error;
     box.hushed = play.hushed;
   }
   lines = lines.map((line) => steerRun(line, ctxNow, pageNow));
+}
+
+// A new speaker delay while something plays (issue 41, point 4): never a jump inside speech. It
+// moves slowly, the runs following it by their speed alone (within a couple of ms), and what is
+// left is taken at once where the night has no voice for a while (a cross-fade under the drums).
+let delayMoved = null;       // page time of the last slow move
+function moveDelay(pageNow) {
+  if (box.delay === box.delayTarget) { delayMoved = null; return; }
+  const left = box.delayTarget - box.delay;
+  if (!box.playing && !lines.length) {
+    box.delay = box.delayTarget;
+    delayMoved = null;
+    return;
+  }
+  if (play && !lines.length && box.trusted && quietAhead(play)) {
+    box.delay = box.delayTarget;
+    play.force = true;
+    note("speaker delay taken in a quiet moment", left);
+    delayMoved = null;
+    return;
+  }
+  if (delayMoved === null) note("speaker delay moving slowly", left);
+  const step = DELAY_SLEW * (delayMoved === null ? 0 : Math.max(0, pageNow - delayMoved));
+  box.delay += Math.sign(left) * Math.min(Math.abs(left), step);
+  delayMoved = pageNow;
+}
+
+// The night's voice is silent from where `run` plays now for QUIET_AHEAD (or the run is unheard).
+function quietAhead(run) {
+  if (run.hushed) return true;
+  const here = run.pos0 + (ctx.currentTime - run.ctx0) * run.rate;
+  return !box.speech.some(([from, to]) => from < here + QUIET_AHEAD && to > here - 0.05);
 }
 
 // One check of one run; returns the run that plays on (itself, or the one that took over).
@@ -593,10 +633,13 @@ function steerRun(run, ctxNow, pageNow) {
       unhush(run, t, run.agreed >= AGREE ? "heard" : "heard, not settled", error);
     }
   }
-  const far = Math.abs(error) > (run.hushed ? AGREED : JUMP);
-  // A jump is heard: only on an error two checks in a row agree on, and not twice in CALM.
-  const confirmed = run.hushed || (run.doubt !== null && Math.abs(run.doubt - error) <= LEAP
-                                   && t - run.jumped >= CALM);
+  // A jump is heard: only on an error two checks in a row agree on, and not twice in CALM; but a
+  // speaker delay taken in a quiet moment (run.force) is taken there and then.
+  const forced = run.force === true && Math.abs(error) > IN_STEP;
+  run.force = false;
+  const far = forced || Math.abs(error) > (run.hushed ? AGREED : JUMP);
+  const confirmed = run.hushed || forced || (run.doubt !== null && Math.abs(run.doubt - error) <= LEAP
+                                             && t - run.jumped >= CALM);
   run.doubt = far ? error : null;
   if (far && confirmed) {  // far off (or unheard): cross-fade to where it should be
     note(run.hushed ? "moved unheard" : "cross-faded", error);
