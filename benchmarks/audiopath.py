@@ -2,7 +2,7 @@
 pause and resume, on a clean network and behind 50 ms of jitter with loss.
 
 Usage:  .venv/bin/python benchmarks/audiopath.py [--rounds 3] [--jitter 50] [--length 60] [--against PAGE]
-        [--no-floor]
+        [--no-floor] [--hidden 40,250 [--listen]]
 
 First, as many rounds of the rig's own floor (``heard.play_plainly``): one stream whose channels
 are the same samples (what the recording and the reading add), then three plain players given the
@@ -21,6 +21,12 @@ playing into its channel, one recording of them all (``tests/heard.py``). The ni
 `narrate render --players 10 --lang en` (drums and Pico's voice) with a faint noise under it
 (−50 dBFS) so that every 0.4 s of it is unique; where each tablet is in the night is read from the
 recording every 0.5 s by cross-correlation, and compared with the laptop's playhead.
+
+With ``--hidden A,B`` the first and second tablets play behind speakers A and B ms later than their
+pages can see (``module-loopback``, ``tests/heard.py``); with ``--listen`` too, every run is played
+twice in turn, as today and with the laptop listening first (``narrator.shell.speakerbox.listen``,
+one round before the night, its microphone the room's mix), and each gets its table, with how long
+the round took from the tablets' joining and how late it heard each tablet.
 
 A round is two nights of the plan in ``tests/heard.py`` (three tablets; the third joins at 8 s,
 the second reloads at 20 s, every core is taken for 0.3 s at 34 s, a pause at 46 s and the resume
@@ -72,12 +78,18 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another box.js to play every run with too, in turn")
     parser.add_argument("--json", type=Path, help="also write every figure and every page's log here")
     parser.add_argument("--no-floor", action="store_true", help="leave out the rig's own floor (plain players)")
+    parser.add_argument("--hidden", help="ms,ms: speakers the first two tablets' pages cannot see")
+    parser.add_argument("--listen", action="store_true", help="each run also with the laptop listening first")
     arguments = parser.parse_args()
+    hidden = tuple((tablet, int(ms)) for tablet, ms in enumerate(arguments.hidden.split(","), 1)) \
+        if arguments.hidden else ()
     if (why := can_run()) is not None:
         sys.exit(f"benchmarks/audiopath.py: {why}")
     if os.geteuid() != 0:
         sys.exit("benchmarks/audiopath.py: needs root (its CPU burst runs at real-time priority)")
     pages = {"tree": None, **({"against": arguments.against.read_bytes()} if arguments.against else {})}
+    if arguments.listen:
+        pages = {"as today": None, "listening": None}
     runs = []
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         night = render_night(Path(folder))
@@ -86,13 +98,16 @@ def main() -> None:
             networks = {"both": (0.0, arguments.jitter / 1000), "loopback": (0.0,),
                         "jitter": (arguments.jitter / 1000,)}[arguments.network]
             for jitter, (name, page) in ((j, p) for j in networks for p in reversed(pages.items())):
-                plan = Plan(length=arguments.length, jittered=(2, 3) if jitter else ())
+                plan = Plan(length=arguments.length, jittered=(2, 3) if jitter else (), hidden=hidden)
                 heard = play_night(playwright, Path(folder) / f"run{len(runs)}", night, plan, jitter=jitter,
-                                   loss=0.01 if jitter else 0.0, seed=round_, page=page)
+                                   loss=0.01 if jitter else 0.0, seed=round_, page=page,
+                                   before_night=listen_first if name == "listening" else None)
                 found = measure(heard)
                 runs.append({"page": name, "round": round_, "jitter": jitter * 1000, "found": found,
                              "events": heard.events, "marks": heard.marks, "recorder rate": heard.rate,
-                             "latencies": heard.latencies})
+                             "latencies": heard.latencies, "listened": heard.before})
+                if heard.before:
+                    print(f"  listened: {heard.before}", file=sys.stderr)
                 print(f"{name} page, round {round_ + 1}, jitter {jitter * 1000:g} ms: "
                       + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS)
                       + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
@@ -109,6 +124,30 @@ def main() -> None:
     for name in pages:
         print(f"\n{name} page" if len(pages) > 1 else "")
         report([run for run in runs if run["page"] == name], arguments.rounds)
+    listened = [run["listened"] for run in runs if run["listened"]]
+    if listened:
+        print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
+              " after the first tablets joined; heard late (ms): "
+              + "; ".join(str(entry["late ms"]) for entry in listened))
+
+
+def listen_first(server, room, pages, joined: float) -> dict:
+    """One round of the laptop listening, as ``narrate --listen`` has it before Start: once the
+    tablets are in step, through the room's microphone. What it heard, and when it was done."""
+    import time
+
+    from narrator.shell.speakerbox.listen import SETTLE, Listener
+
+    said: list[str] = []
+    deadline = time.monotonic() + 20
+    while len(server.ready_tablets(SETTLE)) < len(pages) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    heard = Listener(server, time.monotonic, lambda text: said.append(str(text)), lambda text: said.append(str(text)),
+                     recorder=room.microphone).round()
+    time.sleep(0.3)  # the delays reach the pages
+    return {"seconds from joining": round(time.time() - joined, 1), "missing": list(heard.missing) if heard else None,
+            "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},
+            "delays": server.delays(), "said": said}
 
 
 def rig_floor(playwright, folder: Path, night: bytes, arguments) -> list[dict]:

@@ -359,9 +359,9 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
                seed: int = 1, page: bytes | None = None, before_night=None) -> Heard:
     """Serve ``night_wav`` (cut to the plan's length and marked) in-process, play it on the plan's
     tablets and return what was heard. ``page``: another tablet script to serve than the tree's
-    ``box.js`` (a comparison). ``before_night(server, room, pages)``: called once the first
-    tablets have joined, before the night starts (the laptop listening to them, say); what it
-    returns is the result's ``before``."""
+    ``box.js`` (a comparison). ``before_night(server, room, pages, joined)``: called once the
+    first tablets have joined (at wall time ``joined``), before the night starts (the laptop
+    listening to them, say); what it returns is the result's ``before``."""
     from narrator.shell.speakerbox.server import BoxServer
     from narrator.shell.speakerbox.state import Box
 
@@ -392,9 +392,10 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
             browsers.append(browser_for(playwright, room, tablet))
             pages[tablet] = browsers[-1].new_page()
             join(pages[tablet], addresses[tablet])
+        joined = time.time()
         time.sleep(3)  # the tablets wait for Start a while, as at a real table
         if before_night is not None:
-            before = before_night(server, room, pages)
+            before = before_night(server, room, pages, joined)
         box.start_night()
         start = wall_of(box.playhead.anchor_time)
         marks = {}

@@ -337,7 +337,7 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     rounds: list = []
     found: dict = {}
 
-    def listen(server, room, pages):
+    def listen(server, room, pages, joined):
         listener = Listener(server, time.monotonic, lambda text: said.append(str(text)),
                             lambda text: said.append(str(text)), recorder=room.microphone)
         deadline = time.monotonic() + 20
