@@ -2,7 +2,7 @@
 pause and resume, on a clean network and behind 50 ms of jitter with loss.
 
 Usage:  .venv/bin/python benchmarks/audiopath.py [--rounds 3] [--jitter 50] [--length 60] [--against PAGE]
-        [--no-floor] [--hidden 40,250 [--listen]]
+        [--no-floor] [--hidden 40,250 [--listen]] [--no-join]
 
 First, as many rounds of the rig's own floor (``heard.play_plainly``): one stream whose channels
 are the same samples (what the recording and the reading add), then three plain players given the
@@ -80,6 +80,7 @@ def main() -> None:
     parser.add_argument("--no-floor", action="store_true", help="leave out the rig's own floor (plain players)")
     parser.add_argument("--hidden", help="ms,ms: speakers the first two tablets' pages cannot see")
     parser.add_argument("--listen", action="store_true", help="each run also with the laptop listening first")
+    parser.add_argument("--no-join", action="store_true", help="no late join: every tablet there from the start")
     arguments = parser.parse_args()
     hidden = tuple((tablet, int(ms)) for tablet, ms in enumerate(arguments.hidden.split(","), 1)) \
         if arguments.hidden else ()
@@ -98,7 +99,8 @@ def main() -> None:
             networks = {"both": (0.0, arguments.jitter / 1000), "loopback": (0.0,),
                         "jitter": (arguments.jitter / 1000,)}[arguments.network]
             for jitter, (name, page) in ((j, p) for j in networks for p in reversed(pages.items())):
-                plan = Plan(length=arguments.length, jittered=(2, 3) if jitter else (), hidden=hidden)
+                plan = Plan(length=arguments.length, jittered=(2, 3) if jitter else (), hidden=hidden,
+                            **({"join": None} if arguments.no_join else {}))
                 heard = play_night(playwright, Path(folder) / f"run{len(runs)}", night, plan, jitter=jitter,
                                    loss=0.01 if jitter else 0.0, seed=round_, page=page,
                                    before_night=listen_first if name == "listening" else None)
@@ -109,7 +111,7 @@ def main() -> None:
                 if heard.before:
                     print(f"  listened: {heard.before}", file=sys.stderr)
                 print(f"{name} page, round {round_ + 1}, jitter {jitter * 1000:g} ms: "
-                      + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS)
+                      + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS if part in found)
                       + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
                       f"{len(found['wrong corrections'])}", file=sys.stderr)
                 for episode in found["episodes over 5 ms"]:
@@ -193,7 +195,8 @@ def report(runs: list[dict], rounds: int) -> None:
     for jitter in sorted({run["jitter"] for run in runs}):
         mine = [run["found"] for run in runs if run["jitter"] == jitter]
         cells = [f"{statistics.median([f[part]['median'] for f in mine]):.1f} / "
-                 f"{max(f[part]['worst'] for f in mine):.1f}" for part in PARTS]
+                 f"{max(f[part]['worst'] for f in mine):.1f}" if all(part in f for f in mine) else "–"
+                 for part in PARTS]
         over = max(f["whole"]["over 5 ms"] for f in mine)
         dropouts = [len(f["dropouts"]) for f in mine]
         back = cell([f["glitch"]["back in step after"] for f in mine])
