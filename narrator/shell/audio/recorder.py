@@ -26,11 +26,17 @@ class Recorder(Protocol):
 
 
 class MicrophoneRecorder:
-    def record(self, stop: threading.Event, levels: Levels | None = None) -> Clip:
+    def record(self, stop: threading.Event, levels: Levels | None = None,
+               arrived: Callable[[int, bool], None] | None = None) -> Clip:
+        """Record until ``stop`` is set; ``levels`` hears each block's peak, ``arrived`` each block's
+        frames as it comes, and whether input was lost before it (when it came says when it was
+        recorded: the laptop listening to the tablets, ``narrator.shell.speakerbox.listen``)."""
         sounddevice = _sounddevice()
         blocks: list[np.ndarray] = []
 
         def keep(data, frames, time, status) -> None:
+            if arrived is not None:
+                arrived(frames, bool(status and status.input_overflow))
             block = data[:, 0].copy()
             blocks.append(block)  # a list of blocks: a take of any length, joined once at the end
             if levels is not None and len(block):

@@ -2,10 +2,11 @@
 laptop's microphone hears them all, and every tablet's speaker delay is set from when its code
 was heard (``narrator.core.arrivals``). Nothing is kept: the recording lives for one round.
 
-A round runs in a thread of its own while the box waits for its Start (before the night, between
-its parts): the codes are a short hiss, meant to be heard then, never under the narration. It runs
-when a tablet that was not listened to yet is in step (a first join, a late join, a reload), and
-when the controls page asks; the box plays on as before when it cannot listen.
+A round runs in a thread of its own while the box waits for a Start (before the night; in a game
+of many nights, before each night that waits for one): the codes are a short hiss, meant to be heard
+then, never under the narration. It runs when a tablet that was not listened to yet is in step (a
+first join, a late join, a reload), and when the controls page asks; the box plays on as before when
+it cannot listen.
 """
 
 import threading
@@ -14,9 +15,9 @@ from collections.abc import Callable
 from narrator.core import arrivals
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, plural
-from narrator.shell.platform.hints import portaudio_missing
+from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder
 
-RATE = 48000  # the codes are served at this rate, and recorded at it
+RATE = RECORD_RATE  # the codes are served at this rate, and recorded at it
 LEAD = 1.5  # seconds from telling the tablets to the first code: time to fetch and decode it
 GAP = 0.15  # between one tablet's code and the next: in turn, so that none masks another in the room
 PLAYS = 3  # each tablet sounds its code this many times: a page's clock off for a moment is outvoted
@@ -27,39 +28,26 @@ SETTLE = 2.0  # a tablet is listened to once it has been in step this long (its 
 def record(seconds: float, clock: Callable[[], float]):
     """``seconds`` of the default input (mono, RATE) and the box time of its first sample: the
     earliest of (when a block arrived − what had been recorded by then), which a block delayed on
-    its way only makes later."""
-    try:
-        import sounddevice
-    except OSError:
-        raise NarratorError(msg("cannot listen: {reason}", reason=portaudio_missing())) from None
-    import numpy as np
-
-    blocks: list = []
-    starts: list[float] = []
+    its way only makes later. The microphone is the one the group records its own voice with."""
     wanted = int(seconds * RATE)
+    stop = threading.Event()
+    starts: list[float] = []
     recorded = 0
-    enough = threading.Event()
 
-    def keep(data, frames, time_info, status) -> None:
+    def arrived(frames: int, lost: bool) -> None:
         nonlocal recorded
-        if recorded >= wanted:
-            return  # (a device that is not real-time, such as ALSA's null one, delivers as fast as it can)
-        arrived = clock()
-        blocks.append(data[: wanted - recorded, 0].copy())
         recorded += frames
-        starts.append(arrived - recorded / RATE)
+        starts.append(clock() - recorded / RATE)
         if recorded >= wanted:
-            enough.set()
+            stop.set()  # (a device that is not real time, such as ALSA's null one, gives it at once)
 
+    stalled = threading.Timer(seconds + 2.0, stop.set)  # an input that stalls gives what it gave
+    stalled.start()
     try:
-        with sounddevice.InputStream(samplerate=RATE, channels=1, dtype="float32", callback=keep):
-            enough.wait(seconds + 2.0)  # (an input that stalls gives what it gave)
-    except sounddevice.PortAudioError as error:
-        raise NarratorError(msg("cannot listen: no microphone ({error}); connect one or pick an input in the "
-                                "system's sound settings", error=error)) from None
-    samples = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
-    samples = np.nan_to_num(samples, nan=0.0, posinf=0.0, neginf=0.0)  # whatever a broken input gives
-    return samples, (min(starts) if starts else clock())
+        clip = MicrophoneRecorder().record(stop, arrived=arrived)
+    finally:
+        stalled.cancel()
+    return clip.samples[:wanted], (min(starts) if starts else clock())
 
 
 def schedule(tablets: list[int], first: float) -> dict[int, tuple[float, ...]]:
@@ -134,12 +122,12 @@ class Listener:
         if not heard.late:
             self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
                           "up?); the tablets play as they are"))
-            self.server.mark_unheard(heard.missing)
+            self.server.mark_missed(heard.missing)
             return heard
         current = self.server.delays()
         for number, delay in arrivals.delays(heard, current, self.server.most_delay_ms).items():
             self.server.set_delay(number, delay)
-        self.server.mark_unheard(heard.missing)
+        self.server.mark_missed(heard.missing)
         self.tell(msg("Tablets set by what the laptop heard: {tablets}.", tablets=", ".join(
             f"{number}: {round(late * 1000):+d} ms" for number, late in sorted(heard.late.items()))))
         if heard.missing:
