@@ -10,7 +10,7 @@ tablet heard earliest is the reference and every other one is set that much earl
 Pure: the recording, the codes and the moments are arguments; nothing here records or plays.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -82,15 +82,13 @@ def arrival(recording: np.ndarray, signal: np.ndarray) -> float | None:
 @dataclass(frozen=True)
 class Heard:
     """One round of listening: each tablet's lateness as heard (seconds, the earliest 0: the median
-    of its plays), how far apart its plays were heard (seconds), and the tablets not heard."""
+    of its plays), and the tablets not heard."""
 
     late: dict[int, float]
     missing: tuple[int, ...]
-    spread: dict[int, float] = field(default_factory=dict)
 
 
-def listen(recording: np.ndarray, rate: int, start: float, moments: dict[int, tuple[float, ...]],
-           code_rate: int | None = None) -> Heard:
+def listen(recording: np.ndarray, rate: int, start: float, moments: dict[int, tuple[float, ...]]) -> Heard:
     """How late each tablet sounds against the others. ``recording``: mono samples at ``rate``
     whose first was taken at box time ``start``; ``moments``: when each tablet was told to sound
     its code (box time), a few times each, at least APART from one another. A common error in
@@ -100,11 +98,8 @@ def listen(recording: np.ndarray, rate: int, start: float, moments: dict[int, tu
     read on its own, the median of them counts, and a tablet heard fewer than twice is not heard."""
     late: dict[int, float] = {}
     missing: list[int] = []
-    spread: dict[int, float] = {}
     for number, plays in sorted(moments.items()):
-        signal = code(number, code_rate or rate) if code_rate in (None, rate) else \
-            _resampled(code(number, code_rate), code_rate, rate)
-        scores = likeness(recording, signal)
+        scores = likeness(recording, code(number, rate))  # (served at the rate it is recorded at)
         heard = []
         for moment in plays:  # each in its own stretch of the recording: from a little before its moment to the next
             expected = (moment - start) * rate
@@ -115,15 +110,8 @@ def listen(recording: np.ndarray, rate: int, start: float, moments: dict[int, tu
             missing.append(number)
             continue
         late[number] = float(np.median(heard))
-        spread[number] = max(heard) - min(heard)
     earliest = min(late.values(), default=0.0)
-    return Heard({number: value - earliest for number, value in late.items()}, tuple(missing), spread)
-
-
-def _resampled(samples: np.ndarray, rate: int, to: int) -> np.ndarray:
-    """``samples`` at ``to`` Hz (linear: a code is band-limited well under either Nyquist)."""
-    times = np.arange(int(len(samples) * to / rate)) / to
-    return np.interp(times, np.arange(len(samples)) / rate, samples).astype(np.float32)
+    return Heard({number: value - earliest for number, value in late.items()}, tuple(missing))
 
 
 def delays(heard: Heard, current: dict[int, int], most: int) -> dict[int, int]:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from narrator.core.day import DayTimer, day_spoken_keys
 from narrator.core.errors import NarratorError, Stopped
 from narrator.core.i18n import Text, msg, os_reason
-from narrator.shell.audio.mix import MixSettings
+from narrator.shell.audio.mix import MixSettings, speech_regions
 from narrator.shell.dayrun import DayScreen, run_day
 from narrator.shell.platform.hints import nobody_joined
 from narrator.shell.platform.keyboard import keys
@@ -64,14 +64,8 @@ def night_for_tablets(env, script, audio, labels: dict[str, str], carrying_on: b
 
 def speech_spans(night, gap: float = 0.3) -> list[tuple[float, float]]:
     """Where a night's voice sounds (seconds), lines closer than ``gap`` taken as one."""
-    spans: list[tuple[float, float]] = []
-    for clip in night.clips:
-        start, end = clip.start / night.rate, clip.end / night.rate
-        if spans and start - spans[-1][1] < gap:
-            spans[-1] = (spans[-1][0], max(spans[-1][1], end))
-        else:
-            spans.append((start, end))
-    return spans
+    regions = speech_regions([(clip.start, clip.end) for clip in night.clips], round(gap * night.rate))
+    return [(start / night.rate, end / night.rate) for start, end in regions]
 
 
 def count_windows(night) -> list[tuple[float, int]]:
