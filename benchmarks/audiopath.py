@@ -45,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from heard import Plan, can_run, measure, play_night, play_plainly  # noqa: E402
+from heard import Plan, can_run, measure, play_night, play_plainly, room_listener, until_ready  # noqa: E402
 
 PARTS = ("start", "late join", "reload", "glitch", "resume", "whole")
 
@@ -138,14 +138,9 @@ def listen_first(server, room, pages, joined: float) -> dict:
     tablets are in step, through the room's microphone. What it heard, and when it was done."""
     import time
 
-    from narrator.shell.speakerbox.listen import SETTLE, Listener
-
     said: list[str] = []
-    deadline = time.monotonic() + 20
-    while len(server.ready_tablets(SETTLE)) < len(pages) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    heard = Listener(server, time.monotonic, lambda text: said.append(str(text)), lambda text: said.append(str(text)),
-                     recorder=room.microphone).round()
+    until_ready(server, len(pages))
+    heard = room_listener(server, room, said).round()
     time.sleep(0.3)  # the delays reach the pages
     return {"seconds from joining": round(time.time() - joined, 1), "missing": list(heard.missing) if heard else None,
             "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},

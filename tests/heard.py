@@ -445,6 +445,27 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
                  rate, latencies, before)
 
 
+# --- the laptop listening (narrate --listen) -----------------------------------------------------------
+
+def room_listener(server, room: Room, said: list[str]):
+    """The laptop's ``Listener`` for ``server``, its microphone the room's, what it says kept in ``said``."""
+    from narrator.shell.speakerbox.listen import Listener
+
+    return Listener(server, time.monotonic, lambda text: said.append(str(text)), lambda text: said.append(str(text)),
+                    recorder=room.microphone)
+
+
+def until_ready(server, tablets: int, seconds: float = 60.0) -> None:
+    """Until ``tablets`` tablets have been in step long enough to be listened to (their output's
+    timestamps believed: on a loaded machine that can take a while), else AssertionError."""
+    from narrator.shell.speakerbox.listen import SETTLE
+
+    deadline = time.monotonic() + seconds
+    while len(server.ready_tablets(SETTLE)) < tablets:
+        assert time.monotonic() < deadline, f"{tablets} tablets were never in step together for {SETTLE} s"
+        time.sleep(0.1)
+
+
 # --- the rig's own floor ----------------------------------------------------------------------------
 
 def play_plainly(folder: Path, night_wav: bytes, tablets: int, seconds: float, together: bool,

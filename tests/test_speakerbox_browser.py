@@ -423,6 +423,8 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
     assert speaking[-1][1] < 0.015, speaking  # moved a few ms, not 100
     after = [skew for at, skew in zip(times, found, strict=True) if at - started > 7.5]
     assert after and max(abs(skew - 0.100) for skew in after) < 0.005, after
-    moved = [event for event in events if event[1] == "speaker delay taken in a quiet moment"]
-    assert len(moved) == 1 and 5.0 <= moved[0][0] - started <= 7.0, (events, started)
+    # The rest taken where the voice is silent, as heard (the page logs it a scheduling lead before).
+    jumped = next(at for at, skew in zip(times, found, strict=True) if skew > 0.05)
+    assert 5.0 <= jumped - started <= 7.05, (jumped - started, events)
+    assert len([event for event in events if event[1] == "speaker delay taken in a quiet moment"]) == 1, events
     assert any(event[1] == "speaker delay moving slowly" for event in events), events

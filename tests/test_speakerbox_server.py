@@ -679,6 +679,16 @@ def test_start_opens_the_day_of_a_game_resumed_before_its_discussion():
     assert box.opens == "night"  # the next Start is a night's again
 
 
+CONTROLS = {"role": "control", "token": "secret-token"}  # the laptop's controls page, as it says hello
+
+
+async def greeted(session, server, **hello):
+    """A page's WebSocket to ``server``, the hello said: ``role`` and its ``token`` or ``id``."""
+    ws = await session.ws_connect(url(server, "/ws"))
+    await ws.send_str(json.dumps({"type": "hello", **hello}))
+    return ws
+
+
 async def next_of(ws, kind: str, seconds: float = 2.0, where=lambda message: True) -> dict:
     """The next message of type ``kind`` a socket hears that ``where`` accepts (others passed over)."""
     deadline = time.monotonic() + seconds
@@ -694,10 +704,8 @@ def test_a_tablet_s_speaker_delay_is_set_on_the_controls_page_and_kept_through_a
     before its first sound. Only the token may set it, and only within a second either way."""
     async def scenario():
         async with aiohttp.ClientSession() as session:
-            control = await session.ws_connect(url(server, "/ws"))
-            await control.send_str(json.dumps({"type": "hello", "role": "control", "token": "secret-token"}))
-            tablet = await session.ws_connect(url(server, "/ws"))
-            await tablet.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "far"}))
+            control = await greeted(session, server, **CONTROLS)
+            tablet = await greeted(session, server, role="tablet", id="far")
             assert (await next_of(tablet, "delay"))["seconds"] == 0
             number = (await next_of(control, "tablets", where=lambda listed: listed["tablets"]))["tablets"][0]["n"]
 
@@ -715,8 +723,7 @@ def test_a_tablet_s_speaker_delay_is_set_on_the_controls_page_and_kept_through_a
             await guesser.send_str(setting(-300, token="guess"))
             assert (await next_of(guesser, "error"))["message"] == "only the laptop controls the game"
             await tablet.close()
-            again = await session.ws_connect(url(server, "/ws"))  # the same tablet, reloaded
-            await again.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "far"}))
+            again = await greeted(session, server, role="tablet", id="far")  # the same tablet, reloaded
             assert (await next_of(again, "delay"))["seconds"] == 0.04
             for ws in (control, again, guesser):
                 await ws.close()

@@ -80,7 +80,7 @@ class Tablet:
     socket: int = 0  # which connection is its latest
     proved: bool = False  # it has been in step or played: a real tablet, never pushed out for a newcomer
     delay_ms: int = 0  # how late its speaker sounds beyond what its page can see (set on the controls page)
-    unheard: bool = False  # the laptop listened (--listen) and did not hear its code
+    missed: bool = False  # the laptop listened (--listen) and did not hear its code
     since: float | None = None  # server time since which it has reported itself in step (None: it is not)
 
     def as_dict(self, now: float) -> dict:
@@ -91,7 +91,7 @@ class Tablet:
                 "may_lock": report.get("awake") is False,
                 "rtt": _number(report.get("rtt")),
                 "error": _number(report.get("error")), "delay_ms": self.delay_ms,
-                "unheard": self.unheard}
+                "missed": self.missed}
 
 
 @dataclass
@@ -310,7 +310,7 @@ class BoxServer:
             return
         message = message or self.snapshot()
         text, public = json.dumps(message), json.dumps(for_tablets(message))
-        self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._send_all(text, public)))
+        self._in_loop(lambda: asyncio.ensure_future(self._send_all(text, public)))
 
     def snapshot(self) -> dict:
         """The box's state, with the identity of the night this server plays and the lines it can
@@ -369,15 +369,13 @@ class BoxServer:
 
     def _post(self, sockets, message: dict) -> None:
         """Send ``message`` to ``sockets`` (those still open when it goes) from any thread."""
-        if self._loop is None or not self._loop.is_running():
-            return
         text = json.dumps(message)
 
         def send():
             for ws in list(sockets):
                 if not ws.closed:
                     asyncio.ensure_future(self._send(ws, text))
-        self._loop.call_soon_threadsafe(send)
+        self._in_loop(send)
 
     def say(self, key: str, lead: float = 0.3, text: str = "") -> None:
         """Have every tablet say a line, all at the same moment a little ahead; ``text`` is its words
@@ -624,20 +622,21 @@ class BoxServer:
         def apply():
             tablet = next((listed for listed in self._tablets.values() if listed.n == number), None)
             if tablet is not None:
-                tablet.unheard = False
+                tablet.missed = False
                 self._set_delay(tablet, max(-MOST_DELAY_MS, min(MOST_DELAY_MS, delay)))
         self._in_loop(apply)
 
-    def mark_unheard(self, numbers) -> None:
+    def mark_missed(self, numbers) -> None:
         """The tablets whose code the laptop did not hear: the controls page names them."""
         def apply():
             for tablet in self._tablets.values():
                 if tablet.n in numbers:
-                    tablet.unheard = True
+                    tablet.missed = True
             self._send_tablets()
         self._in_loop(apply)
 
-    def _in_loop(self, call: Callable[[], None]) -> None:
+    def _in_loop(self, call: Callable[[], object]) -> None:
+        """Run ``call`` in the server's own thread, from any thread (nothing, once it has stopped)."""
         if self._loop is not None and self._loop.is_running():
             self._loop.call_soon_threadsafe(call)
 
@@ -680,7 +679,9 @@ class BoxServer:
         if kind == "report":
             if tablet is not None:
                 tablet.report = message
-                in_step = message.get("synced") is True and message.get("sound") is not False
+                # in step: its clock known, its output's timestamps believed, its sound on
+                in_step = message.get("synced") is True and message.get("steady") is True and \
+                    message.get("sound") is not False
                 tablet.since = (tablet.since or self.clock()) if in_step else None
                 tablet.proved = tablet.proved or message.get("synced") is True or message.get("playing") is True
             return None

@@ -309,7 +309,8 @@ function clockSample(message) {
 }
 
 function report() {
-  send({type: "report", synced: box.offset !== null, rtt: box.rtt, playing: box.playing, error: box.error,
+  send({type: "report", synced: box.offset !== null, steady: box.trusted, rtt: box.rtt, playing: box.playing,
+        error: box.error,
         loading: loading !== null, sound: soundOn(), awake: box.awake !== false});
 }
 
@@ -389,12 +390,14 @@ async function loadNight(id) {
 
 // The lines the day may say, fetched and decoded ahead (one fetched when it is due comes late).
 function fetchClips(keys) {
-  for (const key of keys || []) {
-    if (clips[key]) continue;
-    clips[key] = fetch(`/clips/${encodeURIComponent(key)}.wav`, {cache: "no-store"})
-      .then((response) => response.arrayBuffer()).then((data) => ctx.decodeAudioData(data))
-      .catch((error) => { delete clips[key]; throw error; });  // asked again next time
-  }
+  for (const key of keys || []) decoded(clips, key, `/clips/${encodeURIComponent(key)}.wav`);
+}
+
+// A sound fetched and decoded once into `cache[key]` (a promise), asked again next time if it failed.
+function decoded(cache, key, url) {
+  cache[key] = cache[key] || fetch(url, {cache: "no-store"}).then((response) => response.arrayBuffer())
+    .then((data) => ctx.decodeAudioData(data)).catch((error) => { delete cache[key]; throw error; });
+  return cache[key];
 }
 
 // The AudioContext's clock and the page's clock at one instant: the audio clock runs on the
@@ -709,11 +712,11 @@ async function playCode(url, at) {
 
 async function playCodeAt(url, at) {
   if (controlling || !ctx || box.offset === null) return;
-  codes[url] = codes[url] || fetch(url, {cache: "no-store"}).then((response) => response.arrayBuffer())
-    .then((data) => ctx.decodeAudioData(data)).catch((error) => { delete codes[url]; throw error; });
   let buffer;
-  try { buffer = await codes[url]; } catch (error) { box.errors.push(String(error)); return; }
+  try { buffer = await decoded(codes, url, url); } catch (error) { box.errors.push(String(error)); return; }
   const [ctxNow, pageNow] = audioAndPageTime();
+  // A code played on a mapping the page doubts would set its delay by the doubt: better unheard.
+  if (!box.trusted) { note("code not played: timestamps in doubt", 0); return; }
   const when = ctxNow + (at - heardAt(pageNow));
   if (when < Math.max(ctxNow, ctx.currentTime) + 0.02) { note("code came too late", when - ctxNow); return; }
   const source = ctx.createBufferSource();
@@ -862,7 +865,7 @@ document.querySelectorAll("#controls button").forEach((button) => {
     // The speaker delay is the moderator's own setting: shown whatever the tablet is doing, so a
     // step pressed while it connects is seen to have taken.
     const delay = (tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: tablet.delay_ms})}` : "")
-      + (tablet.unheard ? ` · ${TEXT.tablet_unheard}` : "");
+      + (tablet.missed ? ` · ${TEXT.tablet_missed}` : "");
     item.firstChild.textContent = `${fill(TEXT.tablet, {n: tablet.n})} · ${text}${delay}`;
     return item;
   });
