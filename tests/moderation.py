@@ -40,13 +40,14 @@ class Served:
 
     @classmethod
     def start(cls, folder: Path, game: str, players: int, lang: str = "en", *extra: str, command=None,
-              stdin=subprocess.PIPE, preexec_fn=None) -> "Served":
+              stdin=subprocess.PIPE, preexec_fn=None, environ: dict | None = None) -> "Served":
         folder.mkdir(parents=True, exist_ok=True)
         args = command or ["--game", game, "--players", str(players), "--names", ",".join(NAMES[:players]),
                            "--no-ambience", "--day-seconds", "2", "--speaker-box", "--host", "127.0.0.1",
                            "--port", "0", "--no-laptop-audio", *extra]
         environ = {**os.environ, "LANG": LOCALES[lang], "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
-                   "XDG_CACHE_HOME": str(folder / "cache"), "XDG_CONFIG_HOME": str(folder / "config")}
+                   "XDG_CACHE_HOME": str(folder / "cache"), "XDG_CONFIG_HOME": str(folder / "config"),
+                   **(environ or {})}
         out, err = folder / "out.txt", folder / "err.txt"
         with open(out, "a") as stdout, open(err, "a") as stderr:
             process = subprocess.Popen([sys.executable, "-m", "narrator", *args], stdin=stdin, stdout=stdout,

@@ -11,6 +11,7 @@ import asyncio
 import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -264,7 +265,10 @@ def test_narrate_listen_with_no_microphone_or_a_silent_one_says_so_in_one_line_a
                             break  # no round could have heard it: nobody is named
                 named.append(str(missed))
                 await ws.send_str(json.dumps({"type": "control", "action": "start", "token": token}))
-                await asyncio.sleep(1.0)
+                while True:  # (the night starts once the round's codes are over)
+                    message = json.loads((await ws.receive(timeout=30)).data)
+                    if message["type"] == "state" and message["stage"] == "night":
+                        break
                 await ws.send_str(json.dumps({"type": "control", "action": "next", "token": token}))
                 await asyncio.sleep(0.5)
                 await ws.close()
@@ -422,3 +426,85 @@ def test_the_night_tells_the_tablets_where_its_voice_sounds():
     assert spans and all(b[0] - a[1] >= 0.3 for a, b in zip(spans, spans[1:], strict=False))
     assert not np.any(samples[~inside])  # no bed here: every sample outside the spans is silent...
     assert np.mean(samples[inside] != 0) > 0.5  # ...and the spans are where it speaks
+
+
+# --- a tablet that joins during a game of many nights ------------------------------------------------------
+
+def test_a_tablet_that_joins_during_the_night_is_listened_to_between_two_turns(tmp_path):
+    """narrate --listen on a game of many nights: the tablet there before Start is listened to
+    then; one that joins while the first night plays plays its code before the next turn is
+    called, while the night's last part is over and before the day. (The input is ALSA's null
+    device: nothing is heard, and the game plays on as it is.)"""
+    import aiohttp
+    from moderation import Served, random_answer
+
+    config = tmp_path / "asound.conf"
+    config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
+    served = Served.start(tmp_path, "lupus-in-tabula", 8, "en", "--listen", "--count-seconds", "5",
+                          environ={"ALSA_CONFIG_PATH": str(config)})
+    told: dict[str, list] = {"first": [], "late": []}  # (message, the box's state as the console last saw it)
+    seen: list[dict] = []
+
+    async def drive():
+        async with aiohttp.ClientSession() as session:
+            socket = served.tablet + "ws"
+
+            async def tablet(name: str) -> None:
+                async with session.ws_connect(socket) as ws:
+                    await ws.send_json({"type": "hello", "role": "tablet", "id": name})
+                    while True:  # in step, with sound, as box.js reports it
+                        await ws.send_json({"type": "report", "synced": True, "steady": True, "sound": True})
+                        try:
+                            message = await ws.receive(timeout=0.25)
+                        except asyncio.TimeoutError:
+                            continue
+                        if message.type != aiohttp.WSMsgType.TEXT:
+                            return
+                        told[name].append((json.loads(message.data), seen[-1] if seen else None))
+
+            tablets = [asyncio.ensure_future(tablet("first"))]
+            rng = random.Random(5)
+            async with session.ws_connect(socket) as console:
+                await console.send_json({"type": "hello", "role": "moderator", "token": served.token})
+                deadline = time.monotonic() + 120
+                started = False
+                def next_part_started() -> bool:  # after the late tablet's codes
+                    codes = [message for message, _ in told["late"] if message["type"] == "code"]
+                    return bool(codes) and any(state["night"]["anchor_time"] > max(codes[0]["at"])
+                                               for state in seen if state["stage"] == "night")
+
+                while time.monotonic() < deadline and not next_part_started():
+                    if not started and seen and "start" in seen[-1]["actions"] and "heard none" in served.errors():
+                        started = True  # the first round is over: Start
+                        await console.send_json({"type": "control", "action": "start", "token": served.token})
+                    try:
+                        message = await console.receive_json(timeout=0.5)
+                    except asyncio.TimeoutError:
+                        continue
+                    if message["type"] == "state":
+                        seen.append(message)
+                        if message["stage"] == "night" and len(tablets) == 1:
+                            tablets.append(asyncio.ensure_future(tablet("late")))
+                    elif message["type"] == "step" and message["form"]:
+                        await console.send_json({"type": "answer", "token": served.token,
+                                                 "version": message["version"],
+                                                 "value": random_answer(message["form"], rng)})
+            for task in tablets:
+                task.cancel()
+
+    try:
+        asyncio.run(drive())
+    finally:
+        served.stop()
+    printed = served.output()
+    assert printed.count("Listening for the tablets") == 2, (printed[-2000:], served.errors()[-2000:])
+    first_codes = [state for message, state in told["first"] if message["type"] == "code"]
+    assert len(first_codes) == 2 and first_codes[0]["stage"] == "waiting"  # before Start, then with the late one
+    (code, then), = [(message, state) for message, state in told["late"] if message["type"] == "code"]
+    night = then["night"]
+    assert then["stage"] == "night" and min(code["at"]) > night["anchor_time"] + night["length"], then  # a part over
+    later = [state["night"]["anchor_time"] for state in seen if state["stage"] == "night"
+             and state["night"]["anchor_time"] > night["anchor_time"]]
+    assert later and later[0] > max(code["at"]) + arrivals.CODE_SECONDS  # ...and the next after the codes
+    assert not [state for state in seen if state["stage"] == "day"]  # still the first night
+    assert "Traceback" not in served.errors()

@@ -145,6 +145,7 @@ class BoxTable:
         self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
                                                                                rules)
         self.box.waiting_for = waiting  # what the controls page asks for before Start
+        self.phase = script.segments[-1].phase if script.segments else None  # where the last part loaded ends
         self.actions: queue.Queue[str] = queue.Queue()
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
                                 speech=speech_spans(self.night_audio),
@@ -196,8 +197,15 @@ class BoxTable:
     # --- a game of many nights: another night, a part of one, a sentence made in the game ---
 
     def load(self, script, labels: dict[str, str], carrying_on: bool = False) -> None:
-        """Another night (or a part of one) for the tablets, waiting for its start."""
+        """Another night (or a part of one) for the tablets, waiting for its start. When the laptop
+        listens and the part begins a phase the last one did not end in (the next turn, or a night
+        after its day), a tablet that joined or reloaded since the last round is listened to first:
+        nobody is acting then, and nothing is being said."""
         self.night_audio, night_wav, phases = night_for_tablets(self.env, script, self.audio, labels, carrying_on)
+        if script.segments:
+            if self.listener is not None and self.phase is not None and script.segments[0].phase != self.phase:
+                self.listener.now()  # between two turns, or after a day
+            self.phase = script.segments[-1].phase
         self.server.load_night(night_wav, speech_spans(self.night_audio))
         if self.follower is not None:
             self.follower.night, self.follower.position = self.night_audio, None

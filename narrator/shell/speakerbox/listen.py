@@ -3,13 +3,16 @@ laptop's microphone hears them all, and every tablet's speaker delay is set from
 was heard (``narrator.core.arrivals``). Nothing is kept: the recording lives for one round.
 
 A round runs in a thread of its own while the box waits for a Start (before the night; in a game
-of many nights, before each night that waits for one): the codes are a short hiss, meant to be heard
-then, never under the narration. It runs when a tablet that was not listened to yet is in step (a
-first join, a late join, a reload), and when the controls page asks; the box plays on as before when
-it cannot listen.
+of many nights, before each night that waits for one), and in a game of many nights between two
+turns, before the next is called (``BoxTable.load``): the codes are a short hiss, meant to be
+heard then, never under the narration. It runs when a tablet that was not listened to yet is in
+step (a first join, a late join, a reload), and when the controls page asks; the box plays on as
+before when it cannot listen. A one-night game plays its night whole: a tablet that joins during it
+is not listened to.
 """
 
 import threading
+import time
 from collections.abc import Callable
 
 from narrator.core import arrivals
@@ -66,8 +69,10 @@ class Listener:
     """Rounds of listening for one speaker box. ``tell`` says a line at the laptop, ``warn`` a problem."""
 
     def __init__(self, server, clock: Callable[[], float], tell: Callable[[Text], None], warn: Callable[[Text], None],
-                 recorder: Recorder = record):
+                 recorder: Recorder = record, sleep: Callable[[float], None] = time.sleep):
         self.server, self.clock, self.tell, self.warn, self.recorder = server, clock, tell, warn, recorder
+        self.sleep = sleep
+        self.sounding = 0.0  # (box time) when the last round's codes are over on the tablets
         self.listened: set[tuple[int, int]] = set()  # (tablet, connection) already listened to
         self.asked = False  # the controls page asked for a round
         self.broken = False  # the microphone could not be opened: not tried again unless asked
@@ -90,16 +95,24 @@ class Listener:
         return self._thread is not None and self._thread.is_alive()
 
     def tick(self) -> None:
-        """Called while the box waits for its Start: begins a round when one is due."""
+        """Called while the box waits (for its Start): begins a round when one is due."""
         if self.due():
             self.asked = False
             self._thread = threading.Thread(target=self.round, name="listening", daemon=True)
             self._thread.start()
 
+    def now(self) -> None:
+        """A quiet moment between two turns: a round when one is due, over before the night goes on."""
+        self.tick()
+        self.wait()
+
     def wait(self) -> None:
-        """Let a round in progress finish (its codes are already on their way to the tablets)."""
+        """Let a round in progress finish, and its codes end (they are on their way to the tablets,
+        and an input that is not real time, such as ALSA's null device, is read long before)."""
         if self._thread is not None:
             self._thread.join()
+        if (left := self.sounding - self.clock()) > 0:
+            self.sleep(left)
 
     def round(self) -> arrivals.Heard | None:
         """Every tablet in step plays its code in turn; each one heard gets its delay."""
@@ -111,6 +124,7 @@ class Listener:
         self.tell(msg("Listening for the tablets: each plays a short hiss while the laptop records {seconds} seconds "
                       "to set it (nothing is kept).", seconds=round(seconds)))
         self.server.play_codes(moments)
+        self.sounding = max(max(plays) for plays in moments.values()) + arrivals.CODE_SECONDS
         try:
             recording, start = self.recorder(seconds, self.clock)
         except NarratorError as error:
