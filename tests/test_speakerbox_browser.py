@@ -3,6 +3,7 @@
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -417,12 +418,17 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
             context.close()
         server.stop()
     assert len(found) > 100, len(found)
-    # Inside speech: no step from one reading to the next larger than a slow move's.
+    # Inside speech: no step from one reading to the next larger than a slow move's. The readings
+    # are the pages' own, from their output timestamps: on a loaded machine one can be a few ms
+    # off for a moment and come back (a fresh root's CI run saw 5.6 ms), so a jump is a step that
+    # stays, as the median of five readings (a quarter of a second) shows it.
     speaking = [(at - started, skew) for at, skew in zip(times, found, strict=True) if at - started < 4.9]
-    assert max(abs(b - a) for (_, a), (_, b) in zip(speaking, speaking[1:], strict=False)) < 0.002, speaking
-    assert speaking[-1][1] < 0.015, speaking  # moved a few ms, not 100
+    held = [statistics.median(skew for _, skew in speaking[index:index + 5]) for index in range(len(speaking) - 4)]
+    assert max(abs(b - a) for a, b in zip(held, held[1:], strict=False)) < 0.002, speaking
+    assert held[-1] < 0.015, speaking  # moved a few ms, not 100
     after = [skew for at, skew in zip(times, found, strict=True) if at - started > 7.5]
-    assert after and max(abs(skew - 0.100) for skew in after) < 0.005, after
+    assert after and abs(statistics.median(after) - 0.100) < 0.002 and max(abs(skew - 0.100) for skew in after) < 0.015, \
+        after  # all of it taken (a loaded machine's reading a few ms off for a moment: 8.5 ms once)
     # The rest taken where the voice is silent, as heard (the page logs it a scheduling lead before).
     jumped = next(at for at, skew in zip(times, found, strict=True) if skew > 0.05)
     assert 5.0 <= jumped - started <= 7.05, (jumped - started, events)
