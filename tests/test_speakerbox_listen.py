@@ -508,3 +508,99 @@ def test_a_tablet_that_joins_during_the_night_is_listened_to_between_two_turns(t
     assert later and later[0] > max(code["at"]) + arrivals.CODE_SECONDS  # ...and the next after the codes
     assert not [state for state in seen if state["stage"] == "day"]  # still the first night
     assert "Traceback" not in served.errors()
+
+
+def test_a_round_in_a_playing_night_goes_where_its_voice_leaves_room():
+    speech = [(0.0, 4.0), (6.0, 7.0), (12.5, 20.0)]
+    assert arrivals.quiet(speech, 30.0, 0.0, 1.5) == pytest.approx(4.1)  # the first gap that holds it
+    assert arrivals.quiet(speech, 30.0, 0.0, 3.0) == pytest.approx(7.1)  # 4.1-5.9 is too short
+    assert arrivals.quiet(speech, 30.0, 8.0, 3.0) == pytest.approx(8.0)  # from the moment asked, when clear
+    assert arrivals.quiet(speech, 30.0, 10.0, 3.0) == pytest.approx(20.1)  # 10-12.4 too short: after the last line
+    assert arrivals.quiet(speech, 22.0, 10.0, 3.0) is None  # the night ends first
+    assert arrivals.quiet([], 30.0, 2.0, 3.0) == pytest.approx(2.0)
+
+
+def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_voice_is_silent(tmp_path):
+    """narrate serve --listen on a one-night game, its night played whole: a tablet that joins
+    while it plays plays its code in a stretch of the night the voice leaves silent (each play's
+    stretch, from EARLY before it to APART after it, clear of every line); ALSA's null input hears
+    nothing, and the night plays on to its end."""
+    import aiohttp
+
+    config = tmp_path / "asound.conf"
+    config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "narrator", "serve", "--game", "una-notte-da-lupi", "--players", "5", "--port", "0",
+         "--host", "127.0.0.1", "--no-laptop-audio", "--lang", "en", "--no-day", "--listen"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "C.UTF-8", "HOME": str(tmp_path),
+             "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+             "XDG_DATA_HOME": str(tmp_path / "data")})
+    found: dict = {}
+    try:
+        for line in process.stdout:
+            if "?token=" in line:
+                break
+        control = re.search(r"(http://\S+)", line)[1]
+        token, address = control.split("token=")[1], control.split("?")[0]
+
+        async def drive():
+            async with aiohttp.ClientSession() as session:
+                ws = await session.ws_connect(address + "ws")
+                await ws.send_str(json.dumps({"type": "hello", "role": "control", "token": token}))
+                await ws.send_str(json.dumps({"type": "control", "action": "start", "token": token}))
+                state = None
+                while state is None or state["stage"] != "night":
+                    message = json.loads((await ws.receive(timeout=30)).data)
+                    state = message if message["type"] == "state" else state
+                async with session.get(address + "night.wav") as response:
+                    found["speech"] = json.loads(response.headers["X-Night-Speech"])
+                late = await session.ws_connect(address + "ws")
+                await late.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "late"}))
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and "code" not in found:
+                    await late.send_str(json.dumps({"type": "report", "synced": True, "steady": True,
+                                                    "sound": True}))
+                    try:
+                        message = json.loads((await late.receive(timeout=0.25)).data)
+                    except asyncio.TimeoutError:
+                        continue
+                    if message["type"] == "state":
+                        state = message
+                    elif message["type"] == "code":
+                        found["code"], found["state"] = message, state
+                await ws.send_str(json.dumps({"type": "control", "action": "next", "token": token}))
+                await asyncio.sleep(0.5)
+                await ws.close()
+                await late.close()
+
+        asyncio.run(drive())
+        output, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0 and "Traceback" not in stderr, stderr
+    assert output.count("Listening for the tablets") == 1, (output, stderr)  # (the night is skipped before it ends)
+    night = found["state"]["night"]
+    assert night["running"] and night["stop_time"] is None
+    offsets = [night["anchor_offset"] + at - night["anchor_time"] for at in found["code"]["at"]]
+    assert offsets == sorted(offsets) and offsets[0] > 0
+    for offset in offsets:  # each play's stretch clear of the voice
+        assert all(offset + arrivals.APART - arrivals.EARLY <= start or offset - arrivals.EARLY >= end
+                   for start, end in found["speech"]), (offsets, found["speech"])
+
+
+def test_codes_are_found_under_the_night_s_drums():
+    """A round played while a night plays sounds over its bed: the drums at four times their level,
+    the codes quieter than that (a tablet across the room), each is found to the sample."""
+    from narrator.shell.audio.beds import drums
+    from narrator.shell.speakerbox.listen import schedule
+
+    bed = drums(RATE).samples
+    recording = np.tile(bed, 1 + 12 * RATE // len(bed))[: 12 * RATE] * 4.0
+    moments = schedule([1, 2, 3], 1.0)
+    late = {1: 0.0, 2: 0.040, 3: 0.250}
+    for number, plays in moments.items():
+        for moment in plays:
+            place(recording, arrivals.code(number, RATE), moment + late[number], gain=0.3)
+    heard = arrivals.listen(recording, RATE, 0.0, moments)
+    assert heard.missing == () and heard.late == pytest.approx(late, abs=1e-4)

@@ -126,3 +126,19 @@ def delays(heard: Heard, current: dict[int, int], most: int) -> dict[int, int]:
         return {}
     shift = min(moved.values()) - min(current.get(number, 0) for number in moved)
     return {number: max(-most, min(most, round(value - shift))) for number, value in moved.items()}
+
+
+def quiet(speech: list[tuple[float, float]], length: float, after: float, seconds: float,
+          margin: float = 0.1) -> float | None:
+    """Where in a night (seconds from its start) ``seconds`` go by without its voice, ``margin``
+    clear of any line, at ``after`` or later; None when the night has no such stretch left.
+    ``speech``: where its voice sounds, in order (``mix.speech_regions``). A round of codes played
+    while a night plays goes there: every play is looked for from EARLY before its moment to APART
+    after it, and nothing but the codes and the bed should sound in those stretches."""
+    for start in (after, *(end + margin for _, end in speech)):
+        if start < after or start + seconds > length:
+            continue
+        if all(start + seconds <= begin - margin or start >= end + margin for begin, end in speech):
+            return start
+    return None
+

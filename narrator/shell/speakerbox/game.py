@@ -147,8 +147,9 @@ class BoxTable:
         self.box.waiting_for = waiting  # what the controls page asks for before Start
         self.phase = script.segments[-1].phase if script.segments else None  # where the last part loaded ends
         self.actions: queue.Queue[str] = queue.Queue()
+        self.speech = speech_spans(self.night_audio)  # where the night's voice sounds (seconds)
         self.server = BoxServer(self.box, night_wav, clips, env.clock, self.actions.put, host=host, port=port,
-                                speech=speech_spans(self.night_audio),
+                                speech=self.speech,
                                 language=active_language(), catalog=active_catalog(), console=console,
                                 token=tokens["controls"] if tokens else None,
                                 moderator_token=tokens["moderator"] if tokens else None)
@@ -180,9 +181,26 @@ class BoxTable:
         with keys(sleep=self.env.sleep) as read_key:
             _wait_for_start(self.box, self.actions, read_key, self._waited, self.listener)
             self._follow()
-            if not _night(self.box, self.actions, read_key):
+            if not _night(self.box, self.actions, read_key, self._playing):
                 raise Stopped
         return True
+
+    def _playing(self) -> None:
+        """While a night played whole plays (a game of many nights listens between its turns)."""
+        if self.listener is not None and not self.box.in_parts:
+            self.listener.during(self._quiet)
+
+    def _quiet(self, seconds: float, earliest: float) -> float | None:
+        """The box time, at ``earliest`` or later, from which ``seconds`` of the playing night go by
+        without its voice; None when paused, or when no such stretch is left."""
+        from narrator.core.arrivals import quiet
+
+        with self.box.lock:
+            playhead = self.box.playhead
+            if self.box.stage != "night" or playhead.paused:
+                return None
+            offset = quiet(self.speech, self.box.night_length, playhead.position(earliest), seconds)
+            return None if offset is None else playhead.anchor_time + offset - playhead.anchor_offset
 
     def _waited(self) -> None:
         self._lonely()
@@ -206,7 +224,8 @@ class BoxTable:
             if self.listener is not None and self.phase is not None and script.segments[0].phase != self.phase:
                 self.listener.now()  # between two turns, or after a day
             self.phase = script.segments[-1].phase
-        self.server.load_night(night_wav, speech_spans(self.night_audio))
+        self.speech = speech_spans(self.night_audio)
+        self.server.load_night(night_wav, self.speech)
         if self.follower is not None:
             self.follower.night, self.follower.position = self.night_audio, None
         self.box.new_night(self.night_audio.length / self.night_audio.rate, phases, count_windows(self.night_audio))
@@ -321,10 +340,12 @@ def _wait_for_start(box: Box, actions: queue.Queue, read_key, waited: Callable[[
             raise Stopped
 
 
-def _night(box: Box, actions: queue.Queue, read_key) -> bool:
-    """Until daybreak: pause, resume and skip from the keys or the controls page."""
+def _night(box: Box, actions: queue.Queue, read_key, playing: Callable[[], None] = lambda: None) -> bool:
+    """Until daybreak: pause, resume and skip from the keys or the controls page (``playing`` is
+    called every tenth of a second)."""
     while not box.night_over():
         key = read_key(0.1)
+        playing()
         action = _take(actions)
         if key == " ":
             box.toggle_pause()

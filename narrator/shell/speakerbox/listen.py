@@ -3,12 +3,12 @@ laptop's microphone hears them all, and every tablet's speaker delay is set from
 was heard (``narrator.core.arrivals``). Nothing is kept: the recording lives for one round.
 
 A round runs in a thread of its own while the box waits for a Start (before the night; in a game
-of many nights, before each night that waits for one), and in a game of many nights between two
-turns, before the next is called (``BoxTable.load``): the codes are a short hiss, meant to be
-heard then, never under the narration. It runs when a tablet that was not listened to yet is in
-step (a first join, a late join, a reload), and when the controls page asks; the box plays on as
-before when it cannot listen. A one-night game plays its night whole: a tablet that joins during it
-is not listened to.
+of many nights, before each night that waits for one); in a game of many nights between two turns,
+before the next is called (``BoxTable.load``); and in a night played whole (a one-night game) in
+a stretch where its voice is silent, over its bed (``during``). The codes are a short hiss, never
+under the narration's voice. A round runs when a tablet that was not listened to yet is in step
+(a first join, a late join, a reload), and when the controls page asks; the box plays on as
+before when it cannot listen.
 """
 
 import threading
@@ -101,6 +101,23 @@ class Listener:
             self._thread = threading.Thread(target=self.round, name="listening", daemon=True)
             self._thread.start()
 
+    def during(self, quiet: Callable[[float, float], float | None]) -> None:
+        """While a night plays: a round when one is due, its codes in a stretch the night's voice
+        leaves silent. ``quiet(seconds, earliest)`` is the box time, at ``earliest`` or later,
+        from which that many seconds of the night go by without its voice (None: none left)."""
+        if not self.due():
+            return
+        ready = self.server.ready_tablets(SETTLE)
+        plays = schedule(sorted(ready), 0.0)
+        seconds = max(max(moments) for moments in plays.values()) + arrivals.APART  # each play's stretch
+        first = quiet(seconds, self.clock() + LEAD + arrivals.EARLY)
+        if first is None:
+            return
+        self.asked = False
+        self._thread = threading.Thread(target=self.round, args=(first + arrivals.EARLY,), name="listening",
+                                        daemon=True)
+        self._thread.start()
+
     def now(self) -> None:
         """A quiet moment between two turns: a round when one is due, over before the night goes on."""
         self.tick()
@@ -114,17 +131,21 @@ class Listener:
         if (left := self.sounding - self.clock()) > 0:
             self.sleep(left)
 
-    def round(self) -> arrivals.Heard | None:
-        """Every tablet in step plays its code in turn; each one heard gets its delay."""
+    def round(self, first: float | None = None) -> arrivals.Heard | None:
+        """Every tablet in step plays its code in turn, from box time ``first`` (LEAD from now when
+        None); each one heard gets its delay. The recording begins a little before the first code."""
         ready = self.server.ready_tablets(SETTLE)
         if not ready:
             return None
-        moments = schedule(sorted(ready), self.clock() + LEAD)
-        seconds = max(max(plays) for plays in moments.values()) - self.clock() + arrivals.CODE_SECONDS + TAIL
-        self.tell(msg("Listening for the tablets: each plays a short hiss while the laptop records {seconds} seconds "
-                      "to set it (nothing is kept).", seconds=round(seconds)))
-        self.server.play_codes(moments)
+        moments = schedule(sorted(ready), self.clock() + LEAD if first is None else first)
         self.sounding = max(max(plays) for plays in moments.values()) + arrivals.CODE_SECONDS
+        begins = min(min(plays) for plays in moments.values()) - LEAD  # the recording (later in a night)
+        self.tell(msg("Listening for the tablets: each plays a short hiss while the laptop records {seconds} seconds "
+                      "to set it (nothing is kept).", seconds=round(self.sounding + TAIL - begins)))
+        self.server.play_codes(moments)
+        if (idle := begins - self.clock()) > 0:
+            self.sleep(idle)
+        seconds = self.sounding - self.clock() + TAIL
         try:
             recording, start = self.recorder(seconds, self.clock)
         except NarratorError as error:
