@@ -359,7 +359,11 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
         join(pages[2])
         pages[2].evaluate(BEHIND, HIDDEN[2])  # the same speaker, reloaded
         until_ready(server, 3)
-        rounds.append(listener.round())
+        for _ in range(3):  # (the reloaded page's timestamps in doubt under load: its code left out)
+            second = listener.round()
+            if not second.missing:
+                break
+        rounds.append(second)
         # How it is heard now. On a loaded machine a page's output timestamps can lie by tens of ms
         # for a while (benchmarks/README.md): a round heard that way sets that tablet off, and the
         # round after it (a group would press Listen again) brings it back. At most three.
