@@ -522,6 +522,10 @@ def test_a_round_in_a_playing_night_goes_where_its_voice_leaves_room():
     assert arrivals.quiet(speech, 30.0, 10.0, 3.0) == pytest.approx(20.1)  # 10-12.4 too short: after the last line
     assert arrivals.quiet(speech, 22.0, 10.0, 3.0) is None  # the night ends first
     assert arrivals.quiet([], 30.0, 2.0, 3.0) == pytest.approx(2.0)
+    from narrator.shell.speakerbox.listen import stretch
+
+    # What a round needs (the README's figure): three plays of three tablets, each play's own stretch
+    assert stretch(3) == pytest.approx(4.4) and stretch(1) == pytest.approx(3.6) and stretch(6) > stretch(3)
 
 
 def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_voice_is_silent(tmp_path):

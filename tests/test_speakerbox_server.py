@@ -196,15 +196,18 @@ def test_box_stages_move_only_forward():
     box.start_night(lead=0.5)  # a second start changes nothing
     assert changes == ["night"] and box.playhead.anchor_time == 0.5
     assert box.actions() == ["pause", "next"]
+    assert box.night_moves() == 0.5  # its sample 0 at box time 0.5
     now[0] = 5.0
     box.pause(lead=0.4)
     box.pause(lead=0.4)  # already paused: nothing new
     assert box.actions() == ["resume", "next"]
+    assert box.night_moves() is None  # set to pause: no stretch ahead is known
     assert box.night_position() == 4.5  # it plays on until the pause's moment...
     now[0] = 7.0
     assert box.night_position() == pytest.approx(4.9)  # ...and stands still from there
     box.resume(lead=0.4)
     assert box.playhead.anchor_time == 7.4 and box.playhead.anchor_offset == pytest.approx(4.9)
+    assert box.night_moves() == pytest.approx(2.5)  # resumed: the night as if it had begun 4.9 s before 7.4
     now[0] = 8.4
     assert box.night_position() == pytest.approx(5.9)
     box.toggle_pause(lead=0.25)

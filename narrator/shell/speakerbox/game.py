@@ -195,12 +195,10 @@ class BoxTable:
         without its voice; None when paused, or when no such stretch is left."""
         from narrator.core.arrivals import quiet
 
-        with self.box.lock:
-            playhead = self.box.playhead
-            if self.box.stage != "night" or playhead.paused:
-                return None
-            offset = quiet(self.speech, self.box.night_length, playhead.position(earliest), seconds)
-            return None if offset is None else playhead.anchor_time + offset - playhead.anchor_offset
+        if (began := self.box.night_moves()) is None:
+            return None
+        offset = quiet(self.speech, self.box.night_length, earliest - began, seconds)
+        return None if offset is None else began + offset
 
     def _waited(self) -> None:
         self._lonely()

@@ -62,6 +62,14 @@ def schedule(tablets: list[int], first: float) -> dict[int, tuple[float, ...]]:
             for index, number in enumerate(tablets)}
 
 
+def stretch(tablets: int) -> float:
+    """The seconds of a night without its voice that a round of ``tablets`` needs while the night
+    plays: each play is looked for from arrivals.EARLY before its moment to arrivals.APART after
+    it, and nothing but the codes and the bed should sound there."""
+    plays = schedule(list(range(tablets)), 0.0)
+    return max(max(moments) for moments in plays.values()) + arrivals.APART
+
+
 Recorder = Callable[[float, Callable[[], float]], tuple]
 
 
@@ -108,13 +116,11 @@ class Listener:
         if not self.due():
             return
         ready = self.server.ready_tablets(SETTLE)
-        plays = schedule(sorted(ready), 0.0)
-        seconds = max(max(moments) for moments in plays.values()) + arrivals.APART  # each play's stretch
-        first = quiet(seconds, self.clock() + LEAD + arrivals.EARLY)
+        first = quiet(stretch(len(ready)), self.clock() + LEAD + arrivals.EARLY)
         if first is None:
             return
         self.asked = False
-        self._thread = threading.Thread(target=self.round, args=(first + arrivals.EARLY,), name="listening",
+        self._thread = threading.Thread(target=self.round, args=(first + arrivals.EARLY, ready), name="listening",
                                         daemon=True)
         self._thread.start()
 
@@ -131,10 +137,12 @@ class Listener:
         if (left := self.sounding - self.clock()) > 0:
             self.sleep(left)
 
-    def round(self, first: float | None = None) -> arrivals.Heard | None:
-        """Every tablet in step plays its code in turn, from box time ``first`` (LEAD from now when
-        None); each one heard gets its delay. The recording begins a little before the first code."""
-        ready = self.server.ready_tablets(SETTLE)
+    def round(self, first: float | None = None, ready: dict[int, int] | None = None) -> arrivals.Heard | None:
+        """Every tablet in step (``ready``: those the stretch from ``first`` was found for) plays its
+        code in turn, from box time ``first`` (LEAD from now when None); each one heard gets its
+        delay. The recording begins a little before the first code."""
+        if ready is None:
+            ready = self.server.ready_tablets(SETTLE)
         if not ready:
             return None
         moments = schedule(sorted(ready), self.clock() + LEAD if first is None else first)

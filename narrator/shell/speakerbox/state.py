@@ -137,6 +137,14 @@ class Box:
         with self.lock:
             return self.playhead.position(self.clock())
 
+    def night_moves(self) -> float | None:
+        """While the night plays on (not paused, nor set to pause), the box time of its sample 0:
+        a position in the night is this plus its seconds. None otherwise."""
+        with self.lock:
+            if self.stage != "night" or self.playhead.paused:
+                return None
+            return self.playhead.anchor_time - self.playhead.anchor_offset
+
     def night_over(self) -> bool:
         with self.lock:
             return self.stage != "waiting" and (self.stage != "night" or self.night_position() >= self.night_length)
