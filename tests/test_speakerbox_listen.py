@@ -213,9 +213,43 @@ def test_without_listen_the_controls_page_is_told_the_laptop_does_not_listen():
 
 # --- narrate serve --listen, without a microphone that hears ---------------------------------------------
 
+NULL_INPUT = "pcm.!default { type null }\nctl.!default { type hw card 0 }\n"  # ALSA's null device: silence
+IN_STEP = {"type": "report", "synced": True, "steady": True, "sound": True}  # a tablet in step with sound, as box.js says
+
+
+async def next_message(ws, timeout: float = 0.25) -> dict | None:
+    """The next message on ``ws`` (None when none came within ``timeout``, or it closed)."""
+    import aiohttp
+
+    try:
+        message = await ws.receive(timeout=timeout)
+    except asyncio.TimeoutError:
+        return None
+    return json.loads(message.data) if message.type == aiohttp.WSMsgType.TEXT else None
+
+
+def serve_listening(tmp_path, device: str, *args: str) -> tuple[subprocess.Popen, str, str]:
+    """``narrate serve --listen`` of a one-night game (``args`` added) whose ALSA default device is
+    ``device``: its process, the box's address and the controls' token."""
+    config = tmp_path / "asound.conf"
+    config.write_text(device)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "narrator", "serve", "--game", "una-notte-da-lupi", "--port", "0",
+         "--host", "127.0.0.1", "--no-laptop-audio", "--lang", "en", "--no-day", "--listen", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "C.UTF-8", "HOME": str(tmp_path),
+             "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+             "XDG_DATA_HOME": str(tmp_path / "data")})
+    for line in process.stdout:
+        if "?token=" in line:
+            break
+    control = re.search(r"(http://\S+)", line)[1]
+    return process, control.split("?")[0], control.split("token=")[1]
+
+
 @pytest.mark.parametrize("device, said", [
     ("pcm.!default { type hw card 9 }\nctl.!default { type hw card 9 }\n", "narrate: cannot record: no microphone"),
-    ("pcm.!default { type null }\nctl.!default { type hw card 0 }\n", "narrate: the laptop heard none of the tablets"),
+    (NULL_INPUT, "narrate: the laptop heard none of the tablets"),
 ])
 def test_narrate_listen_with_no_microphone_or_a_silent_one_says_so_in_one_line_and_plays_on(tmp_path, device, said):
     """With no input device, or one that hears nothing (ALSA's null device records silence), the
@@ -227,39 +261,22 @@ def test_narrate_listen_with_no_microphone_or_a_silent_one_says_so_in_one_line_a
 
     if portaudio_missing():
         pytest.skip("PortAudio (libportaudio2) is not installed")
-    config = tmp_path / "asound.conf"
-    config.write_text(device)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "narrator", "serve", "--game", "una-notte-da-lupi", "--players", "3", "--port", "0",
-         "--host", "127.0.0.1", "--no-ambience", "--no-laptop-audio", "--lang", "en", "--no-day", "--listen"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "C.UTF-8", "HOME": str(tmp_path),
-             "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-             "XDG_DATA_HOME": str(tmp_path / "data")})
+    process, address, token = serve_listening(tmp_path, device, "--players", "3", "--no-ambience")
     try:
-        for line in process.stdout:
-            if "?token=" in line:
-                break
-        control = re.search(r"(http://\S+)", line)[1]
-        token = control.split("token=")[1]
         named: list[str] = []
 
         async def drive():
             async with aiohttp.ClientSession() as session:
-                ws = await session.ws_connect(control.split("?")[0] + "ws")
-                tablet = await session.ws_connect(control.split("?")[0] + "ws")
+                ws = await session.ws_connect(address + "ws")
+                tablet = await session.ws_connect(address + "ws")
                 await tablet.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "quiet"}))
                 await ws.send_str(json.dumps({"type": "hello", "role": "control", "token": token}))
                 deadline = time.monotonic() + 30
                 missed = False
                 while time.monotonic() < deadline and not missed:
-                    await tablet.send_str(json.dumps({"type": "report", "synced": True, "steady": True,
-                                                      "sound": True}))
-                    try:
-                        message = json.loads((await ws.receive(timeout=0.25)).data)
-                    except asyncio.TimeoutError:
-                        continue
-                    if message["type"] == "tablets" and message["tablets"]:
+                    await tablet.send_str(json.dumps(IN_STEP))
+                    message = await next_message(ws)
+                    if message and message["type"] == "tablets" and message["tablets"]:
                         missed = message["tablets"][0]["missed"]
                         if "no microphone" in said and time.monotonic() > deadline - 22:
                             break  # no round could have heard it: nobody is named
@@ -443,7 +460,7 @@ def test_a_tablet_that_joins_during_the_night_is_listened_to_between_two_turns(t
     from moderation import Served, random_answer
 
     config = tmp_path / "asound.conf"
-    config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
+    config.write_text(NULL_INPUT)
     served = Served.start(tmp_path, "lupus-in-tabula", 8, "en", "--listen", "--count-seconds", "5",
                           environ={"ALSA_CONFIG_PATH": str(config)})
     told: dict[str, list] = {"first": [], "late": []}  # (message, the box's state as the console last saw it)
@@ -456,15 +473,10 @@ def test_a_tablet_that_joins_during_the_night_is_listened_to_between_two_turns(t
             async def tablet(name: str) -> None:
                 async with session.ws_connect(socket) as ws:
                     await ws.send_json({"type": "hello", "role": "tablet", "id": name})
-                    while True:  # in step, with sound, as box.js reports it
-                        await ws.send_json({"type": "report", "synced": True, "steady": True, "sound": True})
-                        try:
-                            message = await ws.receive(timeout=0.25)
-                        except asyncio.TimeoutError:
-                            continue
-                        if message.type != aiohttp.WSMsgType.TEXT:
-                            return
-                        told[name].append((json.loads(message.data), seen[-1] if seen else None))
+                    while not ws.closed:
+                        await ws.send_json(IN_STEP)
+                        if message := await next_message(ws):
+                            told[name].append((message, seen[-1] if seen else None))
 
             tablets = [asyncio.ensure_future(tablet("first"))]
             rng = random.Random(5)
@@ -535,23 +547,9 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
     nothing, and the night plays on to its end."""
     import aiohttp
 
-    config = tmp_path / "asound.conf"
-    config.write_text("pcm.!default { type null }\nctl.!default { type hw card 0 }\n")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "narrator", "serve", "--game", "una-notte-da-lupi", "--players", "5", "--port", "0",
-         "--host", "127.0.0.1", "--no-laptop-audio", "--lang", "en", "--no-day", "--listen"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "ALSA_CONFIG_PATH": str(config), "LANG": "C.UTF-8", "HOME": str(tmp_path),
-             "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-             "XDG_DATA_HOME": str(tmp_path / "data")})
+    process, address, token = serve_listening(tmp_path, NULL_INPUT, "--players", "5")
     found: dict = {}
     try:
-        for line in process.stdout:
-            if "?token=" in line:
-                break
-        control = re.search(r"(http://\S+)", line)[1]
-        token, address = control.split("token=")[1], control.split("?")[0]
-
         async def drive():
             async with aiohttp.ClientSession() as session:
                 ws = await session.ws_connect(address + "ws")
@@ -567,12 +565,8 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
                 await late.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "late"}))
                 deadline = time.monotonic() + 60
                 while time.monotonic() < deadline and "code" not in found:
-                    await late.send_str(json.dumps({"type": "report", "synced": True, "steady": True,
-                                                    "sound": True}))
-                    try:
-                        message = json.loads((await late.receive(timeout=0.25)).data)
-                    except asyncio.TimeoutError:
-                        continue
+                    await late.send_str(json.dumps(IN_STEP))
+                    message = await next_message(late) or {"type": None}
                     if message["type"] == "state":
                         state = message
                     elif message["type"] == "code":
