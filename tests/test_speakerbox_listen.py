@@ -375,18 +375,23 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
 
         join(pages[2])
         pages[2].evaluate(BEHIND, HIDDEN[2])  # the same speaker, reloaded
-        until_ready(server, 3)
-        for _ in range(3):  # (the reloaded page's timestamps in doubt under load: its code left out)
+        # Under load the reloaded page's timestamps can fall in doubt again: it is then left out of a
+        # round (no longer ready) or leaves its code out (missing). Tried again, each time once every
+        # page is steady, as the laptop waits for it; at most three.
+        for _ in range(3):
+            until_ready(server, 3)
             second = listener.round()
-            if not second.missing:
+            if second is not None and set(second.late) == {1, 2, 3}:
                 break
         rounds.append(second)
+        found["reloaded events"] = pages[2].evaluate("narratorBox.events")[-12:]  # (when a figure needs explaining)
         # How it is heard now. On a loaded machine a page's output timestamps can lie by tens of ms
         # for a while (benchmarks/README.md): a round heard that way sets that tablet off, and the
         # round after it (a group would press Listen again) brings it back. At most three.
         for _ in range(3):
+            until_ready(server, 3)
             rounds.append(listener.round())
-            if not rounds[-1].missing and max(rounds[-1].late.values()) < 0.005:
+            if rounds[-1] is not None and set(rounds[-1].late) == {1, 2, 3} and max(rounds[-1].late.values()) < 0.005:
                 break
         found["delays"] = server.delays()
 
@@ -400,9 +405,9 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     # holds about the latency it is given, never less than a few tens of ms of it).
     assert first.missing == (2,) and found["missed"] == [2], (first, said)
     assert first.late[3] - first.late[1] > 0.15, first  # (measured here: 250.0 ms)
-    assert second.missing == () and second.late[3] - second.late[1] < 0.010, second  # 1 and 3 set already
-    assert second.late[2] > 0.025, second  # 2 heard late by its hidden speaker (measured: 40.4 ms), then set
-    assert after.missing == () and max(after.late.values()) < 0.005, (after, said)  # all within 5 ms as heard
+    assert set(second.late) == {1, 2, 3} and second.late[3] - second.late[1] < 0.010, (second, found)  # 1, 3 set
+    assert second.late[2] > 0.025, (second, found["reloaded events"])  # 2 heard late by its hidden speaker (measured: 40.4 ms), then set
+    assert set(after.late) == {1, 2, 3} and max(after.late.values()) < 0.005, (after, said)  # all within 5 ms as heard
     assert found["delays"][3] > 150 and found["delays"][2] > 25 and found["delays"][1] == 0, found
     assert any("did not hear tablet 2" in line for line in said), said
     # The night after it, as heard: its tablets together (uncorrected, 250 ms apart). How close,
