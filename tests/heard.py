@@ -356,24 +356,30 @@ def burn(seconds: float, priority: int = BURST_PRIORITY) -> None:
 
 
 def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: float = 0.0, loss: float = 0.0,
-               seed: int = 1, page: bytes | None = None, before_night=None) -> Heard:
+               seed: int = 1, page: bytes | None = None, before_night=None, during_night=None, steps=(),
+               speech: list[tuple[float, float]] | None = None) -> Heard:
     """Serve ``night_wav`` (cut to the plan's length and marked) in-process, play it on the plan's
     tablets and return what was heard. ``page``: another tablet script to serve than the tree's
     ``box.js`` (a comparison). ``before_night(server, room, pages, joined)``: called once the
     first tablets have joined (at wall time ``joined``), before the night starts (the laptop
-    listening to them, say); what it returns is the result's ``before``."""
+    listening to them, say); what it returns is the result's ``before``. ``during_night(server,
+    room, box, night)``: called as the night starts (the laptop's ear on it, say), returns what
+    stops it at the end. ``steps``: more (seconds into the night, ``do(pages, room)``), done on
+    the plan's thread (Playwright's pages are driven from one). ``speech``: where the night's
+    voice sounds (seconds), as the box tells the tablets."""
     from narrator.shell.speakerbox.server import BoxServer
     from narrator.shell.speakerbox.state import Box
 
     served, night = marked(night_wav, plan.length)
     box = Box(len(night) / RATE, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, served, {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    server = BoxServer(box, served, {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
+                       speech=speech)
     box.on_change = server.broadcast
     if page is not None:
         server._assets["/box.js"] = (page, "text/javascript")  # (a benchmark's swap: the server has no option for it)
     room = Room(Path(folder) / "pulse", plan.tablets, dict(plan.hidden))
     proxies, browsers = [], []
-    before = None
+    before = stop_during = None
     wall_of = lambda monotonic: time.time() - time.monotonic() + monotonic  # noqa: E731
     try:
         room.start()
@@ -398,18 +404,25 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
             before = before_night(server, room, pages, joined)
         box.start_night()
         start = wall_of(box.playhead.anchor_time)
+        stop_during = during_night(server, room, box, night) if during_night is not None else None
         marks = {}
 
         def at(moment: float, what: str) -> None:
             time.sleep(max(0.0, start + moment - time.time()))
             marks[what] = time.time()
 
-        steps = sorted((moment, what) for what, moment in
-                       (("join", plan.join), ("reload", plan.reload), ("burst", plan.burst),
-                        ("pause", plan.pause), ("resume", plan.resume)) if moment is not None)
-        for moment, what in steps:
+        planned = sorted(((moment, what) for what, moment in
+                          (("join", plan.join), ("reload", plan.reload), ("burst", plan.burst),
+                           ("pause", plan.pause), ("resume", plan.resume)) if moment is not None),
+                         key=lambda step: step[0])
+        more = {f"step {index}": do for index, (_, do) in enumerate(steps)}
+        planned = sorted(planned + [(moment, f"step {index}") for index, (moment, _) in enumerate(steps)],
+                         key=lambda step: step[0])
+        for moment, what in planned:
             at(moment, what)
-            if what == "join":
+            if what in more:
+                more[what](pages, room)
+            elif what == "join":
                 browsers.append(browser_for(playwright, room, plan.tablets))
                 pages[plan.tablets] = browsers[-1].new_page()
                 join(pages[plan.tablets], addresses[plan.tablets])
@@ -426,12 +439,16 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
                 box.resume()
                 marks["restart"] = wall_of(box.playhead.anchor_time)
         at(plan.length - 0.5, "end")
+        if stop_during is not None:
+            stop_during()
         events = {tablet: tab.evaluate("narratorBox.events") for tablet, tab in pages.items()}
         latencies = {tablet: tab.evaluate("[narratorBox.ctx.outputLatency, narratorBox.ctx.baseLatency]")
                      for tablet, tab in pages.items()}
         time.sleep(0.3)  # the last of it through the recorder
         recording, wall0, rate = room.recording()
     finally:
+        if stop_during is not None:
+            stop_during()
         for browser in browsers:
             browser.close()
         for proxy in proxies:
@@ -453,6 +470,39 @@ def room_listener(server, room: Room, said: list[str]):
 
     return Listener(server, time.monotonic, lambda text: said.append(str(text)), lambda text: said.append(str(text)),
                     recorder=room.microphone)
+
+
+def the_laptop_s_ear(listener, speech: list[tuple[float, float]]):
+    """``play_night``'s ``during_night`` for a laptop that listens while the night plays, as
+    ``BoxTable`` has it (``Listener.playing`` every tenth of a second, its rounds where the voice
+    of ``speech`` leaves room)."""
+    from narrator.core.arrivals import quiet
+
+    def during_night(server, room, box, night):
+        stop = threading.Event()
+
+        def playing():
+            began = box.night_moves()
+            return None if began is None else (night, RATE, began)
+
+        def room_for(seconds: float, earliest: float) -> float | None:
+            began = box.night_moves()
+            offset = None if began is None else quiet(speech, box.night_length, earliest - began, seconds)
+            return None if offset is None else began + offset
+
+        def run():
+            while not stop.wait(0.1):
+                listener.playing(playing, room_for)
+
+        thread = threading.Thread(target=run, name="the laptop's ear", daemon=True)
+        thread.start()
+
+        def end():
+            stop.set()
+            thread.join()
+            listener.wait()
+        return end
+    return during_night
 
 
 def until_ready(server, tablets: int, seconds: float = 60.0) -> None:
@@ -542,13 +592,7 @@ def measure(heard: Heard) -> dict:
     resume, how soon a glitch was over, and every correction a page made in the wrong direction."""
     plan, marks = heard.plan, heard.marks
     recording = heard.recording
-    times = np.arange(0.0, len(recording) / RATE - WINDOW, STEP)
-    positions = np.stack([track(recording[:, i], heard.night, times, heard.playhead) for i in range(plan.tablets)])
-    # A window's spread: between the tablets that play it whole (at least two).
-    playing = ~np.isnan(positions)
-    spread = np.where(playing.sum(axis=0) >= 2,
-                      np.nanmax(np.where(playing, positions, -np.inf), axis=0)
-                      - np.nanmin(np.where(playing, positions, np.inf), axis=0), np.nan)
+    times, positions, spread = spreads(heard)
     # Each tablet against the laptop's playhead: what the recorder adds (its latency, the same
     # for every channel and all night) is the median over everything heard.
     late = positions - np.array([heard.playhead(at) for at in times])
@@ -575,6 +619,26 @@ def measure(heard: Heard) -> dict:
     found["from the laptop"] = {"worst": float(np.nanmax(np.abs(truth)) * 1000)}
     found["episodes over 5 ms"] = _episodes(heard, spread, truth, times)
     return found
+
+
+def spreads(heard: Heard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every STEP of the recording (seconds): where each tablet is in the night (tablets, windows;
+    NaN where it does not play the window whole), and the spread between those that do (at
+    least two)."""
+    times = np.arange(0.0, len(heard.recording) / RATE - WINDOW, STEP)
+    positions = np.stack([track(heard.recording[:, i], heard.night, times, heard.playhead)
+                          for i in range(heard.plan.tablets)])
+    playing = ~np.isnan(positions)
+    spread = np.where(playing.sum(axis=0) >= 2,
+                      np.nanmax(np.where(playing, positions, -np.inf), axis=0)
+                      - np.nanmin(np.where(playing, positions, np.inf), axis=0), np.nan)
+    return times, positions, spread
+
+
+def between(heard: Heard, low: float, high: float) -> dict:
+    """The figures of the windows from ``low`` to ``high`` seconds into a night played without a pause."""
+    times, _, spread = spreads(heard)
+    return _figures(spread, times, heard.start + low, heard.start + high)
 
 
 def _episodes(heard: Heard, spread: np.ndarray, truth: np.ndarray, times: np.ndarray) -> list[dict]:

@@ -27,7 +27,8 @@ box_options = option_group([
                  help="Whether the laptop's own speakers play the night too."),
     click.option("--listen", is_flag=True,
                  help="Set each tablet's speaker delay by listening: before the night the laptop's microphone "
-                      "hears each tablet play a short hiss (nothing recorded is kept)."),
+                      "hears each tablet play a short hiss, and during it keeps an ear on the tablets, to set them "
+                      "again if one drifts (nothing recorded is kept)."),
 ])
 
 

@@ -155,6 +155,7 @@ class BoxTable:
                                 moderator_token=tokens["moderator"] if tokens else None)
         self.box.on_change = self.server.broadcast
         self.listener = None
+        self._rendered: tuple | None = None  # (a night, its samples) for the listener's ear
         if listen:
             from narrator.shell.speakerbox.listen import Listener
 
@@ -186,9 +187,22 @@ class BoxTable:
         return True
 
     def _playing(self) -> None:
-        """While a night played whole plays (a game of many nights listens between its turns)."""
-        if self.listener is not None and not self.box.in_parts:
-            self.listener.during(self._quiet)
+        """While a night plays: the laptop's ear on it (``--listen``). A round of codes comes in a
+        night played whole where its voice leaves room; a game of many nights has its rounds
+        between two turns (``load``)."""
+        if self.listener is not None:
+            self.listener.playing(self._heard_night, None if self.box.in_parts else self._quiet)
+
+    def _heard_night(self):
+        """The playing night as the laptop should hear it: its samples, their rate and the box time
+        of sample 0; None while paused. (Called from the listening thread: the night is rendered
+        there, once.)"""
+        night = self.night_audio
+        if (began := self.box.night_moves()) is None:
+            return None
+        if self._rendered is None or self._rendered[0] is not night:
+            self._rendered = (night, night.render())
+        return self._rendered[1], night.rate, began
 
     def _quiet(self, seconds: float, earliest: float) -> float | None:
         """The box time, at ``earliest`` or later, from which ``seconds`` of the playing night go by
@@ -233,7 +247,7 @@ class BoxTable:
         self.box.start_night(lead)
         self._follow()
         with keys(sleep=self.env.sleep) as read_key:
-            if not _night(self.box, self.actions, read_key):
+            if not _night(self.box, self.actions, read_key, self._playing):
                 raise Stopped
 
     def announce(self, key: str, raw, text: str) -> None:

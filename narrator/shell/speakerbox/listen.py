@@ -7,15 +7,18 @@ of many nights, before each night that waits for one); in a game of many nights 
 before the next is called (``BoxTable.load``); and in a night played whole (a one-night game) in
 a stretch where its voice is silent, over its bed (``during``). The codes are a short hiss, never
 under the narration's voice. A round runs when a tablet that was not listened to yet is in step
-(a first join, a late join, a reload), and when the controls page asks; the box plays on as
-before when it cannot listen.
+(a first join, a late join, a reload), when the controls page asks, and when the laptop, keeping
+an ear on the night between rounds (``watch``, ``narrator.core.drift``), hears the tablets come
+apart; the box plays on as before when it cannot listen.
 """
 
 import threading
 import time
 from collections.abc import Callable
 
-from narrator.core import arrivals
+import numpy as np
+
+from narrator.core import arrivals, drift
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, plural
 from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder
@@ -26,6 +29,9 @@ GAP = 0.15  # between one tablet's code and the next: in turn, so that none mask
 PLAYS = 3  # each tablet sounds its code this many times: a page's clock off for a moment is outvoted
 TAIL = 1.0  # recorded after the last code ends: a speaker up to 0.9 s late (arrivals.APART), and the microphone's delay
 SETTLE = 2.0  # a tablet is listened to once it has been in step this long (its clock settled)
+WATCH = 1.5  # seconds of the night recorded each time the laptop checks that the tablets sound as one...
+EVERY = 3.0  # ...at most this often (the microphone is opened for each)
+PATIENCE = 20.0  # seconds after a round the drift asked for before it may ask for another
 
 
 def record(seconds: float, clock: Callable[[], float]):
@@ -71,6 +77,7 @@ def stretch(tablets: int) -> float:
 
 
 Recorder = Callable[[float, Callable[[], float]], tuple]
+Playing = Callable[[], "tuple[np.ndarray, int, float] | None"]  # the playing night: its samples, rate, sample 0's box time
 
 
 class Listener:
@@ -84,6 +91,11 @@ class Listener:
         self.listened: set[tuple[int, int]] = set()  # (tablet, connection) already listened to
         self.asked = False  # the controls page asked for a round
         self.broken = False  # the microphone could not be opened: not tried again unless asked
+        self.heard: list[tuple[float, ...]] = []  # what the watch found apart in each stretch since the last round
+        self.patient_until = 0.0  # (box time) the watch does not ask for another round before this
+        self.watching = False  # the watch has begun (and said so)
+        self._next_watch = 0.0
+        self._night: tuple[object, np.ndarray] | None = None  # (the night's samples as given, at drift.RATE)
         self._thread: threading.Thread | None = None
 
     def ask(self) -> None:
@@ -109,20 +121,74 @@ class Listener:
             self._thread = threading.Thread(target=self.round, name="listening", daemon=True)
             self._thread.start()
 
-    def during(self, quiet: Callable[[float, float], float | None]) -> None:
+    def playing(self, night: Playing, quiet: Callable[[float, float], float | None] | None) -> None:
+        """Called every tenth of a second while a night plays: a round when one is due and the
+        night leaves room for it (``quiet``; None: a night sent in parts, whose rounds come between
+        two turns), else an ear on the night (``watch``)."""
+        if not (quiet is not None and self.during(quiet)):
+            self.watch(night)
+
+    def during(self, quiet: Callable[[float, float], float | None]) -> bool:
         """While a night plays: a round when one is due, its codes in a stretch the night's voice
         leaves silent. ``quiet(seconds, earliest)`` is the box time, at ``earliest`` or later,
-        from which that many seconds of the night go by without its voice (None: none left)."""
+        from which that many seconds of the night go by without its voice (None: none left).
+        Whether a round began."""
         if not self.due():
-            return
+            return False
         ready = self.server.ready_tablets(SETTLE)
         first = quiet(stretch(len(ready)), self.clock() + LEAD + arrivals.EARLY)
         if first is None:
-            return
+            return False
         self.asked = False
         self._thread = threading.Thread(target=self.round, args=(first + arrivals.EARLY, ready), name="listening",
                                         daemon=True)
         self._thread.start()
+        return True
+
+    def watch(self, night: Playing) -> None:
+        """Between rounds, while a night plays: every EVERY seconds the laptop hears WATCH seconds
+        of it, and when two stretches hear the night twice, SPLIT or more apart, a tablet has
+        drifted from the others (``narrator.core.drift``): a round is asked for, at the next quiet
+        moment. Nothing is kept. ``night()``: the playing night, or None (paused, or none)."""
+        if self.busy() or self.broken or self.clock() < self._next_watch or not self.server.ready_tablets(SETTLE):
+            return
+        self._next_watch = self.clock() + EVERY
+        if not self.watching:
+            self.watching = True
+            self.tell(msg("While the night plays the laptop keeps listening to the tablets, to hear one that drifts "
+                          "(nothing is kept)."))
+        self._thread = threading.Thread(target=self._watch, args=(night,), name="watching", daemon=True)
+        self._thread.start()
+
+    def _watch(self, night: Playing) -> None:
+        if (playing := night()) is None:
+            return
+        samples, rate, began = playing
+        try:
+            recording, start = self.recorder(WATCH, self.clock)
+        except NarratorError as error:
+            self.broken = True
+            self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
+            return
+        still = night()
+        if still is None or abs(still[2] - began) > 1e-3:
+            return  # paused, moved or ended while it was heard: where it was is not known
+        import soxr
+
+        if self._night is None or self._night[0] is not samples:
+            self._night = (samples, soxr.resample(samples, rate, drift.RATE))
+        heard = soxr.resample(recording, RATE, drift.RATE)
+        found = drift.copies(heard, self._night[1], start - began)
+        if found is None:
+            return
+        self.heard = [*self.heard[-2:], drift.apart(found)]
+        distance = drift.drifted(self.heard)
+        if distance is None or self.asked or self.clock() < self.patient_until:
+            return
+        self.asked = True
+        self.patient_until = self.clock() + PATIENCE
+        self.tell(msg("The laptop hears the tablets {ms} ms apart: it listens to them again at the next quiet "
+                      "moment.", ms=round(distance * 1000)))
 
     def now(self) -> None:
         """A quiet moment between two turns: a round when one is due, over before the night goes on."""
@@ -161,6 +227,7 @@ class Listener:
             self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
             return None
         self.listened.update(ready.items())
+        self.heard = []  # what the watch heard was before these delays
         heard = arrivals.listen(recording, RATE, start, moments)
         if not heard.late:
             self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
