@@ -99,6 +99,30 @@ def test_rounds_heard_a_little_off_either_way_do_not_make_the_delays_creep():
     assert min(current.values()) == 0 and abs(current[2] - 40) <= 15 and abs(current[3] - 250) <= 15, current
 
 
+def test_a_tablet_heard_with_some_set_before_is_brought_to_them_and_those_not_heard_stay_in_step():
+    """Tablets 1 and 2 were set by a round (1 behind a speaker 40 ms later than 3's, 2 behind one
+    250 ms later: their delays 0 and 210); 3 joins late and is heard 40 ms earlier than 1 in a
+    round that leaves 2 out. 3 is brought to 1, not 1 to 3: 2, set with 1 before, stays in step."""
+    heard = arrivals.Heard({1: 0.040, 3: 0.0}, ())
+    assert arrivals.delays(heard, {1: 0, 2: 210}, 1000, anchored=frozenset({1, 2})) == {1: 0, 3: -40}
+    # Without the earlier round to hold to, the least delayed tablet keeps its delay.
+    assert arrivals.delays(heard, {1: 0, 2: 210}, 1000) == {1: 40, 3: 0}
+    # One of three set tablets drifted 50 ms late: it alone is moved.
+    drifted = arrivals.Heard({1: 0.0, 2: 0.0, 3: 0.050}, ())
+    assert arrivals.delays(drifted, {1: 0, 2: 40, 3: 250}, 1000, frozenset({1, 2, 3})) == {1: 0, 2: 40, 3: 300}
+
+
+def test_rounds_of_tablets_set_before_do_not_make_the_delays_creep():
+    current = {1: 0, 2: 40, 3: 250}
+    noise = np.random.default_rng(6)
+    for _ in range(50):
+        late = {number: float(noise.normal(0, 0.0005)) for number in current}
+        earliest = min(late.values())
+        heard = arrivals.Heard({n: v - earliest for n, v in late.items()}, ())
+        current = arrivals.delays(heard, current, 1000, frozenset(current))
+    assert abs(current[1]) <= 15 and abs(current[2] - 40) <= 15 and abs(current[3] - 250) <= 15, current
+
+
 def test_a_play_heard_off_for_a_moment_is_outvoted_and_one_heard_once_is_not_heard():
     moments = {1: (1.0, 2.5, 4.0), 2: (1.4, 2.9, 4.4)}
     recording = room_noise(6.0)
@@ -600,6 +624,8 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
                         state = message
                     elif message["type"] == "code":
                         found["code"], found["state"] = message, state
+                    while await next_message(ws, 0.01):  # (read, as a page does: the laptop's pings answered)
+                        pass
                 await ws.send_str(json.dumps({"type": "control", "action": "next", "token": token}))
                 await asyncio.sleep(0.5)
                 await ws.close()
@@ -618,6 +644,48 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
     for offset in offsets:  # each play's stretch clear of the voice
         assert all(offset + arrivals.APART - arrivals.EARLY <= start or offset - arrivals.EARLY >= end
                    for start, end in found["speech"]), (offsets, found["speech"])
+
+
+def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and_leaves_out_one_that_reloaded():
+    """A round in a night is found a stretch seconds ahead; the tablets are told LEAD before its
+    first code (a page places a code by its clock as it is then, and one in doubt plays none), and
+    a tablet whose page reloaded meanwhile is left out of it."""
+    from narrator.shell.speakerbox.listen import LEAD, Listener
+
+    now = [100.0]
+    told: list = []
+
+    class Server:
+        ready = {1: 10, 2: 20}
+        most_delay_ms = 1000
+
+        def ready_tablets(self, settled):
+            return dict(self.ready)
+
+        def play_codes(self, moments):
+            told.append((now[0], moments))
+
+        def delays(self):
+            return {}
+
+        def set_delay(self, number, delay):
+            pass
+
+        def mark_missed(self, numbers):
+            pass
+
+    server = Server()
+
+    def sleep(seconds):
+        now[0] += seconds
+        server.ready = {1: 10, 2: 21}  # tablet 2 reloaded while the round waited
+
+    def record(seconds, clock):
+        return np.zeros(int(seconds * RATE), dtype=np.float32), clock()
+
+    listener = Listener(server, lambda: now[0], lambda text: None, lambda text: None, recorder=record, sleep=sleep)
+    listener.round(first=110.0, ready={1: 10, 2: 20})
+    assert len(told) == 1 and told[0][0] == pytest.approx(110.0 - LEAD) and set(told[0][1]) == {1}, told
 
 
 def test_codes_are_found_under_the_night_s_drums():

@@ -114,17 +114,24 @@ def listen(recording: np.ndarray, rate: int, start: float, moments: dict[int, tu
     return Heard({number: value - earliest for number, value in late.items()}, tuple(missing))
 
 
-def delays(heard: Heard, current: dict[int, int], most: int) -> dict[int, int]:
+def delays(heard: Heard, current: dict[int, int], most: int, anchored: frozenset[int] = frozenset()) -> dict[int, int]:
     """Each heard tablet's new speaker delay (ms), within ``most``: its current one plus how late it
     was heard, so that it plays that much earlier; a tablet not heard keeps its own.
 
-    Only the differences between tablets are heard, so the group as a whole may move: it is held
-    where its least delayed tablet was, or every round would push the others up by whatever the
-    earliest one happened to be heard early by, and the delays would creep from round to round."""
+    Only the differences between tablets are heard, so the group as a whole may move. Where this
+    round heard tablets set by an earlier one (``anchored``), the group stays where they are (the
+    median of them): a tablet that joined late is brought to them, and the tablets this round did
+    not hear, set with them before, stay in step with them. Otherwise it is held where its least
+    delayed tablet was, or every round would push the others up by whatever the earliest one
+    happened to be heard early by, and the delays would creep from round to round."""
     moved = {number: current.get(number, 0) + late * 1000 for number, late in heard.late.items()}
     if not moved:
         return {}
-    shift = min(moved.values()) - min(current.get(number, 0) for number in moved)
+    held = [late * 1000 for number, late in heard.late.items() if number in anchored]
+    if held:
+        shift = float(np.median(held))
+    else:
+        shift = min(moved.values()) - min(current.get(number, 0) for number in moved)
     return {number: max(-most, min(most, round(value - shift))) for number, value in moved.items()}
 
 

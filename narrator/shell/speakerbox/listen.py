@@ -89,6 +89,8 @@ class Listener:
         self.sleep = sleep
         self.sounding = 0.0  # (box time) when the last round's codes are over on the tablets
         self.listened: set[tuple[int, int]] = set()  # (tablet, connection) already listened to
+        self.set: set[int] = set()  # tablets whose delay a round set (kept through a reload, as the delay is)
+        self.ear: list[tuple[float, tuple[float, ...] | None]] = []  # what the watch heard: (box time, copies)
         self.asked = False  # the controls page asked for a round
         self.broken = False  # the microphone could not be opened: not tried again unless asked
         self.heard: list[tuple[float, ...]] = []  # what the watch found apart in each stretch since the last round
@@ -179,6 +181,7 @@ class Listener:
             self._night = (samples, soxr.resample(samples, rate, drift.RATE))
         heard = soxr.resample(recording, RATE, drift.RATE)
         found = drift.copies(heard, self._night[1], start - began)
+        self.ear = [*self.ear[-99:], (start, found)]  # (for a benchmark to show what was heard)
         if found is None:
             return
         self.heard = [*self.heard[-2:], drift.apart(found)]
@@ -206,7 +209,9 @@ class Listener:
     def round(self, first: float | None = None, ready: dict[int, int] | None = None) -> arrivals.Heard | None:
         """Every tablet in step (``ready``: those the stretch from ``first`` was found for) plays its
         code in turn, from box time ``first`` (LEAD from now when None); each one heard gets its
-        delay. The recording begins a little before the first code."""
+        delay. The tablets are told LEAD before the first code, when the recording begins: a page
+        places its code by its clock as it is then, and one that fell out of step (or reloaded)
+        while a round in a night waited for its stretch is left out."""
         if ready is None:
             ready = self.server.ready_tablets(SETTLE)
         if not ready:
@@ -216,9 +221,14 @@ class Listener:
         begins = min(min(plays) for plays in moments.values()) - LEAD  # the recording (later in a night)
         self.tell(msg("Listening for the tablets: each plays a short hiss while the laptop records {seconds} seconds "
                       "to set it (nothing is kept).", seconds=round(self.sounding + TAIL - begins)))
-        self.server.play_codes(moments)
         if (idle := begins - self.clock()) > 0:
             self.sleep(idle)
+            still = self.server.ready_tablets(SETTLE)
+            ready = {number: socket for number, socket in ready.items() if still.get(number) == socket}
+            moments = {number: plays for number, plays in moments.items() if number in ready}
+            if not moments:
+                return None
+        self.server.play_codes(moments)
         seconds = self.sounding - self.clock() + TAIL
         try:
             recording, start = self.recorder(seconds, self.clock)
@@ -235,8 +245,9 @@ class Listener:
             self.server.mark_missed(heard.missing)
             return heard
         current = self.server.delays()
-        for number, delay in arrivals.delays(heard, current, self.server.most_delay_ms).items():
+        for number, delay in arrivals.delays(heard, current, self.server.most_delay_ms, frozenset(self.set)).items():
             self.server.set_delay(number, delay)
+        self.set.update(heard.late)
         self.server.mark_missed(heard.missing)
         self.tell(msg("Tablets set by what the laptop heard: {tablets}.", tablets=", ".join(
             f"{number}: {round(late * 1000):+d} ms" for number, late in sorted(heard.late.items()))))
