@@ -45,6 +45,25 @@ PACAT = shutil.which("pacat") or "/usr/bin/pacat"
 PACTL = shutil.which("pactl") or "/usr/bin/pactl"
 
 
+# The laptop's microphone in a room: a recording of ``seconds`` for each line read, answered by a
+# line of JSON (its start on the monotonic clock and its size, or the error) and the samples.
+MICROPHONE = """
+import json, sys, time
+from narrator.core.errors import NarratorError
+from narrator.shell.speakerbox.listen import record
+from narrator.shell.translation import say
+for line in sys.stdin:
+    try:
+        samples, start = record(float(line), time.monotonic)
+    except NarratorError as error:
+        sys.stdout.buffer.write(json.dumps({"error": say(error)}).encode() + b"\\n")
+    else:
+        data = samples.astype("float32").tobytes()
+        sys.stdout.buffer.write(json.dumps({"start": start, "bytes": len(data)}).encode() + b"\\n" + data)
+    sys.stdout.buffer.flush()
+"""
+
+
 def can_run() -> str | None:
     """Why the real audio path cannot run here, or None."""
     for tool, package in ((PULSEAUDIO, "pulseaudio"), (PAREC, "pulseaudio-utils"), (PACTL, "pulseaudio-utils"),
@@ -74,6 +93,8 @@ class Room:
         self._frames = 0
         self._arrivals: list[tuple[float, int]] = []  # (wall time, frames recorded by then)
         self._reader: threading.Thread | None = None
+        self._microphone: subprocess.Popen | None = None  # (``microphone``'s process, started at its first use)
+        self._microphone_lock = threading.Lock()
 
     @property
     def env(self) -> dict[str, str]:
@@ -128,22 +149,26 @@ class Room:
 
     def microphone(self, seconds: float, clock=None) -> tuple[np.ndarray, float]:
         """``narrator.shell.speakerbox.listen.record`` run for real in a process of its own (its ALSA
-        and PortAudio set up for this room from the start), on the same monotonic clock as the box."""
+        and PortAudio set up for this room from the start), on the same monotonic clock as the box.
+        The process stays for the next recording, as narrate's own would: the laptop's ear records
+        every few seconds, and a new Python each time would load the machine the tablets play on."""
         import json
 
-        probe = ("import json, sys, time\n"
-                 "from narrator.shell.speakerbox.listen import record\n"
-                 "samples, start = record(float(sys.argv[1]), time.monotonic)\n"
-                 "sys.stderr.write(json.dumps(start))\n"
-                 "sys.stdout.buffer.write(samples.astype('float32').tobytes())\n")
-        done = subprocess.run([sys.executable, "-c", probe, str(seconds)], capture_output=True,
-                              env={**os.environ, **self.alsa_env}, timeout=seconds + 30)
-        if done.returncode:
-            from narrator.core.errors import NarratorError
-            from narrator.core.i18n import msg
+        with self._microphone_lock:
+            if self._microphone is None or self._microphone.poll() is not None:
+                self._microphone = subprocess.Popen(
+                    [sys.executable, "-c", MICROPHONE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL, env={**os.environ, **self.alsa_env})
+            self._microphone.stdin.write(f"{seconds}\n".encode())
+            self._microphone.stdin.flush()
+            header = json.loads(self._microphone.stdout.readline() or b'{"error": "the recorder ended"}')
+            if "error" in header:
+                from narrator.core.errors import NarratorError
+                from narrator.core.i18n import msg
 
-            raise NarratorError(msg("{error}", error=done.stderr.decode(errors="replace").strip().splitlines()[-1]))
-        return np.frombuffer(done.stdout, dtype=np.float32), json.loads(done.stderr.decode().splitlines()[-1])
+                raise NarratorError(msg("{error}", error=header["error"]))
+            data = self._microphone.stdout.read(header["bytes"])
+        return np.frombuffer(data, dtype=np.float32), header["start"]
 
     def record(self) -> None:
         channels = ",".join(f"aux{i}" for i in range(self.tablets))
@@ -190,7 +215,7 @@ class Room:
         return data, float(intercept), float(1 / slope)
 
     def stop(self) -> None:
-        for process in (self.recorder, self.process):
+        for process in (self._microphone, self.recorder, self.process):
             if process is not None and process.poll() is None:
                 process.terminate()
                 try:

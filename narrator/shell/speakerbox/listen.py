@@ -137,7 +137,7 @@ class Listener:
         Whether a round began."""
         if not self.due():
             return False
-        ready = self.server.ready_tablets(SETTLE)
+        ready = self.server.ready_tablets(0.0)  # (who of them plays is known as it begins: ``round``)
         first = quiet(stretch(len(ready)), self.clock() + LEAD + arrivals.EARLY)
         if first is None:
             return False
@@ -210,8 +210,8 @@ class Listener:
         """Every tablet in step (``ready``: those the stretch from ``first`` was found for) plays its
         code in turn, from box time ``first`` (LEAD from now when None); each one heard gets its
         delay. The tablets are told LEAD before the first code, when the recording begins: a page
-        places its code by its clock as it is then, and one that fell out of step (or reloaded)
-        while a round in a night waited for its stretch is left out."""
+        places its code by its clock as it is then, and one out of step then (or reloaded since)
+        is left out."""
         if ready is None:
             ready = self.server.ready_tablets(SETTLE)
         if not ready:
@@ -223,11 +223,15 @@ class Listener:
                       "to set it (nothing is kept).", seconds=round(self.sounding + TAIL - begins)))
         if (idle := begins - self.clock()) > 0:
             self.sleep(idle)
-            still = self.server.ready_tablets(SETTLE)
-            ready = {number: socket for number, socket in ready.items() if still.get(number) == socket}
-            moments = {number: plays for number, plays in moments.items() if number in ready}
-            if not moments:
-                return None
+        # Who plays: a tablet in step now, on the same connection; one not set by a round before, once
+        # it has been in step SETTLE (its clock settled). A page's timestamps fall in doubt for a
+        # moment now and then while it plays: one set before need not have been steady for long.
+        now, settled = self.server.ready_tablets(0.0), self.server.ready_tablets(SETTLE)
+        ready = {number: socket for number, socket in ready.items()
+                 if now.get(number) == socket and (number in self.set or settled.get(number) == socket)}
+        moments = {number: plays for number, plays in moments.items() if number in ready}
+        if not moments:
+            return None
         self.server.play_codes(moments)
         seconds = self.sounding - self.clock() + TAIL
         try:
