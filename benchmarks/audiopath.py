@@ -24,9 +24,14 @@ recording every 0.5 s by cross-correlation, and compared with the laptop's playh
 
 With ``--hidden A,B`` the first and second tablets play behind speakers A and B ms later than their
 pages can see (``module-loopback``, ``tests/heard.py``); with ``--listen`` too, every run is played
-twice in turn, as today and with the laptop listening first (``narrator.shell.speakerbox.listen``,
-one round before the night, its microphone the room's mix), and each gets its table, with how long
-the round took from the tablets' joining and how late it heard each tablet.
+three times in turn (``narrator.shell.speakerbox.listen``, its microphone the room's mix): as today;
+with the laptop listening, without its ear on the night (a round before the night, and one in the
+next stretch without voice for a tablet that joined or reloaded, as ``narrate --listen`` does in a
+one-night game); and with its ear on the night too (a tablet heard drifting asks for a round,
+``narrator.core.drift``): whether the ear helps. Each gets its table, with how long the first round
+took from the tablets' joining, how late it heard each tablet, and what the laptop said in the night.
+The night's voice (where a round may go, and where a page takes a new delay at once) is found from
+the same night rendered without its drums.
 
 A round is two nights of the plan in ``tests/heard.py`` (three tablets; the third joins at 8 s,
 the second reloads at 20 s, every core is taken for 0.3 s at 34 s, a pause at 46 s and the resume
@@ -45,19 +50,51 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from heard import Plan, can_run, measure, play_night, play_plainly, room_listener, until_ready  # noqa: E402
+from heard import (  # noqa: E402
+    Plan,
+    between,
+    can_run,
+    measure,
+    play_night,
+    play_plainly,
+    room_listener,
+    the_laptop_s_ear,
+    until_ready,
+)
 
-PARTS = ("start", "late join", "reload", "glitch", "resume", "whole")
+PARTS = ("start", "late join", "reload", "glitch", "resume", "end", "whole")
+# With --listen the night is longer and its CPU burst later, so that each event meets the laptop
+# at a stretch without voice of its own (in the night rendered here: from 18.0, 39.8, 56.3 and
+# 76.2 s): the late join's round at 18 s, the reload's at 39.8 s, and the burst at 48 s after both,
+# heard by the ear (if at all) by the 56.3 or the 76.2 s stretch; the pause is left out. "end":
+# the last 8 s of the night, after all of it.
+LISTENING = {"length": 95.0, "burst": 48.0, "pause": None, "resume": None}
 
 
-def render_night(folder: Path) -> bytes:
+def render_night(folder: Path, *options: str) -> bytes:
     """The night a 10-player table of Una Notte da Lupi hears, rendered as `narrate render` does."""
-    out = folder / "night.wav"
+    out = folder / f"night{''.join(options)}.wav"
     sandbox = {name: str(folder / name.lower()) for name in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")}
-    subprocess.run([sys.executable, "-m", "narrator", "render", "--players", "10", "--lang", "en", "-o", str(out)],
+    subprocess.run([sys.executable, "-m", "narrator", "render", "--players", "10", "--lang", "en", *options,
+                    "-o", str(out)],
                    check=True, env={**os.environ, **sandbox, "HOME": str(folder), "LANG": "C.UTF-8"},
                    stdout=subprocess.DEVNULL)
     return out.read_bytes()
+
+
+def voice_of(folder: Path, gap: float = 0.3) -> list[tuple[float, float]]:
+    """Where the night's voice sounds (seconds; lines closer than ``gap`` as one, as the box tells
+    the tablets): the night rendered without its drums, wherever it is not silent."""
+    import io
+
+    import numpy as np
+    import soundfile
+
+    samples, rate = soundfile.read(io.BytesIO(render_night(folder, "--no-ambience")), dtype="float32")
+    loud = np.flatnonzero(np.abs(samples) > 1e-3)
+    apart = np.diff(loud) > gap * rate  # a new line after this sample
+    starts, ends = np.r_[loud[0], loud[1:][apart]], np.r_[loud[:-1][apart], loud[-1]]
+    return [(float(start) / rate, float(end) / rate) for start, end in zip(starts, ends, strict=True)]
 
 
 def cell(values: list[float]) -> str:
@@ -90,26 +127,39 @@ def main() -> None:
         sys.exit("benchmarks/audiopath.py: needs root (its CPU burst runs at real-time priority)")
     pages = {"tree": None, **({"against": arguments.against.read_bytes()} if arguments.against else {})}
     if arguments.listen:
-        pages = {"as today": None, "listening": None}
+        pages = {"as today": None, "listening, no ear": None, "listening with its ear": None}
     runs = []
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         night = render_night(Path(folder))
+        speech = voice_of(Path(folder)) if arguments.listen else None
         floor = [] if arguments.no_floor else rig_floor(playwright, Path(folder), night, arguments)
         for round_ in range(arguments.rounds):
             networks = {"both": (0.0, arguments.jitter / 1000), "loopback": (0.0,),
                         "jitter": (arguments.jitter / 1000,)}[arguments.network]
             for jitter, (name, page) in ((j, p) for j in networks for p in reversed(pages.items())):
-                plan = Plan(length=arguments.length, jittered=(2, 3) if jitter else (), hidden=hidden,
-                            **({"join": None} if arguments.no_join else {}))
+                timed = {"length": arguments.length, **(LISTENING if arguments.listen else {})}
+                plan = Plan(jittered=(2, 3) if jitter else (), hidden=hidden,
+                            **({"join": None} if arguments.no_join else {}), **timed)
+                laptop = Laptop(speech, ear=name == "listening with its ear") if name.startswith("listening") else None
                 heard = play_night(playwright, Path(folder) / f"run{len(runs)}", night, plan, jitter=jitter,
-                                   loss=0.01 if jitter else 0.0, seed=round_, page=page,
-                                   before_night=listen_first if name == "listening" else None)
+                                   loss=0.01 if jitter else 0.0, seed=round_, page=page, speech=speech,
+                                   before_night=laptop.first if laptop else None,
+                                   during_night=laptop.during if laptop else None)
+                if laptop:
+                    heard.before["in the night"] = laptop.said[laptop.before:]
+                    heard.before["ear"] = [(round(at - laptop.began, 1), found and [round(late * 1000, 1) for late in found])
+                                           for at, found in laptop.listener.ear]
                 found = measure(heard)
+                if plan.pause is None:
+                    found["end"] = between(heard, plan.length - 9, plan.length - 1)
                 runs.append({"page": name, "round": round_, "jitter": jitter * 1000, "found": found,
                              "events": heard.events, "marks": heard.marks, "recorder rate": heard.rate,
                              "latencies": heard.latencies, "listened": heard.before})
                 if heard.before:
                     print(f"  listened: {heard.before}", file=sys.stderr)
+                if "glitch" in found:
+                    print(f"  glitch: back within 2 ms after {found['glitch']['back in step after']:.1f} s",
+                          file=sys.stderr)
                 print(f"{name} page, round {round_ + 1}, jitter {jitter * 1000:g} ms: "
                       + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS if part in found)
                       + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
@@ -131,20 +181,41 @@ def main() -> None:
         print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
               " after the first tablets joined; heard late (ms): "
               + "; ".join(str(entry["late ms"]) for entry in listened))
+        for name in pages:
+            mine = [run["listened"]["in the night"] for run in runs if run["page"] == name and run["listened"]]
+            if mine:
+                print(f"{name}: rounds in the night {[sum('set by what' in line for line in said) for said in mine]};"
+                      f" drifts heard {[sum('apart' in line for line in said) for said in mine]}")
 
 
-def listen_first(server, room, pages, joined: float) -> dict:
-    """One round of the laptop listening, as ``narrate --listen`` has it before Start: once the
-    tablets are in step, through the room's microphone. What it heard, and when it was done."""
-    import time
+class Laptop:
+    """The laptop listening, as ``narrate --listen`` has it in a one-night game, through the room's
+    microphone: a round once the first tablets are in step, before Start (``first``); while the
+    night plays, a round for a tablet that joined or reloaded where the voice leaves room, and,
+    with ``ear``, its ear on the night (``during``)."""
 
-    said: list[str] = []
-    until_ready(server, len(pages))
-    heard = room_listener(server, room, said).round()
-    time.sleep(0.3)  # the delays reach the pages
-    return {"seconds from joining": round(time.time() - joined, 1), "missing": list(heard.missing) if heard else None,
-            "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},
-            "delays": server.delays(), "said": said}
+    def __init__(self, speech: list[tuple[float, float]], ear: bool):
+        self.speech, self.ear, self.said, self.before, self.began = speech, ear, [], 0, 0.0
+        self.listener = None
+
+    def first(self, server, room, pages, joined: float) -> dict:
+        import time
+
+        self.listener = room_listener(server, room, self.said)
+        if not self.ear:
+            self.listener.watch = lambda night: None  # (the laptop as it was before its ear)
+        until_ready(server, len(pages))
+        heard = self.listener.round()
+        time.sleep(0.3)  # the delays reach the pages
+        self.before = len(self.said)
+        return {"seconds from joining": round(time.time() - joined, 1),
+                "missing": list(heard.missing) if heard else None,
+                "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},
+                "delays": server.delays(), "said": list(self.said)}
+
+    def during(self, server, room, box, night):
+        self.began = box.night_moves()  # (box time of the night's sample 0: what the ear heard, in night seconds)
+        return the_laptop_s_ear(self.listener, self.speech)(server, room, box, night)
 
 
 def rig_floor(playwright, folder: Path, night: bytes, arguments) -> list[dict]:
@@ -178,6 +249,7 @@ def report_floor(floor: list[dict]) -> None:
 
 
 def report(runs: list[dict], rounds: int) -> None:
+    nan = float("nan")
     rates = [run["recorder rate"] for run in runs]
     latencies = [sum(pair) * 1000 for run in runs for pair in run["latencies"].values()]
     print(f"recorder: {min(rates):.0f}-{max(rates):.0f} frames a second of the wall clock;"
@@ -195,11 +267,11 @@ def report(runs: list[dict], rounds: int) -> None:
         over = max(f["whole"]["over 5 ms"] for f in mine)
         dropouts = [len(f["dropouts"]) for f in mine]
         back = cell([f["glitch"]["back in step after"] for f in mine])
-        held = [abs(h) for f in mine for h in f["pause"].get("replayed", [])]
+        held = [abs(h) for f in mine for h in f.get("pause", {}).get("replayed", [])]
         print(f"| {'loopback' if not jitter else f'{jitter:g} ms + 1 % loss'} | " + " | ".join(cells)
               + f" | {over:.1f} s | {sum(dropouts)} ({max(dropouts)} in a run) | {back} s"
-              + f" | {cell([f['pause']['stop spread'] for f in mine])}"
-              + f" | {cell([f['pause']['restart spread'] for f in mine])}"
+              + f" | {cell([f.get('pause', {}).get('stop spread', nan) for f in mine])}"
+              + f" | {cell([f.get('pause', {}).get('restart spread', nan) for f in mine])}"
               + f" | {max(held) if held else float('nan'):.1f} | {sum(len(f['wrong corrections']) for f in mine)} |")
 
 
