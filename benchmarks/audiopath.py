@@ -105,8 +105,6 @@ def cell(values: list[float]) -> str:
 
 
 def main() -> None:
-    from playwright.sync_api import sync_playwright
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jitter", type=float, default=50.0, help="ms, each way, in front of two tablets")
@@ -128,11 +126,50 @@ def main() -> None:
     pages = {"tree": None, **({"against": arguments.against.read_bytes()} if arguments.against else {})}
     if arguments.listen:
         pages = {"as today": None, "listening, no ear": None, "listening with its ear": None}
-    runs = []
-    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        night = render_night(Path(folder))
-        speech = voice_of(Path(folder)) if arguments.listen else None
-        floor = [] if arguments.no_floor else rig_floor(playwright, Path(folder), night, arguments)
+    with tempfile.TemporaryDirectory() as folder:
+        sandbox(Path(folder))
+        floor, runs = run_all(arguments, pages, hidden, Path(folder))
+    if arguments.json:
+        arguments.json.write_text(json.dumps({"floor": floor, "runs": runs}, indent=1, default=float))
+    if floor:
+        report_floor(floor)
+    for name in pages:
+        print(f"\n{name} page" if len(pages) > 1 else "")
+        report([run for run in runs if run["page"] == name], arguments.rounds)
+    listened = [run["listened"] for run in runs if run["listened"]]
+    if listened:
+        print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
+              " after the first tablets joined; heard late (ms): "
+              + "; ".join(str(entry["late ms"]) for entry in listened))
+        for name in pages:
+            mine = [run["listened"]["in the night"] for run in runs if run["page"] == name and run["listened"]]
+            if mine:
+                print(f"{name}: rounds in the night {[sum('set by what' in line for line in said) for said in mine]};"
+                      f" drifts heard {[sum('apart' in line for line in said) for said in mine]}")
+
+
+def sandbox(folder: Path) -> None:
+    """Everything the benchmark starts keeps its files in ``folder``: a sound client started
+    without the room's settings would otherwise leave its runtime link in the real home's
+    ~/.config/pulse (a run did)."""
+    user = folder / "user"
+    for name in ("home", "config", "cache", "data", "run"):
+        (user / name).mkdir(parents=True)
+    (user / "run").chmod(0o700)
+    os.environ.update({"HOME": str(user / "home"), "XDG_CONFIG_HOME": str(user / "config"),
+                       "XDG_CACHE_HOME": str(user / "cache"), "XDG_DATA_HOME": str(user / "data"),
+                       "XDG_RUNTIME_DIR": str(user / "run")})
+
+
+def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, list]:
+    """The rig's floor and every run of every page: what ``main`` reports."""
+    from playwright.sync_api import sync_playwright
+
+    runs: list[dict] = []
+    with sync_playwright() as playwright:
+        night = render_night(folder)
+        speech = voice_of(folder) if arguments.listen else None
+        floor = [] if arguments.no_floor else rig_floor(playwright, folder, night, arguments)
         for round_ in range(arguments.rounds):
             networks = {"both": (0.0, arguments.jitter / 1000), "loopback": (0.0,),
                         "jitter": (arguments.jitter / 1000,)}[arguments.network]
@@ -141,7 +178,7 @@ def main() -> None:
                 plan = Plan(jittered=(2, 3) if jitter else (), hidden=hidden,
                             **({"join": None} if arguments.no_join else {}), **timed)
                 laptop = Laptop(speech, ear=name == "listening with its ear") if name.startswith("listening") else None
-                heard = play_night(playwright, Path(folder) / f"run{len(runs)}", night, plan, jitter=jitter,
+                heard = play_night(playwright, folder / f"run{len(runs)}", night, plan, jitter=jitter,
                                    loss=0.01 if jitter else 0.0, seed=round_, page=page, speech=speech,
                                    before_night=laptop.first if laptop else None,
                                    during_night=laptop.during if laptop else None)
@@ -169,23 +206,7 @@ def main() -> None:
                           f" from the laptop {episode['from the laptop']}): "
                           + "; ".join(f"tablet {tablet}: {logged}" for tablet, logged in episode["logged"].items()
                                       if logged), file=sys.stderr)
-    if arguments.json:
-        arguments.json.write_text(json.dumps({"floor": floor, "runs": runs}, indent=1, default=float))
-    if floor:
-        report_floor(floor)
-    for name in pages:
-        print(f"\n{name} page" if len(pages) > 1 else "")
-        report([run for run in runs if run["page"] == name], arguments.rounds)
-    listened = [run["listened"] for run in runs if run["listened"]]
-    if listened:
-        print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
-              " after the first tablets joined; heard late (ms): "
-              + "; ".join(str(entry["late ms"]) for entry in listened))
-        for name in pages:
-            mine = [run["listened"]["in the night"] for run in runs if run["page"] == name and run["listened"]]
-            if mine:
-                print(f"{name}: rounds in the night {[sum('set by what' in line for line in said) for said in mine]};"
-                      f" drifts heard {[sum('apart' in line for line in said) for said in mine]}")
+    return floor, runs
 
 
 class Laptop:
