@@ -464,7 +464,8 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     # the tablets are in step again by the next stretch without voice (the page takes a new delay
     # at once only where nothing is said: 2 ms a second elsewhere).
     assert between(heard, DRIFT[0] + 0.5, WATCHED[0][1])["worst"] > 40.0, (figures, night_said)
-    assert any("hears the tablets 50 ms apart" in line for line in night_said), night_said
+    apart = [int(found[1]) for line in night_said if (found := re.search(r"hears the tablets (\d+) ms apart", line))]
+    assert apart and 45 <= apart[0] <= 55, night_said  # (50 ms as the laptop measures it, to a ms or so)
     assert between(heard, 24.0, 29.0)["median"] <= 5.0, (figures["episodes over 5 ms"], night_said)
 
 
