@@ -8,9 +8,11 @@ tablet it is cannot be told from the mix, since they all play the same night: a 
 asks for another round of codes, which can.
 
 Where the copies are is read by correlating what was heard with the night itself, each frequency
-weighted alike (the phase transform, "GCC-PHAT"): every copy is a sharp peak, whatever the
-night's spectrum. A stretch of the night that repeats itself within the delays looked at (the
-drums' loop) would show copies that are only the loop: such a stretch is not read at all.
+divided by the night's own power there (the night whitened, a cousin of the phase transform,
+"GCC-PHAT"): every copy is a sharp peak, whatever the night's spectrum, and two copies close
+together make no third between them (as the phase transform's division by the product of both
+does). A stretch of the night that repeats itself within the delays looked at (the drums' loop)
+would show copies that are only the loop: such a stretch is not read at all.
 
 Pure: the recording and the night are arguments, at one rate (``RATE``); nothing here records.
 """
@@ -29,14 +31,17 @@ GUARD = 0.002  # seconds either side of a peak that belong to it
 
 
 def correlation(heard: np.ndarray, span: np.ndarray) -> np.ndarray:
-    """How ``heard`` lines up with ``span`` (longer) from each start in it, every frequency in the
-    band weighted alike (the phase transform): a copy of the span in ``heard`` is a sharp peak."""
+    """How ``heard`` lines up with ``span`` (longer) from each start in it, each frequency in the
+    band divided by the span's power there (with a floor of a hundredth of its mean, so that a
+    band the night hardly has does not amplify the room's noise): a copy of the span in ``heard``
+    is a sharp peak, as tall as that copy is loud."""
     size = 1 << int(np.ceil(np.log2(len(span) + len(heard))))
-    product = np.fft.rfft(span.astype(np.float64), size) * np.conj(np.fft.rfft(heard.astype(np.float64), size))
+    night = np.fft.rfft(span.astype(np.float64), size)
+    product = night * np.conj(np.fft.rfft(heard.astype(np.float64), size))
+    power = np.abs(night) ** 2
     frequencies = np.fft.rfftfreq(size, 1 / RATE)
-    power = np.abs(np.fft.rfft(span.astype(np.float64), size)) ** 2
     keep = (frequencies >= LOWEST) & (frequencies <= HIGHEST)
-    floor = 1e-2 * float(np.mean(power[keep])) + 1e-18 if keep.any() else 1.0
+    floor = 1e-2 * float(np.mean(power[keep]) if keep.any() else 0.0) + 1e-18  # (none kept: a few samples)
     weighted = np.where(keep, product / (power + floor), 0)
     return np.fft.irfft(weighted, size)[: len(span) - len(heard) + 1]
 

@@ -41,25 +41,27 @@ def prepare(env, script, audio, lang: str, labels: dict[str, str], rules):
     from narrator.shell.audio.clip import prepare_voice
     from narrator.shell.audio.night import voice_source
 
-    night, night_wav, phases = night_for_tablets(env, script, audio, labels)
+    night, samples, night_wav, phases = night_for_tablets(env, script, audio, labels)
     language = env.game.languages[lang]
     source = voice_source(env, lang, audio)
     day_lines = {key: prepare_voice(source.raw_clip(key, language.line(key)), TABLET_RATE, source.cache)
                  for key in (day_spoken_keys(rules) if rules else ())}  # the laptop plays at this rate too
     clips = {key: wav_bytes(clip.samples, TABLET_RATE) for key, clip in day_lines.items()}
     box = Box(night.length / night.rate, phases, env.clock, counts=count_windows(night))
-    return night, night_wav, day_lines, clips, box
+    return night, samples, night_wav, day_lines, clips, box
 
 
 def night_for_tablets(env, script, audio, labels: dict[str, str], carrying_on: bool = False):
-    """A night's audio at the tablets' rate, as a WAV file, and where each of its parts starts
-    (``carrying_on``: a part that follows another, see ``MixSettings.carrying_on``)."""
+    """A night's audio at the tablets' rate, its samples (mixed once: the WAV file and the laptop's
+    ear on the night, ``--listen``, both read them), as a WAV file, and where each of its parts
+    starts (``carrying_on``: a part that follows another, see ``MixSettings.carrying_on``)."""
     from narrator.shell.audio.night import night_audio
 
     mix = MixSettings(rate=TABLET_RATE)
     night = night_audio(env, script, audio, mix.carrying_on() if carrying_on else mix)
     phases = [(start / night.rate, labels.get(phase, phase)) for phase, start in night.phase_starts()]
-    return night, wav_bytes(night.render(), night.rate), phases
+    samples = night.render()
+    return night, samples, wav_bytes(samples, night.rate), phases
 
 
 def speech_spans(night, gap: float = 0.3) -> list[tuple[float, float]]:
@@ -142,8 +144,9 @@ class BoxTable:
                  listen: bool = False):
         self.env, self.lang, self.rules, self.say, self.warn, self.audio = env, lang, rules, say, warn, audio
         self.laptop_audio = laptop_audio
-        self.night_audio, night_wav, self.day_lines, clips, self.box = prepare(env, script, audio, lang, labels,
-                                                                               rules)
+        self.night_audio, samples, night_wav, self.day_lines, clips, self.box = prepare(
+            env, script, audio, lang, labels, rules)
+        self.night_samples = samples if listen else None  # (kept for the laptop's ear alone: 17 MB for 3 minutes)
         self.box.waiting_for = waiting  # what the controls page asks for before Start
         self.phase = script.segments[-1].phase if script.segments else None  # where the last part loaded ends
         self.actions: queue.Queue[str] = queue.Queue()
@@ -155,7 +158,6 @@ class BoxTable:
                                 moderator_token=tokens["moderator"] if tokens else None)
         self.box.on_change = self.server.broadcast
         self.listener = None
-        self._rendered: tuple | None = None  # (a night, its samples) for the listener's ear
         if listen:
             from narrator.shell.speakerbox.listen import Listener
 
@@ -195,24 +197,14 @@ class BoxTable:
 
     def _heard_night(self):
         """The playing night as the laptop should hear it: its samples, their rate and the box time
-        of sample 0; None while paused. (Called from the listening thread: the night is rendered
-        there, once.)"""
-        night = self.night_audio
-        if (began := self.box.night_moves()) is None:
+        of sample 0; None while paused."""
+        samples, rate = self.night_samples, self.night_audio.rate
+        if samples is None or (began := self.box.night_moves()) is None:
             return None
-        if self._rendered is None or self._rendered[0] is not night:
-            self._rendered = (night, night.render())
-        return self._rendered[1], night.rate, began
+        return samples, rate, began
 
     def _quiet(self, seconds: float, earliest: float) -> float | None:
-        """The box time, at ``earliest`` or later, from which ``seconds`` of the playing night go by
-        without its voice; None when paused, or when no such stretch is left."""
-        from narrator.core.arrivals import quiet
-
-        if (began := self.box.night_moves()) is None:
-            return None
-        offset = quiet(self.speech, self.box.night_length, earliest - began, seconds)
-        return None if offset is None else began + offset
+        return self.box.voiceless(self.speech, seconds, earliest)
 
     def _waited(self) -> None:
         self._lonely()
@@ -231,7 +223,9 @@ class BoxTable:
         listens and the part begins a phase the last one did not end in (the next turn, or a night
         after its day), a tablet that joined or reloaded since the last round is listened to first:
         nobody is acting then, and nothing is being said."""
-        self.night_audio, night_wav, phases = night_for_tablets(self.env, script, self.audio, labels, carrying_on)
+        self.night_audio, samples, night_wav, phases = night_for_tablets(self.env, script, self.audio, labels,
+                                                                         carrying_on)
+        self.night_samples = samples if self.listener is not None else None
         if script.segments:
             if self.listener is not None and self.phase is not None and script.segments[0].phase != self.phase:
                 self.listener.now()  # between two turns, or after a day

@@ -93,7 +93,7 @@ class Listener:
         self.ear: list[tuple[float, tuple[float, ...] | None]] = []  # what the watch heard: (box time, copies)
         self.asked = False  # the controls page asked for a round
         self.broken = False  # the microphone could not be opened: not tried again unless asked
-        self.heard: list[tuple[float, ...]] = []  # what the watch found apart in each stretch since the last round
+        self.apart: list[tuple[float, ...]] = []  # what the watch found apart in each stretch since the last round
         self.patient_until = 0.0  # (box time) the watch does not ask for another round before this
         self.watching = False  # the watch has begun (and said so)
         self._next_watch = 0.0
@@ -184,8 +184,8 @@ class Listener:
         self.ear = [*self.ear[-99:], (start, found)]  # (for a benchmark to show what was heard)
         if found is None:
             return
-        self.heard = [*self.heard[-2:], drift.apart(found)]
-        distance = drift.drifted(self.heard)
+        self.apart = [*self.apart[-2:], drift.apart(found)]
+        distance = drift.drifted(self.apart)
         if distance is None or self.asked or self.clock() < self.patient_until:
             return
         self.asked = True
@@ -241,7 +241,7 @@ class Listener:
             self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
             return None
         self.listened.update(ready.items())
-        self.heard = []  # what the watch heard was before these delays
+        self.apart = []  # what the watch heard was before these delays
         heard = arrivals.listen(recording, RATE, start, moments)
         if not heard.late:
             self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "

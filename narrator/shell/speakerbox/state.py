@@ -145,6 +145,17 @@ class Box:
                 return None
             return self.playhead.anchor_time - self.playhead.anchor_offset
 
+    def voiceless(self, speech: list[tuple[float, float]], seconds: float, earliest: float) -> float | None:
+        """The box time, at ``earliest`` or later, from which ``seconds`` of the playing night go by
+        without its voice (``speech``: where it sounds, seconds into the night); None while paused,
+        or when no such stretch is left (``narrator.core.arrivals.quiet``)."""
+        from narrator.core.arrivals import quiet
+
+        if (began := self.night_moves()) is None:
+            return None
+        offset = quiet(speech, self.night_length, earliest - began, seconds)
+        return None if offset is None else began + offset
+
     def night_over(self) -> bool:
         with self.lock:
             return self.stage != "waiting" and (self.stage != "night" or self.night_position() >= self.night_length)
