@@ -114,7 +114,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write every figure and every page's log here")
     parser.add_argument("--no-floor", action="store_true", help="leave out the rig's own floor (plain players)")
     parser.add_argument("--hidden", help="ms,ms: speakers the first two tablets' pages cannot see")
-    parser.add_argument("--listen", action="store_true", help="each run also with the laptop listening first")
+    parser.add_argument("--listen", action="store_true",
+                        help="each run also with the laptop listening, without and with its ear on the night")
     parser.add_argument("--no-join", action="store_true", help="no late join: every tablet there from the start")
     arguments = parser.parse_args()
     hidden = tuple((tablet, int(ms)) for tablet, ms in enumerate(arguments.hidden.split(","), 1)) \

@@ -346,6 +346,7 @@ class Heard:
     rate: float = RATE  # the recorder's frames per second of the wall clock
     latencies: dict[int, list] = field(default_factory=dict)  # each page's [outputLatency, baseLatency] at the end
     before: object = None  # what ``play_night``'s ``before_night`` found
+    tracked: tuple | None = field(default=None, repr=False)  # ``spreads``, read once
 
     def playhead(self, at: float) -> float:
         """Where the laptop says the night is at recording second ``at``."""
@@ -501,8 +502,6 @@ def the_laptop_s_ear(listener, speech: list[tuple[float, float]]):
     """``play_night``'s ``during_night`` for a laptop that listens while the night plays, as
     ``BoxTable`` has it (``Listener.playing`` every tenth of a second, its rounds where the voice
     of ``speech`` leaves room)."""
-    from narrator.core.arrivals import quiet
-
     def during_night(server, room, box, night):
         stop = threading.Event()
 
@@ -510,14 +509,9 @@ def the_laptop_s_ear(listener, speech: list[tuple[float, float]]):
             began = box.night_moves()
             return None if began is None else (night, RATE, began)
 
-        def room_for(seconds: float, earliest: float) -> float | None:
-            began = box.night_moves()
-            offset = None if began is None else quiet(speech, box.night_length, earliest - began, seconds)
-            return None if offset is None else began + offset
-
         def run():
             while not stop.wait(0.1):
-                listener.playing(playing, room_for)
+                listener.playing(playing, lambda seconds, earliest: box.voiceless(speech, seconds, earliest))
 
         thread = threading.Thread(target=run, name="the laptop's ear", daemon=True)
         thread.start()
@@ -649,7 +643,9 @@ def measure(heard: Heard) -> dict:
 def spreads(heard: Heard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every STEP of the recording (seconds): where each tablet is in the night (tablets, windows;
     NaN where it does not play the window whole), and the spread between those that do (at
-    least two)."""
+    least two). Read once for each night (``measure`` and ``between`` need it)."""
+    if heard.tracked is not None:
+        return heard.tracked
     times = np.arange(0.0, len(heard.recording) / RATE - WINDOW, STEP)
     positions = np.stack([track(heard.recording[:, i], heard.night, times, heard.playhead)
                           for i in range(heard.plan.tablets)])
@@ -657,7 +653,8 @@ def spreads(heard: Heard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     spread = np.where(playing.sum(axis=0) >= 2,
                       np.nanmax(np.where(playing, positions, -np.inf), axis=0)
                       - np.nanmin(np.where(playing, positions, np.inf), axis=0), np.nan)
-    return times, positions, spread
+    heard.tracked = (times, positions, spread)
+    return heard.tracked
 
 
 def between(heard: Heard, low: float, high: float) -> dict:

@@ -170,4 +170,4 @@ def test_the_listener_does_not_read_a_night_paused_while_it_listened():
         now[0] = at
         listener.watch(lambda: next(moved))
         listener._thread.join()
-    assert listener.heard == [] and not listener.asked
+    assert listener.apart == [] and listener.ear == [] and not listener.asked
