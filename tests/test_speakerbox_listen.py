@@ -687,6 +687,34 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
     assert len(told) == 1 and told[0][0] == pytest.approx(110.0 - LEAD) and set(told[0][1]) == {1}, told
 
 
+def test_a_game_that_ends_stops_the_listening_at_once():
+    """narrate exits at the game's end: a round waiting for its stretch gives up (no tablet is told
+    to play), a watch under way ends, and nothing begins after (an input stream left open would
+    make PortAudio's shutdown at exit wait for ever)."""
+    from narrator.shell.speakerbox.listen import Listener
+
+    told: list = []
+
+    class Server:
+        def ready_tablets(self, settled):
+            return {1: 10}
+
+        def play_codes(self, moments):
+            told.append(moments)
+
+    listener = Listener(Server(), time.monotonic, lambda text: None, lambda text: None,
+                        recorder=lambda seconds, clock: (np.zeros(int(seconds * RATE), dtype=np.float32), clock()))
+    listener.during(lambda seconds, earliest: earliest + 30.0)  # a stretch half a minute ahead
+    assert listener.busy()
+    began = time.monotonic()
+    listener.stop()
+    assert time.monotonic() - began < 2.0 and not listener.busy() and told == []
+    listener.ask()
+    listener.tick()
+    listener.watch(lambda: (np.zeros(RATE, dtype=np.float32), RATE, 0.0))
+    assert not listener.busy() and told == []
+
+
 def test_codes_are_found_under_the_night_s_drums():
     """A round played while a night plays sounds over its bed: the drums at four times their level,
     the codes quieter than that (a tablet across the room), each is found to the sample."""

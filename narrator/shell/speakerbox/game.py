@@ -275,6 +275,8 @@ class BoxTable:
         threading.Event().wait(1.0)  # let the result reach the tablets before the server stops
 
     def close(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
         if self.follower is not None:
             self.follower.close()
         self.server.stop()

@@ -13,7 +13,6 @@ apart; the box plays on as before when it cannot listen.
 """
 
 import threading
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -84,9 +83,10 @@ class Listener:
     """Rounds of listening for one speaker box. ``tell`` says a line at the laptop, ``warn`` a problem."""
 
     def __init__(self, server, clock: Callable[[], float], tell: Callable[[Text], None], warn: Callable[[Text], None],
-                 recorder: Recorder = record, sleep: Callable[[float], None] = time.sleep):
+                 recorder: Recorder = record, sleep: Callable[[float], object] | None = None):
         self.server, self.clock, self.tell, self.warn, self.recorder = server, clock, tell, warn, recorder
-        self.sleep = sleep
+        self._stopping = threading.Event()  # the game is over (``stop``)
+        self.sleep = sleep or self._stopping.wait  # (a wait that ``stop`` ends)
         self.sounding = 0.0  # (box time) when the last round's codes are over on the tablets
         self.listened: set[tuple[int, int]] = set()  # (tablet, connection) already listened to
         self.set: set[int] = set()  # tablets whose delay a round set (kept through a reload, as the delay is)
@@ -100,13 +100,21 @@ class Listener:
         self._night: tuple[object, np.ndarray] | None = None  # (the night's samples as given, at drift.RATE)
         self._thread: threading.Thread | None = None
 
+    def stop(self) -> None:
+        """The game is over: no round or watch begins, a round waiting for its moment gives up, and
+        a recording under way ends (an input stream still open when narrate exits makes PortAudio's
+        shutdown wait for ever)."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+
     def ask(self) -> None:
         """The controls page's Listen: a round at the next quiet moment, every tablet in it."""
         self.asked, self.broken = True, False
 
     def due(self) -> bool:
         """A round is wanted: asked for, or a tablet in step that was not listened to as it is now."""
-        if self.busy():
+        if self.busy() or self._stopping.is_set():
             return False
         ready = self.server.ready_tablets(SETTLE)
         if not ready:
@@ -152,7 +160,8 @@ class Listener:
         of it, and when two stretches hear the night twice, SPLIT or more apart, a tablet has
         drifted from the others (``narrator.core.drift``): a round is asked for, at the next quiet
         moment. Nothing is kept. ``night()``: the playing night, or None (paused, or none)."""
-        if self.busy() or self.broken or self.clock() < self._next_watch or not self.server.ready_tablets(SETTLE):
+        if self.busy() or self.broken or self._stopping.is_set() or self.clock() < self._next_watch or \
+                not self.server.ready_tablets(SETTLE):
             return
         self._next_watch = self.clock() + EVERY
         if not self.watching:
@@ -223,6 +232,8 @@ class Listener:
                       "to set it (nothing is kept).", seconds=round(self.sounding + TAIL - begins)))
         if (idle := begins - self.clock()) > 0:
             self.sleep(idle)
+        if self._stopping.is_set():
+            return None
         # Who plays: a tablet in step now, on the same connection; one not set by a round before, once
         # it has been in step SETTLE (its clock settled). A page's timestamps fall in doubt for a
         # moment now and then while it plays: one set before need not have been steady for long.
