@@ -21,6 +21,12 @@ import threading
 import time
 
 import numpy as np
+import pytest
+
+# The tests that hold tablets to a few milliseconds in real time (browsers, the PulseAudio rig) run one
+# after another in one worker (pytest-xdist's loadgroup): two of them side by side on two cores load
+# each other past their bounds, which neither meets less often alone.
+TIMED = pytest.mark.xdist_group("timed")
 
 RATE = 24000
 PERIOD = 8.0  # seconds: the ramp's period; positions are read modulo this

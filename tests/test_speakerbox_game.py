@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from boxnet import CHROMIUM, JitterProxy, install_recorder, lag
+from boxnet import CHROMIUM, TIMED, JitterProxy, install_recorder, lag
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
@@ -48,6 +48,7 @@ def lags_between(reference, other, start: float, end: float, step: float = 0.25)
     return found
 
 
+@TIMED
 def test_a_whole_game_stays_in_step_through_a_reload_and_a_late_join(browser, tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "narrator", "serve", "--players", "3", "--names", "A,B,C", "--day-seconds", "8",

@@ -4,6 +4,7 @@ truth is known; then a short night played for real, two Chromium processes into 
 
 import numpy as np
 import pytest
+from boxnet import TIMED
 from heard import (
     RATE,
     STEP,
@@ -119,6 +120,7 @@ def test_a_correction_that_moves_a_page_away_from_the_laptop_is_named():
 real = pytest.mark.skipif(can_run() is not None, reason=str(can_run()))
 
 
+@TIMED
 @real
 def test_a_short_night_heard_through_pulseaudio(tmp_path):
     import io
@@ -160,6 +162,7 @@ def test_a_short_night_heard_through_pulseaudio(tmp_path):
         assert np.nanmax(np.abs(positions - laptop)) < 0.25
 
 
+@TIMED
 @real
 def test_the_rig_knows_its_own_floor(tmp_path):
     """Issue 41, point 5: before the pages are blamed, what the rig adds. One stream whose channels

@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 import pytest
+from boxnet import TIMED
 
 from narrator.core import arrivals
 
@@ -359,6 +360,7 @@ WATCHED = ((0.5, 11.0), (17.0, 23.0))  # seconds: the voice of the night the lap
 DRIFT = (3.0, 3, 0.300)  # ...at 3 s into it, tablet 3's speaker goes from 250 to 300 ms late
 
 
+@TIMED
 def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_path):
     """Three tablets, two of them behind speakers their pages cannot see (40 and 250 ms, BEHIND);
     the laptop's microphone is the room's mix, reached through ALSA's
