@@ -137,6 +137,10 @@ def main() -> None:
     for name in pages:
         print(f"\n{name} page" if len(pages) > 1 else "")
         report([run for run in runs if run["page"] == name], arguments.rounds)
+        silent = [run["found"]["late join"]["silent after joining"] for run in runs
+                  if run["page"] == name and "late join" in run["found"]]
+        if silent:  # (with --listen a late tablet plays silent until the laptop has heard it)
+            print(f"\nthe late tablet first heard {cell(silent)} s (median / worst) after it joined")
     listened = [run["listened"] for run in runs if run["listened"]]
     if listened:
         print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"

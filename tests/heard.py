@@ -491,9 +491,11 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
 # --- the laptop listening (narrate --listen) -----------------------------------------------------------
 
 def room_listener(server, room: Room, said: list[str]):
-    """The laptop's ``Listener`` for ``server``, its microphone the room's, what it says kept in ``said``."""
+    """The laptop's ``Listener`` for ``server``, its microphone the room's, what it says kept in
+    ``said``; as ``BoxTable`` has it, a tablet that joins from now on plays silent until heard."""
     from narrator.shell.speakerbox.listen import Listener
 
+    server.hush_unheard = True
     return Listener(server, time.monotonic, lambda text: said.append(str(text)), lambda text: said.append(str(text)),
                     recorder=room.microphone)
 
@@ -629,6 +631,8 @@ def measure(heard: Heard) -> dict:
         parts["resume"] = (marks["restart"] + 0.1, marks["restart"] + AFTER)
     found = {name: _figures(spread, times, low, high) for name, (low, high) in parts.items()}
     found["whole"] = _figures(spread, times, heard.start, times[-1] + 1)
+    if plan.join is not None:  # (with --listen it plays silent until the laptop has heard it)
+        found["late join"]["silent after joining"] = joined - marks["join"]
     if plan.burst is not None:
         found["glitch"]["back in step after"] = _back_in_step(spread, times, marks["burst end"])
     if plan.pause is not None:

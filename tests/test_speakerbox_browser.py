@@ -271,6 +271,47 @@ def test_a_tablet_that_slept_measures_its_clock_afresh_and_plays_on_in_step(brow
         server.stop()
 
 
+def test_a_page_the_laptop_has_not_heard_plays_the_night_silent_until_it_is_heard(browser):
+    """In Chromium: a tablet there at the start and one that joins mid-night both play the night
+    unheard while the laptop has not heard them, longer than a late joiner's own hush (2 s at
+    most); each is heard once in step after its round (a delay set, or not heard: as it is)."""
+    from boxnet import ramp_night
+
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(60.0, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
+                       listen=lambda: None)
+    server.hush_unheard = True
+    box.on_change = server.broadcast
+    server.start()
+    try:
+        address = f"http://127.0.0.1:{server.port}/"
+        first = joined(browser, address)
+        first.wait_for_function("narratorBox.nightId !== null && !narratorBox.settling", timeout=20000)
+        box.start_night()
+        first.wait_for_function("narratorBox.playing", timeout=10000)
+        late = joined(browser, address)
+        late.wait_for_function("narratorBox.playing", timeout=20000)
+        time.sleep(3.0)
+        for page in (first, late):
+            assert page.evaluate("narratorBox.playing && narratorBox.hushed && narratorBox.unheard")
+        server.set_delay(1, 20)
+        first.wait_for_function("!narratorBox.hushed && Math.abs(narratorBox.error) < 0.002", timeout=10000)
+        assert late.evaluate("narratorBox.hushed")
+        server.mark_missed((2,))
+        late.wait_for_function("!narratorBox.hushed && Math.abs(narratorBox.error) < 0.002", timeout=10000)
+        for page in (first, late):
+            events = [what for _, what, _ in page.evaluate("narratorBox.events")]
+            told = events.index("heard by the laptop")
+            unhushed = [what for what in events if what.startswith("heard") and what != "heard by the laptop"]
+            assert len(unhushed) == 1 and events.index(unhushed[0]) > told, events  # heard only after
+            assert page.evaluate("narratorBox.playing && !narratorBox.unheard")
+    finally:
+        server.stop()
+
+
 class Crowd:
     """``count`` tablets on WebSockets of their own (in a thread), each in step as far as the laptop
     can tell: every place on the list is held by a real-looking tablet."""

@@ -190,7 +190,7 @@ def test_a_full_list_of_real_tablets_refuses_one_the_controls_page_lists_and_can
                 assert (await receive_until(control, "refused"))["message"] == "That tablet is no longer on the list."
                 await control.send_json({"type": "control", "action": "remove", "tablet": 2, "token": "secret-token"})
                 assert await receive_until(control, "done") == {"type": "done", "action": "remove"}
-                assert await receive_until(late, "admitted") == {"type": "admitted", "seconds": 0.0}  # and its delay
+                assert await receive_until(late, "admitted") == {"type": "admitted", "seconds": 0.0, "unheard": False}  # and its delay
                 assert (await receive_until(late, "state"))["stage"] == "waiting"
                 told = await receive_until(real[1], "refused-tablet")
                 assert told["message"] == "The laptop's controls page took this tablet off its list, so it plays nothing."

@@ -204,6 +204,51 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
     asyncio.run(scenario())
 
 
+def test_with_listen_a_tablet_is_told_to_wait_until_the_laptop_has_heard_it(served):
+    """--listen: a tablet that joins plays the night silent until the laptop has heard it. Its
+    page is told so as it says hello; a round that sets its delay, one that could not hear it, and
+    the group setting its delay by hand each let it play; once the microphone has failed a tablet
+    that joins plays at once. The controls page lists one that waits."""
+    import aiohttp
+    from test_speakerbox_server import CONTROLS, greeted, next_of
+
+    served.hush_unheard = True
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            control = await greeted(session, served, **CONTROLS)
+            first = await greeted(session, served, role="tablet", id="first")
+            assert (await next_of(first, "delay"))["unheard"] is True
+            second = await greeted(session, served, role="tablet", id="second")
+            assert (await next_of(second, "delay"))["unheard"] is True
+            listed = await next_of(control, "tablets", where=lambda message: len(message["tablets"]) == 2)
+            assert [tablet["unheard"] for tablet in listed["tablets"]] == [True, True]
+            served.set_delay(1, 40)  # a round heard it 40 ms late
+            assert (await next_of(first, "delay")) == {"type": "delay", "seconds": 0.04, "unheard": False}
+            served.mark_missed((2,))  # a round did not hear it: it plays as it is
+            assert (await next_of(second, "delay")) == {"type": "delay", "seconds": 0.0, "unheard": False}
+            await next_of(control, "tablets", where=lambda message: not any(
+                tablet["unheard"] for tablet in message["tablets"]))
+            await first.close()
+            again = await greeted(session, served, role="tablet", id="first")  # reloaded: heard before
+            assert (await next_of(again, "delay"))["unheard"] is False
+            third = await greeted(session, served, role="tablet", id="third")
+            assert (await next_of(third, "delay"))["unheard"] is True
+            await control.send_str(json.dumps({"type": "control", "action": "delay", "tablet": 3, "ms": 10,
+                                               "token": "secret-token"}))  # set by ear
+            assert (await next_of(third, "delay")) == {"type": "delay", "seconds": 0.01, "unheard": False}
+            fourth = await greeted(session, served, role="tablet", id="fourth")
+            assert (await next_of(fourth, "delay"))["unheard"] is True
+            served.play_unheard()  # the microphone failed
+            assert (await next_of(fourth, "delay"))["unheard"] is False
+            fifth = await greeted(session, served, role="tablet", id="fifth")
+            assert (await next_of(fifth, "delay"))["unheard"] is False
+            for ws in (control, second, again, third, fourth, fifth):
+                await ws.close()
+
+    asyncio.run(scenario())
+
+
 def test_without_listen_the_controls_page_is_told_the_laptop_does_not_listen():
     import aiohttp
     from test_speakerbox_server import CONTROLS, greeted, next_of
@@ -356,7 +401,7 @@ BEHIND = """(seconds) => {
 }"""
 
 
-WATCHED = ((0.5, 11.0), (17.0, 23.0))  # seconds: the voice of the night the laptop keeps an ear on
+WATCHED = ((0.5, 14.0), (20.0, 26.0))  # seconds: the voice of the night the laptop keeps an ear on
 DRIFT = (3.0, 3, 0.300)  # ...at 3 s into it, tablet 3's speaker goes from 250 to 300 ms late
 
 
@@ -432,7 +477,7 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     def drift(pages, room):
         pages[DRIFT[1]].evaluate("(seconds) => { narratorBox.behind.delayTime.value = seconds; }", DRIFT[2])
 
-    plan = Plan(length=30, join=None, reload=None, burst=None, pause=None, resume=None, tablets=3)
+    plan = Plan(length=33, join=None, reload=None, burst=None, pause=None, resume=None, tablets=3)
     night = io.BytesIO()
     soundfile.write(night, a_night(plan.length, 48000, voice=WATCHED), 48000, format="WAV", subtype="FLOAT")
     with sync_playwright() as playwright:
@@ -457,13 +502,15 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     figures = measure(heard)
     night_said = said[ear["rounds before"]:]
     assert between(heard, 0.5, DRIFT[0])["median"] <= 20.0, figures
-    # The drift: heard, 50 ms apart; a round where the voice leaves room (11 to 17 s) finds it, and
+    # The drift: heard, 50 ms apart (in the 11 s of voice after it: every 3 s a stretch is heard, and
+    # two must agree, which on a loaded machine a late or a muddled stretch has delayed past 8 s);
+    # a round where the voice leaves room (14 to 20 s) finds it, and
     # the tablets are in step again by the next stretch without voice (the page takes a new delay
     # at once only where nothing is said: 2 ms a second elsewhere).
     assert between(heard, DRIFT[0] + 0.5, WATCHED[0][1])["worst"] > 40.0, (figures, night_said)
     apart = [int(found[1]) for line in night_said if (found := re.search(r"hears the tablets (\d+) ms apart", line))]
-    assert apart and 45 <= apart[0] <= 55, night_said  # (50 ms as the laptop measures it, to a ms or so)
-    assert between(heard, 24.0, 29.0)["median"] <= 5.0, (figures["episodes over 5 ms"], night_said)
+    assert apart and 45 <= apart[0] <= 55, (night_said, ear["listener"].ear)  # (50 ms as the laptop measures it)
+    assert between(heard, 27.0, 32.0)["median"] <= 5.0, (figures["episodes over 5 ms"], night_said)
 
 
 def server_tablets(server) -> list[dict]:
@@ -597,8 +644,8 @@ def test_a_round_in_a_playing_night_goes_where_its_voice_leaves_room():
 def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_voice_is_silent(tmp_path):
     """narrate serve --listen on a one-night game, its night played whole: a tablet that joins
     while it plays plays its code in a stretch of the night the voice leaves silent (each play's
-    stretch, from EARLY before it to APART after it, clear of every line); ALSA's null input hears
-    nothing, and the night plays on to its end."""
+    stretch, from EARLY before it to APART after it, clear of every line), its night silent until
+    then; ALSA's null input hears nothing, and it plays as it is."""
     import aiohttp
 
     process, address, token = serve_listening(tmp_path, NULL_INPUT, "--players", "5")
@@ -618,13 +665,16 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
                 late = await session.ws_connect(address + "ws")
                 await late.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "late"}))
                 deadline = time.monotonic() + 60
-                while time.monotonic() < deadline and "code" not in found:
+                found["delays"] = []
+                while time.monotonic() < deadline and not ("code" in found and len(found["delays"]) == 2):
                     await late.send_str(json.dumps(IN_STEP))
                     message = await next_message(late) or {"type": None}
                     if message["type"] == "state":
                         state = message
                     elif message["type"] == "code":
                         found["code"], found["state"] = message, state
+                    elif message["type"] == "delay":
+                        found["delays"].append((message["unheard"], "code" in found))
                     while await next_message(ws, 0.01):  # (read, as a page does: the laptop's pings answered)
                         pass
                 await ws.send_str(json.dumps({"type": "control", "action": "next", "token": token}))
@@ -638,6 +688,8 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
         process.kill()
     assert process.returncode == 0 and "Traceback" not in stderr, stderr
     assert output.count("Listening for the tablets") == 1, (output, stderr)  # (the night is skipped before it ends)
+    # Told as it joined to play the night silent until heard; the null input heard nothing: as it is
+    assert found["delays"] == [(True, False), (False, True)], found["delays"]
     night = found["state"]["night"]
     assert night["running"] and night["stop_time"] is None
     offsets = [night["anchor_offset"] + at - night["anchor_time"] for at in found["code"]["at"]]

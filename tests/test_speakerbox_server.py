@@ -635,7 +635,7 @@ def test_the_box_remembers_a_bounded_number_of_tablets_and_forgets_the_longest_g
             await pages[0].close()  # a gone, the longest
             await asyncio.sleep(0.2)
             await fourth.send_str(json.dumps({"type": "hello", "role": "tablet", "id": "d"}))
-            assert await receive_until(fourth, "admitted", timeout=2) == {"type": "admitted", "seconds": 0.0}
+            assert await receive_until(fourth, "admitted", timeout=2) == {"type": "admitted", "seconds": 0.0, "unheard": False}
             assert sorted(server._tablets) == ["b", "c", "d"]
             for page in (*pages[1:], fourth):
                 await page.close()

@@ -178,8 +178,7 @@ class Listener:
         try:
             recording, start = self.recorder(WATCH, self.clock)
         except NarratorError as error:
-            self.broken = True
-            self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
+            self._cannot(error)
             return
         still = night()
         if still is None or abs(still[2] - began) > 1e-3:
@@ -201,6 +200,13 @@ class Listener:
         self.patient_until = self.clock() + PATIENCE
         self.tell(msg("The laptop hears the tablets {ms} ms apart: it listens to them again at the next quiet "
                       "moment.", ms=round(distance * 1000)))
+
+    def _cannot(self, error: NarratorError) -> None:
+        """The microphone failed: not tried again unless the controls page asks, and every tablet,
+        one waiting to be heard too, plays as it is."""
+        self.broken = True
+        self.server.play_unheard()
+        self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
 
     def now(self) -> None:
         """A quiet moment between two turns: a round when one is due, over before the night goes on."""
@@ -248,9 +254,9 @@ class Listener:
         try:
             recording, start = self.recorder(seconds, self.clock)
         except NarratorError as error:
-            self.broken = True
-            self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
+            self._cannot(error)
             return None
+        self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.listened.update(ready.items())
         self.apart = []  # what the watch heard was before these delays
         heard = arrivals.listen(recording, RATE, start, moments)

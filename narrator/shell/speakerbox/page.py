@@ -74,6 +74,7 @@ PAGE_TEXTS = {
     "done_remove": N_("Removed: its place is free."),
     "done_delay": N_("Set: that tablet plays by it from now on."),
     "tablet_missed": N_("the laptop did not hear it: is its sound up?"),
+    "tablet_unheard": N_("silent until the laptop has heard it"),
     "listen": N_("Listen to the tablets"),
     "listen_hint": N_("Each tablet plays a short hiss and the laptop's microphone sets its speaker delay from it."),
     "done_listen": N_("The laptop listens before the next start."),

@@ -81,6 +81,7 @@ class Tablet:
     proved: bool = False  # it has been in step or played: a real tablet, never pushed out for a newcomer
     delay_ms: int = 0  # how late its speaker sounds beyond what its page can see (set on the controls page)
     missed: bool = False  # the laptop listened (--listen) and did not hear its code
+    unheard: bool = False  # --listen: not heard by the laptop yet, its page plays the night silent until it is
     since: float | None = None  # server time since which it has reported itself in step (None: it is not)
 
     def as_dict(self, now: float) -> dict:
@@ -91,7 +92,7 @@ class Tablet:
                 "may_lock": report.get("awake") is False,
                 "rtt": _number(report.get("rtt")),
                 "error": _number(report.get("error")), "delay_ms": self.delay_ms,
-                "missed": self.missed}
+                "missed": self.missed, "unheard": self.unheard}
 
 
 @dataclass
@@ -107,8 +108,9 @@ class Refused:
 
 def delay_message(tablet: Tablet) -> dict:
     """What a tablet's page is told of its speaker's delay (seconds: it plays that much earlier);
-    with "type" "admitted" instead, the same also lets a refused tablet in."""
-    return {"type": "delay", "seconds": tablet.delay_ms / 1000}
+    with "type" "admitted" instead, the same also lets a refused tablet in. "unheard": the laptop
+    listens (--listen) and has not heard it yet: its page plays the night silent until it has."""
+    return {"type": "delay", "seconds": tablet.delay_ms / 1000, "unheard": tablet.unheard}
 
 
 def code_wav(number: int) -> bytes:
@@ -151,6 +153,7 @@ class BoxServer:
                  listen: Callable[[], None] | None = None, speech: list[tuple[float, float]] | None = None):
         self.box = box
         self.listen = listen  # asks for a round of listening (--listen); None: the laptop does not listen
+        self.hush_unheard = False  # a tablet that joins plays the night silent until the laptop has heard it
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self.hello_seconds = hello_seconds
         self._bounds = (connections, per_address)  # None: from the open-files limit, when serving starts
@@ -486,7 +489,7 @@ class BoxServer:
         if tablet is None:
             if len(self._tablets) >= MAX_TABLETS and not self._make_room():
                 return self._refuse(key, ws, TOO_MANY)
-            tablet = self._tablets[key] = Tablet(n=self._number_for(key))
+            tablet = self._tablets[key] = Tablet(n=self._number_for(key), unheard=self.hush_unheard)
             if self._refused.pop(key, None) is not None:
                 admission = {"type": "admitted"}  # its screen said it was turned away: no more
         self._waiting.pop(ws, None)
@@ -580,7 +583,7 @@ class BoxServer:
         return {"type": "done", "action": "delay"}
 
     def _set_delay(self, tablet: Tablet, delay: int) -> None:
-        tablet.delay_ms = delay
+        tablet.delay_ms, tablet.unheard = delay, False  # (set by ear on the controls page, or by a round)
         ws = self._socket_of(tablet)
         if ws is not None:
             asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
@@ -627,13 +630,32 @@ class BoxServer:
         self._in_loop(apply)
 
     def mark_missed(self, numbers) -> None:
-        """The tablets whose code the laptop did not hear: the controls page names them."""
+        """The tablets whose code the laptop did not hear: the controls page names them, and one
+        that was waiting to be heard plays as it is."""
         def apply():
-            for tablet in self._tablets.values():
+            for tablet in list(self._tablets.values()):
                 if tablet.n in numbers:
                     tablet.missed = True
+                    self._hear_anyway(tablet)
             self._send_tablets()
         self._in_loop(apply)
+
+    def play_unheard(self) -> None:
+        """The laptop cannot listen (its microphone failed): every tablet plays as it is, and one
+        that joins from now on too."""
+        self.hush_unheard = False
+
+        def apply():
+            for tablet in list(self._tablets.values()):
+                self._hear_anyway(tablet)
+            self._send_tablets()
+        self._in_loop(apply)
+
+    def _hear_anyway(self, tablet: Tablet) -> None:
+        if tablet.unheard:
+            tablet.unheard = False
+            if (ws := self._socket_of(tablet)) is not None:
+                asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
 
     def _in_loop(self, call: Callable[[], object]) -> None:
         """Run ``call`` in the server's own thread, from any thread (nothing, once it has stopped)."""

@@ -36,6 +36,7 @@ const SPAN = 0.8;            // ...over at least this long (and at most DRIFT_SP
 const DRIFT_SPAN = 2;
 const COARSE = 0.05;         // while they are not believed, only an error over this is corrected (a glitch's: lies were under 30 ms)
 const HUSH_LONGEST = 20;     // a page that comes in mid-night and whose timestamps never settle is heard after this long
+const UNHEARD_LONGEST = 60;  // (--listen) a page the laptop has not heard plays the night silent at most this long
 const CALM = 1.0;            // seconds at least between two jumps of one run (a jump is heard)
 const EVENTS = 300;          // how many steering events the page keeps (narratorBox.events)
 const KNOCK = 5;
@@ -51,6 +52,8 @@ const box = {                // what the page knows; tests read it as window.nar
   scheduledEpochStart: null,   // the same moment on the wall clock every page shares (seconds)
   playing: false,
   hushed: false,             // playing, but unheard until it is in step (a page that came in mid-night)
+  unheard: false,            // (--listen) the laptop has not heard this tablet yet: its night plays silent till then
+  unheardFrom: null,         // ...since this audio-clock time
   error: null,               // how far this tablet's playhead is from the laptop's (seconds, + ahead)
   nightId: null,             // the night whose audio this page holds: never play another one's
   errors: [],
@@ -330,6 +333,8 @@ function receive(message) {
   }
   if (message.type === "delay" || message.type === "admitted") {  // its speaker's delay, as the controls page set it
     if (message.type === "admitted") letIn();
+    if (box.unheard && message.unheard !== true) note("heard by the laptop", 0);
+    box.unheard = message.unheard === true;
     if (message.seconds !== box.delayTarget) note("speaker delay set", message.seconds - box.delayTarget);
     box.delayTarget = message.seconds;
     if (!box.playing && !lines.length) box.delay = box.delayTarget;  // nothing sounds: at once
@@ -517,7 +522,7 @@ function apply(state) {
   // The output clock (ctxNow) trails the rendering (currentTime) by the output's latency: a start
   // set before what is already rendered would play late, so the earliest is ahead of both.
   const earliest = Math.max(ctxNow, ctx.currentTime) + lead;
-  let hushed = false;
+  let hushed = box.unheard;                            // (--listen) not heard by the laptop yet: silent
   if (when < earliest) {                               // joined or reloaded late: start mid-night...
     offset += earliest - when;
     when = earliest;
@@ -625,6 +630,7 @@ function steerRun(run, ctxNow, pageNow) {
   if (here >= run.buffer.duration) return run;
   const error = here - run.where(heardAt(pageNow + (t - ctxNow)));
   run.error = error;
+  if (run.hushed && run === play && waitingToBeHeard(t)) run.since = t;  // its hush counts from when it is heard
   if (run.hushed && t - run.since >= HUSH_LONGEST) unhush(run, t, "heard, never settled", error);
   // The mapping in doubt: hold the course, unless it is far off (after a glitch, or a start set on a
   // mapping that was wrong: a lie was never seen that large, and a course that far off is heard)
@@ -665,6 +671,20 @@ function steerRun(run, ctxNow, pageNow) {
   run.source.playbackRate.setValueAtTime(rate, t);
   Object.assign(run, {ctx0: t, pos0: here, rate});
   return run;
+}
+
+// --listen: a tablet the laptop has not heard yet plays the night silent until a round of
+// listening has set its speaker's delay (or the laptop says it could not hear it): what a page can
+// see of its own latency was measured tens of ms off, and a late joiner would be heard that far
+// from the others until its round. Its hush then ends as a late joiner's does, once in step.
+// Never longer than UNHEARD_LONGEST: a round that does not come leaves it playing as it is.
+function waitingToBeHeard(t) {
+  if (!box.unheard) { box.unheardFrom = null; return false; }
+  if (box.unheardFrom === null) box.unheardFrom = t;
+  if (t - box.unheardFrom < UNHEARD_LONGEST) return true;
+  note("not heard by the laptop: plays as it is", 0);
+  box.unheard = false;
+  return false;
 }
 
 function unhush(run, t, why, error) {
@@ -909,6 +929,7 @@ function tabletLine(tablet) {
   if (tablet.silent >= SILENCE) return ["bad", fill(TEXT.tablet_silent, {seconds: Math.round(tablet.silent)})];
   if (tablet.sound_off) return ["bad", TEXT.tablet_sound_off];
   if (tablet.loading) return ["poor", TEXT.tablet_loading];
+  if (tablet.unheard && tablet.playing) return ["poor", TEXT.tablet_unheard];
   if (!tablet.synced) return ["poor", TEXT.connecting];
   if (tablet.playing && tablet.error !== null && Math.abs(tablet.error) > IN_STEP) {
     return ["poor", fill(TEXT.tablet_catching_up, {ms: Math.round(Math.abs(tablet.error) * 1000)})];
