@@ -24,8 +24,9 @@ import numpy as np
 import pytest
 
 # The tests that hold tablets to a few milliseconds in real time (browsers, the PulseAudio rig) run one
-# after another in one worker (pytest-xdist's loadgroup): two of them side by side on two cores load
-# each other past their bounds, which neither meets less often alone.
+# after another in one worker (pytest-xdist's loadgroup), and each alone: the other workers wait at
+# their next test until it is over (tests/conftest.py, pytest_runtest_protocol). Beside a busy
+# neighbour on two cores they miss their bounds, which they meet alone.
 TIMED = pytest.mark.xdist_group("timed")
 
 RATE = 24000

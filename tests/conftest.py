@@ -95,6 +95,32 @@ def _work_in_sandbox(pytestconfig):
     os.chdir(pytestconfig._narrator_sandbox / "work")
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test marked TIMED (tests/boxnet.py) runs alone: the other workers of pytest-xdist finish
+    the test they are in and wait at their next one until it is over. Such a test holds tablets
+    to milliseconds in real time, and the suite keeps both cores busy: side by side with it, a
+    CPU-bound neighbour has made its browsers and sound server miss their bounds (in a clean
+    clone and on a fresh machine). Sharing one worker (``--dist loadgroup``) only keeps them
+    from each other. A lock shared by every other test, taken whole by a TIMED one; a turnstile
+    in front of it, so that a TIMED test waiting is not held off for ever by two workers taking
+    turns with it."""
+    import fcntl
+
+    marker = item.get_closest_marker("xdist_group")
+    timed = marker is not None and marker.args[:1] == ("timed",)
+    base = item.config._tmp_path_factory.getbasetemp()
+    folder = base.parent if hasattr(item.config, "workerinput") else base  # (the workers' shared folder)
+    with open(folder / "turnstile.lock", "a") as turnstile, open(folder / "timed.lock", "a") as running:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        fcntl.flock(running, fcntl.LOCK_EX if timed else fcntl.LOCK_SH)
+        fcntl.flock(turnstile, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(running, fcntl.LOCK_UN)
+
+
 def pytest_sessionfinish(session, exitstatus):
     """Fail the run if anything was written into the real user folders."""
     import shutil
