@@ -492,10 +492,9 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
 
 def room_listener(server, room: Room, said: list[str]):
     """The laptop's ``Listener`` for ``server``, its microphone the room's, what it says kept in
-    ``said``; as ``BoxTable`` has it, a tablet that joins from now on plays silent until heard."""
+    ``said`` (a tablet that joins from now on plays silent until heard, as with ``narrate --listen``)."""
     from narrator.shell.speakerbox.listen import Listener
 
-    server.hush_unheard = True
     return Listener(server, time.monotonic, lambda text: said.append(str(text)), lambda text: said.append(str(text)),
                     recorder=room.microphone)
 

@@ -164,7 +164,6 @@ class BoxTable:
             self.listener = Listener(self.server, env.clock, lambda text: say(render(text)),
                                      lambda text: warn(render(text)))
             self.server.listen = self.listener.ask
-            self.server.hush_unheard = True
         self.follower = None
         self._lonely = Lonely(env.clock, self.server.joined, lambda: warn("narrate: " + render(
             nobody_joined(self.server.port))))

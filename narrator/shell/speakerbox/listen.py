@@ -99,6 +99,7 @@ class Listener:
         self._next_watch = 0.0
         self._night: tuple[object, np.ndarray] | None = None  # (the night's samples as given, at drift.RATE)
         self._thread: threading.Thread | None = None
+        server.hush_unheard = True  # a tablet that joins plays the night silent until it is heard
 
     def stop(self) -> None:
         """The game is over: no round or watch begins, a round waiting for its moment gives up, and

@@ -584,10 +584,13 @@ class BoxServer:
 
     def _set_delay(self, tablet: Tablet, delay: int) -> None:
         tablet.delay_ms, tablet.unheard = delay, False  # (set by ear on the controls page, or by a round)
-        ws = self._socket_of(tablet)
-        if ws is not None:
-            asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
+        self._tell_delay(tablet)
         self._send_tablets()
+
+    def _tell_delay(self, tablet: Tablet) -> None:
+        """Its page is told its speaker's delay, and whether it waits to be heard (``delay_message``)."""
+        if (ws := self._socket_of(tablet)) is not None:
+            asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
 
     def _listen(self, message: dict) -> dict:
         """The controls page asks the laptop to listen to the tablets again (``--listen``)."""
@@ -654,8 +657,7 @@ class BoxServer:
     def _hear_anyway(self, tablet: Tablet) -> None:
         if tablet.unheard:
             tablet.unheard = False
-            if (ws := self._socket_of(tablet)) is not None:
-                asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
+            self._tell_delay(tablet)
 
     def _in_loop(self, call: Callable[[], object]) -> None:
         """Run ``call`` in the server's own thread, from any thread (nothing, once it has stopped)."""
