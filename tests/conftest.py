@@ -95,6 +95,14 @@ def _work_in_sandbox(pytestconfig):
     os.chdir(pytestconfig._narrator_sandbox / "work")
 
 
+def _timed(item) -> bool:
+    marker = item.get_closest_marker("xdist_group")
+    return marker is not None and marker.args[:1] == ("timed",)
+
+
+_HELD: list = []  # the lock files a worker keeps hold of from one TIMED test to the next
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """A test marked TIMED (tests/boxnet.py) runs alone: the other workers of pytest-xdist finish
@@ -104,21 +112,26 @@ def pytest_runtest_protocol(item, nextitem):
     clone and on a fresh machine). Sharing one worker (``--dist loadgroup``) only keeps them
     from each other. A lock shared by every other test, taken whole by a TIMED one; a turnstile
     in front of it, so that a TIMED test waiting is not held off for ever by two workers taking
-    turns with it."""
+    turns with it. The TIMED tests run one after another in their worker, which holds the lock
+    from the first to the last of them: the others wait once for all of them, not once each."""
     import fcntl
 
-    marker = item.get_closest_marker("xdist_group")
-    timed = marker is not None and marker.args[:1] == ("timed",)
-    base = item.config._tmp_path_factory.getbasetemp()
-    folder = base.parent if hasattr(item.config, "workerinput") else base  # (the workers' shared folder)
-    with open(folder / "turnstile.lock", "a") as turnstile, open(folder / "timed.lock", "a") as running:
-        fcntl.flock(turnstile, fcntl.LOCK_EX)
-        fcntl.flock(running, fcntl.LOCK_EX if timed else fcntl.LOCK_SH)
-        fcntl.flock(turnstile, fcntl.LOCK_UN)
-        try:
-            yield
-        finally:
+    if not _HELD:
+        base = item.config._tmp_path_factory.getbasetemp()
+        folder = base.parent if hasattr(item.config, "workerinput") else base  # (the workers' shared folder)
+        with open(folder / "turnstile.lock", "a") as turnstile:
+            running = open(folder / "timed.lock", "a")
+            fcntl.flock(turnstile, fcntl.LOCK_EX)
+            fcntl.flock(running, fcntl.LOCK_EX if _timed(item) else fcntl.LOCK_SH)
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        _HELD.append(running)
+    try:
+        yield
+    finally:
+        if not (_timed(item) and nextitem is not None and _timed(nextitem)):
+            running = _HELD.pop()
             fcntl.flock(running, fcntl.LOCK_UN)
+            running.close()
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -379,6 +379,12 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
 
 # --- the page, at a phone's size ---------------------------------------------------------------------------
 
+SHOWN = """() => view && view.form && {
+  form: view.form, version: view.version, heading: document.querySelector('#question h2')?.textContent,
+  heights: [...document.querySelectorAll('#question button, #undo')].filter((b) => b.offsetParent)
+    .map((b) => b.getBoundingClientRect().height)}"""  # the step on the phone, and its buttons' heights
+
+
 def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_every=None, seconds=300, shots=None):
     """Play the served game (``current()``: the narrate serving it now) to its end by taps on the
     console page: Start, Next (twice: it asks to confirm), and a random answer to every question;
@@ -388,21 +394,19 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
     kinds, answered, tapped, typed, last = {}, 0, 0, 0, None
     deadline = time.monotonic() + seconds
     while current().process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.2)
+        time.sleep(0.05)
         if tap(page.locator("#controls button[data-action=start]")):
             continue
         following = page.locator("#controls button[data-action=next]")
         if tap(following):
             tap(following)  # to confirm
             continue
-        form = page.evaluate("view && view.form")
-        version = page.evaluate("view && view.version")
-        if not form or version == last:
+        shown = page.evaluate(SHOWN)  # at one moment: a day's question may end by its clock in the next
+        if not shown or shown["version"] == last:
             continue
-        last = version
-        heights = page.evaluate("[...document.querySelectorAll('#question button, #undo')]"
-                                ".filter((b) => b.offsetParent).map((b) => b.getBoundingClientRect().height)")
-        assert page.text_content("#question h2") == form["question"] or not form["question"]
+        form, version, last = shown["form"], shown["version"], shown["version"]
+        heights = shown["heights"]
+        assert shown["heading"] == form["question"] or not form["question"]
         if shots is not None and form["kind"] not in kinds:  # the first step of each kind, for a human to look at
             page.screenshot(path=str(shots / f"{len(kinds):02d}-{form['kind']}.png"), full_page=True)
         kinds[form["kind"]] = min(heights + [kinds.get(form["kind"], 1e9)])
@@ -417,8 +421,11 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
                 wanted = max(1, form.get("least") or 0) if form["kind"] == "several" else 1
                 for index in rng.sample(range(names.count()), min(wanted, names.count())):
                     names.nth(index).click()
-            page.click("#question button.go >> nth=-1")  # Confirm (or the day's go)
-            tapped += 1
+            if form["kind"] == "count":  # hands for a name: none, or every hand (someone is sent away, and
+                for _ in range(rng.choice([0, 0, form["most"]])):  # the game ends within a few days)
+                    page.click("#question .count button >> nth=1")  # +
+            # Confirm (or the day's go, which its clock may have ended: then it was not tapped)
+            tapped += tap(page.locator("#question button.go").last)
         if answered == interrupt_after:
             interrupt(page)
             last = None
@@ -434,7 +441,7 @@ def tap(button) -> bool:
     if not button.is_visible():
         return False
     try:
-        button.click(timeout=2000)
+        button.click(timeout=500)  # (a tap that the page took takes milliseconds: the loop comes back to one that did not)
     except Timeout:
         return False
     return True
