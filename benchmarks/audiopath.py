@@ -232,9 +232,10 @@ class Laptop:
             self.listener.watch = lambda night: None  # (the laptop as it was before its ear)
         until_ready(server, len(pages))
         heard = self.listener.round()
+        done = time.time()
         time.sleep(0.3)  # the delays reach the pages
         self.before = len(self.said)
-        return {"seconds from joining": round(time.time() - joined, 1),
+        return {"seconds from joining": round(done - joined, 1),
                 "missing": list(heard.missing) if heard else None,
                 "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},
                 "delays": server.delays(), "said": list(self.said)}

@@ -124,6 +124,9 @@ class Tablets:
     def ready_tablets(self, settled: float) -> dict[int, int]:
         return {1: 1, 2: 1, 3: 1}
 
+    def listening(self, ask) -> None:
+        pass
+
 
 def a_listener(copies: dict[float, float]):
     """A Listener whose microphone hears the night at 48 kHz (as recorded), played from box time

@@ -140,7 +140,7 @@ def served():
     asked = []
     box = Box(night_length=10.0, phases=[(0.0, "Nightfall")], clock=lambda: now[0])
     server = BoxServer(box, b"RIFF-night", {}, lambda: now[0], lambda action: None, host="127.0.0.1", port=0,
-                       token="secret-token", listen=lambda: asked.append(True))
+                       token="secret-token")
     box.on_change = server.broadcast
     server.start()
     server.now, server.asked = now, asked
@@ -152,6 +152,8 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
     import aiohttp
     import soundfile
     from test_speakerbox_server import CONTROLS, greeted, next_of, url
+
+    served.listening(lambda: served.asked.append(True))
 
     async def scenario():
         async with aiohttp.ClientSession() as session:
@@ -179,7 +181,9 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
             assert rate == 48000 and np.allclose(samples, arrivals.code(number, rate), atol=1e-4)
             async with session.get(url(served, "/codes/0.wav")) as response:
                 assert response.status == 404
-            served.mark_missed((number,))
+            served.mark_missed((number,))  # (it waited to be heard: it plays as it is)
+            assert (await next_of(tablet, "delay")) == {"type": "delay", "seconds": 0.0, "unheard": False,
+                                                        "code": told["url"]}
             listed = await next_of(control, "tablets", where=lambda message: any(listed["missed"] for listed in message["tablets"]))
             assert listed["listening"] is True
             served.set_delay(number, 250)
@@ -204,6 +208,29 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
     asyncio.run(scenario())
 
 
+def test_a_page_is_given_its_code_to_fetch_ahead_once_the_laptop_listens(served):
+    """A round need not wait for a page to fetch its code (``listen.LEAD``): once the laptop
+    listens every page is given its code's address, one that joined before it began to as well,
+    and one that joins after as it says hello; not before."""
+    import aiohttp
+    from test_speakerbox_server import greeted, next_of
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            early = await greeted(session, served, role="tablet", id="early")
+            assert "code" not in await next_of(early, "delay")
+            served.listening(lambda: None)
+            assert (await next_of(early, "delay")) == {"type": "delay", "seconds": 0.0, "unheard": False,
+                                                       "code": "/codes/1.wav"}
+            late = await greeted(session, served, role="tablet", id="late")
+            assert (await next_of(late, "delay")) == {"type": "delay", "seconds": 0.0, "unheard": True,
+                                                      "code": "/codes/2.wav"}
+            for ws in (early, late):
+                await ws.close()
+
+    asyncio.run(scenario())
+
+
 def test_with_listen_a_tablet_is_told_to_wait_until_the_laptop_has_heard_it(served):
     """--listen: a tablet that joins plays the night silent until the laptop has heard it. Its
     page is told so as it says hello; a round that sets its delay, one that could not hear it, and
@@ -212,7 +239,7 @@ def test_with_listen_a_tablet_is_told_to_wait_until_the_laptop_has_heard_it(serv
     import aiohttp
     from test_speakerbox_server import CONTROLS, greeted, next_of
 
-    served.hush_unheard = True
+    served.listening(lambda: None)
 
     async def scenario():
         async with aiohttp.ClientSession() as session:
@@ -224,9 +251,11 @@ def test_with_listen_a_tablet_is_told_to_wait_until_the_laptop_has_heard_it(serv
             listed = await next_of(control, "tablets", where=lambda message: len(message["tablets"]) == 2)
             assert [tablet["unheard"] for tablet in listed["tablets"]] == [True, True]
             served.set_delay(1, 40)  # a round heard it 40 ms late
-            assert (await next_of(first, "delay")) == {"type": "delay", "seconds": 0.04, "unheard": False}
+            assert (await next_of(first, "delay")) == {"type": "delay", "seconds": 0.04, "unheard": False,
+                                                       "code": "/codes/1.wav"}
             served.mark_missed((2,))  # a round did not hear it: it plays as it is
-            assert (await next_of(second, "delay")) == {"type": "delay", "seconds": 0.0, "unheard": False}
+            assert (await next_of(second, "delay")) == {"type": "delay", "seconds": 0.0, "unheard": False,
+                                                        "code": "/codes/2.wav"}
             await next_of(control, "tablets", where=lambda message: not any(
                 tablet["unheard"] for tablet in message["tablets"]))
             await first.close()
@@ -236,7 +265,8 @@ def test_with_listen_a_tablet_is_told_to_wait_until_the_laptop_has_heard_it(serv
             assert (await next_of(third, "delay"))["unheard"] is True
             await control.send_str(json.dumps({"type": "control", "action": "delay", "tablet": 3, "ms": 10,
                                                "token": "secret-token"}))  # set by ear
-            assert (await next_of(third, "delay")) == {"type": "delay", "seconds": 0.01, "unheard": False}
+            assert (await next_of(third, "delay")) == {"type": "delay", "seconds": 0.01, "unheard": False,
+                                                       "code": "/codes/3.wav"}
             fourth = await greeted(session, served, role="tablet", id="fourth")
             assert (await next_of(fourth, "delay"))["unheard"] is True
             served.play_unheard()  # the microphone failed
@@ -727,6 +757,9 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
         def mark_missed(self, numbers):
             pass
 
+        def listening(self, ask):
+            pass
+
     server = Server()
 
     def sleep(seconds):
@@ -755,6 +788,9 @@ def test_a_game_that_ends_stops_the_listening_at_once():
 
         def play_codes(self, moments):
             told.append(moments)
+
+        def listening(self, ask):
+            pass
 
     listener = Listener(Server(), time.monotonic, lambda text: None, lambda text: None,
                         recorder=lambda seconds, clock: (np.zeros(int(seconds * RATE), dtype=np.float32), clock()))

@@ -163,7 +163,6 @@ class BoxTable:
 
             self.listener = Listener(self.server, env.clock, lambda text: say(render(text)),
                                      lambda text: warn(render(text)))
-            self.server.listen = self.listener.ask
         self.follower = None
         self._lonely = Lonely(env.clock, self.server.joined, lambda: warn("narrate: " + render(
             nobody_joined(self.server.port))))

@@ -23,7 +23,8 @@ from narrator.core.i18n import Text, msg, plural
 from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder
 
 RATE = RECORD_RATE  # the codes are served at this rate, and recorded at it
-LEAD = 1.5  # seconds from telling the tablets to the first code: time to fetch and decode it
+LEAD = 1.0  # seconds from telling the tablets to the first code: for the message to reach them, the microphone
+# to open and the recording to run EARLY before it (a page has its code already: fetched as the laptop began to listen)
 GAP = 0.15  # between one tablet's code and the next: in turn, so that none masks another in the room
 PLAYS = 3  # each tablet sounds its code this many times: a page's clock off for a moment is outvoted
 TAIL = 1.0  # recorded after the last code ends: a speaker up to 0.9 s late (arrivals.APART), and the microphone's delay
@@ -99,7 +100,7 @@ class Listener:
         self._next_watch = 0.0
         self._night: tuple[object, np.ndarray] | None = None  # (the night's samples as given, at drift.RATE)
         self._thread: threading.Thread | None = None
-        server.hush_unheard = True  # a tablet that joins plays the night silent until it is heard
+        server.listening(self.ask)  # (a tablet that joins plays the night silent until it is heard)
 
     def stop(self) -> None:
         """The game is over: no round or watch begins, a round waiting for its moment gives up, and

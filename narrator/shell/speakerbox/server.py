@@ -106,11 +106,18 @@ class Refused:
         return {"n": self.n, "refused": True, "waiting": round(now - self.since)}
 
 
-def delay_message(tablet: Tablet) -> dict:
+def delay_message(tablet: Tablet, listening: bool) -> dict:
     """What a tablet's page is told of its speaker's delay (seconds: it plays that much earlier);
     with "type" "admitted" instead, the same also lets a refused tablet in. "unheard": the laptop
-    listens (--listen) and has not heard it yet: its page plays the night silent until it has."""
-    return {"type": "delay", "seconds": tablet.delay_ms / 1000, "unheard": tablet.unheard}
+    listens (--listen) and has not heard it yet: its page plays the night silent until it has.
+    "code" (when the laptop listens): its listening code, which the page fetches at once, so
+    that a round need not wait for it (``listen.LEAD``)."""
+    message = {"type": "delay", "seconds": tablet.delay_ms / 1000, "unheard": tablet.unheard}
+    return {**message, "code": code_url(tablet.n)} if listening else message
+
+
+def code_url(number: int) -> str:
+    return f"/codes/{number}.wav"
 
 
 def code_wav(number: int) -> bytes:
@@ -150,9 +157,9 @@ class BoxServer:
                  request_seconds: float = REQUEST_SECONDS, send_seconds: float = SEND_SECONDS,
                  console: Console | None = None, moderator_token: str | None = None,
                  hello_seconds: float = HELLO_SECONDS, connections: int | None = None, per_address: int = PER_ADDRESS,
-                 listen: Callable[[], None] | None = None, speech: list[tuple[float, float]] | None = None):
+                 speech: list[tuple[float, float]] | None = None):
         self.box = box
-        self.listen = listen  # asks for a round of listening (--listen); None: the laptop does not listen
+        self.listen: Callable[[], None] | None = None  # asks for a round of listening (--listen, ``listening``)
         self.hush_unheard = False  # a tablet that joins plays the night silent until the laptop has heard it
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self.hello_seconds = hello_seconds
@@ -501,7 +508,7 @@ class BoxServer:
         self._greet(ws)
         self._send_tablets()
         # the answer tells the page its speaker's delay before its first sound (a reloaded page too)
-        return {**delay_message(tablet), **(admission or {})}
+        return {**delay_message(tablet, self.listen is not None), **(admission or {})}
 
     def _number_for(self, key: str) -> int:
         """A tablet's number on the controls page: the one it had while refused, else the next."""
@@ -590,7 +597,7 @@ class BoxServer:
     def _tell_delay(self, tablet: Tablet) -> None:
         """Its page is told its speaker's delay, and whether it waits to be heard (``delay_message``)."""
         if (ws := self._socket_of(tablet)) is not None:
-            asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet))))
+            asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet, self.listen is not None))))
 
     def _listen(self, message: dict) -> dict:
         """The controls page asks the laptop to listen to the tablets again (``--listen``)."""
@@ -616,7 +623,7 @@ class BoxServer:
             for tablet in list(self._tablets.values()):
                 ws = self._socket_of(tablet)
                 if tablet.n in moments and ws is not None:
-                    message = {"type": "code", "url": f"/codes/{tablet.n}.wav", "at": list(moments[tablet.n])}
+                    message = {"type": "code", "url": code_url(tablet.n), "at": list(moments[tablet.n])}
                     asyncio.ensure_future(self._send(ws, json.dumps(message)))
         self._in_loop(send)
 
@@ -640,6 +647,18 @@ class BoxServer:
                 if tablet.n in numbers:
                     tablet.missed = True
                     self._hear_anyway(tablet)
+            self._send_tablets()
+        self._in_loop(apply)
+
+    def listening(self, ask: Callable[[], None]) -> None:
+        """The laptop listens from now on (``--listen``): ``ask`` is the controls page's Listen,
+        a tablet that joins waits to be heard, and every page fetches its code ahead (one that
+        joined before is told again)."""
+        self.listen, self.hush_unheard = ask, True
+
+        def apply():
+            for tablet in list(self._tablets.values()):
+                self._tell_delay(tablet)
             self._send_tablets()
         self._in_loop(apply)
 

@@ -54,6 +54,7 @@ const box = {                // what the page knows; tests read it as window.nar
   hushed: false,             // playing, but unheard until it is in step (a page that came in mid-night)
   unheard: false,            // (--listen) the laptop has not heard this tablet yet: its night plays silent till then
   unheardFrom: null,         // ...since this audio-clock time
+  unheardLongest: UNHEARD_LONGEST,  // ...and at most this long (seconds; a test shortens it)
   error: null,               // how far this tablet's playhead is from the laptop's (seconds, + ahead)
   nightId: null,             // the night whose audio this page holds: never play another one's
   errors: [],
@@ -338,6 +339,7 @@ function receive(message) {
     if (message.seconds !== box.delayTarget) note("speaker delay set", message.seconds - box.delayTarget);
     box.delayTarget = message.seconds;
     if (!box.playing && !lines.length) box.delay = box.delayTarget;  // nothing sounds: at once
+    if (message.code && ctx) decoded(codes, message.code, message.code).catch(() => {});  // ready for a round
     return;
   }
   if (message.type === "refused-tablet") { if (!controlling) turnedAway(message.message); return; }
@@ -677,11 +679,11 @@ function steerRun(run, ctxNow, pageNow) {
 // listening has set its speaker's delay (or the laptop says it could not hear it): what a page can
 // see of its own latency was measured tens of ms off, and a late joiner would be heard that far
 // from the others until its round. Its hush then ends as a late joiner's does, once in step.
-// Never longer than UNHEARD_LONGEST: a round that does not come leaves it playing as it is.
+// Never longer than UNHEARD_LONGEST (box.unheardLongest): a round that does not come leaves it playing as it is.
 function waitingToBeHeard(t) {
   if (!box.unheard) { box.unheardFrom = null; return false; }
   if (box.unheardFrom === null) box.unheardFrom = t;
-  if (t - box.unheardFrom < UNHEARD_LONGEST) return true;
+  if (t - box.unheardFrom < box.unheardLongest) return true;
   note("not heard by the laptop: plays as it is", 0);
   box.unheard = false;
   return false;
