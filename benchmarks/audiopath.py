@@ -144,7 +144,8 @@ def main() -> None:
     listened = [run["listened"] for run in runs if run["listened"]]
     if listened:
         print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
-              " after the first tablets joined; heard late (ms): "
+              f" after the first tablets joined, the round begun at {cell([entry['steady after'] for entry in listened])}"
+              " s (every page steady); heard late (ms): "
               + "; ".join(str(entry["late ms"]) for entry in listened))
         for name in pages:
             mine = [run["listened"]["in the night"] for run in runs if run["page"] == name and run["listened"]]
@@ -231,11 +232,12 @@ class Laptop:
         if not self.ear:
             self.listener.watch = lambda night: None  # (the laptop as it was before its ear)
         until_ready(server, len(pages))
+        steady = time.time()  # (every page's timestamps steady for SETTLE: the round may begin)
         heard = self.listener.round()
         done = time.time()
         time.sleep(0.3)  # the delays reach the pages
         self.before = len(self.said)
-        return {"seconds from joining": round(done - joined, 1),
+        return {"seconds from joining": round(done - joined, 1), "steady after": round(steady - joined, 1),
                 "missing": list(heard.missing) if heard else None,
                 "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},
                 "delays": server.delays(), "said": list(self.said)}
