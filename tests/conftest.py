@@ -96,8 +96,10 @@ def _work_in_sandbox(pytestconfig):
 
 
 def _timed(item) -> bool:
-    marker = item.get_closest_marker("xdist_group")
-    return marker is not None and marker.args[:1] == ("timed",)
+    from boxnet import TIMED
+
+    marker = item.get_closest_marker(TIMED.mark.name)
+    return marker is not None and marker.args == TIMED.mark.args
 
 
 _HELD: list = []  # the lock files a worker keeps hold of from one TIMED test to the next

@@ -424,8 +424,12 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
             if form["kind"] == "count":  # hands for a name: none, or every hand (someone is sent away, and
                 for _ in range(rng.choice([0, 0, form["most"]])):  # the game ends within a few days)
                     page.click("#question .count button >> nth=1")  # +
-            # Confirm (or the day's go, which its clock may have ended: then it was not tapped)
-            tapped += tap(page.locator("#question button.go").last)
+            # Confirm (or the day's go): tapped again while it is the step on the phone and cannot be
+            # tapped yet; not tapped at all when the step has gone (a day's clock may have ended it)
+            while not (went := tap(page.locator("#question button.go").last)) and time.monotonic() < deadline \
+                    and page.evaluate("view && view.version") == version:
+                time.sleep(0.05)
+            tapped += went
         if answered == interrupt_after:
             interrupt(page)
             last = None
