@@ -333,6 +333,7 @@ class Plan:
     tablets: int = 3
     jittered: tuple[int, ...] = ()  # which tablets (1-based) reach the laptop through the jittery proxy
     hidden: tuple[tuple[int, int], ...] = ()  # (tablet, ms): a speaker later than its page can see (``Room``)
+    behind: tuple[tuple[int, int], ...] = ()  # (tablet, ms): the same, made in its page's audio graph (``BEHIND``)
 
 
 @dataclass
@@ -352,6 +353,27 @@ class Heard:
         """Where the laptop says the night is at recording second ``at``."""
         stop, restart = self.marks.get("stop", float("inf")), self.marks.get("restart", float("inf"))
         return (min(at, stop) - self.start + max(0.0, at - restart)) * RATE / self.rate
+
+
+# A speaker later than its page can see, made in the page's own audio graph: a delay after
+# everything box.js plays (its output latency, all the page can read, does not count it). It holds
+# to the sample through a CPU burst, where PulseAudio's module-loopback (``Room``'s ``hidden``)
+# itself comes out of a burst hundreds of ms off and takes tens of seconds to come back: with it, a
+# figure after a burst is the page's own.
+BEHIND = """(seconds) => {
+  const box = narratorBox, late = box.behind = box.ctx.createDelay(2);
+  late.delayTime.value = seconds;
+  box.out.disconnect();
+  box.out.connect(late);
+  late.connect(box.ctx.destination);
+}"""
+
+
+def put_behind(page, tablet: int, plan: Plan) -> None:
+    """Tablet ``tablet``'s page, just joined (or reloaded), behind its speaker (``plan.behind``)."""
+    for number, ms in plan.behind:
+        if number == tablet:
+            page.evaluate(BEHIND, ms / 1000)
 
 
 def browser_for(playwright, room: Room, tablet: int):
@@ -424,6 +446,7 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
             browsers.append(browser_for(playwright, room, tablet))
             pages[tablet] = browsers[-1].new_page()
             join(pages[tablet], addresses[tablet])
+            put_behind(pages[tablet], tablet, plan)
         joined = time.time()
         time.sleep(3)  # the tablets wait for Start a while, as at a real table
         if before_night is not None:
@@ -452,9 +475,11 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
                 browsers.append(browser_for(playwright, room, plan.tablets))
                 pages[plan.tablets] = browsers[-1].new_page()
                 join(pages[plan.tablets], addresses[plan.tablets])
+                put_behind(pages[plan.tablets], plan.tablets, plan)
             elif what == "reload":
                 pages[2].reload()
                 join(pages[2])
+                put_behind(pages[2], 2, plan)
             elif what == "burst":
                 burn(plan.burst_seconds)
                 marks["burst end"] = time.time()
@@ -602,7 +627,7 @@ def play_plainly(folder: Path, night_wav: bytes, tablets: int, seconds: float, t
 # --- the figures ------------------------------------------------------------------------------------
 
 AFTER = 8.0  # seconds a start, a late join or a reload is measured for, from its first sound
-CLOSE = 0.002  # after a glitch, back in step: every window within this
+CLOSE = 0.005  # after a glitch, back in step: every window within this (issue 41's target)
 OVER = 0.005  # the report's "time over": windows further apart than this
 
 

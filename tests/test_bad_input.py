@@ -82,7 +82,8 @@ def settings(path):
         yield param
 
 
-def environment(tmp_path):
+def environment(tmp_path, cache=None):
+    """``cache``: a cache folder shared by many runs, as a user's is (lines measured once)."""
     clock = FakeClock()
 
     def no_waiting(seconds):
@@ -90,14 +91,14 @@ def environment(tmp_path):
 
     env = make_env(player=lambda: RecordingPlayer(), speaker=lambda: RecordingSpeaker(clock), clock=clock,
                    sleep=no_waiting, speech_engine=CountingEngine, data_home=tmp_path / "data",
-                   config_dir=tmp_path / "config", cache_dir=tmp_path / "cache")
+                   config_dir=tmp_path / "config", cache_dir=cache or tmp_path / "cache")
     env.recorder = lambda: None  # the input quits before anything is recorded
     return env
 
 
-def invoke(tmp_path, args):
+def invoke(tmp_path, args, cache=None):
     (tmp_path / "votes.yaml").write_text(VOTES, encoding="utf-8")
-    return CliRunner().invoke(cli, [arg.replace("{tmp}", str(tmp_path)) for arg in args], obj=environment(tmp_path),
+    return CliRunner().invoke(cli, [arg.replace("{tmp}", str(tmp_path)) for arg in args], obj=environment(tmp_path, cache),
                               prog_name="narrate", input="q\n" * 3)
 
 
@@ -130,11 +131,12 @@ def placed(param, value, base):
 @pytest.mark.parametrize("path", [path for path, _ in commands()], ids=lambda path: " ".join(path) or "narrate")
 def test_every_option_of_every_command_answers_a_nasty_value_in_one_line(tmp_path_factory, path):
     failures = []
+    cache = tmp_path_factory.mktemp("cache")  # (one for the whole sweep: its lines are measured once)
     for param in settings(path):
         for value in NASTY:
             tmp_path = tmp_path_factory.mktemp("fuzz")
             args = [*path, *placed(param, value, BASE[path])]
-            result = invoke(tmp_path, args)
+            result = invoke(tmp_path, args, cache)
             if (reason := problem(result)) is not None:
                 failures.append(f"{param.name}={value[:20]!r}: {reason}")
     assert not failures, "\n".join(failures)

@@ -418,19 +418,7 @@ def _can_run() -> str | None:
     return can_run()
 
 
-HIDDEN = {2: 0.040, 3: 0.250}  # seconds: a far speaker and a Bluetooth one
-# A speaker later than its page can see: a delay in the page's audio after everything box.js plays
-# (its output latency, all the page can read, does not count it). Made in the audio graph, it holds
-# to the sample on a loaded machine too, where PulseAudio's module-loopback (the benchmark's) drifts.
-BEHIND = """(seconds) => {
-  const box = narratorBox, late = box.behind = box.ctx.createDelay(2);
-  late.delayTime.value = seconds;
-  box.out.disconnect();
-  box.out.connect(late);
-  late.connect(box.ctx.destination);
-}"""
-
-
+HIDDEN = {2: 0.040, 3: 0.250}  # seconds: a far speaker and a Bluetooth one (``heard.BEHIND``)
 WATCHED = ((0.5, 14.0), (20.0, 26.0))  # seconds: the voice of the night the laptop keeps an ear on
 DRIFT = (3.0, 3, 0.300)  # ...at 3 s into it, tablet 3's speaker goes from 250 to 300 ms late
 
@@ -454,7 +442,7 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     import io
 
     import soundfile
-    from heard import Plan, between, measure, play_night, room_listener, the_laptop_s_ear, until_ready
+    from heard import BEHIND, Plan, between, measure, play_night, room_listener, the_laptop_s_ear, until_ready
     from playwright.sync_api import sync_playwright
     from test_drift import a_night
 

@@ -106,16 +106,6 @@ class Refused:
         return {"n": self.n, "refused": True, "waiting": round(now - self.since)}
 
 
-def delay_message(tablet: Tablet, listening: bool) -> dict:
-    """What a tablet's page is told of its speaker's delay (seconds: it plays that much earlier);
-    with "type" "admitted" instead, the same also lets a refused tablet in. "unheard": the laptop
-    listens (--listen) and has not heard it yet: its page plays the night silent until it has.
-    "code" (when the laptop listens): its listening code, which the page fetches at once, so
-    that a round need not wait for it (``listen.LEAD``)."""
-    message = {"type": "delay", "seconds": tablet.delay_ms / 1000, "unheard": tablet.unheard}
-    return {**message, "code": code_url(tablet.n)} if listening else message
-
-
 def code_url(number: int) -> str:
     return f"/codes/{number}.wav"
 
@@ -508,7 +498,7 @@ class BoxServer:
         self._greet(ws)
         self._send_tablets()
         # the answer tells the page its speaker's delay before its first sound (a reloaded page too)
-        return {**delay_message(tablet, self.listen is not None), **(admission or {})}
+        return {**self._delay_message(tablet), **(admission or {})}
 
     def _number_for(self, key: str) -> int:
         """A tablet's number on the controls page: the one it had while refused, else the next."""
@@ -595,9 +585,18 @@ class BoxServer:
         self._send_tablets()
 
     def _tell_delay(self, tablet: Tablet) -> None:
-        """Its page is told its speaker's delay, and whether it waits to be heard (``delay_message``)."""
+        """Its page is told its speaker's delay, and whether it waits to be heard (``_delay_message``)."""
         if (ws := self._socket_of(tablet)) is not None:
-            asyncio.ensure_future(self._send(ws, json.dumps(delay_message(tablet, self.listen is not None))))
+            asyncio.ensure_future(self._send(ws, json.dumps(self._delay_message(tablet))))
+
+    def _delay_message(self, tablet: Tablet) -> dict:
+        """What a tablet's page is told of its speaker's delay (seconds: it plays that much earlier);
+        with "type" "admitted" instead, the same also lets a refused tablet in. "unheard": the laptop
+        listens (--listen) and has not heard it yet: its page plays the night silent until it has.
+        "code" (when the laptop listens): its listening code, which the page fetches at once, so
+        that a round need not wait for it (``listen.LEAD``)."""
+        message = {"type": "delay", "seconds": tablet.delay_ms / 1000, "unheard": tablet.unheard}
+        return {**message, "code": code_url(tablet.n)} if self.listen is not None else message
 
     def _listen(self, message: dict) -> dict:
         """The controls page asks the laptop to listen to the tablets again (``--listen``)."""
