@@ -609,6 +609,10 @@ class BoxServer:
 
     most_delay_ms = MOST_DELAY_MS
 
+    def connected_tablets(self) -> set[int]:
+        """The tablets connected now, in step or not."""
+        return {tablet.n for tablet in list(self._tablets.values()) if tablet.connected}
+
     def ready_tablets(self, settled: float) -> dict[int, int]:
         """The tablets in step for at least ``settled`` seconds, with sound: {number: connection}
         (a reloaded page is another connection)."""
