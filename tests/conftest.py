@@ -32,8 +32,11 @@ def game_copy(tmp_path):
 
 
 # Every folder a user owns that narrate (or a library it uses) could read or write. The whole
-# test session, subprocesses included, runs with these pointed at a temporary sandbox.
-SANDBOXED_VARIABLES = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+# test session, subprocesses included, runs with these pointed at a temporary sandbox. The runtime
+# folder too: a browser that plays sound looks for the user's sound server there, and without one
+# leaves a /tmp/pulse-* folder of its own behind at every run.
+SANDBOXED_VARIABLES = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
+                       "XDG_RUNTIME_DIR")
 _REAL_FOLDERS: dict[str, tuple] = {}
 
 
@@ -76,7 +79,7 @@ def pytest_configure(config):
     config._narrator_sandbox = sandbox
     for name in SANDBOXED_VARIABLES:
         target = sandbox if name == "HOME" else sandbox / name.lower()
-        target.mkdir(exist_ok=True)
+        target.mkdir(mode=0o700, exist_ok=True)  # (a runtime folder must be the user's alone)
         os.environ[name] = str(target)
     (sandbox / "work").mkdir()
     # One locale for every run and every narrate a test starts, whatever the machine's: the C locale,

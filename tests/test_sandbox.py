@@ -17,6 +17,9 @@ def test_every_user_folder_variable_points_into_one_temporary_sandbox():
     for name in SANDBOXED_VARIABLES:
         assert Path(os.environ[name]).is_relative_to(SANDBOX), name
     assert Path.home() == SANDBOX
+    # the runtime folder as a sound server's client needs it: the user's alone (else a browser's
+    # libpulse refuses it and makes a /tmp/pulse-* folder of its own, left behind)
+    assert Path(os.environ["XDG_RUNTIME_DIR"]).stat().st_mode & 0o777 == 0o700
 
 
 def test_the_default_environment_keeps_its_folders_in_the_sandbox():
