@@ -120,16 +120,18 @@ def delays(heard: Heard, current: dict[int, int], most: int, anchored: frozenset
 
     Only the differences between tablets are heard, so the group as a whole may move. Where this
     round heard tablets set by an earlier one (``anchored``), the group stays where they are (the
-    median of them): a tablet that joined late is brought to them, and the tablets this round did
-    not hear, set with them before, stay in step with them. Otherwise it is held where its least
-    delayed tablet was, or every round would push the others up by whatever the earliest one
-    happened to be heard early by, and the delays would creep from round to round."""
+    lower median of them: of two, the earlier, so that one that drifted later is moved alone, not
+    both halfway to each other, away from a tablet left out of the round): a tablet that joined
+    late is brought to them, and the tablets this round did not hear, set with them before, stay
+    in step with them. Otherwise it is held where its least delayed tablet was, or every round
+    would push the others up by whatever the earliest one happened to be heard early by, and the
+    delays would creep from round to round."""
     moved = {number: current.get(number, 0) + late * 1000 for number, late in heard.late.items()}
     if not moved:
         return {}
-    held = [late * 1000 for number, late in heard.late.items() if number in anchored]
+    held = sorted(late * 1000 for number, late in heard.late.items() if number in anchored)
     if held:
-        shift = float(np.median(held))
+        shift = held[(len(held) - 1) // 2]
     else:
         shift = min(moved.values()) - min(current.get(number, 0) for number in moved)
     return {number: max(-most, min(most, round(value - shift))) for number, value in moved.items()}
