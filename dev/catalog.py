@@ -12,6 +12,7 @@ hand), then run the tests (tests/test_catalog.py checks that every message is tr
 
 import argparse
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -76,9 +77,12 @@ def new_catalog(language: str) -> Catalog:
 def write(catalog: Catalog, path: Path) -> None:
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=100, include_lineno=False, sort_by_file=False)
+    # Babel signs the header with its own version: the file would change with the Babel installed,
+    # not with the messages. It is signed by this script instead.
+    text = re.sub(rb'"Generated-By: Babel [^"]*"', rb'"Generated-By: dev/catalog.py\\n"', buffer.getvalue())
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".po.tmp")
-    temporary.write_bytes(buffer.getvalue())
+    temporary.write_bytes(text)
     temporary.replace(path)
 
 
