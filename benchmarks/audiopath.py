@@ -53,6 +53,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from heard import (  # noqa: E402
+    CLOSE,
     Plan,
     between,
     can_run,
@@ -206,7 +207,7 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                 if heard.before:
                     print(f"  listened: {heard.before}", file=sys.stderr)
                 if "glitch" in found:
-                    print(f"  glitch: back within 5 ms after {found['glitch']['back in step after']:.1f} s",
+                    print(f"  glitch: back within {CLOSE * 1000:g} ms after {found['glitch']['back in step after']:.1f} s",
                           file=sys.stderr)
                 print(f"{name} page, round {round_ + 1}, jitter {jitter * 1000:g} ms: "
                       + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS if part in found)
@@ -290,7 +291,8 @@ def report(runs: list[dict], rounds: int) -> None:
           f" the pages' output plus base latency at the end: {min(latencies):.0f}-{max(latencies):.0f} ms")
     print(f"{rounds} rounds; spread between the tablets as heard (ms), per part of the night: median of its"
           " windows / worst window, over the rounds (median of medians / worst of worsts)\n")
-    print("| network | " + " | ".join(PARTS) + " | longest over 5 ms | dropouts | glitch: back within 5 ms after"
+    print("| network | " + " | ".join(PARTS) + " | longest over 5 ms | dropouts | glitch: back within"
+          f" {CLOSE * 1000:g} ms after"
           " | pause: stop spread | resume: restart spread | resume: replayed or skipped | wrong corrections |")
     print("|---|" + "---:|" * (len(PARTS) + 7))
     for jitter in sorted({run["jitter"] for run in runs}):

@@ -105,14 +105,6 @@ def _timed(item) -> bool:
     return marker is not None and marker.args == TIMED.mark.args
 
 
-def pytest_collection_modifyitems(session, config, items):
-    """The TIMED tests first (``pytest_runtest_protocol``): their worker takes them as the run
-    begins, while the other workers are in their first, short tests, and the whole suite waits
-    for them once, at once. Met later, they wait for the other workers to finish what each is
-    in (a phone's whole game can take most of a minute) with the machine half idle."""
-    items.sort(key=lambda item: not _timed(item))  # (stable: the others keep their order)
-
-
 _HELD: list = []  # the lock files a worker keeps hold of from one TIMED test to the next
 
 

@@ -422,7 +422,7 @@ def _can_run() -> str | None:
     return can_run()
 
 
-HIDDEN = {2: 0.040, 3: 0.250}  # seconds: a far speaker and a Bluetooth one (``heard.BEHIND``)
+HIDDEN = ((2, 40), (3, 250))  # (tablet, ms): a far speaker and a Bluetooth one (``heard.BEHIND``)
 WATCHED = ((0.5, 14.0), (20.0, 26.0))  # seconds: the voice of the night the laptop keeps an ear on
 DRIFT = (3.0, 3, 0.300)  # ...at 3 s into it, tablet 3's speaker goes from 250 to 300 ms late
 
@@ -446,7 +446,7 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     import io
 
     import soundfile
-    from heard import BEHIND, Plan, between, measure, play_night, room_listener, the_laptop_s_ear, until_ready
+    from heard import Plan, between, measure, play_night, put_behind, room_listener, the_laptop_s_ear, until_ready
     from playwright.sync_api import sync_playwright
     from test_drift import a_night
 
@@ -457,8 +457,6 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
 
     def listen(server, room, pages, joined):
         listener = ear["listener"] = room_listener(server, room, said)
-        for tablet, seconds in HIDDEN.items():
-            pages[tablet].evaluate(BEHIND, seconds)
         until_ready(server, 3)
         pages[2].evaluate("window.playCode = () => {}")  # tablet 2's page drops its code: never plays it
         for _ in range(3):  # (a page whose timestamps fall in doubt as it plays leaves its code out, and
@@ -471,7 +469,7 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
         from boxnet import join
 
         join(pages[2])
-        pages[2].evaluate(BEHIND, HIDDEN[2])  # the same speaker, reloaded
+        put_behind(pages[2], 2, plan)  # the same speaker, reloaded
         # Under load the reloaded page's timestamps can fall in doubt again: it is then left out of a
         # round (no longer ready) or leaves its code out (missing). Tried again, each time once every
         # page is steady, as the laptop waits for it; at most three.
@@ -499,7 +497,7 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     def drift(pages, room):
         pages[DRIFT[1]].evaluate("(seconds) => { narratorBox.behind.delayTime.value = seconds; }", DRIFT[2])
 
-    plan = Plan(length=33, join=None, reload=None, burst=None, pause=None, resume=None, tablets=3)
+    plan = Plan(length=33, join=None, reload=None, burst=None, pause=None, resume=None, tablets=3, behind=HIDDEN)
     night = io.BytesIO()
     soundfile.write(night, a_night(plan.length, 48000, voice=WATCHED), 48000, format="WAV", subtype="FLOAT")
     with sync_playwright() as playwright:

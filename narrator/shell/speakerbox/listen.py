@@ -223,6 +223,18 @@ class Listener:
         if (left := self.sounding - self.clock()) > 0:
             self.sleep(left)
 
+    def _unplaced(self, heard: arrivals.Heard) -> list[int]:
+        """The tablets new to the rounds that ``heard`` cannot place. Only differences are heard: a
+        new tablet is placed against one a round set before. With every such tablet still playing
+        left out of the round (out of step, reloading) or not heard, where the group plays is not
+        known: set against the other new ones alone, a late tablet would stay as far from the group
+        as its own speaker is (measured: 40 ms, until the next round). It waits, still silent, for
+        a round with them."""
+        group = self.set and self.set & self.server.connected_tablets()
+        if not group or group & set(heard.late):
+            return []
+        return sorted(set(heard.late) - self.set)
+
     def round(self, first: float | None = None, ready: dict[int, int] | None = None) -> arrivals.Heard | None:
         """Every tablet in step (``ready``: those the stretch from ``first`` was found for) plays its
         code in turn, from box time ``first`` (LEAD from now when None); each one heard gets its
@@ -261,36 +273,24 @@ class Listener:
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
         heard = arrivals.listen(recording, RATE, start, moments)
-        if not heard.late:
-            self.listened.update(ready.items())
-            self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
-                          "up?); the tablets play as they are"))
-            self.server.mark_missed(heard.missing)
-            return heard
-        # Only differences are heard: a tablet new to the rounds is placed against one a round set
-        # before. With every such tablet still playing left out of this round (out of step,
-        # reloading) or not heard, where the group plays is not known: set against the others new
-        # to the rounds alone, a late tablet would stay as far from the group as its own speaker is
-        # (measured: 40 ms, until the next round). It waits for a round with them, still silent.
-        group = self.set & self.server.connected_tablets()
-        if group and not group & set(heard.late):
-            waiting = sorted(set(heard.late) - self.set)
-            self.listened.update(item for item in ready.items() if item[0] not in waiting)
+        waiting = self._unplaced(heard)
+        self.listened.update(item for item in ready.items() if item[0] not in waiting)
+        self.server.mark_missed(heard.missing)
+        if waiting:  # (then no tablet set before was heard: none is set)
             self.tell(plural("The laptop heard tablet {tablets} but none of the tablets it had set: it listens "
                              "again at the next quiet moment.",
                              "The laptop heard tablets {tablets} but none of the tablets it had set: it listens "
                              "again at the next quiet moment.", len(waiting),
                              tablets=", ".join(str(number) for number in waiting)))
-            heard = arrivals.Heard({number: late for number, late in heard.late.items() if number not in waiting},
-                                   heard.missing)
-            self.server.mark_missed(heard.missing)
+            return arrivals.Heard({}, heard.missing)
+        if not heard.late:
+            self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
+                          "up?); the tablets play as they are"))
             return heard
-        self.listened.update(ready.items())
         current = self.server.delays()
         for number, delay in arrivals.delays(heard, current, self.server.most_delay_ms, frozenset(self.set)).items():
             self.server.set_delay(number, delay)
         self.set.update(heard.late)
-        self.server.mark_missed(heard.missing)
         self.tell(msg("Tablets set by what the laptop heard: {tablets}.", tablets=", ".join(
             f"{number}: {round(late * 1000):+d} ms" for number, late in sorted(heard.late.items()))))
         if heard.missing:
