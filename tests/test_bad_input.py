@@ -298,6 +298,50 @@ def test_ctrl_c_at_start_up_is_one_line(tmp_path):
             assert err == ""  # ended by the signal before Python could even raise: silent
 
 
+class Pressed:
+    """A dataclass's field as Ctrl-C interrupts it while its class is made."""
+
+    def __set_name__(self, owner, name):
+        from narrator.core.errors import Interrupted
+
+        raise Interrupted
+
+
+def making_a_class(*args):
+    class Language:  # Python 3.11 wraps what __set_name__ raises in a RuntimeError
+        moments = Pressed()
+
+
+def failing_as_it_unwinds(*args):
+    from narrator.core.errors import Interrupted
+
+    try:
+        raise Interrupted
+    except Interrupted:
+        raise ValueError("a cleanup that failed")  # noqa: B904 (its context is the signal, as a real one would have)
+
+
+def failing(*args):
+    raise ValueError("a bug")
+
+
+@pytest.mark.parametrize("roles_text", [making_a_class, failing_as_it_unwinds])
+def test_a_ctrl_c_that_lands_while_a_command_makes_a_class_is_one_line(monkeypatch, roles_text):
+    """A command imports what it needs as it runs; a Ctrl-C that lands while Python makes a class
+    there (naming a dataclass's fields) reaches narrate wrapped in a RuntimeError. Seen once in
+    the suite, a traceback from 'narrate roles' interrupted at start-up: it is one line, as is
+    any error raised while the signal unwinds. An error with no signal behind it is not hidden."""
+    from narrator.core import views
+
+    monkeypatch.setattr(views, "roles_text", roles_text)
+    result = CliRunner().invoke(cli, ["roles", "--lang", "en"], obj=make_env(), prog_name="narrate")
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 130, result.exception
+    assert result.stderr == "narrate: interrupted\n"
+    monkeypatch.setattr(views, "roles_text", failing)
+    result = CliRunner().invoke(cli, ["roles", "--lang", "en"], obj=make_env(), prog_name="narrate")
+    assert isinstance(result.exception, ValueError) and str(result.exception) == "a bug"
+
+
 def shipped_games():
     from narrator.games import GAMES_DIR
     from narrator.games.loader import available_games, load_game

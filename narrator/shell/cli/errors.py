@@ -45,12 +45,21 @@ class NarrateGroup(LazyGroup):
                     fail(_("narrate: an argument holds a NUL character; no file, name or value can: type it again"))
                 self._run(args, prog_name, complete_var, extra, arguments)
         except (KeyboardInterrupt, Interrupted, Terminated) as stop:  # before the run's own handlers
-            from narrator.shell.environment import Environment
+            self._stopped(stop, env, arguments)
+        except Exception as error:  # (Python's own machinery may wrap the signal: see stop_within)
+            stop = stop_within(error)
+            if stop is None:
+                raise
+            self._stopped(stop, env, arguments)
 
-            with speaking(env or Environment(), arguments):
-                if isinstance(stop, Terminated):
-                    fail(_("narrate: stopped by a signal"), 128 + stop.signal_number)
-                fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
+    @staticmethod
+    def _stopped(stop: BaseException, env, arguments: list[str]) -> None:
+        from narrator.shell.environment import Environment
+
+        with speaking(env or Environment(), arguments):
+            if isinstance(stop, Terminated):
+                fail(_("narrate: stopped by a signal"), 128 + stop.signal_number)
+            fail(_("narrate: interrupted"), EXIT_INTERRUPTED)
 
     def _run(self, args, prog_name, complete_var, extra, arguments) -> None:
         long_values = sorted({text for argument in arguments for text in (argument, argument.strip())
@@ -92,6 +101,21 @@ class NarrateGroup(LazyGroup):
             where = f"{error.filename}: " if error.filename else ""
             fail(f"narrate: {elided(where + say(os_reason(error)))}")
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def stop_within(error: BaseException) -> BaseException | None:
+    """The Ctrl-C or ending signal an error was raised from, if any. A command imports what it
+    needs when it runs, and a signal that lands while Python makes a class there (a dataclass's
+    fields) reaches narrate wrapped in a RuntimeError ("Error calling __set_name__"); any error
+    raised while a signal unwinds carries it too. It is still the user's Ctrl-C, to be answered
+    in one line, not a traceback; an error with no signal behind it is left as it is."""
+    seen, current = set(), error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, (KeyboardInterrupt, Interrupted, Terminated)):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def elide(message: str, long_values: list[str]) -> str:
