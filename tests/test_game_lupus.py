@@ -677,3 +677,37 @@ def test_a_saved_game_keeps_the_pages_tokens_and_refuses_bad_ones(game, tmp_path
         else:
             with pytest.raises(NarratorError, match="not a game saved by this narrate"):
                 load(path)
+
+
+@pytest.mark.parametrize(("stage", "shown"), [("vote", ("day", True, "night")), ("day", ("waiting", None, "day"))])
+def test_a_game_resumed_on_the_speaker_box_is_at_its_stage_before_a_page_can_connect(game, tmp_path, monkeypatch,
+                                                                                       stage, shown):
+    """``narrate resume`` serves the box already where the game stopped: a page that connects the
+    moment it can is shown the vote (not the wait for Start a moment before it), or a Start that
+    opens the day. (Seen once: a tablet's first state after a resume at a vote was 'waiting'.)"""
+    from narrator.shell.cli.rounds import GameTable
+    from narrator.shell.savedgames import load
+    from narrator.shell.speakerbox.server import BoxServer
+
+    class Serving(Exception):
+        pass
+
+    first: list[dict] = []
+
+    def start(server):  # the first moment a page could connect: what it would be sent
+        first.append(server.snapshot())
+        raise Serving
+
+    monkeypatch.setattr(BoxServer, "start", start)
+    env = lupus_env(tmp_path)
+    env.use_game(LUPUS)
+    invoke(env, command(8, NAMES[:8]), [])  # stopped at the first question
+    (path,) = (env.data_home / "games").glob("[!.]*.json")
+    saved = load(path)
+    saved.options.update(speaker_box=True, host="127.0.0.1", port=0, laptop_audio=False)
+    table = GameTable(env, saved, None)
+    with pytest.raises(Serving):
+        table.voice.resumed(table.script(1, frozenset()), stage)
+    (state,) = first
+    voting = state["day"]["voting"] if state["day"] else None
+    assert (state["stage"], voting, state["opens"]) == shown and state["in_parts"] is True

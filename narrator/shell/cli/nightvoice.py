@@ -185,9 +185,11 @@ class BoxVoice(NightVoice):
         self.table: BoxTable | None = None
         self._made = 0  # sentences made so far: each gets a key of its own
 
-    def _load(self, script, carrying_on: bool = False, waits: bool = True) -> "BoxTable":
+    def _load(self, script, carrying_on: bool = False, waits: bool = True, parts: str | None = None) -> "BoxTable":
         """The night's audio for the tablets (the box served with the first, which waits for
-        Start unless ``waits`` is False)."""
+        Start unless ``waits`` is False). With ``parts``, the first is served as a game told in
+        parts, at that stage from the first page that connects ("night", or a resumed game's "day"
+        or "vote")."""
         from narrator.shell.cli.options import phase_labels
 
         labels = phase_labels(self.env, self.lang)
@@ -198,6 +200,7 @@ class BoxVoice(NightVoice):
             self.table = BoxTable(self.env, script, self.audio, self.lang, labels, self.rules, waiting=self.waiting,
                                   ready=_(BOX_TEXTS[self.waiting]) if waits else "", say=click.echo,
                                   warn=lambda text: click.echo(text, err=True), console=self.console, tokens=self.tokens,
+                                  before_serving=None if parts is None else lambda box: _told_in_parts(box, parts),
                                   **self.box_options)
         else:
             self.table.load(script, labels, carrying_on)
@@ -216,20 +219,16 @@ class BoxVoice(NightVoice):
         every page shows the vote, and the phone the question in hand."""
         if self.table is not None:
             return
-        table = self._load(replace(script, segments=()), waits=stage != "vote")
-        table.box.in_parts = True
-        if stage == "vote":
-            table.call_vote()
-            return
-        table.box.opens = stage
-        table.night()
+        table = self._load(replace(script, segments=()), waits=stage != "vote", parts=stage)
+        if stage != "vote":
+            table.night()
 
     def part(self, script: NightScript, segments) -> None:
         if not segments:
             return
         first = self.table is None
-        table = self._load(replace(script, segments=tuple(segments)), carrying_on=not opens(script, segments))
-        table.box.in_parts = True  # each turn is sent as a night of its own: its share of it means nothing
+        table = self._load(replace(script, segments=tuple(segments)), carrying_on=not opens(script, segments),
+                           parts="night")
         if first:  # the tablets join before the first part: it waits for Start
             table.night()
         else:
@@ -261,3 +260,14 @@ class BoxVoice(NightVoice):
     def close(self) -> None:
         if self.table is not None:
             self.table.close()
+
+
+def _told_in_parts(box, stage: str) -> None:
+    """A game of many nights on the box, set up before any page can see it: each turn is sent as a
+    night of its own (its share of it means nothing); a game resumed in a day's vote shows the vote,
+    one resumed before a day's discussion has Start open the day."""
+    box.in_parts = True
+    if stage == "vote":
+        box.call_vote()
+    else:
+        box.opens = stage

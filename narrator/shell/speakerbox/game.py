@@ -141,7 +141,7 @@ class BoxTable:
     def __init__(self, env, script, audio, lang: str, labels: dict[str, str], rules, *, host: str, port: int,
                  laptop_audio: bool, waiting: str | None, ready: str, say: Callable[[str], None],
                  warn: Callable[[str], None], console=None, tokens: dict[str, str] | None = None,
-                 listen: bool = False):
+                 listen: bool = False, before_serving: Callable[[Box], None] | None = None):
         self.env, self.lang, self.rules, self.say, self.warn, self.audio = env, lang, rules, say, warn, audio
         self.laptop_audio = laptop_audio
         self.night_audio, samples, night_wav, self.day_lines, clips, self.box = prepare(
@@ -166,6 +166,8 @@ class BoxTable:
         self.follower = None
         self._lonely = Lonely(env.clock, self.server.joined, lambda: warn("narrate: " + render(
             nobody_joined(self.server.port))))
+        if before_serving is not None:  # (what the first page to connect must see: a resumed game's vote)
+            before_serving(self.box)
         try:
             self.server.start()
         except OSError as error:
