@@ -77,6 +77,8 @@ def pytest_configure(config):
     config._narrator_git_status = _git_status()
     sandbox = Path(tempfile.mkdtemp(prefix="narrator-tests-home-"))
     config._narrator_sandbox = sandbox
+    if not hasattr(config, "workerinput"):  # the run's own sandbox holds the TIMED lock: the workers,
+        os.environ[LOCKS] = str(sandbox)    # started after this, inherit where it is
     for name in SANDBOXED_VARIABLES:
         target = sandbox if name == "HOME" else sandbox / name.lower()
         target.mkdir(mode=0o700, exist_ok=True)  # (a runtime folder must be the user's alone)
@@ -98,13 +100,14 @@ def _work_in_sandbox(pytestconfig):
     os.chdir(pytestconfig._narrator_sandbox / "work")
 
 
-def _timed(item) -> bool:
+def is_timed(item) -> bool:
     from boxnet import TIMED
 
     marker = item.get_closest_marker(TIMED.mark.name)
     return marker is not None and marker.args == TIMED.mark.args
 
 
+LOCKS = "NARRATOR_TEST_LOCKS"  # the folder of the TIMED tests' lock, shared by every worker
 _HELD: list = []  # the lock files a worker keeps hold of from one TIMED test to the next
 
 
@@ -122,18 +125,19 @@ def pytest_runtest_protocol(item, nextitem):
     import fcntl
 
     if not _HELD:
-        base = item.config._tmp_path_factory.getbasetemp()
-        folder = base.parent if hasattr(item.config, "workerinput") else base  # (the workers' shared folder)
+        import os
+
+        folder = Path(os.environ[LOCKS])
         with open(folder / "turnstile.lock", "a") as turnstile:
             running = open(folder / "timed.lock", "a")
             fcntl.flock(turnstile, fcntl.LOCK_EX)
-            fcntl.flock(running, fcntl.LOCK_EX if _timed(item) else fcntl.LOCK_SH)
+            fcntl.flock(running, fcntl.LOCK_EX if is_timed(item) else fcntl.LOCK_SH)
             fcntl.flock(turnstile, fcntl.LOCK_UN)
         _HELD.append(running)
     try:
         yield
     finally:
-        if not (_timed(item) and nextitem is not None and _timed(nextitem)):
+        if not (is_timed(item) and nextitem is not None and is_timed(nextitem)):
             running = _HELD.pop()
             fcntl.flock(running, fcntl.LOCK_UN)
             running.close()

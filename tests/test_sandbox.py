@@ -3,11 +3,12 @@
 import os
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from narrator.shell.cli import cli
 from narrator.shell.environment import Environment
-from tests.conftest import SANDBOXED_VARIABLES
+from tests.conftest import SANDBOXED_VARIABLES, is_timed
 
 SANDBOX = Path(os.environ["HOME"])
 
@@ -34,3 +35,20 @@ def test_remembered_names_from_a_default_environment_land_in_the_sandbox():
     assert result.exit_code == 0, result.output
     saved = Environment().config_dir / "players.json"
     assert saved.is_relative_to(SANDBOX) and saved.read_text(encoding="utf-8") == '["Anna", "Bruno", "Carla"]'
+
+
+def test_the_timed_tests_share_one_worker(request):
+    """pytest-xdist's --dist loadgroup keeps the TIMED tests (tests/boxnet.py) in one worker, one
+    after another, the others waiting once for all of them (conftest.py). It can stop grouping
+    without a word (pytest 9.2's node ids did: pyproject.toml keeps pytest below it)."""
+    from boxnet import TIMED
+
+    config = request.config
+    if not (hasattr(config, "workerinput") and config.getvalue("loadgroup")):
+        pytest.skip("checks a worker of --dist loadgroup, as the README's test command runs")
+    group = TIMED.mark.args[0]
+    timed = [item.nodeid for item in request.session.items if is_timed(item)]
+    if not timed:
+        pytest.skip("no TIMED test in this run")
+    assert all(nodeid.endswith(f"@{group}") for nodeid in timed), \
+        f"pytest-xdist did not group the TIMED tests (pytest {pytest.__version__}): {timed}"
