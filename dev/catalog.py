@@ -102,7 +102,8 @@ def main(argv=None) -> int:
         path = catalog_file(language)
         catalog = read_po(path.open("rb"), locale=language)
         write(updated(catalog, fresh), path)
-        left = [message for message in catalog if message.id and (not message.string or message.fuzzy)]
+        left = [message for message in catalog if message.id and (message.fuzzy or not all(
+            [message.string] if isinstance(message.string, str) else message.string))]  # (a plural: every form)
         print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, {len(left)} to translate or review")
     return 0
 
