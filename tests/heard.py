@@ -455,6 +455,7 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
         start = wall_of(box.playhead.anchor_time)
         stop_during = during_night(server, room, box, night) if during_night is not None else None
         marks = {}
+        logged: dict[int, list] = {}  # a page's log from before its reload
 
         def at(moment: float, what: str) -> None:
             time.sleep(max(0.0, start + moment - time.time()))
@@ -477,6 +478,7 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
                 join(pages[plan.tablets], addresses[plan.tablets])
                 put_behind(pages[plan.tablets], plan.tablets, plan)
             elif what == "reload":
+                logged[2] = pages[2].evaluate("narratorBox.events")  # (a reload starts the page's log afresh)
                 pages[2].reload()
                 join(pages[2])
                 put_behind(pages[2], 2, plan)
@@ -492,7 +494,7 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
         at(plan.length - 0.5, "end")
         if stop_during is not None:
             stop_during()
-        events = {tablet: tab.evaluate("narratorBox.events") for tablet, tab in pages.items()}
+        events = {tablet: logged.get(tablet, []) + tab.evaluate("narratorBox.events") for tablet, tab in pages.items()}
         latencies = {tablet: tab.evaluate("[narratorBox.ctx.outputLatency, narratorBox.ctx.baseLatency]")
                      for tablet, tab in pages.items()}
         time.sleep(0.3)  # the last of it through the recorder

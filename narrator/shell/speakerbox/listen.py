@@ -91,6 +91,7 @@ class Listener:
         self.sounding = 0.0  # (box time) when the last round's codes are over on the tablets
         self.listened: set[tuple[int, int]] = set()  # (tablet, connection) already listened to
         self.set: set[int] = set()  # tablets whose delay a round set (kept through a reload, as the delay is)
+        self.excused: set[tuple[int, int]] = set()  # (tablet, connection) that left out its code once: tried again
         self.ear: list[tuple[float, tuple[float, ...] | None]] = []  # what the watch heard: (box time, copies)
         self.asked = False  # the controls page asked for a round
         self.broken = False  # the microphone could not be opened: not tried again unless asked
@@ -235,6 +236,29 @@ class Listener:
             return []
         return sorted(set(heard.late) - self.set)
 
+    def _excuse(self, heard: arrivals.Heard, ready: dict[int, int],
+                told: float) -> tuple[arrivals.Heard, set[tuple[int, int]]]:
+        """``heard`` without the tablets whose page said it left out its code (its timestamps fell in
+        doubt as the code was due): silence from them says nothing of their sound. Such a tablet is
+        not named as missed; it stays silent and is listened to at the next quiet moment. Once per
+        connection: a page that leaves out its code again is missed as any other, and plays as it is
+        (a round is not asked for ever). Also which tablets (with their connection) it left out."""
+        if not heard.missing:
+            return heard, set()
+        left = self.server.codes_left_out(told)
+        excused = {(number, ready[number]) for number in heard.missing
+                   if number in left and (number, ready[number]) not in self.excused}
+        if not excused:
+            return heard, set()
+        self.excused |= excused
+        numbers = sorted(number for number, _ in excused)
+        self.tell(plural("Tablet {tablets} could not place its hiss (its sound was not steady yet): the laptop "
+                         "listens to it again at the next quiet moment.",
+                         "Tablets {tablets} could not place their hiss (their sound was not steady yet): the laptop "
+                         "listens to them again at the next quiet moment.", len(numbers),
+                         tablets=", ".join(str(number) for number in numbers)))
+        return arrivals.Heard(heard.late, tuple(number for number in heard.missing if number not in numbers)), excused
+
     def round(self, first: float | None = None, ready: dict[int, int] | None = None) -> arrivals.Heard | None:
         """Every tablet in step (``ready``: those the stretch from ``first`` was found for) plays its
         code in turn, from box time ``first`` (LEAD from now when None); each one heard gets its
@@ -263,6 +287,7 @@ class Listener:
         moments = {number: plays for number, plays in moments.items() if number in ready}
         if not moments:
             return None
+        told = self.clock()
         self.server.play_codes(moments)
         seconds = self.sounding - self.clock() + TAIL
         try:
@@ -272,10 +297,12 @@ class Listener:
             return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
-        heard = arrivals.listen(recording, RATE, start, moments)
+        heard, excused = self._excuse(arrivals.listen(recording, RATE, start, moments), ready, told)
         waiting = self._unplaced(heard)
-        self.listened.update(item for item in ready.items() if item[0] not in waiting)
+        self.listened.update(item for item in ready.items() if item[0] not in waiting and item not in excused)
         self.server.mark_missed(heard.missing)
+        if not heard.late and not heard.missing:  # (every tablet left out its code: nothing was learnt)
+            return heard
         if waiting:  # (then no tablet set before was heard: none is set)
             self.tell(plural("The laptop heard tablet {tablets} but none of the tablets it had set: it listens "
                              "again at the next quiet moment.",

@@ -83,6 +83,7 @@ class Tablet:
     missed: bool = False  # the laptop listened (--listen) and did not hear its code
     unheard: bool = False  # --listen: not heard by the laptop yet, its page plays the night silent until it is
     since: float | None = None  # server time since which it has reported itself in step (None: it is not)
+    left_out: float | None = None  # server time its page last left out a code it was told to play (--listen)
 
     def as_dict(self, now: float) -> dict:
         report = self.report or {}
@@ -630,6 +631,12 @@ class BoxServer:
                     asyncio.ensure_future(self._send(ws, json.dumps(message)))
         self._in_loop(send)
 
+    def codes_left_out(self, since: float) -> set[int]:
+        """The tablets whose page said it left out a code since server time ``since``: it could not
+        place it (its output's timestamps fell in doubt), so its silence says nothing of its sound."""
+        return {tablet.n for tablet in list(self._tablets.values())
+                if tablet.left_out is not None and tablet.left_out >= since}
+
     def delays(self) -> dict[int, int]:
         return {tablet.n: tablet.delay_ms for tablet in list(self._tablets.values())}
 
@@ -730,6 +737,10 @@ class BoxServer:
                     message.get("sound") is not False
                 tablet.since = (tablet.since or self.clock()) if in_step else None
                 tablet.proved = tablet.proved or message.get("synced") is True or message.get("playing") is True
+            return None
+        if kind == "code left out":  # (its timestamps in doubt, or told too late: not a tablet unheard)
+            if tablet is not None:
+                tablet.left_out = self.clock()
             return None
         tablets_action = {"remove": self._remove, "delay": self._delay, "listen": self._listen}.get(str(message.get("action")))
         if kind == "control" and tablets_action is not None:  # the tablets' list: the laptop's page alone

@@ -34,13 +34,14 @@ const SETTLE = 5;            // ...until this many readings in a row agree again
 const RAMP = 0.0006;         // nor timestamps that drift from the page's clock faster than this (seconds a second)...
 const SPAN = 0.8;            // ...over at least this long (and at most DRIFT_SPAN) of readings
 const DRIFT_SPAN = 2;
+const FRESH = 1.6;           // after a glitch, the timestamps are believed only once they have agreed this long
 const COARSE = 0.05;         // while they are not believed, only an error over this is corrected (a glitch's: lies were under 30 ms)
 const HUSH_LONGEST = 20;     // a page that comes in mid-night and whose timestamps never settle is heard after this long
 const UNHEARD_LONGEST = 60;  // (--listen) a page the laptop has not heard plays the night silent at most this long
 const CALM = 1.0;            // seconds at least between two jumps of one run (a jump is heard)
 const EVENTS = 300;          // how many steering events the page keeps (narratorBox.events)
-const KNOCK = 5;
-const WRONG_TOKEN = 4403;    // the laptop's close code for a page whose token is not this game's             // seconds between a turned-away tablet's tries to join again
+const KNOCK = 5;             // seconds between a turned-away tablet's tries to join again
+const WRONG_TOKEN = 4403;    // the laptop's close code for a page whose token is not this game's
 
 const box = {                // what the page knows; tests read it as window.narratorBox
   controlling,
@@ -419,17 +420,24 @@ function decoded(cache, key, url) {
 // for seconds and a page steering by them moved the wrong way. So a reading that leaps from the
 // recent ones (by LEAP) is not believed, nor the mapping, until SETTLE readings in a row agree
 // again; meanwhile the page holds its course on the audio clock's own time (what it scheduled
-// plays on, at the speed it had), and corrects nothing smaller than a glitch's error (COARSE).
+// plays on, at its own speed: a slew under way stops, it was set by readings now in doubt), and
+// corrects nothing smaller than a glitch's error (COARSE).
 // Nor are they believed while they drift from the page's clock faster than any sound card's clock
 // does (RAMP; probes here saw about 0.1 ms a second): PulseAudio's estimate of a new stream's
 // latency was seen to creep by 1-9 ms a second for ten seconds after another program started. A glitch shows as the audio clock
 // standing still (or leaping) against the page's between two checks: the readings from before
-// it are dropped.
+// it are dropped. After a glitch the timestamps were measured to step by 2-4 ms every 1.5 s for
+// seconds, agreeing in between: a page that believed their first agreement moved 7.8 ms the wrong
+// way, heard until the next steps took it back. So then they are believed only once they have
+// agreed for FRESH. (Not after every doubt: a page's first seconds step alike, and waiting out
+// each step there kept the pages from the laptop's first round for twice as long, 17 s.)
 const stamps = [];
 const STAMPS = 5;
 let agreeing = 0;             // readings in a row that agree with the mapping
 let readings = [];            // [page time, reading] over the last DRIFT_SPAN seconds, since the last leap
 let lastRender = null;        // [audio clock, page clock] at the last check
+let glitched = false;         // a glitch since the timestamps were last believed
+let agreedAt = null;          // page time they have agreed (and not crept) since, or null
 function audioAndPageTime() {
   const pageNow = now();
   const stamp = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : {performanceTime: 0};
@@ -450,8 +458,12 @@ function audioAndPageTime() {
   const drift = driftOf(readings);
   if (box.trusted && drift !== null && Math.abs(drift) > RAMP) note("timestamps drift (ms a second)", drift);
   box.agreed = agreeing >= STAMPS - (STAMPS >> 1);  // the median is theirs
-  const trusted = box.agreed && drift !== null && Math.abs(drift) <= RAMP;
+  const agree = box.agreed && drift !== null && Math.abs(drift) <= RAMP;
+  if (agree && glitched && agreedAt === null) note("timestamps agree after a glitch: believed if they hold", FRESH);
+  agreedAt = agree ? agreedAt ?? pageNow : null;
+  const trusted = agree && !(glitched && pageNow - agreedAt < FRESH);
   if (trusted && !box.trusted) note("timestamps agree", (reading - held) || 0);
+  if (trusted) glitched = false;
   box.trusted = trusted;
   return [pageNow + median(stamps), pageNow];
 }
@@ -478,6 +490,7 @@ function forgetClock(why) {
   readings = [];
   lastRender = null;
   if (why !== null && box.trusted) note(why, 0);
+  agreedAt = null;
   box.trusted = box.agreed = false;
 }
 
@@ -490,6 +503,7 @@ function watchForGlitches(pageNow) {
     if (Math.abs(parted) > Math.max(GLITCH, 2 * (ctx.baseLatency || 0))) {  // (the clock moves a buffer at a time)
       note("glitch", parted);
       forgetClock(null);
+      glitched = true;
     }
   }
   lastRender = render;
@@ -637,7 +651,11 @@ function steerRun(run, ctxNow, pageNow) {
   // The mapping in doubt: hold the course, unless it is far off (after a glitch, or a start set on a
   // mapping that was wrong: a lie was never seen that large, and a course that far off is heard)
   // and the median holds only readings taken since the last leap.
-  if (!box.trusted && !(box.agreed && Math.abs(error) > COARSE)) { run.doubt = null; return run; }
+  if (!box.trusted && !(box.agreed && Math.abs(error) > COARSE)) {
+    run.doubt = null;
+    if (run.rate !== 1) setRate(run, 1, t, here);
+    return run;
+  }
   if (run.hushed && box.trusted) {
     run.agreed = Math.abs(error) <= AGREED ? run.agreed + 1 : 0;
     if ((run.agreed >= AGREE && t - run.since >= HUSH) || t - run.since >= HUSH_AT_MOST) {  // in step: heard
@@ -670,9 +688,13 @@ function steerRun(run, ctxNow, pageNow) {
   const rate = Math.abs(error) < 0.0003 ? 1 : 1 - Math.max(-SLEW, Math.min(SLEW, error / 1.0));
   if (rate === run.rate) return run;
   if (rate !== 1 && Math.sign(1 - rate) !== Math.sign(1 - run.rate)) note("slewed", error);
+  setRate(run, rate, t, here);
+  return run;
+}
+
+function setRate(run, rate, t, here) {
   run.source.playbackRate.setValueAtTime(rate, t);
   Object.assign(run, {ctx0: t, pos0: here, rate});
-  return run;
 }
 
 // --listen: a tablet the laptop has not heard yet plays the night silent until a round of
@@ -737,15 +759,21 @@ async function playCodeAt(url, at) {
   let buffer;
   try { buffer = await decoded(codes, url, url); } catch (error) { box.errors.push(String(error)); return; }
   const [ctxNow, pageNow] = audioAndPageTime();
-  // A code played on a mapping the page doubts would set its delay by the doubt: better unheard.
-  if (!box.trusted) { note("code not played: timestamps in doubt", 0); return; }
+  // A code played on a mapping the page doubts would set its delay by the doubt: better unheard,
+  // and the laptop told, so that it tries this tablet again rather than take its sound to be down.
+  if (!box.trusted) { leaveOutCode("code not played: timestamps in doubt", 0); return; }
   const when = ctxNow + (at - heardAt(pageNow));
-  if (when < Math.max(ctxNow, ctx.currentTime) + 0.02) { note("code came too late", when - ctxNow); return; }
+  if (when < Math.max(ctxNow, ctx.currentTime) + 0.02) { leaveOutCode("code came too late", when - ctxNow); return; }
   const source = ctx.createBufferSource();
   source.buffer = buffer;
   source.connect(box.out);
   source.start(when);
   note("code played", 0);
+}
+
+function leaveOutCode(why, error) {
+  note(why, error);
+  send({type: "code left out"});
 }
 
 // --- the screen ----------------------------------------------------------------------------------
