@@ -125,6 +125,8 @@ def main() -> None:
     arguments = parser.parse_args()
     hidden = tuple((tablet, int(ms)) for tablet, ms in enumerate(arguments.hidden.split(","), 1)) \
         if arguments.hidden else ()
+    if arguments.against and arguments.listen:
+        parser.error("--against does not combine with --listen (whose runs are the tree's page, listening or not)")
     if (why := can_run()) is not None:
         sys.exit(f"benchmarks/audiopath.py: {why}")
     if os.geteuid() != 0:
