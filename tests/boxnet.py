@@ -16,6 +16,7 @@
 import asyncio
 import bisect
 import io
+import itertools
 import random
 import threading
 import time
@@ -188,7 +189,9 @@ INSERT = """async ([source, name]) => {
     const ctxNow = stamp.performanceTime > 0 ? stamp.contextTime : box.ctx.currentTime;
     const pageNow = stamp.performanceTime > 0 ? stamp.performanceTime / 1000 : performance.now() / 1000;
     const rate = box.ctx.sampleRate;
-    return (frame) => (performance.timeOrigin / 1000) + pageNow + (frame / rate - ctxNow);
+    const wall = (frame) => (performance.timeOrigin / 1000) + pageNow + (frame / rate - ctxNow);
+    wall.reading = pageNow - ctxNow;  // (steady but for the clocks' slow drift, unless the timestamp lies)
+    return wall;
   };
 }"""
 
@@ -401,7 +404,9 @@ LISTEN_RECORDER = """() => {
   box.worklet.port.onmessage = (event) => {
     const wall = box.wallClock();
     for (const [frame, samples] of event.data) box.recorded.push([wall(frame), samples]);
+    box.readings.push([wall(event.data[0][0]), wall.reading]);
   };
+  box.readings = [];   // [wall-clock seconds, the output timestamp it was set by] for every batch
   // What it played from wall time `from` for `seconds`: the first block's wall time, the rate, the
   // samples (blocks follow one another without a gap: the worklet renders every one).
   box.playedFrom = (from, seconds) => {
@@ -432,6 +437,28 @@ def recorded(page, start: float, seconds: float):
         return None
     wall, rate, data = found
     return wall, rate, np.frombuffer(base64.b64decode(data), dtype=np.float32)
+
+
+LEAP_MS = 2.0  # an output timestamp this far from the one before stepped (box.js believes none this far off either)
+
+
+def readings(page, start: float, end: float) -> list[float]:
+    """How far (ms) each output timestamp the recorder set wall times by between ``start`` and
+    ``end`` was from their median: a timestamp that lies moves what was played on the wall clock."""
+    found = page.evaluate("([start, end]) => narratorBox.readings.filter(([w]) => w >= start && w <= end)"
+                          ".map(([, reading]) => reading)", [start, end])
+    middle = float(np.median(found)) if found else 0.0
+    return [round((value - middle) * 1000, 1) for value in found]
+
+
+def disturbed(page) -> list[float]:
+    """When a page's output timestamp stepped (LEAP_MS or more from the one before): a glitch (its
+    audio clock stood still, what it played from then on is late until its steering brings it
+    back) or a timestamp that lies (what it played cannot be put on the wall clock there). Never
+    seen in a run here; once on a loaded CI machine, a late tablet was 23 ms off for the day's
+    first second, then in step."""
+    found = page.evaluate("narratorBox.readings")
+    return [wall for (_, before), (wall, reading) in itertools.pairwise(found) if abs(reading - before) * 1000 >= LEAP_MS]
 
 
 def lag(reference, other, at: float, window: float = 0.4, reach: float = 0.05) -> float | None:

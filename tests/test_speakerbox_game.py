@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from boxnet import CHROMIUM, TIMED, JitterProxy, install_recorder, lag
+from boxnet import CHROMIUM, TIMED, JitterProxy, disturbed, install_recorder, lag, readings
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
@@ -39,10 +39,14 @@ def heard_from(page) -> float:
 
 
 def lags_between(reference, other, start: float, end: float, step: float = 0.25) -> list[float]:
-    found = []
+    """How far ``other`` plays from ``reference`` every ``step`` seconds from ``start`` to
+    ``end``, where the sound can tell; not in the 2 s after either page's output was disturbed
+    (``disturbed``), as the issue's targets allow after a glitch."""
+    found, excused = [], disturbed(reference) + disturbed(other)
     at = start
     while at < end:
-        if (skew := lag(reference, other, at)) is not None:
+        if not any(moment - 0.4 <= at <= moment + 2.0 for moment in excused) and \
+                (skew := lag(reference, other, at)) is not None:
             found.append(skew)
         at += step
     return found
@@ -80,6 +84,11 @@ def test_a_whole_game_stays_in_step_through_a_reload_and_a_late_join(browser, tm
         late = recording_tablet(browser, address)
         rejoined = {page: heard_from(page) + 0.1 for page in (reloading, late)}
         time.sleep(4)
+        # Enough speech heard since they came back to line up: the night has pauses, and a loaded
+        # machine can take its time over a reload (once, 4 s after a late join held one window).
+        while time.time() < rejoined[late] + 20 and \
+                min(len(lags_between(steady, page, rejoined[page], time.time() - 0.5)) for page in rejoined) < 6:
+            time.sleep(1)
         night_over = time.time()
         laptop.click("button[data-action=next]")  # on to the day (the rest of the night is the same)...
         laptop.click("button[data-action=next]")  # ...a second tap confirms it
@@ -97,18 +106,29 @@ def test_a_whole_game_stays_in_step_through_a_reload_and_a_late_join(browser, tm
         assert process.returncode == 0, errors
         assert "Lynched: B" in output
 
-        found = {
-            "start": at_the_start,
-            "reload": lags_between(steady, reloading, rejoined[reloading], night_over),
-            "late join": lags_between(steady, late, rejoined[late], night_over),
-            "day (reloaded)": lags_between(steady, reloading, day_began, day_over + 1),
-            "day (late)": lags_between(steady, late, day_began, day_over + 1),
+        windows = {  # part: the page lined up with the steady one, and from when to when
+            "start": (reloading, started + 2.4, started + 4.4),  # (measured before the reload forgot it)
+            "reload": (reloading, rejoined[reloading], night_over),
+            "late join": (late, rejoined[late], night_over),
+            "day (reloaded)": (reloading, day_began, day_over + 1),
+            "day (late)": (late, day_began, day_over + 1),
         }
+        found = {part: at_the_start if part == "start" else lags_between(steady, page, start, end)
+                 for part, (page, start, end) in windows.items()}
         report = {part: f"{len(values)} windows, worst {max(map(abs, values), default=0) * 1000:.1f} ms"
                   for part, values in found.items()}
-        for values in found.values():
-            assert len(values) >= 3, report  # there was speech to line up...
-            assert max(map(abs, values)) < IN_STEP, report  # ...and it was in step
+        report["output disturbed at"] = {name: [round(moment - started, 1) for moment in disturbed(page)]
+                                         for name, page in (("steady", steady), ("reloaded", reloading), ("late", late))}
+        for part, values in found.items():
+            assert len(values) >= 3, str(report)  # there was speech to line up (a string: said whole)...
+            if max(map(abs, values)) >= IN_STEP:  # ...and it was in step; if not, the page's steering log says why
+                _, start, end = windows[part]
+                log = [event for event in windows[part][0].evaluate("narratorBox.events")
+                       if start - 3 <= event[0] <= end] if part != "start" else "(forgotten at the reload)"
+                pytest.fail(f"{part} not in step: {[round(v * 1000, 1) for v in values]} ms; {report}; "
+                            f"its log from {start - 3:.2f}: {log}; the timestamps the recorders went by "
+                            f"(ms from their median): {readings(steady, start, end + 0.5)} (steady), "
+                            f"{readings(windows[part][0], start, end + 0.5)} ({part})")
         results = [page.locator("#result li").all_text_contents() for page in (steady, reloading, late)]
         assert results[0] == results[1] == results[2] and any("B" in line for line in results[0])
         assert {page.text_content("#title") for page in (steady, reloading, late)} == {"Game over"}

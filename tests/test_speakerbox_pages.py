@@ -100,8 +100,25 @@ def controls_and_a_joined_tablet(browser, base: str, route=None):
     return laptop, tablet
 
 
-def visible_buttons(page) -> list[str]:
-    return [button.inner_text() for button in page.locator("#controls button:visible").all()]
+BUTTONS = "() => [...document.querySelectorAll('#controls button')].filter((b) => b.offsetParent).map((b) => b.innerText)"
+SHOWS_BUTTONS = f"""([expected, first]) => {{
+  const shown = ({BUTTONS})();
+  return JSON.stringify(first ? shown.slice(0, expected.length) : shown) === JSON.stringify(expected);
+}}"""
+
+
+def has_buttons(page, expected: list[str], first: bool = False) -> None:
+    """The controls page comes to show these buttons (or these first), read at one moment: it may
+    still be taking the state the tablet has just shown, and a list read button by button could
+    change under the reading (it waited 30 s for a button that had gone). Waited for 2 s at most:
+    less than a first tap on Next waits for its second (CONFIRM, 4 s), after which the page shows
+    what it showed before the tap, so that a wrong expectation cannot come true by waiting."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        page.wait_for_function(SHOWS_BUTTONS, arg=[expected, first], timeout=2000)
+    except Timeout:
+        pytest.fail(f"the controls show {page.evaluate(BUTTONS)}, not {expected}")
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])
@@ -114,7 +131,7 @@ def test_every_state_of_both_pages(browser, shots, lang):
         assert laptop.is_hidden("#join")  # the controls need no tap
         shows(laptop, "#title", words["waiting"])
         shows(laptop, "#tablets", words["no_tablets"])
-        assert visible_buttons(laptop) == [words["start"]]
+        has_buttons(laptop, [words["start"]])
 
         tablet = browser.new_page()
         tablet.goto(base)
@@ -133,7 +150,7 @@ def test_every_state_of_both_pages(browser, shots, lang):
         shows(laptop, "#feedback", words["done_start"])
         tablet.wait_for_function("narratorBox.playing", timeout=10000)
         shows(tablet, "#title", words["night"])
-        assert visible_buttons(laptop) == [words["pause"], words["next"]]
+        has_buttons(laptop, [words["pause"], words["next"]])
         time.sleep(3.5)
         body = tablet.inner_text("body")
         assert "Lupi Mannari" not in body and "Nightfall" not in body  # the tablets reveal nothing of the night
@@ -154,7 +171,7 @@ def test_every_state_of_both_pages(browser, shots, lang):
         tablet.wait_for_function("!narratorBox.playing", timeout=5000)
         assert tablet.inner_text("#big") == "❚❚"
         shows(laptop, "#controls", words["resume"])
-        assert visible_buttons(laptop) == [words["resume"], words["next"]]
+        has_buttons(laptop, [words["resume"], words["next"]])
         shot.take(tablet, "paused")
         shot.take(laptop, "controls-paused")
         laptop.click("button[data-action=resume]")
@@ -165,14 +182,14 @@ def test_every_state_of_both_pages(browser, shots, lang):
         shows(tablet, "#title", words["day"])
         shows(tablet, "#big", "1:0")
         assert tablet.locator("#big").bounding_box()["height"] > 80  # across the table
-        assert visible_buttons(laptop) == [words["pause"], words["vote_now"]]  # says what it does by day
+        has_buttons(laptop, [words["pause"], words["vote_now"]])  # says what it does by day
         laptop.click("button[data-action=next]")
-        assert visible_buttons(laptop) == [words["pause"], words["confirm"]]  # and waits for a second tap
+        has_buttons(laptop, [words["pause"], words["confirm"]])  # and waits for a second tap
         shot.take(tablet, "day")
         box.show_day(None, 42.0, False)
         shows(tablet, "#title", words["day_paused"])
         assert tablet.inner_text("#big") == "0:42"
-        assert visible_buttons(laptop)[0] == words["resume"]
+        has_buttons(laptop, [words["resume"]], first=True)
         shot.take(tablet, "day-paused")
         box.show_day(time.monotonic() + 2.5, None, False)
         shows(tablet, "#big", "3…")
@@ -181,7 +198,7 @@ def test_every_state_of_both_pages(browser, shots, lang):
         shot.take(tablet, "last-seconds")
         box.show_day(None, 0, True)
         shows(tablet, "#big", words["vote"])
-        assert visible_buttons(laptop) == []
+        has_buttons(laptop, [])
         shot.take(tablet, "vote")
 
         box.show_result(["Dario has the most votes (3) and is lynched."], final=False)

@@ -307,33 +307,48 @@ def test_the_own_page_and_a_tablet_by_address_may_connect(server):
         == "state"
 
 
-def test_a_tablet_that_stops_reading_is_dropped_and_holds_nobody_up(server):
+def test_a_tablet_that_stops_reading_is_dropped_and_holds_nobody_up():
+    """A tablet that reads nothing is cut off once a message has waited on it SEND seconds, and
+    another tablet takes every message meanwhile: it has them all while the stalled one is still
+    connected, so it waited on nothing of it. (No hello is needed here: a socket that never says
+    one is let go by its own timer, which would hide this one. SEND is longer than a loaded
+    machine takes to pass 12 MB between two of its own sockets: with 1 s the reading tablet was
+    once cut off too, in a full run.)"""
     import socket
 
-    stalled = socket.create_connection(("127.0.0.1", server.port))
-    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    stalled.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-    time.sleep(0.3)  # upgraded; from now on it reads nothing
+    send = 6.0
+    box = Box(night_length=10.0, phases=[(0.0, "Nightfall")], clock=time.monotonic)
+    server = BoxServer(box, b"RIFF-night", {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
+                       send_seconds=send, hello_seconds=600.0)
+    box.on_change = server.broadcast
+    server.start()
+    try:
+        stalled = socket.create_connection(("127.0.0.1", server.port))
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        time.sleep(0.3)  # upgraded; from now on it reads nothing
 
-    async def listen():
-        received = 0
-        async with aiohttp.ClientSession() as session, session.ws_connect(url(server, "/ws")) as ws:
-            await ws.receive()
-            for _ in range(12):
-                server.broadcast({"type": "padding", "text": "x" * 1_000_000})
-            started = time.monotonic()
-            while received < 12:
-                message = await ws.receive(timeout=10)
-                received += json.loads(message.data)["type"] == "padding"
-            return time.monotonic() - started
+        async def listen():
+            received = 0
+            async with aiohttp.ClientSession() as session, session.ws_connect(url(server, "/ws")) as ws:
+                await ws.receive()
+                for _ in range(12):
+                    server.broadcast({"type": "padding", "text": "x" * 1_000_000})
+                while received < 12:
+                    message = await ws.receive(timeout=send)
+                    assert message.type == aiohttp.WSMsgType.TEXT, message  # (not cut off itself)
+                    received += json.loads(message.data)["type"] == "padding"
+                return server.connected()
 
-    assert asyncio.run(listen()) < 5  # the stalled tablet did not hold this one up
-    deadline = time.monotonic() + 15
-    while server.connected():
-        assert time.monotonic() < deadline, "the stalled tablet was never cut off"
-        time.sleep(0.1)
-    stalled.close()
+        assert asyncio.run(listen()) == 2  # all 12 taken while the stalled tablet still held its place
+        deadline = time.monotonic() + send + 15
+        while server.connected():
+            assert time.monotonic() < deadline, "the stalled tablet was never cut off"
+            time.sleep(0.1)
+        stalled.close()
+    finally:
+        server.stop()
 
 
 def test_every_state_names_the_night_and_the_audio_says_which_it_is(server):

@@ -433,7 +433,9 @@ def test_doctor_without_an_engine_says_how_to_fix_it(run, tmp_path):
 
 def test_the_real_microphone_path_on_a_null_alsa_device(tmp_path):
     """PortAudio's input stream for real. ALSA's null device captures garbage (it is no microphone):
-    what the recorder hands on must still be finite samples within [-1, 1]."""
+    what the recorder hands on must still be finite samples within [-1, 1]. Stopped once the meter
+    has had three blocks (a stop 50 ms after start, as before, came before the stream's first
+    block on a loaded machine: nothing to look at)."""
     import subprocess
     import sys
 
@@ -446,9 +448,12 @@ def test_the_real_microphone_path_on_a_null_alsa_device(tmp_path):
     probe = (
         "import threading, numpy as np\n"
         "from narrator.shell.audio.recorder import MicrophoneRecorder\n"
-        "stop = threading.Event(); threading.Timer(0.05, stop.set).start()\n"
+        "stop = threading.Event(); timer = threading.Timer(20, stop.set); timer.daemon = True; timer.start()\n"
         "peaks = []\n"
-        "clip = MicrophoneRecorder().record(stop, peaks.append)\n"
+        "def meter(peak):\n"
+        "    peaks.append(peak)\n"
+        "    if len(peaks) >= 3: stop.set()\n"
+        "clip = MicrophoneRecorder().record(stop, meter)\n"
         "print(clip.rate, len(clip.samples) > 0, bool(np.isfinite(clip.samples).all()),"
         " float(np.abs(clip.samples).max()) <= 1.0, len(peaks) > 0 and all(0 <= p <= 1 for p in peaks))\n"
     )
