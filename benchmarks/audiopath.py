@@ -236,9 +236,7 @@ class Laptop:
     def first(self, server, room, pages, joined: float) -> dict:
         import time
 
-        self.listener = room_listener(server, room, self.said)
-        if not self.ear:
-            self.listener.watch = lambda night: None  # (the laptop as it was before its ear)
+        self.listener = room_listener(server, room, self.said, keep_an_ear=self.ear)
         until_ready(server, len(pages))
         steady = time.time()  # (every page's timestamps steady for SETTLE: the round may begin)
         heard = self.listener.round()

@@ -517,13 +517,14 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
 
 # --- the laptop listening (narrate --listen) -----------------------------------------------------------
 
-def room_listener(server, room: Room, said: list[str]):
+def room_listener(server, room: Room, said: list[str], keep_an_ear: bool = True):
     """The laptop's ``Listener`` for ``server``, its microphone the room's, what it says kept in
-    ``said`` (a tablet that joins from now on plays silent until heard, as with ``narrate --listen``)."""
+    ``said`` (a tablet that joins from now on plays silent until heard, as with ``narrate --listen``);
+    without ``keep_an_ear``, no ear on the night between rounds (the laptop as it was before it had one)."""
     from narrator.shell.speakerbox.listen import Listener
 
     return Listener(server, time.monotonic, lambda text: said.append(str(text)), lambda text: said.append(str(text)),
-                    recorder=room.microphone)
+                    recorder=room.microphone, keep_an_ear=keep_an_ear)
 
 
 def the_laptop_s_ear(listener, speech: list[tuple[float, float]]):

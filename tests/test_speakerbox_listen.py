@@ -952,6 +952,33 @@ def test_a_game_that_ends_stops_the_listening_at_once():
     assert not listener.busy() and told == []
 
 
+@pytest.mark.parametrize("keep_an_ear", [True, False])
+def test_the_ear_on_the_night_records_only_when_kept(keep_an_ear):
+    """Between rounds the laptop hears stretches of the playing night (``watch``), unless it is made
+    without its ear (``keep_an_ear=False``: rounds alone, as a benchmark compares)."""
+    from narrator.shell.speakerbox.listen import Listener
+
+    recorded: list = []
+
+    class Server:
+        def ready_tablets(self, settled):
+            return {1: 10}
+
+        def listening(self, ask):
+            pass
+
+    def recorder(seconds, clock):
+        recorded.append(seconds)
+        return np.zeros(int(seconds * RATE), dtype=np.float32), clock()
+
+    listener = Listener(Server(), time.monotonic, lambda text: None, lambda text: None, recorder=recorder,
+                        keep_an_ear=keep_an_ear)
+    listener.watch(lambda: (np.zeros(RATE, dtype=np.float32), RATE, 0.0))
+    if listener._thread is not None:
+        listener._thread.join(10)
+    assert bool(recorded) is keep_an_ear and listener.watching is keep_an_ear, recorded
+
+
 def test_codes_are_found_under_the_night_s_drums():
     """A round played while a night plays sounds over its bed: the drums at four times their level,
     the codes quieter than that (a tablet across the room), each is found to the sample."""

@@ -84,8 +84,9 @@ class Listener:
     """Rounds of listening for one speaker box. ``tell`` says a line at the laptop, ``warn`` a problem."""
 
     def __init__(self, server, clock: Callable[[], float], tell: Callable[[Text], None], warn: Callable[[Text], None],
-                 recorder: Recorder = record, sleep: Callable[[float], object] | None = None):
+                 recorder: Recorder = record, sleep: Callable[[float], object] | None = None, keep_an_ear: bool = True):
         self.server, self.clock, self.tell, self.warn, self.recorder = server, clock, tell, warn, recorder
+        self.keeps_an_ear = keep_an_ear  # on the night between rounds (``watch``; without: rounds alone, for a benchmark)
         self._stopping = threading.Event()  # the game is over (``stop``)
         self.sleep = sleep or self._stopping.wait  # (a wait that ``stop`` ends)
         self.sounding = 0.0  # (box time) when the last round's codes are over on the tablets
@@ -163,8 +164,8 @@ class Listener:
         of it, and when two stretches hear the night twice, SPLIT or more apart, a tablet has
         drifted from the others (``narrator.core.drift``): a round is asked for, at the next quiet
         moment. Nothing is kept. ``night()``: the playing night, or None (paused, or none)."""
-        if self.busy() or self.broken or self._stopping.is_set() or self.clock() < self._next_watch or \
-                not self.server.ready_tablets(SETTLE):
+        if not self.keeps_an_ear or self.busy() or self.broken or self._stopping.is_set() or \
+                self.clock() < self._next_watch or not self.server.ready_tablets(SETTLE):
             return
         self._next_watch = self.clock() + EVERY
         if not self.watching:
