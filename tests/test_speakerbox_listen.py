@@ -532,16 +532,17 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     # a round where the voice leaves room (14 to 20 s) finds it, and
     # the tablets are in step again by the next stretch without voice (the page takes a new delay
     # at once only where nothing is said: 2 ms a second elsewhere).
-    assert between(heard, DRIFT[0] + 0.5, WATCHED[0][1])["worst"] > 40.0, (figures, night_said)
+    assert between(heard, DRIFT[0] + 0.5, WATCHED[0][1])["worst"] > 40.0, _told(figures, night_said)
     apart = [int(found[1]) for line in night_said if (found := re.search(r"hears the tablets (\d+) ms apart", line))]
-    assert apart and 45 <= apart[0] <= 55, (night_said, ear["listener"].ear)  # (50 ms as the laptop measures it)
-    assert between(heard, 27.0, 32.0)["median"] <= 5.0, (figures["episodes over 5 ms"], night_said)
+    assert apart and 45 <= apart[0] <= 55, f"{night_said}\nheard: {ear['listener'].ear}"  # (50 ms as the laptop measures it)
+    assert between(heard, 27.0, 32.0)["median"] <= 5.0, _told(figures, night_said, logged=True)
 
 
-def _told(figures: dict, said: list[str]) -> str:
+def _told(figures: dict, said: list[str], logged: bool = False) -> str:
     """A night's figures in full where a figure fails (pytest cuts a long dict short): when each
-    stretch over 5 ms began and how far each tablet was, what the laptop said meanwhile."""
-    episodes = [{key: value for key, value in episode.items() if key != "logged"}
+    stretch over 5 ms began and how far each tablet was, what the laptop said meanwhile; with
+    ``logged``, what each page logged in each stretch too."""
+    episodes = [{key: value for key, value in episode.items() if logged or key != "logged"}
                 for episode in figures["episodes over 5 ms"]]
     rest = {key: value for key, value in figures.items() if key != "episodes over 5 ms"}
     return f"{rest}\nepisodes over 5 ms: {episodes}\nsaid: {said}"
