@@ -17,13 +17,17 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debi
 
 def test_tablets_stay_in_step_through_50_ms_of_jitter_and_loss(browser):
     found = game_over_a_network(browser, jitter=0.050, loss=0.01)
-    assert found["steady"] < 15, found
-    assert found["pause stop spread"] < 5, found  # every tablet stops at the same point of the night...
-    assert found["pause stop time spread"] < 10, found  # ...at the same moment...
-    assert found["resume"] < 5, found  # ...and goes on from there, nothing played twice
-    assert found["start"] < 15, found
+    said = str(found)  # a string: pytest would cut the dict short, and with it the pages' logs
+    # Not in the 2 s after a page's output timestamp stepped (a glitch: CI once saw the steady part
+    # 49 ms off on a loaded machine), as the issue's targets allow; most of the steady part is left.
+    assert found["steady undisturbed"] < 15, said
+    assert found["steady windows"] >= 60, said
+    assert found["pause stop spread"] < 5, said  # every tablet stops at the same point of the night...
+    assert found["pause stop time spread"] < 10, said  # ...at the same moment...
+    assert found["resume"] < 5, said  # ...and goes on from there, nothing played twice
+    assert found["start"] < 15, said
     # A page that comes in mid-night is silent until it is in step: 0.3-4 ms in the benchmark, but
     # two rounds in some fifty had a transient of 10-30 ms on this 2-core machine (see
     # benchmarks/README.md), so the bound is looser than the steady state's.
-    assert found["late join"] < 40, found
-    assert found["reload"] < 40, found
+    assert found["late join"] < 40, said
+    assert found["reload"] < 40, said
