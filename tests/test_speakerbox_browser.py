@@ -108,12 +108,23 @@ def test_the_controls_ask_for_the_deal_and_a_second_tap_before_the_night_is_ende
                                                                  b.getBoundingClientRect().top]]))""")
     assert looks["next"][0] != looks["pause"][0]  # unlike Pause: another colour...
     assert looks["next"][1] > looks["pause"][1]  # ...and a row of its own, away from it
+    # When the button's words change, on the page's clock: a loaded machine can return from a
+    # click most of a second after the page took it (seen: 0.7 s).
+    laptop.evaluate("""(end) => {
+      window.endWords = [];
+      new MutationObserver(() => {
+        const words = document.querySelector(end).textContent;
+        if (words !== window.endWords.at(-1)?.[1]) window.endWords.push([performance.now(), words]);
+      }).observe(document.body, {subtree: true, childList: true, characterData: true});
+    }""", end)
     laptop.click(end)  # one tap in the dark: it only says what a second would do...
-    armed = time.monotonic()
     assert laptop.inner_text(end) == "Tocca di nuovo per chiudere la notte"
     laptop.wait_for_function(f"document.querySelector('{end}').textContent === 'Chiudi la notte'",
                              timeout=6000)  # ...for four seconds, then it is a first tap again
-    assert 3.5 < time.monotonic() - armed < 5.5
+    words = laptop.evaluate("window.endWords")
+    [armed] = [at for at, said in words if said == "Tocca di nuovo per chiudere la notte"]
+    [back] = [at for at, said in words if said == "Chiudi la notte" and at > armed]
+    assert 3500 < back - armed < 5500, words
     assert listener.evaluate("narratorBox.state.stage === 'night' && narratorBox.state.night.running")
     assert process.poll() is None  # the night plays on
     laptop.click(end)
