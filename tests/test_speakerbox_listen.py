@@ -478,12 +478,17 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
         # Under load the reloaded page's timestamps can fall in doubt again: it is then left out of a
         # round (no longer ready) or leaves its code out (missing). Tried again, each time once every
         # page is steady, as the laptop waits for it; at most three.
+        tries = []
         for _ in range(3):
             until_ready(server, 3)
-            second = listener.round()
-            if second is not None and set(second.late) == {1, 2, 3}:
+            tries.append(listener.round())
+            if tries[-1] is not None and set(tries[-1].late) == {1, 2, 3}:
                 break
-        rounds.append(second)
+        rounds.append(tries[-1])
+        # (a try that heard tablet 2 but left out another has set 2 already: 2 is late in the first
+        # that heard it, as CI once showed, 41 ms then 0 in the try after)
+        found["2 first heard"] = next((tried.late[2] for tried in tries if tried is not None and 2 in tried.late), None)
+        found["tries"] = tries
         found["reloaded events"] = pages[2].evaluate("narratorBox.events")[-12:]  # (when a figure needs explaining)
         # How it is heard now. On a loaded machine a page's output timestamps can lie by tens of ms
         # for a while (benchmarks/README.md): a round heard that way sets that tablet off, and the
@@ -516,7 +521,8 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     # 1 and 3 set by the first round: in step (250 ms apart before it; a loaded machine has put a
     # page's code 19 ms off its place for a round, as its timestamps can lie for a while)
     assert set(second.late) == {1, 2, 3} and abs(second.late[3] - second.late[1]) < 0.025, (second, found)
-    assert second.late[2] > 0.025, (second, found["reloaded events"])  # 2 heard late by its hidden speaker (measured: 40.4 ms), then set
+    # 2 heard late by its hidden speaker (measured: 40.4 ms) in the first round that heard it, then set
+    assert found["2 first heard"] is not None and found["2 first heard"] > 0.025, (found["tries"], found["reloaded events"])
     assert set(after.late) == {1, 2, 3} and max(after.late.values()) < 0.005, (after, said)  # all within 5 ms as heard
     delays = found["delays"]  # (the group is held where the tablets set before were: only differences count)
     assert delays[3] - delays[1] > 150 and delays[2] - delays[1] > 25, found
