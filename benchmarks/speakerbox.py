@@ -8,7 +8,7 @@ uniform draw up to the jitter, in order, and 1 % of chunks a retransmission's 20
 and no loss for 0), ``tests/boxnet.py``'s scenario: an in-process speaker box with a 60-second
 night whose samples say where they are; three pages of Debian's Chromium (headless, through
 Playwright) join through a proxy on 127.0.0.1 and wait 4 s; Start; 4 s later a fourth page joins
-and the third reloads; 5 s later a pause, 2 s later the resume. Each page's audio output is read
+and the third reloads; 8 s after both are first heard a pause, 2 s later the resume. Each page's audio output is read
 back (an AudioWorklet before its speakers, mapped to the wall clock by its output timestamp), and
 every page is compared with the first. Medians and worsts over the rounds.
 """
