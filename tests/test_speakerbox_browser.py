@@ -534,3 +534,46 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
     after = [skew for at, skew in found if at > stretch[1] + 0.5]
     assert after and abs(statistics.median(after) - 0.100) < 0.002 and max(abs(skew - 0.100) for skew in after) < 0.015, \
         after  # all of it taken (a loaded machine's reading a few ms off for a moment: 8.5 ms once)
+
+
+
+def test_a_tablet_tells_the_laptop_at_once_when_it_comes_in_or_out_of_step(browser):
+    """The laptop listens to a tablet once it has been in step a while, counted from the page's
+    report that says so: a report only every two seconds added up to two seconds to a calibration
+    (issue 41's 10 s) whenever a page's timestamps came to agree between two reports. A page whose
+    output timestamps leap (here made to) reports within a tick or two that it is out of step, and
+    again when they agree."""
+    from boxnet import ramp_night
+    from test_speakerbox_doubt import LIE
+
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(60.0, [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
+    box.on_change = server.broadcast
+    server.start()
+    in_step = "narratorBox.offset !== null && narratorBox.trusted === true && narratorBox.ctx.state === 'running'"
+
+    def after(condition, seconds=20.0):
+        """Wall time at which ``condition()`` was first seen true, polled every 20 ms."""
+        deadline = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < deadline, (f"not within {seconds} s", page.evaluate("narratorBox.events")[-10:])
+            time.sleep(0.02)
+        return time.monotonic()
+
+    try:
+        page = joined(browser, f"http://127.0.0.1:{server.port}/")
+        after(lambda: server.ready_tablets(0) != {})
+        page.evaluate(LIE)
+        for leap in (0.010, 0.020):  # (twice: once could fall on a two-second report by chance)
+            page.evaluate(f"window.lie.step = {leap}")
+            went = after(lambda: not page.evaluate(in_step), seconds=5.0)
+            told = after(lambda: server.ready_tablets(0) == {}, seconds=5.0)
+            assert told - went < 0.6, ("out of step", leap, told - went)
+            came = after(lambda: page.evaluate(in_step), seconds=10.0)
+            told = after(lambda: server.ready_tablets(0) != {}, seconds=5.0)
+            assert told - came < 0.6, ("in step", leap, told - came)
+    finally:
+        server.stop()

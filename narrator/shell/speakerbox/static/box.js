@@ -292,8 +292,13 @@ function tick() {
   if (box.connection === "open" && t - lastHeard > SILENCE && socket) abandon();  // silent: try again
   if (burstLeft <= 0) send({type: "ping", sent: t});
   ticks += 1;
-  if (!controlling && ticks % 8 === 0) report();
+  // every two seconds, and at once (within a tick) when the page comes in or out of step: the laptop
+  // listens to a tablet only once it has been in step a while, counted from the report that says so
+  if (!controlling && (ticks % 8 === 0 || inStep() !== reported)) report();
 }
+
+let reported = null;          // what the last report said of being in step
+function inStep() { return [box.offset !== null, box.trusted === true, soundOn()].join(); }
 
 function clockSample(message) {
   const back = now();
@@ -314,6 +319,7 @@ function clockSample(message) {
 }
 
 function report() {
+  reported = inStep();
   send({type: "report", synced: box.offset !== null, steady: box.trusted, rtt: box.rtt, playing: box.playing,
         error: box.error,
         loading: loading !== null, sound: soundOn(), awake: box.awake !== false});
