@@ -30,8 +30,9 @@ three times in turn (``narrator.shell.speakerbox.listen``, its microphone the ro
 with the laptop listening, without its ear on the night (a round before the night, and one in the
 next stretch without voice for a tablet that joined or reloaded, as ``narrate --listen`` does in a
 one-night game); and with its ear on the night too (a tablet heard drifting asks for a round,
-``narrator.core.drift``): whether the ear helps. Each gets its table, with how long the first round
-took from the tablets' joining, how late it heard each tablet, and what the laptop said in the night.
+``narrator.core.drift``): whether the ear helps. Each gets its table, with how long the rounds before
+the night took from the tablets' joining (begun as ``narrate --listen`` begins them while it waits for
+Start), how late the last heard each tablet, and what the laptop said in the night.
 The night's voice (where a round may go, and where a page takes a new delay at once) is found from
 the same night rendered without its drums.
 
@@ -62,7 +63,6 @@ from heard import (  # noqa: E402
     play_plainly,
     room_listener,
     the_laptop_s_ear,
-    until_ready,
 )
 
 PARTS = ("start", "late join", "reload", "glitch", "resume", "end", "whole")
@@ -151,8 +151,9 @@ def main() -> None:
     listened = [run["listened"] for run in runs if run["listened"]]
     if listened:
         print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
-              f" after the first tablets joined, the round begun at {cell([entry['steady after'] for entry in listened])}"
-              " s (every page steady); heard late (ms): "
+              f" after the first tablets joined, the last round before the night begun at"
+              f" {cell([entry['steady after'] for entry in listened])} s; rounds before the night:"
+              f" {[entry.get('rounds') for entry in listened]}; heard late (ms), in the last: "
               + "; ".join(str(entry["late ms"]) for entry in listened))
         for name in pages:
             mine = [run["listened"]["in the night"] for run in runs if run["page"] == name and run["listened"]]
@@ -234,16 +235,35 @@ class Laptop:
         self.listener = None
 
     def first(self, server, room, pages, joined: float) -> dict:
+        """As ``narrate --listen`` waits for Start: ``tick`` every tenth of a second (a round once
+        one is due, waiting GATHER at most for tablets still coming into step), until every page
+        has been heard in a round and that round is over."""
         import time
 
-        self.listener = room_listener(server, room, self.said, keep_an_ear=self.ear)
-        until_ready(server, len(pages))
-        steady = time.time()  # (every page's timestamps steady for SETTLE: the round may begin)
-        heard = self.listener.round()
+        self.listener = listener = room_listener(server, room, self.said, keep_an_ear=self.ear)
+        rounds: list = []
+        steady = []
+        plain = listener.round
+
+        def round_(first=None, ready=None):
+            steady.append(time.time())  # (the round begins)
+            rounds.append(plain(first, ready))
+            return rounds[-1]
+
+        listener.round = round_
+        deadline = time.monotonic() + 60.0
+        while (len({number for number, _ in listener.listened}) < len(pages) or listener.busy()) and \
+                time.monotonic() < deadline:
+            listener.tick()
+            time.sleep(0.1)
+        listener.wait()
         done = time.time()
+        listener.round = plain
+        heard = rounds[-1] if rounds else None
         time.sleep(0.3)  # the delays reach the pages
         self.before = len(self.said)
-        return {"seconds from joining": round(done - joined, 1), "steady after": round(steady - joined, 1),
+        return {"seconds from joining": round(done - joined, 1), "rounds": len(rounds),
+                "steady after": round(steady[-1] - joined, 1) if steady else float("nan"),
                 "missing": list(heard.missing) if heard else None,
                 "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},
                 "delays": server.delays(), "said": list(self.said)}

@@ -1001,3 +1001,60 @@ def test_codes_are_found_under_the_night_s_drums():
             place(recording, arrivals.code(number, RATE), moment + late[number], gain=0.3)
     heard = arrivals.listen(recording, RATE, 0.0, moments)
     assert heard.missing == () and heard.late == pytest.approx(late, abs=1e-4)
+
+
+def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
+    """While the box waits for Start, a round that falls due as one tablet is in step waits for the
+    others still coming into step (connected, never listened to), GATHER at most: one round for
+    the table rather than a round each (the last one then waits out the round before its own).
+    A tablet that never comes does not hold it longer; the controls page's Listen and the Start
+    do not wait."""
+    from narrator.shell.speakerbox.listen import GATHER, Listener
+
+    now = [100.0]
+    rounds: list = []
+
+    class Server:
+        ready: dict = {1: 10}
+        connected = {1, 2, 3}
+
+        def ready_tablets(self, settled):
+            return dict(self.ready)
+
+        def connected_tablets(self):
+            return set(self.connected)
+
+        def listening(self, ask):
+            pass
+
+    def began(tick) -> list | None:
+        """Which tablets were ready for the round that ``tick()`` began, or None: none began."""
+        count = len(rounds)
+        tick()
+        if listener._thread is not None:
+            listener._thread.join(10)
+        return rounds[-1] if len(rounds) > count else None
+
+    server = Server()
+    listener = Listener(server, lambda: now[0], lambda text: None, lambda text: None)
+    listener.round = lambda first=None, ready=None: rounds.append(sorted(server.ready))  # (the round itself: above)
+    assert began(listener.tick) is None  # 1 is in step, 2 and 3 are coming: it waits for them
+    now[0] += GATHER - 0.5
+    server.ready = {1: 10, 2: 20, 3: 30}
+    assert began(listener.tick) == [1, 2, 3]  # one round for the three
+    listener.listened |= {(1, 10), (2, 20), (3, 30)}
+
+    server.connected, server.ready = {1, 2, 3, 4, 5}, {1: 10, 2: 20, 3: 30, 4: 40}  # 4 in step; 5 never comes
+    assert began(listener.tick) is None
+    now[0] += GATHER / 2
+    assert began(listener.tick) is None
+    now[0] += GATHER / 2
+    assert began(listener.tick) == [1, 2, 3, 4]  # not held longer than GATHER
+    listener.listened.add((4, 40))
+
+    server.ready, server.connected = {1: 10, 2: 20, 3: 30, 4: 40, 6: 60}, {1, 2, 3, 4, 5, 6}
+    listener.ask()  # the controls page's Listen does not wait
+    assert began(listener.tick) == [1, 2, 3, 4, 6]
+    listener.listened.add((6, 60))
+    server.ready[7], server.connected = 70, {1, 2, 3, 4, 5, 6, 7}
+    assert began(listener.now) == [1, 2, 3, 4, 6, 7]  # nor the Start (or a quiet moment between two turns)

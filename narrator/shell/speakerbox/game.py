@@ -343,7 +343,7 @@ def _wait_for_start(box: Box, actions: queue.Queue, read_key, waited: Callable[[
         waited()
         if key in ("\n", "\r") or _take(actions) in ("start", "next"):
             if listener is not None:
-                listener.wait()  # its codes are on their way: the night starts after them
+                listener.now()  # a round due begins (not waiting for tablets still coming), and its codes end first
             box.start_night()
         elif key in ("q", "Q"):
             raise Stopped

@@ -2,8 +2,8 @@
 laptop's microphone hears them all, and every tablet's speaker delay is set from when its code
 was heard (``narrator.core.arrivals``). Nothing is kept: the recording lives for one round.
 
-A round runs in a thread of its own while the box waits for a Start (before the night; in a game
-of many nights, before each night that waits for one); in a game of many nights between two turns,
+A round runs in a thread of its own while the box waits for a Start (before the night, tablets
+that join together heard in one; in a game of many nights, before each night that waits for one); in a game of many nights between two turns,
 before the next is called (``BoxTable.load``); and in a night played whole (a one-night game) in
 a stretch where its voice is silent, over its bed (``during``). The codes are a short hiss, never
 under the narration's voice. A round runs when a tablet that was not listened to yet is in step
@@ -32,6 +32,7 @@ SETTLE = 2.0  # a tablet is listened to once it has been in step this long (its 
 WATCH = 1.5  # seconds of the night recorded each time the laptop checks that the tablets sound as one...
 EVERY = 3.0  # ...at most this often (the microphone is opened for each)
 PATIENCE = 20.0  # seconds after a round the drift asked for before it may ask for another
+GATHER = 4.0  # before the night, seconds a round that fell due waits for tablets still coming into step
 
 
 def record(seconds: float, clock: Callable[[], float]):
@@ -100,6 +101,7 @@ class Listener:
         self.patient_until = 0.0  # (box time) the watch does not ask for another round before this
         self.watching = False  # the watch has begun (and said so)
         self._next_watch = 0.0
+        self._due_since: float | None = None  # (box time) a round fell due while others were coming (``tick``)
         self._night: tuple[object, np.ndarray] | None = None  # (the night's samples as given, at drift.RATE)
         self._thread: threading.Thread | None = None
         server.listening(self.ask)  # (a tablet that joins plays the night silent until it is heard)
@@ -128,12 +130,33 @@ class Listener:
     def busy(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def tick(self) -> None:
-        """Called while the box waits (for its Start): begins a round when one is due."""
-        if self.due():
-            self.asked = False
-            self._thread = threading.Thread(target=self.round, name="listening", daemon=True)
-            self._thread.start()
+    def tick(self, gather: bool = True) -> None:
+        """Called while the box waits for its Start: begins a round when one is due. With
+        ``gather``, one that falls due while another tablet is still coming into step waits for it,
+        GATHER at most (``coming``)."""
+        if not self.due():
+            self._due_since = None
+            return
+        if gather and self.coming():
+            if self._due_since is None:
+                self._due_since = self.clock()
+            if self.clock() - self._due_since < GATHER:
+                return
+        self._due_since = None
+        self.asked = False
+        self._thread = threading.Thread(target=self.round, name="listening", daemon=True)
+        self._thread.start()
+
+    def coming(self) -> bool:
+        """A tablet is connected, not listened to yet and not in step long enough to be: tablets that
+        join together (tapped within seconds of each other) are then heard in one round. A round
+        each costs the last of them the round before its own (5 s), which measured calibrations
+        over 10 s after the last tablet joined (issue 41). Not the Listen of the controls page."""
+        if self.asked:
+            return False
+        ready = self.server.ready_tablets(SETTLE)
+        heard = {number for number, _ in self.listened} | self.set
+        return bool(self.server.connected_tablets() - set(ready) - heard)
 
     def playing(self, night: Playing, quiet: Callable[[float, float], float | None] | None) -> None:
         """Called every tenth of a second while a night plays: a round when one is due and the
@@ -213,8 +236,9 @@ class Listener:
         self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
 
     def now(self) -> None:
-        """A quiet moment between two turns: a round when one is due, over before the night goes on."""
-        self.tick()
+        """A quiet moment between two turns, or the Start: a round when one is due (not waiting for
+        tablets still coming), over before the night goes on."""
+        self.tick(gather=False)
         self.wait()
 
     def wait(self) -> None:
