@@ -3,10 +3,10 @@ laptop's microphone hears them all, and every tablet's speaker delay is set from
 was heard (``narrator.core.arrivals``). Nothing is kept: the recording lives for one round.
 
 A round runs in a thread of its own while the box waits for a Start (before the night, tablets
-that join together heard in one; in a game of many nights, before each night that waits for one); in a game of many nights between two turns,
-before the next is called (``BoxTable.load``); and in a night played whole (a one-night game) in
-a stretch where its voice is silent, over its bed (``during``). The codes are a short hiss, never
-under the narration's voice. A round runs when a tablet that was not listened to yet is in step
+that join together heard in one; in a game of many nights, before each night that waits for one);
+in a game of many nights between two turns, before the next is called (``BoxTable.load``); and
+in a night played whole (a one-night game) in a stretch where its voice is silent, over its bed
+(``during``). The codes are a short hiss, never under the narration's voice. A round runs when a tablet that was not listened to yet is in step
 (a first join, a late join, a reload), when the controls page asks, and when the laptop, keeping
 an ear on the night between rounds (``watch``, ``narrator.core.drift``), hears the tablets come
 apart; the box plays on as before when it cannot listen.
@@ -150,8 +150,8 @@ class Listener:
     def coming(self) -> bool:
         """A tablet is connected, not listened to yet and not in step long enough to be: tablets that
         join together (tapped within seconds of each other) are then heard in one round. A round
-        each costs the last of them the round before its own (5 s), which measured calibrations
-        over 10 s after the last tablet joined (issue 41). Not the Listen of the controls page."""
+        each would cost the last of them the round before its own (5 s) of the 10 s issue 41 gives
+        a calibration. Not for the Listen of the controls page."""
         if self.asked:
             return False
         ready = self.server.ready_tablets(SETTLE)
