@@ -152,7 +152,7 @@ def main() -> None:
     if listened:
         print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
               f" after the first tablets joined, the last round before the night begun at"
-              f" {cell([entry['steady after'] for entry in listened])} s; rounds before the night:"
+              f" {cell([entry['last round begun'] for entry in listened])} s; rounds before the night:"
               f" {[entry.get('rounds') for entry in listened]}; heard late (ms), in the last: "
               + "; ".join(str(entry["late ms"]) for entry in listened))
         for name in pages:
@@ -242,11 +242,11 @@ class Laptop:
 
         self.listener = listener = room_listener(server, room, self.said, keep_an_ear=self.ear)
         rounds: list = []
-        steady = []
+        begun = []  # (wall time each round began)
         plain = listener.round
 
         def round_(first=None, ready=None):
-            steady.append(time.time())  # (the round begins)
+            begun.append(time.time())
             rounds.append(plain(first, ready))
             return rounds[-1]
 
@@ -263,7 +263,7 @@ class Laptop:
         time.sleep(0.3)  # the delays reach the pages
         self.before = len(self.said)
         return {"seconds from joining": round(done - joined, 1), "rounds": len(rounds),
-                "steady after": round(steady[-1] - joined, 1) if steady else float("nan"),
+                "last round begun": round(begun[-1] - joined, 1) if begun else float("nan"),
                 "missing": list(heard.missing) if heard else None,
                 "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},
                 "delays": server.delays(), "said": list(self.said)}

@@ -536,7 +536,6 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
         after  # all of it taken (a loaded machine's reading a few ms off for a moment: 8.5 ms once)
 
 
-
 def test_a_tablet_tells_the_laptop_at_once_when_it_comes_in_or_out_of_step(browser):
     """The laptop listens to a tablet once it has been in step a while, counted from the page's
     report that says so: a report only every two seconds added up to two seconds to a calibration

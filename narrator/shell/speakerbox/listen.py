@@ -155,7 +155,7 @@ class Listener:
         if self.asked:
             return False
         ready = self.server.ready_tablets(SETTLE)
-        heard = {number for number, _ in self.listened} | self.set
+        heard = {number for number, _ in self.listened}  # (every tablet a round set is among them)
         return bool(self.server.connected_tablets() - set(ready) - heard)
 
     def playing(self, night: Playing, quiet: Callable[[float, float], float | None] | None) -> None:
