@@ -156,7 +156,7 @@ class Listener:
             return False
         ready = self.server.ready_tablets(SETTLE)
         heard = {number for number, _ in self.listened}  # (every tablet a round set is among them)
-        return bool(self.server.connected_tablets() - set(ready) - heard)
+        return bool(set(self.server.connected_tablets()) - set(ready) - heard)
 
     def playing(self, night: Playing, quiet: Callable[[float, float], float | None] | None) -> None:
         """Called every tenth of a second while a night plays: a round when one is due and the
@@ -172,7 +172,7 @@ class Listener:
         Whether a round began."""
         if not self.due():
             return False
-        ready = self.server.ready_tablets(0.0)  # (who of them plays is known as it begins: ``round``)
+        ready = self.players(0.0)  # (who of them plays is known as it begins: ``round``)
         first = quiet(stretch(len(ready)), self.clock() + LEAD + arrivals.EARLY)
         if first is None:
             return False
@@ -256,7 +256,7 @@ class Listener:
         known: set against the other new ones alone, a late tablet would stay as far from the group
         as its own speaker is (measured: 40 ms, until the next round). It waits, still silent, for
         a round with them."""
-        group = self.set and self.set & self.server.connected_tablets()
+        group = self.set and self.set & set(self.server.connected_tablets())
         if not group or group & set(heard.late):
             return []
         return sorted(set(heard.late) - self.set)
@@ -284,14 +284,28 @@ class Listener:
                          tablets=", ".join(str(number) for number in numbers)))
         return arrivals.Heard(heard.late, tuple(number for number in heard.missing if number not in numbers)), excused
 
+    def players(self, settled: float) -> dict[int, int]:
+        """The tablets a round would have play now, {number: connection}: one new to the rounds
+        once it has been in step ``settled`` seconds; one set by a round before (reloaded since)
+        once it is in step; one listened to on this connection while it is connected, in step now
+        or not. A page's timestamps fall in doubt for a moment now and then while it plays, and the
+        page, placing each play of its code a moment before it, knows better than its last report
+        whether it can (it leaves out one it cannot: ``_excuse``). Left out for a doubt as a round
+        began, a tablet the round was asked to hear (it drifted) was never heard again: it counted
+        as listened to (the --listen rig test, once)."""
+        now, settled_ones = self.server.ready_tablets(0.0), self.server.ready_tablets(settled)
+        return {number: socket for number, socket in self.server.connected_tablets().items()
+                if (number, socket) in self.listened or (now if number in self.set else settled_ones).get(number) == socket}
+
     def round(self, first: float | None = None, ready: dict[int, int] | None = None) -> arrivals.Heard | None:
         """Every tablet in step (``ready``: those the stretch from ``first`` was found for) plays its
         code in turn, from box time ``first`` (LEAD from now when None); each one heard gets its
-        delay. The tablets are told LEAD before the first code, when the recording begins: a page
-        places its code by its clock as it is then, and one out of step then (or reloaded since)
-        is left out."""
+        delay. The tablets are told LEAD before the first code, when the recording begins; one
+        that reloaded since, or that is new to the rounds and out of step then, is left out. A
+        page places each play of its code by its clock a moment before it, and leaves out a play
+        it cannot place (``_excuse``)."""
         if ready is None:
-            ready = self.server.ready_tablets(SETTLE)
+            ready = self.players(SETTLE)
         if not ready:
             return None
         moments = schedule(sorted(ready), self.clock() + LEAD if first is None else first)
@@ -303,12 +317,8 @@ class Listener:
             self.sleep(idle)
         if self._stopping.is_set():
             return None
-        # Who plays: a tablet in step now, on the same connection; one not set by a round before, once
-        # it has been in step SETTLE (its clock settled). A page's timestamps fall in doubt for a
-        # moment now and then while it plays: one set before need not have been steady for long.
-        now, settled = self.server.ready_tablets(0.0), self.server.ready_tablets(SETTLE)
-        ready = {number: socket for number, socket in ready.items()
-                 if now.get(number) == socket and (number in self.set or settled.get(number) == socket)}
+        players = self.players(SETTLE)  # (as they are now: on the same connection)
+        ready = {number: socket for number, socket in ready.items() if players.get(number) == socket}
         moments = {number: plays for number, plays in moments.items() if number in ready}
         if not moments:
             return None
@@ -325,6 +335,7 @@ class Listener:
         heard, excused = self._excuse(arrivals.listen(recording, RATE, start, moments), ready, told)
         waiting = self._unplaced(heard)
         self.listened.update(item for item in ready.items() if item[0] not in waiting and item not in excused)
+        self.listened -= excused  # (one listened to before too: the round asked to hear it, as it is now)
         self.server.mark_missed(heard.missing)
         if not heard.late and not heard.missing:  # (every tablet left out its code: nothing was learnt)
             return heard

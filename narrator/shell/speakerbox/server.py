@@ -610,9 +610,9 @@ class BoxServer:
 
     most_delay_ms = MOST_DELAY_MS
 
-    def connected_tablets(self) -> set[int]:
-        """The tablets connected now, in step or not."""
-        return {tablet.n for tablet in list(self._tablets.values()) if tablet.connected}
+    def connected_tablets(self) -> dict[int, int]:
+        """The tablets connected now, in step or not: {number: connection}."""
+        return {tablet.n: tablet.socket for tablet in list(self._tablets.values()) if tablet.connected}
 
     def ready_tablets(self, settled: float) -> dict[int, int]:
         """The tablets in step for at least ``settled`` seconds, with sound: {number: connection}

@@ -38,6 +38,7 @@ const FRESH = 1.6;           // after a glitch, the timestamps are believed only
 const COARSE = 0.05;         // while they are not believed, only an error over this is corrected (a glitch's: lies were under 30 ms)
 const HUSH_LONGEST = 20;     // a page that comes in mid-night and whose timestamps never settle is heard after this long
 const UNHEARD_LONGEST = 60;  // (--listen) a page the laptop has not heard plays the night silent at most this long
+const PLACE_AHEAD = 0.4;     // (--listen) each play of a code is placed this long before it sounds
 const CALM = 1.0;            // seconds at least between two jumps of one run (a jump is heard)
 const EVENTS = 300;          // how many steering events the page keeps (narratorBox.events)
 const KNOCK = 5;             // seconds between a turned-away tablet's tries to join again
@@ -761,13 +762,21 @@ async function playCode(url, at) {
 }
 
 async function playCodeAt(url, at) {
-  if (controlling || !ctx || box.offset === null) return;
+  if (controlling || !ctx) return;
   let buffer;
   try { buffer = await decoded(codes, url, url); } catch (error) { box.errors.push(String(error)); return; }
-  const [ctxNow, pageNow] = audioAndPageTime();
+  // Each play is placed a moment before it sounds, by the clock and timestamps as they are then:
+  // a doubt that came and went since the laptop told this page costs it no play, and one that
+  // comes meanwhile is seen.
+  const wait = box.offset === null ? 0 : at - heardAt(now()) - PLACE_AHEAD;
+  if (wait > 0) await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
+  if (controlling || !ctx) return;
   // A code played on a mapping the page doubts would set its delay by the doubt: better unheard,
   // and the laptop told, so that it tries this tablet again rather than take its sound to be down.
+  if (box.offset === null) { leaveOutCode("code not played: clock not known", 0); return; }
   if (!box.trusted) { leaveOutCode("code not played: timestamps in doubt", 0); return; }
+  if (!soundOn()) { leaveOutCode("code not played: sound off", 0); return; }
+  const [ctxNow, pageNow] = audioAndPageTime();
   const when = ctxNow + (at - heardAt(pageNow));
   if (when < Math.max(ctxNow, ctx.currentTime) + 0.02) { leaveOutCode("code came too late", when - ctxNow); return; }
   const source = ctx.createBufferSource();
