@@ -261,6 +261,15 @@ class Listener:
             return []
         return sorted(set(heard.late) - self.set)
 
+    def _gone(self, heard: arrivals.Heard, ready: dict[int, int]) -> arrivals.Heard:
+        """``heard`` without the tablets not heard whose page reloaded or went while the round
+        played (another connection now, or none): their silence says nothing of their sound, and
+        named as missed, a reloaded tablet was said to have its sound down (the benchmark's night
+        reloads a tablet in the middle of a round). A reloaded page is a tablet new to the rounds
+        on its connection, listened to once it is in step."""
+        now = self.server.connected_tablets()
+        return arrivals.Heard(heard.late, tuple(number for number in heard.missing if now.get(number) == ready[number]))
+
     def _excuse(self, heard: arrivals.Heard, ready: dict[int, int],
                 told: float) -> tuple[arrivals.Heard, set[tuple[int, int]]]:
         """``heard`` without the tablets whose page said it left out its code (its timestamps fell in
@@ -332,7 +341,7 @@ class Listener:
             return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
-        heard, excused = self._excuse(arrivals.listen(recording, RATE, start, moments), ready, told)
+        heard, excused = self._excuse(self._gone(arrivals.listen(recording, RATE, start, moments), ready), ready, told)
         waiting = self._unplaced(heard)
         self.listened.update(item for item in ready.items() if item[0] not in waiting and item not in excused)
         self.listened -= excused  # (one listened to before too: the round asked to hear it, as it is now)
