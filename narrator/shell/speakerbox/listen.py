@@ -268,7 +268,8 @@ class Listener:
         reloads a tablet in the middle of a round). A reloaded page is a tablet new to the rounds
         on its connection, listened to once it is in step."""
         now = self.server.connected_tablets()
-        return arrivals.Heard(heard.late, tuple(number for number in heard.missing if now.get(number) == ready[number]))
+        still = tuple(number for number in heard.missing if now.get(number) == ready[number])
+        return arrivals.Heard(heard.late, still)
 
     def _excuse(self, heard: arrivals.Heard, ready: dict[int, int],
                 told: float) -> tuple[arrivals.Heard, set[tuple[int, int]]]:
@@ -304,7 +305,8 @@ class Listener:
         as listened to (the --listen rig test, once)."""
         now, settled_ones = self.server.ready_tablets(0.0), self.server.ready_tablets(settled)
         return {number: socket for number, socket in self.server.connected_tablets().items()
-                if (number, socket) in self.listened or (now if number in self.set else settled_ones).get(number) == socket}
+                if (number, socket) in self.listened
+                or (now if number in self.set else settled_ones).get(number) == socket}
 
     def round(self, first: float | None = None, ready: dict[int, int] | None = None) -> arrivals.Heard | None:
         """Every tablet in step (``ready``: those the stretch from ``first`` was found for) plays its
@@ -341,10 +343,11 @@ class Listener:
             return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
-        heard, excused = self._excuse(self._gone(arrivals.listen(recording, RATE, start, moments), ready), ready, told)
+        heard = self._gone(arrivals.listen(recording, RATE, start, moments), ready)
+        heard, excused = self._excuse(heard, ready, told)
         waiting = self._unplaced(heard)
         self.listened.update(item for item in ready.items() if item[0] not in waiting and item not in excused)
-        self.listened -= excused  # (one listened to before too: the round asked to hear it, as it is now)
+        self.listened -= excused  # (one listened to before, too, is heard again at the next quiet moment)
         self.server.mark_missed(heard.missing)
         if not heard.late and not heard.missing:  # (every tablet left out its code: nothing was learnt)
             return heard
