@@ -740,6 +740,53 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
                    for start, end in found["speech"]), (offsets, found["speech"])
 
 
+class Box:
+    """What a Listener asks of the speaker box, kept in memory: the tablets in step (``ready``) and
+    connected (``connected``; None: those in step), each {number: connection}; their delays, one a
+    round set as set. Every telling is kept in ``told`` (box time, moments) and the codes last told
+    in ``codes``, but for a page in ``left_out``, which leaves its code out and says so;
+    ``on_told()`` runs as the tablets are told. The tablets named as missed are in ``missed``."""
+
+    most_delay_ms = 1000
+
+    def __init__(self, ready: dict, clock, connected: dict | None = None, delays: dict | None = None):
+        self.ready, self.clock, self.connected, self.current = dict(ready), clock, connected, dict(delays or {})
+        self.left_out: set = set()
+        self.codes: dict = {}
+        self.told: list = []
+        self.set: dict = {}
+        self.missed: list = []
+        self.on_told = lambda: None
+
+    def ready_tablets(self, settled):
+        return dict(self.ready)
+
+    def connected_tablets(self):
+        return dict(self.ready if self.connected is None else self.connected)
+
+    def play_codes(self, moments):
+        self.told.append((self.clock(), moments))
+        self.codes.clear()
+        self.codes.update({number: plays for number, plays in moments.items() if number not in self.left_out})
+        self.on_told()
+
+    def codes_left_out(self, since):
+        assert since <= self.told[-1][0]  # (what a page said from the telling on)
+        return set(self.left_out)
+
+    def delays(self):
+        return {**self.current, **self.set}
+
+    def set_delay(self, number, delay):
+        self.set[number] = delay
+
+    def mark_missed(self, numbers):
+        self.missed.append(tuple(numbers))
+
+    def listening(self, ask):
+        pass
+
+
 def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and_leaves_out_one_that_reloaded():
     """A round in a night is found a stretch seconds ahead; the tablets are told LEAD before its
     first code (a page places a code by its clock as it is then, and one in doubt plays none), and
@@ -747,37 +794,7 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
     from narrator.shell.speakerbox.listen import LEAD, Listener
 
     now = [100.0]
-    told: list = []
-
-    class Server:
-        ready = {1: 10, 2: 20}
-        most_delay_ms = 1000
-
-        def ready_tablets(self, settled):
-            return dict(self.ready)
-
-        def connected_tablets(self):
-            return dict(self.ready)
-
-        def play_codes(self, moments):
-            told.append((now[0], moments))
-
-        def codes_left_out(self, since):
-            return set()
-
-        def delays(self):
-            return {}
-
-        def set_delay(self, number, delay):
-            pass
-
-        def mark_missed(self, numbers):
-            pass
-
-        def listening(self, ask):
-            pass
-
-    server = Server()
+    server = Box({1: 10, 2: 20}, lambda: now[0])
 
     def sleep(seconds):
         now[0] += seconds
@@ -788,19 +805,20 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
 
     listener = Listener(server, lambda: now[0], lambda text: None, lambda text: None, recorder=record, sleep=sleep)
     listener.round(first=110.0, ready={1: 10, 2: 20})
+    told = server.told
     assert len(told) == 1 and told[0][0] == pytest.approx(110.0 - LEAD) and set(told[0][1]) == {1}, told
 
 
-def hearing(server, codes: dict, later: dict, now: list, said: list):
+def hearing(server: Box, later: dict, now: list, said: list):
     """A Listener on ``server`` whose clock is ``now[0]`` (its waits move it on), saying into
-    ``said``, and whose microphone hears, in a quiet room, each code the server was last told to
-    play (``codes``: {tablet: moments}) at its moments, ``later[tablet]`` seconds late."""
+    ``said``, and whose microphone hears, in a quiet room, each code the box was last told to
+    play (``server.codes``: {tablet: moments}) at its moments, ``later[tablet]`` seconds late."""
     from narrator.shell.speakerbox.listen import Listener
 
     def record(seconds, clock):
         begins = clock()
         recording = room_noise(seconds)
-        for number, moments in codes.items():
+        for number, moments in server.codes.items():
             for moment in moments:
                 place(recording, arrivals.code(number, RATE), moment - begins + 0.1 + later[number], gain=0.5)
         return recording, begins
@@ -821,51 +839,20 @@ def test_a_late_tablet_heard_without_any_tablet_set_before_waits_for_a_round_wit
 
     now = [100.0]
     said: list[str] = []
-    codes: dict = {}
-    left_out = {1}
-
-    class Server:
-        ready = {3: 30}
-        most_delay_ms = 1000
-        set: dict = {}
-
-        def ready_tablets(self, settled):
-            return dict(self.ready)
-
-        def connected_tablets(self):
-            return {1: 10, 2: 21, 3: 30}
-
-        def play_codes(self, moments):
-            self.told = set(moments)
-            codes.clear()
-            codes.update({number: plays for number, plays in moments.items() if number not in left_out})
-
-        def codes_left_out(self, since):
-            return set(left_out)
-
-        def delays(self):
-            return {1: 0, 2: 210, 3: 0}
-
-        def set_delay(self, number, delay):
-            self.set[number] = delay
-
-        def mark_missed(self, numbers):
-            pass
-
-        def listening(self, ask):
-            pass
-
-    server = Server()
+    server = Box({3: 30}, lambda: now[0], connected={1: 10, 2: 21, 3: 30}, delays={1: 0, 2: 210, 3: 0})
+    server.left_out = {1}
     later = {1: 0.040, 3: 0.0}  # 1 behind a speaker 40 ms later than 3's (its delay 0 holds the group there)
 
-    listener = hearing(server, codes, later, now, said)
+    listener = hearing(server, later, now, said)
     listener.set, listener.listened = {1, 2}, {(1, 10), (2, 20)}
     heard = listener.round()
-    assert server.told == {1, 3} and set(codes) == {3} and heard is not None and heard.late == {}, (codes, heard)
+    codes = server.codes
+    assert set(server.told[-1][1]) == {1, 3} and set(codes) == {3} and heard is not None and heard.late == {}, \
+        (codes, heard)
     assert server.set == {} and (3, 30) not in listener.listened and listener.due(), (server.set, listener.listened)
     assert any("heard tablet 3 but none of the tablets it had set" in line for line in said), said
     server.ready = {1: 10, 3: 30}  # 1 in step again
-    left_out.clear()
+    server.left_out.clear()
     heard = listener.round()
     assert set(codes) == {1, 3} and server.set == {1: 0, 3: -40}, (heard, server.set)
     assert (3, 30) in listener.listened and not listener.due()
@@ -882,50 +869,18 @@ def test_a_tablet_set_before_and_in_doubt_as_a_round_begins_is_still_told_to_pla
 
     now = [100.0]
     said: list[str] = []
-    codes: dict = {}
-    left_out: set = set()
-
-    class Server:
-        ready = {1: 10, 2: 20}  # as the round begins: 3 in doubt, 4 too
-        most_delay_ms = 1000
-        set: dict = {}
-
-        def ready_tablets(self, settled):
-            return dict(self.ready)
-
-        def connected_tablets(self):
-            return {1: 10, 2: 20, 3: 30, 4: 40}
-
-        def play_codes(self, moments):
-            codes.clear()
-            codes.update({number: plays for number, plays in moments.items() if number not in left_out})
-
-        def codes_left_out(self, since):
-            return set(left_out)
-
-        def delays(self):
-            return {1: 0, 2: 0, 3: 0, 4: 0}
-
-        def set_delay(self, number, delay):
-            self.set[number] = delay
-
-        def mark_missed(self, numbers):
-            pass
-
-        def listening(self, ask):
-            pass
-
-    server = Server()
+    server = Box({1: 10, 2: 20}, lambda: now[0], connected={1: 10, 2: 20, 3: 30, 4: 40},  # (as the round begins:
+                 delays={1: 0, 2: 0, 3: 0, 4: 0})  # 3 in doubt, 4 too)
     later = {1: 0.0, 2: 0.0, 3: 0.050}
-    listener = hearing(server, codes, later, now, said)
+    listener = hearing(server, later, now, said)
     listener.set, listener.listened = {1, 2, 3}, {(1, 10), (2, 20), (3, 30)}
     heard = listener.round(ready={1: 10, 2: 20, 3: 30, 4: 40}, first=now[0] + 5.0)  # (in step as it was found)
-    assert set(codes) == {1, 2, 3}, codes
+    assert set(server.codes) == {1, 2, 3}, server.codes
     assert heard is not None and heard.missing == () and server.set == {1: 0, 2: 0, 3: 50}, (heard, server.set)
     assert not listener.due()
     # Still in doubt as its plays come, the page leaves them out: not missed, and heard again at the
     # next quiet moment (it counted as listened to, and would not have been)
-    left_out.add(3)
+    server.left_out.add(3)
     server.ready = {1: 10, 2: 20}
     heard = listener.round(ready={1: 10, 2: 20, 3: 30}, first=now[0] + 5.0)
     assert heard.missing == () and set(heard.late) == {1, 2} and server.set[3] == 50, (heard, server.set)
@@ -941,42 +896,14 @@ def test_a_tablet_that_reloads_while_a_round_plays_is_not_named_as_missed():
 
     now = [100.0]
     said: list[str] = []
-    codes: dict = {}
+    server = Box({1: 10, 2: 20}, lambda: now[0], delays={1: 0, 2: 0})
 
-    class Server:
-        ready = {1: 10, 2: 20}
-        most_delay_ms = 1000
-        set: dict = {}
-        missed: list = []
+    def reload():  # 2 reloads as the round plays: it plays none of its code
+        server.ready = {1: 10, 2: 21}
+        del server.codes[2]
 
-        def ready_tablets(self, settled):
-            return dict(self.ready)
-
-        def connected_tablets(self):
-            return dict(self.ready)
-
-        def play_codes(self, moments):
-            codes.clear()
-            codes.update({number: plays for number, plays in moments.items() if number != 2})
-            self.ready = {1: 10, 2: 21}  # 2 reloads as the round plays
-
-        def codes_left_out(self, since):
-            return set()
-
-        def delays(self):
-            return {1: 0, 2: 0}
-
-        def set_delay(self, number, delay):
-            self.set[number] = delay
-
-        def mark_missed(self, numbers):
-            self.missed.append(tuple(numbers))
-
-        def listening(self, ask):
-            pass
-
-    server = Server()
-    listener = hearing(server, codes, {1: 0.0}, now, said)
+    server.on_told = reload
+    listener = hearing(server, {1: 0.0}, now, said)
     heard = listener.round()
     assert heard is not None and set(heard.late) == {1} and heard.missing == (), heard
     assert server.missed == [()] and not any("did not hear" in line for line in said), (server.missed, said)
@@ -992,57 +919,22 @@ def test_a_tablet_whose_page_left_out_its_code_is_not_missed_but_listened_to_aga
 
     now = [100.0]
     said: list[str] = []
-    codes: dict = {}
-    left_out: set = {2}
-
-    class Server:
-        ready = {1: 10, 2: 20}
-        most_delay_ms = 1000
-        set: dict = {}
-        missed: list = []
-
-        def ready_tablets(self, settled):
-            return dict(self.ready)
-
-        def connected_tablets(self):
-            return dict(self.ready)
-
-        def play_codes(self, moments):
-            codes.clear()
-            codes.update({number: plays for number, plays in moments.items() if number not in left_out})
-            self.told = now[0]
-
-        def codes_left_out(self, since):
-            assert since <= self.told
-            return set(left_out)
-
-        def delays(self):
-            return dict(self.set)
-
-        def set_delay(self, number, delay):
-            self.set[number] = delay
-
-        def mark_missed(self, numbers):
-            self.missed.append(tuple(numbers))
-
-        def listening(self, ask):
-            pass
-
-    server = Server()
+    server = Box({1: 10, 2: 20}, lambda: now[0])
+    server.left_out = {2}
     later = {1: 0.0, 2: 0.210}  # 2 behind a speaker 210 ms later than its page can see
 
-    listener = hearing(server, codes, later, now, said)
+    listener = hearing(server, later, now, said)
     heard = listener.round()
     assert heard is not None and set(heard.late) == {1} and heard.missing == (), heard
     assert server.missed == [()] and (2, 20) not in listener.listened and listener.due(), (server.missed, listener.listened)
     assert any("Tablet 2 could not place its hiss" in line for line in said), said
     assert not any("did not hear" in line for line in said), said
-    left_out.clear()  # steady now: it plays its code
+    server.left_out.clear()  # steady now: it plays its code
     heard = listener.round()
     assert set(heard.late) == {1, 2} and server.set == {1: 0, 2: 210}, (heard, server.set)
     assert not listener.due()
     server.ready = {1: 10, 2: 21}  # reloaded: a new connection, in doubt at its round, then again
-    left_out.add(2)
+    server.left_out.add(2)
     heard = listener.round()
     assert heard.missing == () and listener.due()
     heard = listener.round()
