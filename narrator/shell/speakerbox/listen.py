@@ -6,10 +6,11 @@ A round runs in a thread of its own while the box waits for a Start (before the 
 that join together heard in one; in a game of many nights, before each night that waits for one);
 in a game of many nights between two turns, before the next is called (``BoxTable.load``); and
 in a night played whole (a one-night game) in a stretch where its voice is silent, over its bed
-(``during``). The codes are a short hiss, never under the narration's voice. A round runs when a tablet that was not listened to yet is in step
-(a first join, a late join, a reload), when the controls page asks, and when the laptop, keeping
-an ear on the night between rounds (``watch``, ``narrator.core.drift``), hears the tablets come
-apart; the box plays on as before when it cannot listen.
+(``during``). The codes are a short hiss, never under the narration's voice. A round runs when a
+tablet that was not listened to yet is in step (a first join, a late join, a reload), when the
+controls page asks, and when the laptop, keeping an ear on the night between rounds (``watch``,
+``narrator.core.drift``), hears the tablets come apart; the box plays on as before when it cannot
+listen.
 """
 
 import threading
