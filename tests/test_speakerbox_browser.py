@@ -536,6 +536,10 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
         after  # all of it taken (a loaded machine's reading a few ms off for a moment: 8.5 ms once)
 
 
+# what a page reports to the laptop as in step: its clock known, its output's timestamps believed, its sound on
+IN_STEP = "narratorBox.offset !== null && narratorBox.trusted === true && narratorBox.ctx.state === 'running'"
+
+
 def test_a_tablet_tells_the_laptop_at_once_when_it_comes_in_or_out_of_step(browser):
     """The laptop listens to a tablet once it has been in step a while, counted from the page's
     report that says so: a report only every two seconds added up to two seconds to a calibration
@@ -552,7 +556,6 @@ def test_a_tablet_tells_the_laptop_at_once_when_it_comes_in_or_out_of_step(brows
     server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
     box.on_change = server.broadcast
     server.start()
-    in_step = "narratorBox.offset !== null && narratorBox.trusted === true && narratorBox.ctx.state === 'running'"
 
     def after(condition, seconds=20.0):
         """Wall time at which ``condition()`` was first seen true, polled every 20 ms."""
@@ -568,10 +571,10 @@ def test_a_tablet_tells_the_laptop_at_once_when_it_comes_in_or_out_of_step(brows
         page.evaluate(LIE)
         for leap in (0.010, 0.020):  # (twice: once could fall on a two-second report by chance)
             page.evaluate(f"window.lie.step = {leap}")
-            went = after(lambda: not page.evaluate(in_step), seconds=5.0)
+            went = after(lambda: not page.evaluate(IN_STEP), seconds=5.0)
             told = after(lambda: server.ready_tablets(0) == {}, seconds=5.0)
             assert told - went < 0.6, ("out of step", leap, told - went)
-            came = after(lambda: page.evaluate(in_step), seconds=10.0)
+            came = after(lambda: page.evaluate(IN_STEP), seconds=10.0)
             told = after(lambda: server.ready_tablets(0) != {}, seconds=5.0)
             assert told - came < 0.6, ("in step", leap, told - came)
     finally:
@@ -595,16 +598,15 @@ def test_a_tablet_places_each_play_of_its_code_a_moment_before_it(browser):
     server.listening(lambda: None)
     box.on_change = server.broadcast
     server.start()
-    in_step = "narratorBox.offset !== null && narratorBox.trusted === true && narratorBox.ctx.state === 'running'"
     try:
         page = joined(browser, f"http://127.0.0.1:{server.port}/")
-        page.wait_for_function(in_step, timeout=20000)
+        page.wait_for_function(IN_STEP, timeout=20000)
         page.evaluate(LIE)
         page.evaluate("window.lie.step = 0.010")
-        page.wait_for_function(f"!({in_step})", timeout=5000)
+        page.wait_for_function(f"!({IN_STEP})", timeout=5000)
         told = time.monotonic()
         server.play_codes({1: (told + 5.0, told + 8.0)})
-        page.wait_for_function(in_step, timeout=4000)  # (in step again within 1-2 s here: before the first play)
+        page.wait_for_function(IN_STEP, timeout=4000)  # (in step again within 1-2 s here: before the first play)
         page.wait_for_function("narratorBox.events.filter(([, what]) => what.startsWith('code')).length >= 2",
                                timeout=12000)
         events = [what for _, what, _ in page.evaluate("narratorBox.events") if what.startswith("code")]
