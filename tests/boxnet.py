@@ -25,10 +25,14 @@ import numpy as np
 import pytest
 
 # The tests that hold tablets to a few milliseconds in real time (browsers, the PulseAudio rig) run one
-# after another in one worker (pytest-xdist's loadgroup), and each alone: the other workers wait at
-# their next test until it is over (tests/conftest.py, pytest_runtest_protocol). Beside a busy
-# neighbour on two cores they miss their bounds, which they meet alone.
+# after another in one worker (pytest-xdist's loadgroup), at the usual priority while the other
+# workers run theirs at the lowest (tests/conftest.py, pytest_runtest_protocol): beside a busy
+# neighbour of the same priority on two cores they miss their bounds, which they meet alone.
 TIMED = pytest.mark.xdist_group("timed")
+# ...and one that measures the rig's own floor runs alone: the other workers wait at their next test
+# until it is over (beside the lowest-priority suite, plain players given the night at one moment
+# started 72 ms apart, once: that is the machine's load, not the rig's floor).
+ALONE = pytest.mark.xdist_group("timed", alone=True)
 
 RATE = 24000
 PERIOD = 8.0  # seconds: the ramp's period; positions are read modulo this
