@@ -50,6 +50,23 @@ def ramp_night(seconds: float) -> bytes:
     return out.getvalue()
 
 
+def ramp_box(seconds: float, listening=None, **options):
+    """A started speaker box on loopback whose night is ``seconds`` of the ramp, one phase long:
+    the box and its server. ``listening``: the laptop listens (--listen), that called to ask for a
+    round; ``options``: the server's other keywords (``speech``...)."""
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(float(seconds), [(0.0, "night")], time.monotonic)
+    server = BoxServer(box, ramp_night(seconds), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
+                       **options)
+    if listening is not None:
+        server.listening(listening)
+    box.on_change = server.broadcast
+    server.start()
+    return box, server
+
+
 class JitterProxy:
     """Forward 127.0.0.1:``port`` to ``target``, each chunk held ``base`` + U(0, ``jitter``) seconds
     (+ ``RETRANSMIT`` with probability ``loss``), never overtaking the chunk before it."""
@@ -333,13 +350,7 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1, keep
     - pause stop time spread: how far apart (on the wall clock) they fell silent
     - resume: how far the first sample after the resume is from the last before it (replayed or skipped)
     """
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
-
-    box = Box(60.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(60)
     proxy = JitterProxy(server.port, jitter=jitter, loss=loss, seed=seed).start()
     address = f"http://127.0.0.1:{proxy.port}/"
     try:

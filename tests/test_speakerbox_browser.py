@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from boxnet import CHROMIUM, JitterProxy
+from boxnet import CHROMIUM, JitterProxy, ramp_box
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
@@ -248,15 +248,7 @@ def test_a_tablet_with_an_audio_session_plays_as_media_so_a_silent_switch_does_n
 
 
 def test_a_tablet_that_slept_measures_its_clock_afresh_and_plays_on_in_step(browser):
-    from boxnet import ramp_night
-
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
-
-    box = Box(30.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(30), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(30)
     try:
         page = joined(browser, f"http://127.0.0.1:{server.port}/")
         page.wait_for_function("narratorBox.nightId !== null && !narratorBox.settling", timeout=20000)
@@ -288,17 +280,9 @@ def test_a_page_the_laptop_has_not_heard_plays_the_night_silent_until_it_is_hear
     unheard while the laptop has not heard them, longer than a late joiner's own hush (2 s at
     most); each is heard once in step after its round (a delay set, or not heard: as it is). One
     that no round comes for plays as it is after a while (UNHEARD_LONGEST, shortened here)."""
-    from boxnet import ramp_night
-
     from narrator.core import arrivals
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
 
-    box = Box(60.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    server.listening(lambda: None)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(60, listening=lambda: None)
     try:
         address = f"http://127.0.0.1:{server.port}/"
         first = joined(browser, address)
@@ -430,15 +414,9 @@ def test_a_tablet_whose_speaker_delay_is_set_on_the_controls_page_plays_that_muc
     log says what moved it."""
     import statistics
 
-    from boxnet import played, ramp_night, skews, tablet
+    from boxnet import played, skews, tablet
 
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
-
-    box = Box(30.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(30), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(30)
     address = f"http://127.0.0.1:{server.port}/"
     try:
         near, far = tablet(browser, address), tablet(browser, address)
@@ -472,18 +450,11 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
     13, 17 to 19); the page's log says what moved it. The page takes it only in a quiet stretch
     where it believes its output's timestamps: on a loaded machine they can be in doubt through a
     whole one, so the night has three, and the test waits for the one the page took."""
-    from boxnet import played, position_at, ramp_night, sounding, tablet, wrapped
-
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
+    from boxnet import played, position_at, sounding, tablet, wrapped
 
     quiet = [(5.0, 7.0), (11.0, 13.0), (17.0, 19.0)]
     speech = [(0.0, 5.0), (7.0, 11.0), (13.0, 17.0), (19.0, 30.0)]
-    box = Box(30.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(30), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
-                       speech=speech)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(30, speech=speech)
     address = f"http://127.0.0.1:{server.port}/"
     taken = "narratorBox.events.some((event) => event[1] === 'speaker delay taken in a quiet moment')"
     try:
@@ -546,16 +517,9 @@ def test_a_tablet_tells_the_laptop_at_once_when_it_comes_in_or_out_of_step(brows
     (issue 41's 10 s) whenever a page's timestamps came to agree between two reports. A page whose
     output timestamps leap (here made to) reports within a tick or two that it is out of step, and
     again when they agree."""
-    from boxnet import ramp_night
     from test_speakerbox_doubt import LIE
 
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
-
-    box = Box(60.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(60)
 
     def after(condition, seconds=20.0):
         """Wall time at which ``condition()`` was first seen true, polled every 20 ms."""
@@ -587,17 +551,9 @@ def test_a_tablet_places_each_play_of_its_code_a_moment_before_it(browser):
     were in doubt when it was told (they leap now and then while a page plays) and agree again by
     then plays its code: placed as it was told, it left the code out, and a round asked for
     because that tablet drifted did not hear it (the --listen rig test, once)."""
-    from boxnet import ramp_night
     from test_speakerbox_doubt import LIE
 
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
-
-    box = Box(60.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(60), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    server.listening(lambda: None)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(60, listening=lambda: None)
     try:
         page = joined(browser, f"http://127.0.0.1:{server.port}/")
         page.wait_for_function(IN_STEP, timeout=20000)

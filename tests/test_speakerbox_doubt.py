@@ -12,7 +12,7 @@ import os
 import time
 
 import pytest
-from boxnet import ARGS, CHROMIUM, ramp_night, tablet
+from boxnet import ARGS, CHROMIUM, ramp_box, tablet
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
@@ -60,13 +60,7 @@ def logged(page, what: str, since: float, timeout: float = 3.0) -> list:
 def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch():
     from playwright.sync_api import sync_playwright
 
-    from narrator.shell.speakerbox.server import BoxServer
-    from narrator.shell.speakerbox.state import Box
-
-    box = Box(120.0, [(0.0, "night")], time.monotonic)
-    server = BoxServer(box, ramp_night(120), {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0)
-    box.on_change = server.broadcast
-    server.start()
+    box, server = ramp_box(120)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
