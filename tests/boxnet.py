@@ -29,9 +29,11 @@ import pytest
 # workers run theirs at the lowest (tests/conftest.py, pytest_runtest_protocol): beside a busy
 # neighbour of the same priority on two cores they miss their bounds, which they meet alone.
 TIMED = pytest.mark.xdist_group("timed")
-# ...and one that measures the rig's own floor runs alone: the other workers wait at their next test
-# until it is over (beside the lowest-priority suite, plain players given the night at one moment
-# started 72 ms apart, once: that is the machine's load, not the rig's floor).
+# ...and two run alone: the other workers wait at their next test until it is over. The rig's own
+# floor, which must not include the machine's load (beside the lowest-priority suite, plain players
+# given the night at one moment started 72 ms apart, once); and the --listen rig test, which beside
+# it used its retries (84-95 s where it takes about 70 alone) and once read no window of the night
+# before the drift (one run of seven).
 ALONE = pytest.mark.xdist_group("timed", alone=True)
 
 RATE = 24000
