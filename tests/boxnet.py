@@ -32,7 +32,7 @@ TIMED = pytest.mark.xdist_group("timed")
 # ...and two run alone: the other workers wait at their next test until it is over. The rig's own
 # floor, which must not include the machine's load (beside the lowest-priority suite, plain players
 # given the night at one moment started 72 ms apart, once); and the --listen rig test, which beside
-# it used its retries (84-95 s where it takes about 70 alone) and once read no window of the night
+# it took 69-95 s (about 70 alone: it used its retries) and once read no window of the night
 # before the drift (one run of seven).
 ALONE = pytest.mark.xdist_group("timed", alone=True)
 
