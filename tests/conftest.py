@@ -114,11 +114,13 @@ def pytest_collection_modifyitems(items):
 
 def runs_alone(item) -> bool:
     """Whether ``item`` is marked ALONE (tests/boxnet.py): a TIMED test no other test may run beside."""
-    return is_timed(item) and item.get_closest_marker("xdist_group").kwargs.get("alone", False)
+    from boxnet import TIMED
+
+    return is_timed(item) and item.get_closest_marker(TIMED.mark.name).kwargs.get("alone", False)
 
 
 LOCKS = "NARRATOR_TEST_LOCKS"  # the folder of the TIMED tests' lock, shared by every worker
-_HELD: list = []  # the lock files a worker keeps hold of from one TIMED test to the next
+_HELD: list = []  # the lock a worker keeps hold of from one test that runs alone to the next
 _YIELDING: list = []  # not empty once this worker runs at the lowest priority (it cannot go back)
 
 

@@ -740,7 +740,7 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
                    for start, end in found["speech"]), (offsets, found["speech"])
 
 
-class Box:
+class MemoryBox:
     """What a Listener asks of the speaker box, kept in memory: the tablets in step (``ready``) and
     connected (``connected``; None: those in step), each {number: connection}; their delays, one a
     round set as set. Every telling is kept in ``told`` (box time, moments) and the codes last told
@@ -794,7 +794,7 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
     from narrator.shell.speakerbox.listen import LEAD, Listener
 
     now = [100.0]
-    server = Box({1: 10, 2: 20}, lambda: now[0])
+    server = MemoryBox({1: 10, 2: 20}, lambda: now[0])
 
     def sleep(seconds):
         now[0] += seconds
@@ -809,7 +809,7 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
     assert len(told) == 1 and told[0][0] == pytest.approx(110.0 - LEAD) and set(told[0][1]) == {1}, told
 
 
-def hearing(server: Box, later: dict, now: list, said: list):
+def hearing(server: MemoryBox, later: dict, now: list, said: list):
     """A Listener on ``server`` whose clock is ``now[0]`` (its waits move it on), saying into
     ``said``, and whose microphone hears, in a quiet room, each code the box was last told to
     play (``server.codes``: {tablet: moments}) at its moments, ``later[tablet]`` seconds late."""
@@ -839,7 +839,7 @@ def test_a_late_tablet_heard_without_any_tablet_set_before_waits_for_a_round_wit
 
     now = [100.0]
     said: list[str] = []
-    server = Box({3: 30}, lambda: now[0], connected={1: 10, 2: 21, 3: 30}, delays={1: 0, 2: 210, 3: 0})
+    server = MemoryBox({3: 30}, lambda: now[0], connected={1: 10, 2: 21, 3: 30}, delays={1: 0, 2: 210, 3: 0})
     server.left_out = {1}
     later = {1: 0.040, 3: 0.0}  # 1 behind a speaker 40 ms later than 3's (its delay 0 holds the group there)
 
@@ -869,7 +869,7 @@ def test_a_tablet_set_before_and_in_doubt_as_a_round_begins_is_still_told_to_pla
 
     now = [100.0]
     said: list[str] = []
-    server = Box({1: 10, 2: 20}, lambda: now[0], connected={1: 10, 2: 20, 3: 30, 4: 40},  # (as the round begins:
+    server = MemoryBox({1: 10, 2: 20}, lambda: now[0], connected={1: 10, 2: 20, 3: 30, 4: 40},  # (as the round begins:
                  delays={1: 0, 2: 0, 3: 0, 4: 0})  # 3 in doubt, 4 too)
     later = {1: 0.0, 2: 0.0, 3: 0.050}
     listener = hearing(server, later, now, said)
@@ -896,7 +896,7 @@ def test_a_tablet_that_reloads_while_a_round_plays_is_not_named_as_missed():
 
     now = [100.0]
     said: list[str] = []
-    server = Box({1: 10, 2: 20}, lambda: now[0], delays={1: 0, 2: 0})
+    server = MemoryBox({1: 10, 2: 20}, lambda: now[0], delays={1: 0, 2: 0})
 
     def reload():  # 2 reloads as the round plays: it plays none of its code
         server.ready = {1: 10, 2: 21}
@@ -919,7 +919,7 @@ def test_a_tablet_whose_page_left_out_its_code_is_not_missed_but_listened_to_aga
 
     now = [100.0]
     said: list[str] = []
-    server = Box({1: 10, 2: 20}, lambda: now[0])
+    server = MemoryBox({1: 10, 2: 20}, lambda: now[0])
     server.left_out = {2}
     later = {1: 0.0, 2: 0.210}  # 2 behind a speaker 210 ms later than its page can see
 
