@@ -25,16 +25,11 @@ import numpy as np
 import pytest
 
 # The tests that hold tablets to a few milliseconds in real time (browsers, the PulseAudio rig) run one
-# after another in one worker (pytest-xdist's loadgroup), at the usual priority while the other
-# workers run theirs at the lowest (tests/conftest.py, pytest_runtest_protocol): beside a busy
-# neighbour of the same priority on two cores they miss their bounds, which they meet alone.
+# after another in one worker (pytest-xdist's loadgroup), and each alone: the other workers wait at
+# their next test until it is over (tests/conftest.py, pytest_runtest_protocol). Beside a busy
+# neighbour on two cores they miss their bounds, which they meet alone; beside the rest of the suite
+# at the lowest priority (nice 19) too: tried, three of the four failed once each in eleven runs.
 TIMED = pytest.mark.xdist_group("timed")
-# ...and two run alone: the other workers wait at their next test until it is over. The rig's own
-# floor, which must not include the machine's load (beside the lowest-priority suite, plain players
-# given the night at one moment started 72 ms apart, once); and the --listen rig test, which beside
-# it took 69-95 s (about 70 alone: it used its retries) and once read no window of the night
-# before the drift (one run of seven).
-ALONE = pytest.mark.xdist_group("timed", alone=True)
 
 RATE = 24000
 PERIOD = 8.0  # seconds: the ramp's period; positions are read modulo this

@@ -107,60 +107,37 @@ def is_timed(item) -> bool:
     return marker is not None and marker.args == TIMED.mark.args
 
 
-def pytest_collection_modifyitems(items):
-    """The tests marked ALONE first: at the start nothing else has begun, so none waits for them."""
-    items.sort(key=lambda item: not runs_alone(item))
-
-
-def runs_alone(item) -> bool:
-    """Whether ``item`` is marked ALONE (tests/boxnet.py): a TIMED test no other test may run beside."""
-    from boxnet import TIMED
-
-    return is_timed(item) and item.get_closest_marker(TIMED.mark.name).kwargs.get("alone", False)
-
-
 LOCKS = "NARRATOR_TEST_LOCKS"  # the folder of the TIMED tests' lock, shared by every worker
-_HELD: list = []  # the lock a worker keeps hold of from one test that runs alone to the next
-_YIELDING: list = []  # not empty once this worker runs at the lowest priority (it cannot go back)
+_HELD: list = []  # the lock files a worker keeps hold of from one TIMED test to the next
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """A test marked TIMED (tests/boxnet.py) holds tablets to milliseconds in real time, and the
-    suite keeps both cores busy: side by side with it, a CPU-bound neighbour has made its browsers
-    and sound server miss their bounds (in a clean clone and on a fresh machine). So every worker
-    lowers its priority (nice 19) at its first test that is not TIMED, and a TIMED test in a worker
-    still at the usual priority runs beside them: the scheduler gives its browsers and sound server
-    the cores whenever they want them, and the rest of the suite the time they leave (their own
-    figures, vmstat: the machine 50-85 % idle through the TIMED tests when they ran alone).
-
-    A test marked ALONE, or a TIMED test in a worker that has lowered its priority already (its
-    group came late), runs alone: the other workers finish the test they are in and wait at their
-    next one until it is over. A lock shared by every other test, taken whole by it, with a
-    turnstile in front so that two workers taking turns with it cannot hold it off for ever; held
-    from one such test to the next in a worker (``--dist loadgroup`` runs the TIMED tests one
-    after another in one worker), so the others wait once for a run of them."""
+    """A test marked TIMED (tests/boxnet.py) runs alone: the other workers of pytest-xdist finish
+    the test they are in and wait at their next one until it is over. Such a test holds tablets
+    to milliseconds in real time, and the suite keeps both cores busy: side by side with it, a
+    CPU-bound neighbour has made its browsers and sound server miss their bounds (in a clean
+    clone and on a fresh machine). Sharing one worker (``--dist loadgroup``) only keeps them
+    from each other. A lock shared by every other test, taken whole by a TIMED one; a turnstile
+    in front of it, so that a TIMED test waiting is not held off for ever by two workers taking
+    turns with it. The TIMED tests run one after another in their worker, which holds the lock
+    from the first to the last of them: the others wait once for all of them, not once each."""
     import fcntl
-    import os
 
-    def alone(test) -> bool:
-        return runs_alone(test) or (is_timed(test) and bool(_YIELDING))
-
-    if not is_timed(item) and not _YIELDING:
-        os.nice(19)  # (the lowest: the call clamps it)
-        _YIELDING.append(True)
     if not _HELD:
+        import os
+
         folder = Path(os.environ[LOCKS])
         with open(folder / "turnstile.lock", "a") as turnstile:
             running = open(folder / "timed.lock", "a")
             fcntl.flock(turnstile, fcntl.LOCK_EX)
-            fcntl.flock(running, fcntl.LOCK_EX if alone(item) else fcntl.LOCK_SH)
+            fcntl.flock(running, fcntl.LOCK_EX if is_timed(item) else fcntl.LOCK_SH)
             fcntl.flock(turnstile, fcntl.LOCK_UN)
         _HELD.append(running)
     try:
         yield
     finally:
-        if not (alone(item) and nextitem is not None and alone(nextitem)):
+        if not (is_timed(item) and nextitem is not None and is_timed(nextitem)):
             running = _HELD.pop()
             fcntl.flock(running, fcntl.LOCK_UN)
             running.close()

@@ -4,7 +4,7 @@ truth is known; then a short night played for real, two Chromium processes into 
 
 import numpy as np
 import pytest
-from boxnet import ALONE, TIMED
+from boxnet import TIMED
 from heard import (
     RATE,
     STEP,
@@ -167,7 +167,7 @@ def test_a_short_night_heard_through_pulseaudio(tmp_path):
         assert np.nanmax(np.abs(positions - laptop)) < 0.25
 
 
-@ALONE
+@TIMED
 @real
 def test_the_rig_knows_its_own_floor(tmp_path):
     """Issue 41, point 5: before the pages are blamed, what the rig adds. One stream whose channels

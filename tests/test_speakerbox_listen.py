@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 import pytest
-from boxnet import ALONE
+from boxnet import TIMED
 
 from narrator.core import arrivals
 
@@ -432,7 +432,7 @@ WATCHED = ((0.5, 14.0), (20.0, 26.0))  # seconds: the voice of the night the lap
 DRIFT = (3.0, 3, 0.300)  # ...at 3 s into it, tablet 3's speaker goes from 250 to 300 ms late
 
 
-@ALONE
+@TIMED
 def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_path):
     """Three tablets, two of them behind speakers their pages cannot see (40 and 250 ms, BEHIND);
     the laptop's microphone is the room's mix, reached through ALSA's
