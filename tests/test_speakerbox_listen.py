@@ -317,7 +317,11 @@ def test_without_listen_the_controls_page_is_told_the_laptop_does_not_listen():
 
 # --- narrate serve --listen, without a microphone that hears ---------------------------------------------
 
-NULL_INPUT = "pcm.!default { type null }\nctl.!default { type hw card 0 }\n"  # ALSA's null device: silence
+NULL_INPUT = "pcm.!default { type null }\nctl.!default { type hw card 0 }\n"  # ALSA's null device: no tablet
+# (it records whatever its buffer held, not zeros: a room where no tablet sounds, as far as a round can tell)
+ZERO_INPUT = ('pcm.!default { type file slave.pcm { type null } file "/dev/null" infile "/dev/zero" format "raw" }\n'
+              "ctl.!default { type hw card 0 }\n")  # nothing but zeros: what Windows and macOS give an app kept
+# from the microphone
 IN_STEP = {"type": "report", "synced": True, "steady": True, "sound": True}  # a tablet in step with sound, as box.js says
 
 
@@ -354,11 +358,14 @@ def serve_listening(tmp_path, device: str, *args: str) -> tuple[subprocess.Popen
 @pytest.mark.parametrize("device, said", [
     ("pcm.!default { type hw card 9 }\nctl.!default { type hw card 9 }\n", "narrate: cannot record: no microphone"),
     (NULL_INPUT, "narrate: the laptop heard none of the tablets"),
+    (ZERO_INPUT, "narrate: the microphone gave nothing but silence: check that the microphone is connected"),
 ])
 def test_narrate_listen_with_no_microphone_or_a_silent_one_says_so_in_one_line_and_plays_on(tmp_path, device, said):
-    """With no input device, or one that hears nothing (ALSA's null device records silence), the
-    laptop says so in one line once a tablet is in step, names no tablet it could not have heard
-    (no microphone) or names it (a silent one), and the night is played as it would be without."""
+    """With no input device, one that hears no tablet (ALSA's null device), or one that gives
+    nothing but zeros (as Windows and macOS give an app kept from the microphone), the laptop says
+    so in one line once a tablet is in step (for zeros, what to check on this system), names no
+    tablet it could not have heard (no microphone) or names it (the others), and the night is
+    played as it would be without."""
     import aiohttp
 
     from tests.test_playback import portaudio_missing
@@ -828,6 +835,45 @@ def hearing(server: MemoryBox, later: dict, now: list, said: list):
 
     return Listener(server, lambda: now[0], lambda text: said.append(str(text)), lambda text: said.append(str(text)),
                     recorder=record, sleep=sleep)
+
+
+@pytest.mark.parametrize("system, setting", [
+    ("windows", "allow the microphone in Settings › Privacy & security › Microphone (desktop apps too)"),
+    ("macos", "allow the terminal to use the microphone in System Settings › Privacy & Security › Microphone"),
+    ("unix", "check that the microphone is connected and not muted in the system's sound settings"),
+], ids=["windows", "macos", "unix"])
+def test_a_round_that_records_only_zeros_names_the_system_s_microphone_setting(monkeypatch, system, setting):
+    """Windows and macOS give an app that may not use the microphone a stream of zeros, not an
+    error: a round that hears no tablet in nothing but zeros says which setting to open, in the
+    game's language; one that hears a room (noise, however quiet) but no tablet asks whether the
+    microphone is on and the tablets' sound up. Either way every tablet is named as missed and
+    plays as it is."""
+    import narrator.shell.platform
+    from narrator.core.i18n import ENGLISH
+    from narrator.shell.speakerbox.listen import Listener
+    from narrator.shell.translation import load_catalog
+
+    monkeypatch.setattr(narrator.shell.platform, "SYSTEM", system)
+    italian = load_catalog("it")
+    zeros = (lambda seconds: np.zeros(int(seconds * RATE), dtype=np.float32),
+             f"narrate: the microphone gave nothing but silence: {setting}; the tablets play as they are",
+             "narrate: il microfono ha dato solo silenzio: ")
+    room = (room_noise, "narrate: the laptop heard none of the tablets (is its microphone on, and their sound up?); "
+            "the tablets play as they are", "narrate: il portatile non ha sentito nessun tablet")
+    for heard, said, said_in_italian in (zeros, room):
+        now = [100.0]
+        server = MemoryBox({1: 10, 2: 20}, lambda now=now: now[0])
+        warned: list = []
+
+        def sleep(seconds, now=now):
+            now[0] += seconds
+
+        listener = Listener(server, lambda now=now: now[0], lambda text: None, warned.append,
+                            recorder=lambda seconds, clock, heard=heard: (heard(seconds), clock()), sleep=sleep)
+        listener.round()
+        assert [text.render(ENGLISH) for text in warned] == [said] and server.missed == [(1, 2)], warned
+        in_italian = warned[0].render(italian)
+        assert in_italian.startswith(said_in_italian) and setting not in in_italian, in_italian
 
 
 def test_a_late_tablet_heard_without_any_tablet_set_before_waits_for_a_round_with_them():

@@ -22,6 +22,7 @@ from narrator.core import arrivals, drift
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, plural
 from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder
+from narrator.shell.platform.hints import microphone_refused
 
 RATE = RECORD_RATE  # the codes are served at this rate, and recorded at it
 LEAD = 1.0  # seconds from telling the tablets to the first code: for the message to reach them, the microphone
@@ -76,6 +77,17 @@ def stretch(tablets: int) -> float:
     it, and nothing but the codes and the bed should sound there."""
     plays = schedule(list(range(tablets)), 0.0)
     return max(max(moments) for moments in plays.values()) + arrivals.APART
+
+
+def nothing_heard(recording: np.ndarray) -> Text:
+    """What the laptop says when a round heard no tablet. A recording of nothing but zeros is not a
+    quiet room (a microphone always hears some noise): Windows and macOS hand an app that may not
+    use the microphone zeros, not an error, so the setting to open is named."""
+    if not np.any(recording):
+        return msg("narrate: {problem}; the tablets play as they are",
+                   problem=msg("the microphone gave nothing but silence: {fix}", fix=microphone_refused()))
+    return msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound up?); the "
+               "tablets play as they are")
 
 
 Recorder = Callable[[float, Callable[[], float]], tuple]
@@ -360,8 +372,7 @@ class Listener:
                              tablets=", ".join(str(number) for number in waiting)))
             return arrivals.Heard({}, heard.missing)
         if not heard.late:
-            self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
-                          "up?); the tablets play as they are"))
+            self.warn(nothing_heard(recording))
             return heard
         current = self.server.delays()
         for number, delay in arrivals.delays(heard, current, self.server.most_delay_ms, frozenset(self.set)).items():
