@@ -103,7 +103,8 @@ def main(argv=None) -> int:
         catalog = read_po(path.open("rb"), locale=language)
         write(updated(catalog, fresh), path)
         left = [message for message in catalog if message.id and (message.fuzzy or not all(
-            [message.string] if isinstance(message.string, str) else message.string))]  # (a plural: every form)
+            message.string if isinstance(message.string, (list, tuple)) else [message.string]))]  # (a plural: every form;
+        # a message new to the catalog has no string at all)
         print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, {len(left)} to translate or review")
     return 0
 

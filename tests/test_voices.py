@@ -408,6 +408,31 @@ def test_doctor_reports_each_part_in_a_line(run, tmp_path):
     assert lines[-1] == f"Cache: {tmp_path} (0 spoken lines)"
 
 
+@pytest.mark.parametrize("device, said", [
+    ('pcm.!default { type file slave.pcm { type null } file "/dev/null" infile "/dev/zero" format "raw" }\n',
+     "Microfono (per --listen): ok: default"),
+    ("pcm.!default { type hw card 9 }\nctl.!default { type hw card 9 }\n",
+     "Microfono (per --listen): nessuno: collegane uno o scegli un ingresso nelle impostazioni audio del sistema"),
+], ids=["an input", "none"])
+def test_doctor_names_the_microphone_listen_would_record_from(tmp_path, device, said):
+    """``narrate doctor`` names the default input, the one ``--listen`` records from (through
+    PortAudio, as a round opens it), or says there is none and what to do; nothing is recorded."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.test_playback import portaudio_missing
+
+    if portaudio_missing():
+        pytest.skip("PortAudio (libportaudio2) is not installed")
+    config = tmp_path / "asound.conf"
+    config.write_text(device)
+    result = subprocess.run([sys.executable, "-m", "narrator", "doctor", "--lang", "it"], capture_output=True,
+                            text=True, timeout=60, env={**os.environ, "ALSA_CONFIG_PATH": str(config)})
+    assert result.returncode == 0, result.stderr
+    assert said in result.stdout.splitlines(), result.stdout
+
+
 @pytest.mark.parametrize("program, use", [("true", "aplay (no pause)"), ("false", "a file in {nights}, written instead "
                                                                                 "of played")])
 def test_doctor_says_what_a_game_would_play_through(run, tmp_path, program, use):

@@ -1,4 +1,5 @@
-"""What this machine can do for narrate: engine and voices, packs, sound output, the fallback."""
+"""What this machine can do for narrate: engine and voices, packs, sound output, the fallback, the
+microphone ``--listen`` records from."""
 
 import sys
 
@@ -30,6 +31,7 @@ def report(env: Environment) -> list[str]:
     else:
         use = _("a file in {folder}, written instead of played").format(folder=env.nights_dir())
     lines.append(_("Playback would use: {player}").format(player=use))
+    lines.append(_("Microphone (for --listen): {state}").format(state=_microphone()))
     clips = list((env.cache_dir / "clips").glob("*/*.wav"))
     lines.append(_("Cache: {folder} ({count} spoken lines)").format(folder=env.cache_dir, count=len(clips)))
     return lines
@@ -89,3 +91,20 @@ def _device() -> str:
     others = [name for name in outputs if name != default["name"]]
     listed = _("; also {devices}").format(devices=", ".join(others)) if others else ""
     return _("ok: {device} ({rate} Hz)").format(device=default["name"], rate=int(default["default_samplerate"])) + listed
+
+
+def _microphone() -> str:
+    """The input ``--listen`` would record from, by name; nothing is recorded here. (Whether the
+    system lets narrate use it shows only when it records: Windows and macOS then give zeros, which
+    a round names with the setting to open.)"""
+    from narrator.shell.platform.hints import portaudio_missing
+
+    try:
+        import sounddevice
+    except OSError:
+        return say(portaudio_missing())
+    try:
+        device = sounddevice.query_devices(kind="input")
+    except (sounddevice.PortAudioError, ValueError):  # (no default input: PortAudio's device -1)
+        return _("none: connect one or pick an input in the system's sound settings")
+    return _("ok: {device}").format(device=device["name"])

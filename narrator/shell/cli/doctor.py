@@ -8,7 +8,7 @@ from narrator.shell.cli.options import interface_lang_option
 @interface_lang_option
 @click.pass_obj
 def doctor(env):
-    """Check what this machine offers: text-to-speech voices, voice packs, sound output.
+    """Check what this machine offers: text-to-speech voices, voice packs, sound output, microphone.
 
     \b
     Example:

@@ -82,8 +82,9 @@ def stretch(tablets: int) -> float:
 def nothing_heard(recording: np.ndarray) -> Text:
     """What the laptop says when a round heard no tablet. A recording of nothing but zeros is not a
     quiet room (a microphone always hears some noise): Windows and macOS hand an app that may not
-    use the microphone zeros, not an error, so the setting to open is named."""
-    if not np.any(recording):
+    use the microphone zeros, not an error, so the setting to open is named. (An input that gave
+    nothing at all stalled: that is not a refusal.)"""
+    if len(recording) and not np.any(recording):
         return msg("narrate: {problem}; the tablets play as they are",
                    problem=msg("the microphone gave nothing but silence: {fix}", fix=microphone_refused()))
     return msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound up?); the "
