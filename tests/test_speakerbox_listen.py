@@ -844,8 +844,8 @@ def hearing(server: MemoryBox, later: dict, now: list, said: list):
 ], ids=["windows", "macos", "unix"])
 def test_a_round_that_records_only_zeros_names_the_system_s_microphone_setting(monkeypatch, system, setting):
     """Windows and macOS give an app that may not use the microphone a stream of zeros, not an
-    error: a round that hears no tablet in nothing but zeros says which setting to open, in the
-    game's language; one that hears a room (noise, however quiet) but no tablet asks whether the
+    error: a round that hears no tablet in nothing but zeros says which setting to open and how to
+    try again, in the game's language; one that hears a room (noise, however quiet) but no tablet asks whether the
     microphone is on and the tablets' sound up. Either way every tablet is named as missed and
     plays as it is."""
     import narrator.shell.platform
@@ -856,7 +856,8 @@ def test_a_round_that_records_only_zeros_names_the_system_s_microphone_setting(m
     monkeypatch.setattr(narrator.shell.platform, "SYSTEM", system)
     italian = load_catalog("it")
     zeros = (lambda seconds: np.zeros(int(seconds * RATE), dtype=np.float32),
-             f"narrate: the microphone gave nothing but silence: {setting}; the tablets play as they are",
+             f"narrate: the microphone gave nothing but silence: {setting}, then press Listen to the tablets on "
+             "the controls page; meanwhile the tablets play as they are",
              "narrate: il microfono ha dato solo silenzio: ")
     room = (room_noise, "narrate: the laptop heard none of the tablets (is its microphone on, and their sound up?); "
             "the tablets play as they are", "narrate: il portatile non ha sentito nessun tablet")

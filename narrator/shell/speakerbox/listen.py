@@ -85,8 +85,8 @@ def nothing_heard(recording: np.ndarray) -> Text:
     use the microphone zeros, not an error, so the setting to open is named. (An input that gave
     nothing at all stalled: that is not a refusal.)"""
     if len(recording) and not np.any(recording):
-        return msg("narrate: {problem}; the tablets play as they are",
-                   problem=msg("the microphone gave nothing but silence: {fix}", fix=microphone_refused()))
+        return msg("narrate: the microphone gave nothing but silence: {fix}, then press Listen to the tablets on "
+                   "the controls page; meanwhile the tablets play as they are", fix=microphone_refused())
     return msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound up?); the "
                "tablets play as they are")
 
