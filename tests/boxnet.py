@@ -27,8 +27,11 @@ import pytest
 # The tests that hold tablets to a few milliseconds in real time (browsers, the PulseAudio rig) run one
 # after another in one worker (pytest-xdist's loadgroup), and each alone: the other workers wait at
 # their next test until it is over (tests/conftest.py, pytest_runtest_protocol). Beside a busy
-# neighbour on two cores they miss their bounds, which they meet alone; beside the rest of the suite
-# at the lowest priority (nice 19) too: tried, three of the four failed once each in eleven runs.
+# neighbour on two cores they miss their bounds, which they meet alone. Tried, to shorten the suite, and
+# not kept: beside the rest of the suite at the lowest priority (nice 19: three of the four failed once
+# each in eleven runs) or at SCHED_IDLE (the rig's floor failed in the first run: plain players 40 ms
+# apart); in two lanes beside each other, the --listen rig test against the other three (the --listen
+# rig test failed once in six: a round heard two tablets 27 ms apart where it allows 25).
 TIMED = pytest.mark.xdist_group("timed")
 
 RATE = 24000
