@@ -79,16 +79,11 @@ def stretch(tablets: int) -> float:
     return max(max(moments) for moments in plays.values()) + arrivals.APART
 
 
-def nothing_heard(recording: np.ndarray) -> Text:
-    """What the laptop says when a round heard no tablet. A recording of nothing but zeros is not a
-    quiet room (a microphone always hears some noise): Windows and macOS hand an app that may not
-    use the microphone zeros, not an error, so the setting to open is named. (An input that gave
-    nothing at all stalled: that is not a refusal.)"""
-    if len(recording) and not np.any(recording):
-        return msg("narrate: the microphone gave nothing but silence: {fix}, then press Listen to the tablets on "
-                   "the controls page; meanwhile the tablets play as they are", fix=microphone_refused())
-    return msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound up?); the "
-               "tablets play as they are")
+def kept_from(recording: np.ndarray) -> bool:
+    """Whether the system keeps the microphone from narrate: a recording of nothing but zeros is
+    not a quiet room (a microphone always hears some noise), and Windows and macOS hand an app that
+    may not use the microphone zeros, not an error. (An input that gave nothing at all stalled.)"""
+    return len(recording) > 0 and not np.any(recording)
 
 
 Recorder = Callable[[float, Callable[[], float]], tuple]
@@ -110,7 +105,7 @@ class Listener:
         self.excused: set[tuple[int, int]] = set()  # (tablet, connection) that left out its code once: tried again
         self.ear: list[tuple[float, tuple[float, ...] | None]] = []  # what the watch heard: (box time, copies)
         self.asked = False  # the controls page asked for a round
-        self.broken = False  # the microphone could not be opened: not tried again unless asked
+        self.broken = False  # the microphone could not be opened, or gave only zeros: not tried again unless asked
         self.apart: list[tuple[float, ...]] = []  # what the watch found apart in each stretch since the last round
         self.patient_until = 0.0  # (box time) the watch does not ask for another round before this
         self.watching = False  # the watch has begun (and said so)
@@ -243,11 +238,15 @@ class Listener:
                       "moment.", ms=round(distance * 1000)))
 
     def _cannot(self, error: NarratorError) -> None:
-        """The microphone failed: not tried again unless the controls page asks, and every tablet,
-        one waiting to be heard too, plays as it is."""
+        """The microphone failed (``_stop_listening``)."""
+        self._stop_listening()
+        self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
+
+    def _stop_listening(self) -> None:
+        """The microphone failed, or the system keeps it from narrate: not tried again unless the
+        controls page asks, and every tablet, one waiting to be heard too, plays as it is."""
         self.broken = True
         self.server.play_unheard()
-        self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
 
     def now(self) -> None:
         """A quiet moment between two turns, or the Start: a round when one is due (not waiting for
@@ -355,6 +354,11 @@ class Listener:
         except NarratorError as error:
             self._cannot(error)
             return None
+        if kept_from(recording):  # (its silence says nothing of the tablets: none is named as not heard)
+            self._stop_listening()
+            self.warn(msg("narrate: the microphone gave nothing but silence: {fix}, then press Listen to the tablets "
+                          "on the controls page; meanwhile the tablets play as they are", fix=microphone_refused()))
+            return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
         heard = self._gone(arrivals.listen(recording, RATE, start, moments), ready)
@@ -373,7 +377,8 @@ class Listener:
                              tablets=", ".join(str(number) for number in waiting)))
             return arrivals.Heard({}, heard.missing)
         if not heard.late:
-            self.warn(nothing_heard(recording))
+            self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
+                          "up?); the tablets play as they are"))
             return heard
         current = self.server.delays()
         for number, delay in arrivals.delays(heard, current, self.server.most_delay_ms, frozenset(self.set)).items():
