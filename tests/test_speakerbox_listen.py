@@ -317,11 +317,13 @@ def test_without_listen_the_controls_page_is_told_the_laptop_does_not_listen():
 
 # --- narrate serve --listen, without a microphone that hears ---------------------------------------------
 
-NULL_INPUT = "pcm.!default { type null }\nctl.!default { type hw card 0 }\n"  # ALSA's null device: no tablet
-# (it records whatever its buffer held, not zeros: a room where no tablet sounds, as far as a round can tell)
-ZERO_INPUT = ('pcm.!default { type file slave.pcm { type null } file "/dev/null" infile "/dev/zero" format "raw" }\n'
-              "ctl.!default { type hw card 0 }\n")  # nothing but zeros: what Windows and macOS give an app kept
-# from the microphone
+# A room where no tablet sounds: an input of noise (/dev/urandom read as samples, through ALSA's file
+# plugin). Not ALSA's null device: it records mostly zeros, now and then what its buffer held, and a
+# recording of nothing but zeros is a microphone the system keeps from narrate (``kept_from``).
+NOISE_INPUT = ('pcm.!default { type file slave.pcm { type null } file "/dev/null" infile "/dev/urandom" format "raw" }\n'
+               "ctl.!default { type hw card 0 }\n")
+ZERO_INPUT = NOISE_INPUT.replace("/dev/urandom", "/dev/zero")  # nothing but zeros: what Windows and macOS give an
+# app kept from the microphone
 IN_STEP = {"type": "report", "synced": True, "steady": True, "sound": True}  # a tablet in step with sound, as box.js says
 
 
@@ -357,14 +359,14 @@ def serve_listening(tmp_path, device: str, *args: str) -> tuple[subprocess.Popen
 
 @pytest.mark.parametrize("device, said", [
     ("pcm.!default { type hw card 9 }\nctl.!default { type hw card 9 }\n", "narrate: cannot record: no microphone"),
-    (NULL_INPUT, "narrate: the laptop heard none of the tablets"),
+    (NOISE_INPUT, "narrate: the laptop heard none of the tablets"),
     (ZERO_INPUT, "narrate: the microphone gave nothing but silence: check that the microphone is connected"),
 ])
 def test_narrate_listen_with_no_microphone_or_a_silent_one_says_so_in_one_line_and_plays_on(tmp_path, device, said):
-    """With no input device, one that hears no tablet (ALSA's null device), or one that gives
+    """With no input device, one that hears no tablet (a noise input), or one that gives
     nothing but zeros (as Windows and macOS give an app kept from the microphone), the laptop says
     so in one line once a tablet is in step (for zeros, what to check on this system), names the
-    tablet as not heard only where the microphone heard a room (ALSA's null device), and the night
+    tablet as not heard only where the microphone heard a room (the noise input), and the night
     is played as it would be without."""
     names = said.startswith("narrate: the laptop heard none")  # (no microphone, or zeros: the tablet is not named)
     import aiohttp
@@ -604,13 +606,13 @@ def test_the_night_tells_the_tablets_where_its_voice_sounds():
 def test_a_tablet_that_joins_during_the_night_is_listened_to_between_two_turns(tmp_path):
     """narrate --listen on a game of many nights: the tablet there before Start is listened to
     then; one that joins while the first night plays plays its code before the next turn is
-    called, while the night's last part is over and before the day. (The input is ALSA's null
-    device: nothing is heard, and the game plays on as it is.)"""
+    called, while the night's last part is over and before the day. (The input is noise, a room
+    where no tablet sounds: nothing is heard, and the game plays on as it is.)"""
     import aiohttp
     from moderation import Served, random_answer
 
     config = tmp_path / "asound.conf"
-    config.write_text(NULL_INPUT)
+    config.write_text(NOISE_INPUT)
     served = Served.start(tmp_path, "lupus-in-tabula", 8, "en", "--listen", "--count-seconds", "5",
                           environ={"ALSA_CONFIG_PATH": str(config)})
     told: dict[str, list] = {"first": [], "late": []}  # (message, the box's state as the console last saw it)
@@ -694,10 +696,10 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
     """narrate serve --listen on a one-night game, its night played whole: a tablet that joins
     while it plays plays its code in a stretch of the night the voice leaves silent (each play's
     stretch, from EARLY before it to APART after it, clear of every line), its night silent until
-    then; ALSA's null input hears nothing, and it plays as it is."""
+    then; the noise input hears no tablet, and it plays as it is."""
     import aiohttp
 
-    process, address, token = serve_listening(tmp_path, NULL_INPUT, "--players", "5")
+    process, address, token = serve_listening(tmp_path, NOISE_INPUT, "--players", "5")
     found: dict = {}
     try:
         async def drive():
@@ -737,7 +739,7 @@ def test_a_tablet_that_joins_while_a_whole_night_plays_is_listened_to_where_the_
         process.kill()
     assert process.returncode == 0 and "Traceback" not in stderr, stderr
     assert output.count("Listening for the tablets") == 1, (output, stderr)  # (the night is skipped before it ends)
-    # Told as it joined to play the night silent until heard; the null input heard nothing: as it is
+    # Told as it joined to play the night silent until heard; the noise input heard no tablet: as it is
     assert found["delays"] == [(True, False), (False, True)], found["delays"]
     night = found["state"]["night"]
     assert night["running"] and night["stop_time"] is None
