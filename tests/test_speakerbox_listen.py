@@ -852,25 +852,38 @@ def hearing(server: MemoryBox, later: dict, now: list, said: list):
 ], ids=["windows", "macos", "unix"])
 def test_a_round_that_records_only_zeros_names_the_system_s_microphone_setting(monkeypatch, system, setting):
     """Windows and macOS give an app that may not use the microphone a stream of zeros, not an
-    error: a round that records nothing but zeros says which setting to open and how to try again,
+    error: the laptop's recording (``listen.record``, here of a microphone that gives zeros or a
+    quiet room) fails as a microphone that cannot be opened does, and a round that records nothing
+    but zeros says which setting to open and how to try again,
     in the game's language, names no tablet as not heard (their silence says nothing of their
     sound), and the laptop stops listening until the controls page asks, every tablet playing as it
     is. One that hears a room (noise, however quiet) but no tablet asks whether the microphone is on
     and the tablets' sound up, and names each tablet as not heard (each then plays as it is)."""
     import narrator.shell.platform
     from narrator.core.i18n import ENGLISH
-    from narrator.shell.speakerbox.listen import Listener
+    from narrator.shell.audio.clip import Clip
+    from narrator.shell.speakerbox import listen
     from narrator.shell.translation import load_catalog
+
+    class Microphone:  # (what sounddevice gives MicrophoneRecorder, at once: 20 s of ``source``)
+        def __init__(self, source):
+            self.source = source
+
+        def record(self, stop, levels=None, arrived=None):
+            samples = self.source(20.0)
+            arrived(len(samples), False)
+            return Clip(samples, RATE)
 
     monkeypatch.setattr(narrator.shell.platform, "SYSTEM", system)
     italian = load_catalog("it")
     zeros = (lambda seconds: np.zeros(int(seconds * RATE), dtype=np.float32),
              f"narrate: the microphone gave nothing but silence: {setting}, then press Listen to the tablets on "
-             "the controls page; meanwhile the tablets play as they are",
+             "the controls page; the tablets play as they are",
              "narrate: il microfono ha dato solo silenzio: ")
     room = (room_noise, "narrate: the laptop heard none of the tablets (is its microphone on, and their sound up?); "
             "the tablets play as they are", "narrate: il portatile non ha sentito nessun tablet")
     for heard, said, said_in_italian, deaf in (zeros + (True,), room + (False,)):
+        monkeypatch.setattr(listen, "MicrophoneRecorder", lambda heard=heard: Microphone(heard))
         now = [100.0]
         server = MemoryBox({1: 10, 2: 20}, lambda now=now: now[0])
         warned: list = []
@@ -878,8 +891,8 @@ def test_a_round_that_records_only_zeros_names_the_system_s_microphone_setting(m
         def sleep(seconds, now=now):
             now[0] += seconds
 
-        listener = Listener(server, lambda now=now: now[0], lambda text: None, warned.append,
-                            recorder=lambda seconds, clock, heard=heard: (heard(seconds), clock()), sleep=sleep)
+        listener = listen.Listener(server, lambda now=now: now[0], lambda text: None, warned.append,
+                                   recorder=listen.record, sleep=sleep)
         listener.round()
         assert [text.render(ENGLISH) for text in warned] == [said], warned
         assert server.missed == ([] if deaf else [(1, 2)]) and server.played_unheard == int(deaf)

@@ -17,6 +17,13 @@ RECORD_RATE = 48000
 Levels = Callable[[float], None]  # told each block's peak (0 to 1) as it is recorded, for the meter
 
 
+def kept_from(samples: np.ndarray) -> bool:
+    """Whether the system keeps the microphone from narrate: a recording of nothing but zeros is not
+    a quiet room (a microphone always hears some noise), and Windows and macOS hand an app that may
+    not use the microphone zeros, not an error. (An input that gave nothing at all stalled.)"""
+    return len(samples) > 0 and not np.any(samples)
+
+
 class Recorder(Protocol):
     def record(self, stop: threading.Event, levels: Levels | None = None) -> Clip:
         """Record from now until ``stop`` is set; ``levels`` hears each block's peak as it comes."""

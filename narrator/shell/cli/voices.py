@@ -138,6 +138,7 @@ def record_voices(env, lang, name, folder):
     """
     from narrator.core.script import count_line_keys, every_line
     from narrator.shell.audio.packs import add_recording, open_or_start_pack
+    from narrator.shell.audio.recorder import kept_from
     from narrator.shell.audio.studio import process_take
     from narrator.shell.cli.recording import record_take, take_report
 
@@ -164,7 +165,7 @@ def record_voices(env, lang, name, folder):
             raw = record_take(recorder)
             take = process_take(raw)
             if take.silent:
-                if not raw.samples.any():  # zeros, not a quiet room: the system kept the microphone from narrate
+                if kept_from(raw.samples):
                     click.echo("  " + _("the microphone gave nothing but silence: {fix}").format(
                         fix=say(microphone_refused())))
                 else:

@@ -21,7 +21,7 @@ import numpy as np
 from narrator.core import arrivals, drift
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, plural
-from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder
+from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder, kept_from
 from narrator.shell.platform.hints import microphone_refused
 
 RATE = RECORD_RATE  # the codes are served at this rate, and recorded at it
@@ -59,6 +59,9 @@ def record(seconds: float, clock: Callable[[], float]):
         clip = MicrophoneRecorder().record(stop, arrived=arrived)
     finally:
         stalled.cancel()
+    if kept_from(clip.samples):  # (a microphone that fails: the laptop stops listening until asked)
+        raise NarratorError(msg("the microphone gave nothing but silence: {fix}, then press Listen to the tablets on "
+                                "the controls page", fix=microphone_refused()))
     return clip.samples[:wanted], (min(starts) if starts else clock())
 
 
@@ -77,13 +80,6 @@ def stretch(tablets: int) -> float:
     it, and nothing but the codes and the bed should sound there."""
     plays = schedule(list(range(tablets)), 0.0)
     return max(max(moments) for moments in plays.values()) + arrivals.APART
-
-
-def kept_from(recording: np.ndarray) -> bool:
-    """Whether the system keeps the microphone from narrate: a recording of nothing but zeros is
-    not a quiet room (a microphone always hears some noise), and Windows and macOS hand an app that
-    may not use the microphone zeros, not an error. (An input that gave nothing at all stalled.)"""
-    return len(recording) > 0 and not np.any(recording)
 
 
 Recorder = Callable[[float, Callable[[], float]], tuple]
@@ -105,7 +101,7 @@ class Listener:
         self.excused: set[tuple[int, int]] = set()  # (tablet, connection) that left out its code once: tried again
         self.ear: list[tuple[float, tuple[float, ...] | None]] = []  # what the watch heard: (box time, copies)
         self.asked = False  # the controls page asked for a round
-        self.broken = False  # the microphone could not be opened, or gave only zeros: not tried again unless asked
+        self.broken = False  # the microphone failed (or gave only zeros): not tried again unless asked
         self.apart: list[tuple[float, ...]] = []  # what the watch found apart in each stretch since the last round
         self.patient_until = 0.0  # (box time) the watch does not ask for another round before this
         self.watching = False  # the watch has begun (and said so)
@@ -238,15 +234,12 @@ class Listener:
                       "moment.", ms=round(distance * 1000)))
 
     def _cannot(self, error: NarratorError) -> None:
-        """The microphone failed (``_stop_listening``)."""
-        self._stop_listening()
-        self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
-
-    def _stop_listening(self) -> None:
         """The microphone failed, or the system keeps it from narrate: not tried again unless the
-        controls page asks, and every tablet, one waiting to be heard too, plays as it is."""
+        controls page asks, and every tablet, one waiting to be heard too, plays as it is (none is
+        named as not heard: the microphone's silence says nothing of their sound)."""
         self.broken = True
         self.server.play_unheard()
+        self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
 
     def now(self) -> None:
         """A quiet moment between two turns, or the Start: a round when one is due (not waiting for
@@ -353,11 +346,6 @@ class Listener:
             recording, start = self.recorder(seconds, self.clock)
         except NarratorError as error:
             self._cannot(error)
-            return None
-        if kept_from(recording):  # (its silence says nothing of the tablets: none is named as not heard)
-            self._stop_listening()
-            self.warn(msg("narrate: the microphone gave nothing but silence: {fix}, then press Listen to the tablets "
-                          "on the controls page; meanwhile the tablets play as they are", fix=microphone_refused()))
             return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
