@@ -14,6 +14,8 @@ import time
 import pytest
 from boxnet import ARGS, CHROMIUM, ramp_box, tablet
 
+PLACE_AHEAD = 0.4  # (box.js) each play of a code is placed this long before it sounds
+
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
 LIE = """() => {
@@ -125,6 +127,49 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
             assert jump[2] == pytest.approx(200, abs=5)
             trusted_again = [event[0] for event in glitch if event[1] == "timestamps agree"]
             assert not trusted_again or jump[0] <= trusted_again[0]
+            browser.close()
+    finally:
+        server.stop()
+
+
+def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
+    """With --listen a page places each play of its code by its output timestamps. Timestamps in
+    doubt that lie within DOUBT_SPREAD (5 ms) of each other and creep under DOUBT_CREEP (as a
+    page's first seconds' do: measured, stepping 2-8 ms for up to 13 s after joining) place it
+    within what they spread: it is played, and its log says it was in doubt. A step of 10 ms, or a
+    creep of 3 ms a second, could put it anywhere: it is left out, and the laptop told
+    (``codes_left_out``), so that the tablet is not taken for one with its sound down."""
+    from playwright.sync_api import sync_playwright
+
+    box, server = ramp_box(120, listening=lambda: None)
+    lie = {"step": "(size) => { window.lie.step += size; }",
+           "creep": "(creep) => { window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
+                    " window.lie.since = performance.now() / 1000; window.lie.creep = creep; }"}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            page = tablet(browser, f"http://127.0.0.1:{server.port}/")
+            page.evaluate(LIE)
+            box.start_night()
+            for how, size, played in (("step", 0.003, True), ("step", 0.010, False), ("creep", 0.0009, True),
+                                      ("creep", 0.003, False)):
+                until(page, "narratorBox.playing && narratorBox.trusted")
+                time.sleep(1.0)
+                page.evaluate(lie[how], size)
+                seen = f" && Math.abs(narratorBox.creep) >= {size * 0.8}" if how == "creep" else ""  # (a slope needs time)
+                until(page, "!narratorBox.trusted" + seen, 3)
+                since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+                told = time.monotonic()
+                server.play_codes({1: (told + PLACE_AHEAD + 0.05,)})  # (placed at once: in the doubt)
+                what = "code played in doubt (readings within, ms)" if played else "code not played: timestamps in doubt"
+                until(page, f"narratorBox.events.some((e) => e[0] >= {since} && e[1].startsWith('code'))", 3)
+                events = events_since(page, since)
+                assert not [event for event in events if event[1].startswith("code") and event[1] != what], (how, events)
+                if played:
+                    assert 0 <= next(event[2] for event in events if event[1] == what) <= 5, (how, events)
+                time.sleep(0.3)  # (the page's word reaches the laptop)
+                assert server.codes_left_out(told) == (set() if played else {1}), (how, events)
+                page.evaluate(lie["creep"], 0.0)  # (a creep stopped: believed again)
             browser.close()
     finally:
         server.stop()

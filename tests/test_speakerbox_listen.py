@@ -170,7 +170,8 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
             assert served.ready_tablets(0) == {}  # its sound is off: it could play nothing
             await tablet.send_str(json.dumps({"type": "report", "synced": True, "steady": False, "sound": True}))
             await asyncio.sleep(0.1)
-            assert served.ready_tablets(0) == {}  # its output's timestamps in doubt: its code would be off
+            # its output's timestamps in doubt: ready all the same (the page leaves out a play it cannot place)
+            assert set(served.ready_tablets(0)) == {1}
             await tablet.send_str(json.dumps({"type": "report", "synced": True, "steady": True, "sound": True}))
             await asyncio.sleep(0.1)
             assert served.ready_tablets(2.0) == {}  # in step, not for long yet

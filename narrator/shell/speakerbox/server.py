@@ -732,9 +732,10 @@ class BoxServer:
         if kind == "report":
             if tablet is not None:
                 tablet.report = message
-                # in step: its clock known, its output's timestamps believed, its sound on
-                in_step = message.get("synced") is True and message.get("steady") is True and \
-                    message.get("sound") is not False
+                # in step: its clock known and its sound on. Its output's timestamps may still be in
+                # doubt now and then: the page knows best, as each play of a code is due, whether it
+                # can place it, and leaves out one it cannot (``codes_left_out``).
+                in_step = message.get("synced") is True and message.get("sound") is not False
                 tablet.since = (tablet.since or self.clock()) if in_step else None
                 tablet.proved = tablet.proved or message.get("synced") is True or message.get("playing") is True
             return None
