@@ -798,8 +798,8 @@ async function playCodeAt(url, at) {
   else note("code played in doubt (readings within, ms)", spread());
 }
 
-// Timestamps in doubt that still place a code within a few ms: the last readings close together,
-// creeping slowly, and not just after a glitch (then they step by ms for seconds).
+// Timestamps in doubt by a little: the last readings close together, creeping slowly, and not just
+// after a glitch (then they step by ms for seconds).
 function smallDoubt() {
   return !glitched && stamps.length >= 3 && spread() <= DOUBT_SPREAD &&
     (box.creep === null || Math.abs(box.creep) <= DOUBT_CREEP);
