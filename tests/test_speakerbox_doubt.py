@@ -10,6 +10,7 @@ large as a glitch is corrected at once.
 
 import os
 import time
+from contextlib import contextmanager
 
 import pytest
 from boxnet import ARGS, CHROMIUM, ramp_box, tablet
@@ -59,10 +60,14 @@ def logged(page, what: str, since: float, timeout: float = 3.0) -> list:
     return events_since(page, since)
 
 
-def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch():
+@contextmanager
+def lying_tablet(**options):
+    """One tablet in Debian's Chromium on a ramp box (``options``: ``ramp_box``'s), its output
+    timestamps ready to lie (``LIE``), playing the night with them trusted: the box, its server
+    and the page."""
     from playwright.sync_api import sync_playwright
 
-    box, server = ramp_box(120)
+    box, server = ramp_box(120, **options)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -70,66 +75,71 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
             page.evaluate(LIE)
             box.start_night()
             until(page, "narratorBox.playing && narratorBox.trusted")
-            time.sleep(1.5)
-
-            # A leap of 10 ms that stays: not believed at once; once the readings agree again
-            # (and do not creep), the page moves by it, in one jump the right way.
-            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
-            page.evaluate("window.lie.step = 0.010")
-            until(page, "!narratorBox.trusted", 2)
-            until(page, "narratorBox.trusted")
-            doubted = events_since(page, since)
-            assert doubted[0][1] == "timestamp leapt" and doubted[0][2] == pytest.approx(10, abs=1)
-            [jump] = [event for event in logged(page, "cross-faded", since) if event[1] == "cross-faded"]
-            assert jump[2] == pytest.approx(10, abs=2)  # it thought itself 10 ms ahead: back it went
-            time.sleep(1.5)
-
-            # A creep of 3 ms a second (no sound card's clock drifts that fast): not believed while
-            # it lasts, so nothing is corrected, however far off it says the page is.
-            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
-            page.evaluate("window.lie.since = performance.now() / 1000; window.lie.creep = 0.003")
-            time.sleep(3)
-            crept = events_since(page, since)
-            noticed = next(event[0] for event in crept if event[1].startswith("timestamps drift"))
-            assert noticed - since < 1.0, crept  # (a slope needs a few readings: until then, a small slew)
-            assert [event for event in corrections(crept) if event[0] > noticed or abs(event[2]) > 1] == [], crept
-            assert not page.evaluate("narratorBox.trusted")
-            page.evaluate("window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
-                          " window.lie.creep = 0")
-            until(page, "narratorBox.trusted")  # it stopped: believed again
-            time.sleep(1.5)
-
-            # A glitch, after which the timestamps agree on a place 9 ms off and step back 0.8 s
-            # later, as a real output's did after a CPU burst: they are believed only once they have
-            # agreed for FRESH (1.6 s), and the page moves for neither.
-            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
-            page.evaluate("window.lie.clock -= 0.1; window.lie.step += 0.009")
-            logged(page, "glitch", since)
-            page.wait_for_function("(since) => narratorBox.events.some((e) => e[0] >= since && "
-                                   "e[1].startsWith('timestamps agree'))", arg=since, timeout=5000)
-            time.sleep(0.8)
-            page.evaluate("window.lie.step -= 0.009")
-            until(page, "narratorBox.trusted")
-            time.sleep(1.0)
-            after = events_since(page, since)
-            assert [event for event in corrections(after) if abs(event[2]) > 1] == [], after
-            believed = [event[0] for event in after if event[1] == "timestamps agree"]
-            leapt = next(event[0] for event in after if event[1] == "timestamp leapt")
-            assert believed and believed[0] > leapt, after  # (not believed before they stepped back)
-            time.sleep(0.5)
-
-            # A leap as large as a glitch (200 ms): corrected as soon as the readings since it
-            # agree, before they are trusted for fine steering.
-            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
-            page.evaluate("window.lie.step += 0.200")
-            glitch = logged(page, "cross-faded", since)
-            jump = next(event for event in glitch if event[1] == "cross-faded")
-            assert jump[2] == pytest.approx(200, abs=5)
-            trusted_again = [event[0] for event in glitch if event[1] == "timestamps agree"]
-            assert not trusted_again or jump[0] <= trusted_again[0]
+            yield box, server, page
             browser.close()
     finally:
         server.stop()
+
+
+def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch():
+    with lying_tablet() as (_box, _server, page):
+        time.sleep(1.5)
+
+        # A leap of 10 ms that stays: not believed at once; once the readings agree again
+        # (and do not creep), the page moves by it, in one jump the right way.
+        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        page.evaluate("window.lie.step = 0.010")
+        until(page, "!narratorBox.trusted", 2)
+        until(page, "narratorBox.trusted")
+        doubted = events_since(page, since)
+        assert doubted[0][1] == "timestamp leapt" and doubted[0][2] == pytest.approx(10, abs=1)
+        [jump] = [event for event in logged(page, "cross-faded", since) if event[1] == "cross-faded"]
+        assert jump[2] == pytest.approx(10, abs=2)  # it thought itself 10 ms ahead: back it went
+        time.sleep(1.5)
+
+        # A creep of 3 ms a second (no sound card's clock drifts that fast): not believed while
+        # it lasts, so nothing is corrected, however far off it says the page is.
+        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        page.evaluate("window.lie.since = performance.now() / 1000; window.lie.creep = 0.003")
+        time.sleep(3)
+        crept = events_since(page, since)
+        noticed = next(event[0] for event in crept if event[1].startswith("timestamps drift"))
+        assert noticed - since < 1.0, crept  # (a slope needs a few readings: until then, a small slew)
+        assert [event for event in corrections(crept) if event[0] > noticed or abs(event[2]) > 1] == [], crept
+        assert not page.evaluate("narratorBox.trusted")
+        page.evaluate("window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
+                      " window.lie.creep = 0")
+        until(page, "narratorBox.trusted")  # it stopped: believed again
+        time.sleep(1.5)
+
+        # A glitch, after which the timestamps agree on a place 9 ms off and step back 0.8 s
+        # later, as a real output's did after a CPU burst: they are believed only once they have
+        # agreed for FRESH (1.6 s), and the page moves for neither.
+        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        page.evaluate("window.lie.clock -= 0.1; window.lie.step += 0.009")
+        logged(page, "glitch", since)
+        page.wait_for_function("(since) => narratorBox.events.some((e) => e[0] >= since && "
+                               "e[1].startsWith('timestamps agree'))", arg=since, timeout=5000)
+        time.sleep(0.8)
+        page.evaluate("window.lie.step -= 0.009")
+        until(page, "narratorBox.trusted")
+        time.sleep(1.0)
+        after = events_since(page, since)
+        assert [event for event in corrections(after) if abs(event[2]) > 1] == [], after
+        believed = [event[0] for event in after if event[1] == "timestamps agree"]
+        leapt = next(event[0] for event in after if event[1] == "timestamp leapt")
+        assert believed and believed[0] > leapt, after  # (not believed before they stepped back)
+        time.sleep(0.5)
+
+        # A leap as large as a glitch (200 ms): corrected as soon as the readings since it
+        # agree, before they are trusted for fine steering.
+        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        page.evaluate("window.lie.step += 0.200")
+        glitch = logged(page, "cross-faded", since)
+        jump = next(event for event in glitch if event[1] == "cross-faded")
+        assert jump[2] == pytest.approx(200, abs=5)
+        trusted_again = [event[0] for event in glitch if event[1] == "timestamps agree"]
+        assert not trusted_again or jump[0] <= trusted_again[0]
 
 
 def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
@@ -139,37 +149,26 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
     played, and its log says it was in doubt (measured: a few ms off). A step of 10 ms, or a
     creep of 3 ms a second, could put it anywhere: it is left out, and the laptop told
     (``codes_left_out``), so that the tablet is not taken for one with its sound down."""
-    from playwright.sync_api import sync_playwright
-
-    box, server = ramp_box(120, listening=lambda: None)
     lie = {"step": "(size) => { window.lie.step += size; }",
            "creep": "(creep) => { window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
                     " window.lie.since = performance.now() / 1000; window.lie.creep = creep; }"}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            page = tablet(browser, f"http://127.0.0.1:{server.port}/")
-            page.evaluate(LIE)
-            box.start_night()
-            for how, size, played in (("step", 0.003, True), ("step", 0.010, False), ("creep", 0.0009, True),
-                                      ("creep", 0.003, False)):
-                until(page, "narratorBox.playing && narratorBox.trusted")
-                time.sleep(1.0)
-                page.evaluate(lie[how], size)
-                seen = f" && Math.abs(narratorBox.creep) >= {size * 0.8}" if how == "creep" else ""  # (a slope needs time)
-                until(page, "!narratorBox.trusted" + seen, 3)
-                since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
-                told = time.monotonic()
-                server.play_codes({1: (told + PLACE_AHEAD + 0.05,)})  # (placed at once: in the doubt)
-                what = "code played in doubt (readings within, ms)" if played else "code not played: timestamps in doubt"
-                until(page, f"narratorBox.events.some((e) => e[0] >= {since} && e[1].startsWith('code'))", 3)
-                events = events_since(page, since)
-                assert not [event for event in events if event[1].startswith("code") and event[1] != what], (how, events)
-                if played:
-                    assert 0 <= next(event[2] for event in events if event[1] == what) <= 5, (how, events)
-                time.sleep(0.3)  # (the page's word reaches the laptop)
-                assert server.codes_left_out(told) == (set() if played else {1}), (how, events)
-                page.evaluate(lie["creep"], 0.0)  # (a creep stopped: believed again)
-            browser.close()
-    finally:
-        server.stop()
+    with lying_tablet(listening=lambda: None) as (_box, server, page):
+        for how, size, played in (("step", 0.003, True), ("step", 0.010, False), ("creep", 0.0009, True),
+                                  ("creep", 0.003, False)):
+            until(page, "narratorBox.playing && narratorBox.trusted")
+            time.sleep(1.0)
+            page.evaluate(lie[how], size)
+            seen = f" && Math.abs(narratorBox.creep) >= {size * 0.8}" if how == "creep" else ""  # (a slope needs time)
+            until(page, "!narratorBox.trusted" + seen, 3)
+            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+            told = time.monotonic()
+            server.play_codes({1: (told + PLACE_AHEAD + 0.05,)})  # (placed at once: in the doubt)
+            what = "code played in doubt (readings within, ms)" if played else "code not played: timestamps in doubt"
+            until(page, f"narratorBox.events.some((e) => e[0] >= {since} && e[1].startsWith('code'))", 3)
+            events = events_since(page, since)
+            assert not [event for event in events if event[1].startswith("code") and event[1] != what], (how, events)
+            if played:
+                assert 0 <= next(event[2] for event in events if event[1] == what) <= 5, (how, events)
+            time.sleep(0.3)  # (the page's word reaches the laptop)
+            assert server.codes_left_out(told) == (set() if played else {1}), (how, events)
+            page.evaluate(lie["creep"], 0.0)  # (a creep stopped: believed again)
