@@ -165,14 +165,10 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
             tablet = await greeted(session, served, role="tablet", id="near")
             await next_of(tablet, "delay")
             assert served.ready_tablets(0) == {}  # not in step yet
-            await tablet.send_str(json.dumps({"type": "report", "synced": True, "steady": True, "sound": False}))
+            await tablet.send_str(json.dumps({"type": "report", "synced": True, "sound": False}))
             await asyncio.sleep(0.1)
             assert served.ready_tablets(0) == {}  # its sound is off: it could play nothing
-            await tablet.send_str(json.dumps({"type": "report", "synced": True, "steady": False, "sound": True}))
-            await asyncio.sleep(0.1)
-            # its output's timestamps in doubt: ready all the same (the page leaves out a play it cannot place)
-            assert set(served.ready_tablets(0)) == {1}
-            await tablet.send_str(json.dumps({"type": "report", "synced": True, "steady": True, "sound": True}))
+            await tablet.send_str(json.dumps({"type": "report", "synced": True, "sound": True}))
             await asyncio.sleep(0.1)
             assert served.ready_tablets(2.0) == {}  # in step, not for long yet
             served.now[0] += 2.5
@@ -203,7 +199,7 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
             await tablet.close()
             again = await greeted(session, served, role="tablet", id="near")  # reloaded: another connection
             assert (await next_of(again, "delay"))["seconds"] == 0.25  # its delay from its first sound
-            await again.send_str(json.dumps({"type": "report", "synced": True, "steady": True, "sound": True}))
+            await again.send_str(json.dumps({"type": "report", "synced": True, "sound": True}))
             await asyncio.sleep(0.1)
             served.now[0] += 2.5
             assert served.ready_tablets(2.0) != {number: connection}
@@ -325,7 +321,7 @@ NOISE_INPUT = ('pcm.!default { type file slave.pcm { type null } file "/dev/null
                "ctl.!default { type hw card 0 }\n")
 ZERO_INPUT = NOISE_INPUT.replace("/dev/urandom", "/dev/zero")  # nothing but zeros: what Windows and macOS give an
 # app kept from the microphone
-IN_STEP = {"type": "report", "synced": True, "steady": True, "sound": True}  # a tablet in step with sound, as box.js says
+IN_STEP = {"type": "report", "synced": True, "sound": True}  # a tablet in step with sound, as box.js says
 
 
 async def next_message(ws, timeout: float = 0.25) -> dict | None:
