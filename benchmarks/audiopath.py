@@ -150,8 +150,9 @@ def main() -> None:
             print(f"\nthe late tablet first heard {cell(silent)} s (median / worst) after it joined")
     listened = [run["listened"] for run in runs if run["listened"]]
     if listened:
-        print(f"\nlistening: done {cell([entry['seconds from joining'] for entry in listened])} s (median / worst)"
-              f" after the first tablets joined, the last round before the night begun at"
+        print(f"\nlistening: every tablet set {cell([entry['set from joining'] for entry in listened])} s, done (one set"
+              f" by plays in doubt heard again) {cell([entry['seconds from joining'] for entry in listened])} s"
+              " (median / worst) after the first tablets joined, the last round before the night begun at"
               f" {cell([entry['last round begun'] for entry in listened])} s; rounds before the night:"
               f" {[entry.get('rounds') for entry in listened]}; heard late (ms), in the last: "
               + "; ".join(str(entry["late ms"]) for entry in listened))
@@ -237,7 +238,8 @@ class Laptop:
     def first(self, server, room, pages, joined: float) -> dict:
         """As ``narrate --listen`` waits for Start: ``tick`` every tenth of a second (a round once
         one is due, waiting GATHER at most for tablets still coming into step), until every page
-        has been heard in a round and that round is over."""
+        has been heard in a round and that round is over (a page set by plays in doubt is heard
+        again once its timestamps hold still: both times are reported)."""
         import time
 
         self.listener = listener = room_listener(server, room, self.said, keep_an_ear=self.ear)
@@ -252,17 +254,22 @@ class Laptop:
 
         listener.round = round_
         deadline = time.monotonic() + 60.0
+        set_at = None  # (wall time every page was first set by a round: one set by plays in doubt is heard again)
         while (len({number for number, _ in listener.listened}) < len(pages) or listener.busy()) and \
                 time.monotonic() < deadline:
+            if set_at is None and len(listener.set) >= len(pages) and not listener.busy():
+                set_at = time.time()
             listener.tick()
             time.sleep(0.1)
         listener.wait()
         done = time.time()
+        set_at = set_at or done
         listener.round = plain
         heard = rounds[-1] if rounds else None
         time.sleep(0.3)  # the delays reach the pages
         self.before = len(self.said)
-        return {"seconds from joining": round(done - joined, 1), "rounds": len(rounds),
+        return {"seconds from joining": round(done - joined, 1), "set from joining": round(set_at - joined, 1),
+                "rounds": len(rounds),
                 "last round begun": round(begun[-1] - joined, 1) if begun else float("nan"),
                 "missing": list(heard.missing) if heard else None,
                 "late ms": {n: round(v * 1000, 1) for n, v in (heard.late.items() if heard else ())},

@@ -16,6 +16,7 @@ import pytest
 from boxnet import ARGS, CHROMIUM, ramp_box, tablet
 
 PLACE_AHEAD = 0.4  # (box.js) each play of a code is placed this long before it sounds
+STILL_FOR = 3  # (box.js) a page that played a code in doubt says its readings hold still once they have this long
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
@@ -148,7 +149,9 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
     page's first seconds' do: measured, stepping 2-8 ms for up to 13 s after joining): it is
     played, and its log says it was in doubt (measured: a few ms off). A step of 10 ms, or a
     creep of 3 ms a second, could put it anywhere: it is left out, and the laptop told
-    (``codes_left_out``), so that the tablet is not taken for one with its sound down."""
+    (``codes_left_out``), so that the tablet is not taken for one with its sound down. A code
+    played in doubt is told too (``codes_in_doubt``), and, once the readings hold still, that
+    they do (the laptop then listens to the tablet again)."""
     lie = {"step": "(size) => { window.lie.step += size; }",
            "creep": "(creep) => { window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
                     " window.lie.since = performance.now() / 1000; window.lie.creep = creep; }"}
@@ -171,4 +174,14 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
                 assert 0 <= next(event[2] for event in events if event[1] == what) <= 5, (how, events)
             time.sleep(0.3)  # (the page's word reaches the laptop)
             assert server.codes_left_out(told) == (set() if played else {1}), (how, events)
+            assert server.codes_in_doubt(told) == ({1} if played else set()), (how, events)
+            if played and how == "step":  # (said once the readings hold still, STILL_FOR after they agree again)
+                assert server.still_in_doubt() == {1}
+                until(page, f"narratorBox.events.some((e) => e[0] >= {since} && e[1].startsWith('timestamps hold'))", 8)
+                events = events_since(page, since)
+                still = next(event[0] for event in events if event[1].startswith("timestamps hold"))
+                agreed = max(event[0] for event in events if event[1] == "timestamps agree" and event[0] < still)
+                assert still - agreed >= STILL_FOR - 0.15, events
+                time.sleep(0.3)
+                assert server.still_in_doubt() == set()
             page.evaluate(lie["creep"], 0.0)  # (a creep stopped: believed again)

@@ -181,6 +181,16 @@ def test_a_tablet_is_listened_to_once_in_step_plays_its_own_code_and_is_named_wh
             await asyncio.sleep(0.1)
             assert served.codes_left_out(served.now[0]) == {number}
             assert served.codes_left_out(served.now[0] + 0.5) == set()  # (a round told after it)
+            served.now[0] += 1.0
+            assert served.codes_in_doubt(served.now[0]) == set() and served.still_in_doubt() == set()
+            await tablet.send_str(json.dumps({"type": "code in doubt"}))  # (played, placed by timestamps in doubt)
+            await asyncio.sleep(0.1)
+            assert served.codes_in_doubt(served.now[0]) == {number} == served.still_in_doubt()
+            assert served.codes_in_doubt(served.now[0] + 0.5) == set()
+            served.now[0] += 3.0
+            await tablet.send_str(json.dumps({"type": "still"}))  # (its timestamps hold still since)
+            await asyncio.sleep(0.1)
+            assert served.still_in_doubt() == set()
             async with session.get(url(served, told["url"])) as response:
                 assert response.status == 200
                 samples, rate = soundfile.read(io.BytesIO(await response.read()), dtype="float32")
@@ -752,14 +762,17 @@ class MemoryBox:
     connected (``connected``; None: those in step), each {number: connection}; their delays, one a
     round set as set. Every telling is kept in ``told`` (box time, moments) and the codes last told
     in ``codes``, but for a page in ``left_out``, which leaves its code out and says so;
-    ``on_told()`` runs as the tablets are told. The tablets named as missed are in ``missed``; how
-    many times every tablet was let play as it is (the laptop cannot listen) in ``played_unheard``."""
+    ``on_told()`` runs as the tablets are told. A page in ``in_doubt`` plays its code with its
+    timestamps in doubt and says so (and that they do not hold still yet). The tablets named as
+    missed are in ``missed``; how many times every tablet was let play as it is (the laptop cannot
+    listen) in ``played_unheard``."""
 
     most_delay_ms = 1000
 
     def __init__(self, ready: dict, clock, connected: dict | None = None, delays: dict | None = None):
         self.ready, self.clock, self.connected, self.current = dict(ready), clock, connected, dict(delays or {})
         self.left_out: set = set()
+        self.in_doubt: set = set()
         self.codes: dict = {}
         self.told: list = []
         self.set: dict = {}
@@ -782,6 +795,13 @@ class MemoryBox:
     def codes_left_out(self, since):
         assert since <= self.told[-1][0]  # (what a page said from the telling on)
         return set(self.left_out)
+
+    def codes_in_doubt(self, since):
+        assert since <= self.told[-1][0]
+        return set(self.in_doubt)
+
+    def still_in_doubt(self):
+        return set(self.in_doubt)
 
     def delays(self):
         return {**self.current, **self.set}
@@ -1012,6 +1032,42 @@ def test_a_tablet_whose_page_left_out_its_code_is_not_missed_but_listened_to_aga
     assert any("did not hear tablet 2" in line for line in said), said
 
 
+def test_a_tablet_set_by_plays_in_doubt_is_listened_to_again_once_its_timestamps_hold_still():
+    """A page that has just joined plays its code with its timestamps in doubt by a little (they
+    step a few ms one way for seconds): the tablet is set by what was heard, plays meanwhile, and
+    is listened to again once its page says its timestamps hold still, not before (heard again
+    while they step, it would be as far off). Once per connection: in doubt again at that round,
+    it is taken as heard."""
+    now = [100.0]
+    said: list[str] = []
+    server = MemoryBox({1: 10, 2: 20}, lambda: now[0])
+    server.in_doubt = {2}
+    later = {1: 0.0, 2: 0.205}  # (a play in doubt heard 5 ms off the 210 ms its speaker adds)
+
+    listener = hearing(server, later, now, said)
+    heard = listener.round()
+    assert set(heard.late) == {1, 2} and server.set == {1: 0, 2: 205}, (heard, server.set)
+    assert (2, 20) not in listener.listened and (1, 10) in listener.listened, listener.listened
+    assert any("Tablet 2 was set while its sound was still settling" in line for line in said), said
+    assert not listener.due()  # (its timestamps still step: not yet)
+    server.in_doubt.clear()  # they hold still: its page says so
+    assert listener.due()
+    later[2] = 0.005  # (it plays 205 ms earlier now: its speaker's 210 ms less its delay)
+    heard = listener.round()
+    assert set(heard.late) == {1, 2} and server.set[2] == 210 and not listener.due(), (heard, server.set)
+    assert sum("still settling" in line for line in said) == 1, said
+    server.ready = {1: 10, 2: 21}  # reloaded: a new connection, in doubt at its round, then again
+    server.in_doubt.add(2)
+    listener.round()
+    assert not listener.due() and (2, 21) not in listener.listened
+    server.in_doubt.clear()
+    listener.round()
+    assert (2, 21) in listener.listened and not listener.due()
+    server.in_doubt.add(2)  # (in doubt at every round after: taken as heard, no round asked for)
+    listener.round()
+    assert (2, 21) in listener.listened and not listener.due()
+
+
 def test_a_game_that_ends_stops_the_listening_at_once():
     """narrate exits at the game's end: a round waiting for its stretch gives up (no tablet is told
     to play), a watch under way ends, and nothing begins after (an input stream left open would
@@ -1029,6 +1085,9 @@ def test_a_game_that_ends_stops_the_listening_at_once():
 
         def play_codes(self, moments):
             told.append(moments)
+
+        def still_in_doubt(self):
+            return set()
 
         def listening(self, ask):
             pass
@@ -1110,6 +1169,9 @@ def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
 
         def connected_tablets(self):
             return {number: number * 10 for number in self.connected}
+
+        def still_in_doubt(self):
+            return set()
 
         def listening(self, ask):
             pass

@@ -99,6 +99,7 @@ class Listener:
         self.listened: set[tuple[int, int]] = set()  # (tablet, connection) already listened to
         self.set: set[int] = set()  # tablets whose delay a round set (kept through a reload, as the delay is)
         self.excused: set[tuple[int, int]] = set()  # (tablet, connection) that left out its code once: tried again
+        self.doubted: set[tuple[int, int]] = set()  # (tablet, connection) set once by plays in doubt: heard again
         self.ear: list[tuple[float, tuple[float, ...] | None]] = []  # what the watch heard: (box time, copies)
         self.asked = False  # the controls page asked for a round
         self.broken = False  # the microphone failed (or gave only zeros): not tried again unless asked
@@ -130,7 +131,10 @@ class Listener:
         ready = self.server.ready_tablets(SETTLE)
         if not ready:
             return False
-        return self.asked or (not self.broken and any(tablet not in self.listened for tablet in ready.items()))
+        unsteady = self.server.still_in_doubt()
+        return self.asked or (not self.broken and any(
+            tablet not in self.listened and not (tablet in self.doubted and tablet[0] in unsteady)
+            for tablet in ready.items()))
 
     def busy(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
@@ -300,6 +304,26 @@ class Listener:
                          tablets=", ".join(str(number) for number in numbers)))
         return arrivals.Heard(heard.late, tuple(number for number in heard.missing if number not in numbers)), excused
 
+    def _doubt(self, heard: arrivals.Heard, ready: dict[int, int], told: float) -> None:
+        """The tablets set by plays their page placed with its timestamps in doubt (by a little) are
+        listened to again once their page says its timestamps hold still: a page that has just
+        joined steps a few ms one way for seconds, so such a tablet was set up to 8 ms off
+        (measured), by the steps still to come. Meanwhile it plays, set as it is. Once per
+        connection: a page in doubt again at that round is taken as heard (a round is not asked
+        for ever)."""
+        doubted = {(number, ready[number]) for number in self.server.codes_in_doubt(told) & set(heard.late)} \
+            - self.doubted
+        if not doubted:
+            return
+        self.doubted |= doubted
+        self.listened -= doubted
+        numbers = sorted(number for number, _ in doubted)
+        self.tell(plural("Tablet {tablets} was set while its sound was still settling: the laptop listens to it "
+                         "again once its sound holds still.",
+                         "Tablets {tablets} were set while their sound was still settling: the laptop listens to "
+                         "them again once their sound holds still.", len(numbers),
+                         tablets=", ".join(str(number) for number in numbers)))
+
     def players(self, settled: float) -> dict[int, int]:
         """The tablets a round would have play now, {number: connection}: one new to the rounds
         once it has been in step ``settled`` seconds; one set by a round before (reloaded since)
@@ -374,6 +398,7 @@ class Listener:
         self.set.update(heard.late)
         self.tell(msg("Tablets set by what the laptop heard: {tablets}.", tablets=", ".join(
             f"{number}: {round(late * 1000):+d} ms" for number, late in sorted(heard.late.items()))))
+        self._doubt(heard, ready, told)
         if heard.missing:
             self.warn(plural("narrate: the laptop did not hear tablet {tablets}: is its sound up? It plays as it is.",
                              "narrate: the laptop did not hear tablets {tablets}: is their sound up? They play as "

@@ -84,6 +84,8 @@ class Tablet:
     unheard: bool = False  # --listen: not heard by the laptop yet, its page plays the night silent until it is
     since: float | None = None  # server time since which it has reported itself in step (None: it is not)
     left_out: float | None = None  # server time its page last left out a code it was told to play (--listen)
+    in_doubt: float | None = None  # server time its page last played a code with its timestamps in doubt
+    still: float | None = None  # server time its page last said its timestamps hold still since such a play
 
     def as_dict(self, now: float) -> dict:
         report = self.report or {}
@@ -637,6 +639,18 @@ class BoxServer:
         return {tablet.n for tablet in list(self._tablets.values())
                 if tablet.left_out is not None and tablet.left_out >= since}
 
+    def codes_in_doubt(self, since: float) -> set[int]:
+        """The tablets whose page said it played a code with its timestamps in doubt (by a little:
+        box.js's ``smallDoubt``) since server time ``since``: a delay set by it may be a few ms off."""
+        return {tablet.n for tablet in list(self._tablets.values())
+                if tablet.in_doubt is not None and tablet.in_doubt >= since}
+
+    def still_in_doubt(self) -> set[int]:
+        """The tablets whose page played a code in doubt and has not said since that its timestamps
+        hold still: heard again now, such a page would play in doubt again."""
+        return {tablet.n for tablet in list(self._tablets.values())
+                if tablet.in_doubt is not None and (tablet.still is None or tablet.still < tablet.in_doubt)}
+
     def delays(self) -> dict[int, int]:
         return {tablet.n: tablet.delay_ms for tablet in list(self._tablets.values())}
 
@@ -742,6 +756,14 @@ class BoxServer:
         if kind == "code left out":  # (its timestamps in doubt, or told too late: not a tablet unheard)
             if tablet is not None:
                 tablet.left_out = self.clock()
+            return None
+        if kind == "code in doubt":  # (played, placed by timestamps in doubt by a little)
+            if tablet is not None:
+                tablet.in_doubt = self.clock()
+            return None
+        if kind == "still":  # (its timestamps hold still since: heard again, it would be placed by them)
+            if tablet is not None:
+                tablet.still = self.clock()
             return None
         tablets_action = {"remove": self._remove, "delay": self._delay, "listen": self._listen}.get(str(message.get("action")))
         if kind == "control" and tablets_action is not None:  # the tablets' list: the laptop's page alone

@@ -41,6 +41,8 @@ const UNHEARD_LONGEST = 60;  // (--listen) a page the laptop has not heard plays
 const PLACE_AHEAD = 0.4;     // (--listen) each play of a code is placed this long before it sounds...
 const DOUBT_SPREAD = 0.005;  // ...and played while the timestamps are in doubt if the last readings lie within this...
 const DOUBT_CREEP = 0.0012;  // ...and creep no faster than this (seconds a second)
+const STILL = 0.001;         // (--listen) after a code played in doubt, once the readings lie within this of each other...
+const STILL_FOR = 3;         // ...trusted for this long, the page tells the laptop they hold still (it listens again)
 const CALM = 1.0;            // seconds at least between two jumps of one run (a jump is heard)
 const EVENTS = 300;          // how many steering events the page keeps (narratorBox.events)
 const KNOCK = 5;             // seconds between a turned-away tablet's tries to join again
@@ -475,6 +477,7 @@ function audioAndPageTime() {
   if (trusted && !box.trusted) note("timestamps agree", (reading - held) || 0);
   if (trusted) glitched = false;
   box.trusted = trusted;
+  watchStillness(pageNow);
   return [pageNow + median(stamps), pageNow];
 }
 
@@ -794,8 +797,10 @@ async function playCodeAt(url, at) {
   source.buffer = buffer;
   source.connect(box.out);
   source.start(when);
-  if (box.trusted) note("code played", 0);
-  else note("code played in doubt (readings within, ms)", spread());
+  if (box.trusted) { note("code played", 0); return; }
+  note("code played in doubt (readings within, ms)", spread());
+  playedInDoubt = true;  // (the laptop listens again once they hold still: watchStillness)
+  send({type: "code in doubt"});
 }
 
 // Timestamps in doubt by a little: the last readings close together, creeping slowly, and not just
@@ -807,6 +812,20 @@ function smallDoubt() {
 
 function spread() {
   return stamps.length ? Math.max(...stamps) - Math.min(...stamps) : Infinity;
+}
+
+// A tablet set by a code played in doubt may be a few ms off: the page's first seconds step one
+// way in shrinking steps, and such a play is off by the steps still to come. Once its readings
+// hold still (within STILL, trusted, for STILL_FOR: past those steps), the page says so, and
+// the laptop listens to it again.
+let playedInDoubt = false;    // a code played in doubt since the page last said its timestamps hold still
+let stillSince = null;        // page time the readings have held still since, or null
+function watchStillness(pageNow) {
+  stillSince = box.trusted && spread() <= STILL ? stillSince ?? pageNow : null;
+  if (!playedInDoubt || stillSince === null || pageNow - stillSince < STILL_FOR) return;
+  playedInDoubt = false;
+  note("timestamps hold still: the laptop may listen again", 0);
+  send({type: "still"});
 }
 
 function leaveOutCode(why, error) {
