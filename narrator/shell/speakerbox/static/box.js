@@ -786,7 +786,8 @@ async function playCodeAt(url, at) {
   // other (the mapping is their median) and creeping slowly, it is played: measured, such plays
   // set a tablet up to 8 ms off (the steps go one way and shrink: a play is off by those still
   // to come, not by the spread), where trusted ones set it within 2 ms, and every tablet was set
-  // 8.3 s after joining in 23 of 24 nights (benchmarks/README.md).
+  // 8.3 s after joining in 23 of 24 nights (benchmarks/README.md). The laptop, told, listens to
+  // such a tablet again once its readings hold still (watchStillness).
   if (box.offset === null) { leaveOutCode("code not played: clock not known", 0); return; }
   if (!box.trusted && !smallDoubt()) { leaveOutCode("code not played: timestamps in doubt", 0); return; }
   if (!soundOn()) { leaveOutCode("code not played: sound off", 0); return; }
