@@ -307,7 +307,7 @@ class Listener:
     def _doubt(self, heard: arrivals.Heard, ready: dict[int, int], told: float) -> None:
         """The tablets set by plays their page placed with its timestamps in doubt (by a little) are
         listened to again once their page says its timestamps hold still: a page that has just
-        joined steps a few ms one way for seconds, so such a tablet was set up to 8 ms off
+        joined steps a few ms one way for seconds, so such a tablet was set up to 16.5 ms off
         (measured), by the steps still to come. Meanwhile it plays, set as it is. Once per
         connection: a page in doubt again at that round is taken as heard (a round is not asked
         for ever)."""

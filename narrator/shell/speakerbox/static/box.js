@@ -784,10 +784,11 @@ async function playCodeAt(url, at) {
   // after joining), and a page that waited each out kept the laptop's first round from it (17 s
   // to set every tablet where 8 s was usual). With the last readings within DOUBT_SPREAD of each
   // other (the mapping is their median) and creeping slowly, it is played: measured, such plays
-  // set a tablet up to 8 ms off (the steps go one way and shrink: a play is off by those still
+  // set a tablet up to 16.5 ms off (the steps go one way and shrink: a play is off by those still
   // to come, not by the spread), where trusted ones set it within 2 ms, and every tablet was set
-  // 8.3 s after joining in 23 of 24 nights (benchmarks/README.md). The laptop, told, listens to
-  // such a tablet again once its readings hold still (watchStillness).
+  // 8.3 s after joining in 21 of 24 nights. The laptop, told, listens to such a tablet again once
+  // its readings hold still (watchStillness): every night then began within 2 ms
+  // (benchmarks/README.md).
   if (box.offset === null) { leaveOutCode("code not played: clock not known", 0); return; }
   if (!box.trusted && !smallDoubt()) { leaveOutCode("code not played: timestamps in doubt", 0); return; }
   if (!soundOn()) { leaveOutCode("code not played: sound off", 0); return; }
