@@ -147,7 +147,7 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
     """With --listen a page places each play of its code by its output timestamps. Timestamps in
     doubt that lie within DOUBT_SPREAD (5 ms) of each other and creep under DOUBT_CREEP (as a
     page's first seconds' do: measured, stepping 2-8 ms for up to 13 s after joining): it is
-    played, and its log says it was in doubt (measured: a few ms off). A step of 10 ms, or a
+    played, and its log says it was in doubt (measured: up to 16.5 ms off). A step of 10 ms, or a
     creep of 3 ms a second, could put it anywhere: it is left out, and the laptop told
     (``codes_left_out``), so that the tablet is not taken for one with its sound down. A code
     played in doubt is told too (``codes_in_doubt``), and, once the readings hold still, that
