@@ -14,7 +14,7 @@ listen.
 """
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -80,6 +80,11 @@ def stretch(tablets: int) -> float:
     it, and nothing but the codes and the bed should sound there."""
     plays = schedule(list(range(tablets)), 0.0)
     return max(max(moments) for moments in plays.values()) + arrivals.APART
+
+
+def numbered(numbers: Iterable[int]) -> str:
+    """Tablets' numbers as a line names them: in order, with commas."""
+    return ", ".join(str(number) for number in sorted(numbers))
 
 
 Recorder = Callable[[float, Callable[[], float]], tuple]
@@ -296,12 +301,12 @@ class Listener:
         if not excused:
             return heard, set()
         self.excused |= excused
-        numbers = sorted(number for number, _ in excused)
+        numbers = [number for number, _ in excused]
         self.tell(plural("Tablet {tablets} could not place its hiss (its sound was not steady yet): the laptop "
                          "listens to it again at the next quiet moment.",
                          "Tablets {tablets} could not place their hiss (their sound was not steady yet): the laptop "
                          "listens to them again at the next quiet moment.", len(numbers),
-                         tablets=", ".join(str(number) for number in numbers)))
+                         tablets=numbered(numbers)))
         return arrivals.Heard(heard.late, tuple(number for number in heard.missing if number not in numbers)), excused
 
     def _doubt(self, heard: arrivals.Heard, ready: dict[int, int], told: float) -> None:
@@ -317,12 +322,12 @@ class Listener:
             return
         self.doubted |= doubted
         self.listened -= doubted
-        numbers = sorted(number for number, _ in doubted)
+        numbers = [number for number, _ in doubted]
         self.tell(plural("Tablet {tablets} was set while its sound was still settling: the laptop listens to it "
                          "again once its sound holds still.",
                          "Tablets {tablets} were set while their sound was still settling: the laptop listens to "
                          "them again once their sound holds still.", len(numbers),
-                         tablets=", ".join(str(number) for number in numbers)))
+                         tablets=numbered(numbers)))
 
     def players(self, settled: float) -> dict[int, int]:
         """The tablets a round would have play now, {number: connection}: one new to the rounds
@@ -386,7 +391,7 @@ class Listener:
                              "again at the next quiet moment.",
                              "The laptop heard tablets {tablets} but none of the tablets it had set: it listens "
                              "again at the next quiet moment.", len(waiting),
-                             tablets=", ".join(str(number) for number in waiting)))
+                             tablets=numbered(waiting)))
             return arrivals.Heard({}, heard.missing)
         if not heard.late:
             self.warn(msg("narrate: the laptop heard none of the tablets (is its microphone on, and their sound "
@@ -403,5 +408,5 @@ class Listener:
             self.warn(plural("narrate: the laptop did not hear tablet {tablets}: is its sound up? It plays as it is.",
                              "narrate: the laptop did not hear tablets {tablets}: is their sound up? They play as "
                              "they are.", len(heard.missing),
-                             tablets=", ".join(str(number) for number in heard.missing)))
+                             tablets=numbered(heard.missing)))
         return heard
