@@ -157,6 +157,14 @@ def test_every_state_of_both_pages(browser, shots, lang):
         assert "%" in tablet.inner_text("#hint")
         width = tablet.evaluate("document.getElementById('progress-done').getBoundingClientRect().width")
         assert width > 0
+        # The bar moves in steps, never eased: an animation running all night long draws every frame
+        # (measured: three to four times the CPU of the steps) where every eye is closed. Looked at
+        # ten times over a second, as the bar moves five times a second.
+        moving = []
+        for _ in range(10):
+            moving.append(tablet.evaluate("document.getAnimations().length"))
+            time.sleep(0.1)
+        assert moving == [0] * 10, moving
         shows(laptop, "#hint", "Lupi Mannari")  # the laptop shows whose turn it is
         shows(laptop, "#tablets", words["in_step"])
         shot.take(tablet, "night")
