@@ -30,7 +30,8 @@ import pytest
 # neighbour on two cores they miss their bounds, which they meet alone. Tried, to shorten the suite, and
 # not kept: beside the rest of the suite at the lowest priority (nice 19: three of the four failed once
 # each in eleven runs) or at SCHED_IDLE (the rig's floor failed in the first run: plain players 40 ms
-# apart); in two lanes beside each other, the --listen rig test against the other three (the --listen
+# apart; tried again 2026-11-29 beside two loops that only count, at SCHED_IDLE: it failed in two of
+# four runs, 36 and 42 ms); in two lanes beside each other, the --listen rig test against the other three (the --listen
 # rig test failed once in six: a round heard two tablets 27 ms apart where it allows 25).
 TIMED = pytest.mark.xdist_group("timed")
 
