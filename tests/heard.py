@@ -671,15 +671,28 @@ def measure(heard: Heard) -> dict:
     return found
 
 
+# With --listen a tablet plays its code over the night: its own sound, not the night's, read as the
+# night a few tens of ms off (in 24 listening nights, 2026-11-29: 35 stretches over 5 ms were one
+# window with a code in it, most of them 23-30 ms). So where a page may be playing its code, its windows
+# are not read: from its note "code played" (box.js places each play PLACE_AHEAD, 0.4 s, before
+# it sounds; a code lasts 0.25 s; a hidden speaker here is up to 0.25 s later), for CODE_SOUNDS.
+CODE_SOUNDS = 1.0
+
+
 def spreads(heard: Heard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every STEP of the recording (seconds): where each tablet is in the night (tablets, windows;
-    NaN where it does not play the window whole), and the spread between those that do (at
-    least two). Read once for each night (``measure`` and ``between`` need it)."""
+    NaN where it does not play the window whole, or may be playing its code in it), and the
+    spread between those that do (at least two). Read once for each night (``measure`` and
+    ``between`` need it)."""
     if heard.tracked is not None:
         return heard.tracked
     times = np.arange(0.0, len(heard.recording) / RATE - WINDOW, STEP)
     positions = np.stack([track(heard.recording[:, i], heard.night, times, heard.playhead)
                           for i in range(heard.plan.tablets)])
+    for tablet, events in heard.events.items():
+        for when, what, *_ in events:
+            if what.startswith("code played"):
+                positions[tablet - 1, (times < when + CODE_SOUNDS) & (times + WINDOW > when)] = np.nan
     playing = ~np.isnan(positions)
     spread = np.where(playing.sum(axis=0) >= 2,
                       np.nanmax(np.where(playing, positions, -np.inf), axis=0)
