@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from boxnet import TIMED
 from heard import (
+    CODE_SOUNDS,
     RATE,
     STEP,
     WINDOW,
@@ -15,6 +16,7 @@ from heard import (
     locate,
     measure,
     silences,
+    spreads,
     track,
 )
 
@@ -113,6 +115,24 @@ def test_a_correction_that_moves_a_page_away_from_the_laptop_is_named():
     events = {2: [[4.99, "cross-faded", -6.0], [8.99, "cross-faded", 6.0]]}
     found = measure(made_up([[(1.0, 11.0, 0.0)], second], 11.5, night, plan, {}, events))
     assert [(w["tablet"], w["at"]) for w in found["wrong corrections"]] == [(2, 3.99)]
+
+
+def test_a_tablet_s_code_is_not_read_as_the_night():
+    """With --listen a tablet plays its code over the night: from its page's note "code played",
+    for CODE_SOUNDS, its windows are not read (its own sound, not the night's, was read a few tens
+    of ms off); the other tablet's are, and its own again after."""
+    night = a_night(12.0, loop=0.3)
+    plan = Plan(length=10, join=None, reload=None, burst=None, pause=None, resume=None, tablets=2)
+    heard = made_up([[(1.0, 11.0, 0.0)], [(1.0, 11.0, 0.0)]], 11.5, night, plan, {},
+                    {2: [[5.0, "code played", 0]]})
+    code = rng.standard_normal(int(0.25 * RATE)).astype(np.float32) * 0.05  # a hiss under the drums,
+    heard.recording[int(5.4 * RATE): int(5.4 * RATE) + len(code), 1] += code  # placed 0.4 s after the note
+    times, positions, spread = spreads(heard)
+    during = (times < 5.0 + CODE_SOUNDS) & (times + WINDOW > 5.0)
+    assert during.any() and np.isnan(positions[1, during]).all()
+    assert not np.isnan(positions[0, during]).any()  # the other tablet is read all the while
+    after = (times >= 5.0 + CODE_SOUNDS) & (times < 10.0)
+    assert not np.isnan(positions[1, after]).any() and np.nanmax(spread[after]) < 0.0001
 
 
 # --- through the real audio path ----------------------------------------------------------------
