@@ -62,6 +62,7 @@ from heard import (  # noqa: E402
     play_night,
     play_plainly,
     room_listener,
+    spreads,
     the_laptop_s_ear,
 )
 
@@ -114,7 +115,7 @@ def main() -> None:
     parser.add_argument("--length", type=float, default=60.0, help="seconds of night per run")
     parser.add_argument("--network", choices=("both", "loopback", "jitter"), default="both")
     parser.add_argument("--against", type=Path, help="another box.js to play every run with too, in turn")
-    parser.add_argument("--json", type=Path, help="also write every figure and every page's log here")
+    parser.add_argument("--json", type=Path, help="also write every figure, every page's log and every window as read here")
     parser.add_argument("--no-floor", action="store_true", help="leave out the rig's own floor (plain players)")
     parser.add_argument("--hidden", help="ms,ms: speakers the first two tablets' pages cannot see")
     parser.add_argument("--behind", action="store_true",
@@ -176,6 +177,18 @@ def sandbox(folder: Path) -> None:
                        "XDG_RUNTIME_DIR": str(user / "run")})
 
 
+def windows(heard) -> dict:
+    """Every window as it was read, for a stretch the figures do not explain: when (seconds into
+    the night) and each tablet's position against the laptop's playhead (ms, + ahead; the
+    recorder's own latency, the same for all, not taken off; None where it was not read)."""
+    times, positions, _ = spreads(heard)
+    playhead = [heard.playhead(at) for at in times]
+    return {"at": [round(float(at - heard.start), 2) for at in times],
+            "ms ahead": {tablet + 1: [None if position != position else round(float(position - where) * 1000, 2)
+                                      for position, where in zip(row, playhead, strict=True)]
+                         for tablet, row in enumerate(positions)}}
+
+
 def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, list]:
     """The rig's floor and every run of every page: what ``main`` reports."""
     from playwright.sync_api import sync_playwright
@@ -207,7 +220,7 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                     found["end"] = between(heard, plan.length - 9, plan.length - 1)
                 runs.append({"page": name, "round": round_, "jitter": jitter * 1000, "found": found,
                              "events": heard.events, "marks": heard.marks, "recorder rate": heard.rate,
-                             "latencies": heard.latencies, "listened": heard.before})
+                             "latencies": heard.latencies, "listened": heard.before, "windows": windows(heard)})
                 if heard.before:
                     print(f"  listened: {heard.before}", file=sys.stderr)
                 if "glitch" in found:
