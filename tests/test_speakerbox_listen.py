@@ -468,7 +468,17 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     import io
 
     import soundfile
-    from heard import Plan, between, measure, play_night, put_behind, room_listener, the_laptop_s_ear, until_ready
+    from heard import (
+        WINDOW,
+        Plan,
+        between,
+        measure,
+        play_night,
+        put_behind,
+        room_listener,
+        the_laptop_s_ear,
+        until_ready,
+    )
     from playwright.sync_api import sync_playwright
     from test_drift import a_night
 
@@ -549,7 +559,9 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     # (measured here alone: a median of 1 ms; beside two busy cores, 7 ms).
     figures = measure(heard)
     night_said = said[ear["rounds before"]:]
-    assert between(heard, 0.5, DRIFT[0])["median"] <= 20.0, _told(figures, night_said)
+    # (read up to the drift's first window: one that takes in the drift reads it, and where few
+    # windows are read before it, as a fresh machine once had, it made the median 25 ms)
+    assert between(heard, 0.5, DRIFT[0] - WINDOW)["median"] <= 20.0, _told(figures, night_said)
     # The drift: heard, 50 ms apart (in the 11 s of voice after it: every 3 s a stretch is heard, and
     # two must agree, which on a loaded machine a late or a muddled stretch has delayed past 8 s);
     # a round where the voice leaves room (14 to 20 s) finds it, and
