@@ -295,26 +295,35 @@ def silences(channel: np.ndarray, shortest: float = GAP) -> list[tuple[float, fl
     return [(s / RATE, e / RATE) for s, e in zip(starts[keep], ends[keep], strict=True)]
 
 
-def track(channel: np.ndarray, night: np.ndarray, times: np.ndarray, playhead) -> np.ndarray:
+def track(channel: np.ndarray, night: np.ndarray, times: np.ndarray, playhead, latency: float = 0.0) -> np.ndarray:
     """Where in the night (seconds) ``channel`` is at each of ``times`` (seconds of the recording:
     each a window's start), NaN where it plays nothing whole (silent for part of the window, or
-    nothing like the night). ``playhead(time)``: where the laptop says the night is then."""
+    nothing like the night). ``playhead(time)``: where the laptop says the night is then.
+
+    A window is looked for where the one before it was read, a STEP on; after a silence, where the
+    channel was last read against the playhead; before any, ``latency`` (seconds) behind the
+    playhead, what the recorder adds. Looked for at the playhead itself, the recorder's 25-35 ms
+    put the truth past NEAR: in the drums between turns a place a few tens of ms or a beat away
+    could win, and the first window after each silence read 26 or 267 ms off (benchmark runs,
+    2026-11-30)."""
     size = int(WINDOW * RATE)
     found = np.full(len(times), np.nan)
     previous = None
+    offset = -latency * RATE  # (samples: the channel against the playhead, as last read)
     for index, at in enumerate(times):
         start = int(round(at * RATE))
         segment = channel[start: start + size]
         if len(segment) < size or silences(segment):
             previous = None
             continue
-        expected = previous + STEP * RATE if previous is not None else playhead(at) * RATE
+        expected = previous + STEP * RATE if previous is not None else playhead(at) * RATE + offset
         position, score = locate(segment, night, expected)
         if score < 0.5:
             previous = None
             continue
         found[index] = position / RATE
         previous = position
+        offset = position - playhead(at) * RATE
     return found
 
 
@@ -687,7 +696,13 @@ def spreads(heard: Heard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if heard.tracked is not None:
         return heard.tracked
     times = np.arange(0.0, len(heard.recording) / RATE - WINDOW, STEP)
-    positions = np.stack([track(heard.recording[:, i], heard.night, times, heard.playhead)
+    heads = np.array([heard.playhead(at) for at in times])
+    # Read twice: the first reading tells what the recorder adds (the median of every channel
+    # against the playhead, as ``measure`` takes it), the second starts from it.
+    first = np.stack([track(heard.recording[:, i], heard.night, times, heard.playhead)
+                      for i in range(heard.plan.tablets)])
+    latency = float(np.nanmedian(heads - first)) if not np.isnan(first).all() else 0.0
+    positions = np.stack([track(heard.recording[:, i], heard.night, times, heard.playhead, latency)
                           for i in range(heard.plan.tablets)])
     for tablet, events in heard.events.items():
         for when, what, *_ in events:

@@ -135,6 +135,35 @@ def test_a_tablet_s_code_is_not_read_as_the_night():
     assert not np.isnan(positions[1, after]).any() and np.nanmax(spread[after]) < 0.0001
 
 
+def test_after_a_silence_a_window_is_looked_for_where_the_recorder_put_the_night():
+    """The recorder hears every tablet a few tens of ms after the laptop's playhead. Looked for
+    at the playhead after a silence (nothing read just before), a window of drums alone could be
+    read a bar away; it is looked for where the channel was last read, and a channel's first
+    window where the recorder hears the others."""
+    seconds = 14.0
+    bar = rng.standard_normal(int(0.25 * RATE)) * 0.2
+    drums = np.resize(np.convolve(np.resize(bar, len(bar) + 12), np.hanning(12) / 3, mode="valid")[: len(bar)],
+                      int(seconds * RATE))  # (``a_night``'s dull loop)
+    voice = rng.standard_normal(len(drums)) * np.sin(np.linspace(0, 30 * np.pi, len(drums))) ** 2 * 0.3
+    voice[int(8.0 * RATE): int(10.5 * RATE)] = 0.0  # drums alone between two turns
+    # As through a real path, what is heard is the night's drums and voice and the room's noise,
+    # not the night's own fine noise: in the drums alone, a bar away scores as well as the truth.
+    night = (drums + voice).astype(np.float32) + a_night(seconds)
+    heard_as = (drums + voice).astype(np.float32) + a_night(seconds)
+    plan = Plan(length=12, join=None, reload=None, burst=None, pause=None, resume=None, tablets=2)
+    late = 0.027  # (the recorder here: 25-35 ms)
+    # Tablet 1 silent for a second before the drums alone; tablet 2 joins late, in them.
+    first = [(1.0 + late, 8.5 + late, 0.0), (9.5 + late, 13.5 + late, 8.5)]
+    second = [(10.0 + late, 13.5 + late, 9.0)]
+    recording = np.stack([played(heard_as, schedule, 14.0) for schedule in (first, second)], axis=1)
+    heard = Heard(plan, recording, night, start=1.0, marks={}, events={}, rate=RATE)
+    times, positions, _ = spreads(heard)
+    behind = np.array([heard.playhead(at) for at in times]) - positions
+    read = ~np.isnan(behind)
+    assert read[0].sum() >= 20 and read[1].sum() >= 6
+    assert np.abs(behind[read] - late).max() < 0.0005, np.round(behind * 1000, 1)
+
+
 # --- through the real audio path ----------------------------------------------------------------
 
 real = pytest.mark.skipif(can_run() is not None, reason=str(can_run()))
