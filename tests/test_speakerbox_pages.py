@@ -158,7 +158,7 @@ def test_every_state_of_both_pages(browser, shots, lang):
         width = tablet.evaluate("document.getElementById('progress-done').getBoundingClientRect().width")
         assert width > 0
         # The bar moves in steps, never eased: an animation running all night long draws every frame
-        # (measured: three to four times the CPU of the steps) where every eye is closed. Looked at
+        # (benchmarks/pagecpu.py: over three times the CPU of the steps) where every eye is closed. Looked at
         # ten times over a second, as the bar moves five times a second.
         moving = []
         for _ in range(10):
