@@ -16,11 +16,13 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from audiopath import sandbox  # noqa: E402
 from boxnet import ARGS, CHROMIUM, join, ramp_box  # noqa: E402
 
 EASED = "#progress-done { transition: width 0.25s linear; }"  # the rule before ff2da6c
@@ -77,12 +79,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     arguments = parser.parse_args()
     found: dict[bool, list[float]] = {False: [], True: []}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        for _ in range(arguments.rounds):
-            for eased in (False, True):
-                found[eased].append(one_night(browser, arguments.tablets, arguments.seconds, eased))
-        browser.close()
+    with tempfile.TemporaryDirectory() as folder:
+        sandbox(Path(folder))  # (a browser started in the real home leaves its sound client's files behind)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            for _ in range(arguments.rounds):
+                for eased in (False, True):
+                    found[eased].append(one_night(browser, arguments.tablets, arguments.seconds, eased))
+            browser.close()
     served, eased = statistics.median(found[False]), statistics.median(found[True])
     print(f"{arguments.tablets} tablets, {arguments.seconds:g} s of night, {arguments.rounds} rounds; "
           "browser CPU seconds, median (every round)")
