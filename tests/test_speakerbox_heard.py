@@ -31,10 +31,15 @@ def a_night(seconds: float, loop: float | None = None, dull: bool = False) -> np
     noise = rng.standard_normal(int(seconds * RATE)).astype(np.float32) * 0.003
     if loop is None:
         return noise
+    return noise + drums(seconds, loop, dull)
+
+
+def drums(seconds: float, loop: float, dull: bool = False) -> np.ndarray:
+    """``a_night``'s loop alone: the same ``loop`` seconds over and over."""
     bar = rng.standard_normal(int(loop * RATE)).astype(np.float32) * 0.2
     if dull:
         bar = np.convolve(np.resize(bar, len(bar) + 12), np.hanning(12) / 3, mode="valid")[: len(bar)]
-    return noise + np.resize(bar, len(noise)).astype(np.float32)
+    return np.resize(bar, int(seconds * RATE)).astype(np.float32)
 
 
 def played(night: np.ndarray, schedule: list[tuple[float, float, float]], seconds: float) -> np.ndarray:
@@ -141,15 +146,13 @@ def test_after_a_silence_a_window_is_looked_for_where_the_recorder_put_the_night
     read a bar away; it is looked for where the channel was last read, and a channel's first
     window where the recorder hears the others."""
     seconds = 14.0
-    bar = rng.standard_normal(int(0.25 * RATE)) * 0.2
-    drums = np.resize(np.convolve(np.resize(bar, len(bar) + 12), np.hanning(12) / 3, mode="valid")[: len(bar)],
-                      int(seconds * RATE))  # (``a_night``'s dull loop)
-    voice = rng.standard_normal(len(drums)) * np.sin(np.linspace(0, 30 * np.pi, len(drums))) ** 2 * 0.3
+    loop = drums(seconds, 0.25, dull=True)
+    voice = rng.standard_normal(len(loop)) * np.sin(np.linspace(0, 30 * np.pi, len(loop))) ** 2 * 0.3
     voice[int(8.0 * RATE): int(10.5 * RATE)] = 0.0  # drums alone between two turns
     # As through a real path, what is heard is the night's drums and voice and the room's noise,
     # not the night's own fine noise: in the drums alone, a bar away scores as well as the truth.
-    night = (drums + voice).astype(np.float32) + a_night(seconds)
-    heard_as = (drums + voice).astype(np.float32) + a_night(seconds)
+    night = (loop + voice).astype(np.float32) + a_night(seconds)
+    heard_as = (loop + voice).astype(np.float32) + a_night(seconds)
     plan = Plan(length=12, join=None, reload=None, burst=None, pause=None, resume=None, tablets=2)
     late = 0.027  # (the recorder here: 25-35 ms)
     # Tablet 1 silent for a second before the drums alone; tablet 2 joins late, in them.
