@@ -544,10 +544,13 @@ def test_a_tablet_tells_the_laptop_at_once_when_it_comes_in_or_out_of_step(brows
             page.evaluate("narratorBox.ctx.suspend()")
             told = after(lambda: server.ready_tablets(0) == {}, seconds=5.0)
             assert told - went < 0.6, ("out of step", told - went)
-            came = time.monotonic()
+            # What is timed is the report, from the moment the page's sound runs again: the browser
+            # takes its own time to resume it (0.85 s from the call once, in a loaded suite).
             page.evaluate("narratorBox.ctx.resume()")
+            itself = after(lambda: page.evaluate(
+                "narratorBox.offset !== null && narratorBox.ctx.state === 'running'"), seconds=5.0)
             told = after(lambda: server.ready_tablets(0) == ready, seconds=5.0)
-            assert told - came < 0.6, ("in step", told - came)
+            assert told - itself < 0.6, ("in step", told - itself)
     finally:
         server.stop()
 
