@@ -36,7 +36,8 @@ Start), how late the last heard each tablet, and what the laptop said in the nig
 The night's voice (where a round may go, and where a page takes a new delay at once) is found from
 the same night rendered without its drums.
 
-A round is two nights of the plan in ``tests/heard.py`` (three tablets; the third joins at 8 s,
+A round is two nights of the plan in ``tests/heard.py`` (three tablets; the third joins at 8 s, its
+browser started with the others' before the night, or then with ``--browser-at-join``,
 the second reloads at 20 s, every core is taken for 0.3 s at 34 s, a pause at 46 s and the resume
 at 50 s): one on loopback, one with the second and third tablets behind a proxy that holds each
 chunk 2 ms plus up to ``--jitter`` ms, each way, and 1 % of them 200 ms more.
@@ -123,6 +124,9 @@ def main() -> None:
     parser.add_argument("--listen", action="store_true",
                         help="each run also with the laptop listening, without and with its ear on the night")
     parser.add_argument("--no-join", action="store_true", help="no late join: every tablet there from the start")
+    parser.add_argument("--browser-at-join", action="store_true",
+                        help="the late tablet's browser starts on this machine as it joins, not before the night "
+                             "(a browser starting here stalls the other tablets' sound, which no table has)")
     arguments = parser.parse_args()
     hidden = tuple((tablet, int(ms)) for tablet, ms in enumerate(arguments.hidden.split(","), 1)) \
         if arguments.hidden else ()
@@ -204,7 +208,7 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
             for jitter, (name, page) in ((j, p) for j in networks for p in reversed(pages.items())):
                 timed = {"length": arguments.length, **(LISTENING if arguments.listen else {})}
                 speakers = {"behind" if arguments.behind else "hidden": hidden}
-                plan = Plan(jittered=(2, 3) if jitter else (), **speakers,
+                plan = Plan(jittered=(2, 3) if jitter else (), **speakers, browser_at_join=arguments.browser_at_join,
                             **({"join": None} if arguments.no_join else {}), **timed)
                 laptop = Laptop(speech, ear=name == "listening with its ear") if name.startswith("listening") else None
                 heard = play_night(playwright, folder / f"run{len(runs)}", night, plan, jitter=jitter,

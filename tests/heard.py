@@ -333,7 +333,8 @@ def track(channel: np.ndarray, night: np.ndarray, times: np.ndarray, playhead, l
 class Plan:
     """When things happen, in seconds from the night's first sample; None: not in this night."""
     length: float = 60.0  # of the night served (the run stops at its end)
-    join: float | None = 8.0  # the last tablet's browser starts and joins
+    join: float | None = 8.0  # the last tablet opens the page and joins (its browser already running)...
+    browser_at_join: bool = False  # ...or its browser starts then too (the rig before 2026-11-30)
     reload: float | None = 20.0  # the second tablet reloads its page
     burst: float | None = 34.0  # a CPU burst on the machine...
     burst_seconds: float = 0.3  # ...this long
@@ -451,6 +452,14 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
         room.record()
         first = plan.tablets - (plan.join is not None)
         pages = {}
+        # A late tablet's browser runs on the tablet: at a table, it starting costs the others
+        # nothing. Started here at the join, on the cores every tablet shares, it stalled the
+        # other pages' sound (every page glitched 200-223 ms as it started, and their timestamps
+        # leapt for ten seconds after, 2026-11-30): so it starts with the others, and joins later.
+        late = None
+        if plan.join is not None and not plan.browser_at_join:
+            late = browser_for(playwright, room, plan.tablets)
+            browsers.append(late)
         for tablet in range(1, first + 1):
             browsers.append(browser_for(playwright, room, tablet))
             pages[tablet] = browsers[-1].new_page()
@@ -482,8 +491,10 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
             if what in more:
                 more[what](pages, room)
             elif what == "join":
-                browsers.append(browser_for(playwright, room, plan.tablets))
-                pages[plan.tablets] = browsers[-1].new_page()
+                if late is None:
+                    late = browser_for(playwright, room, plan.tablets)
+                    browsers.append(late)
+                pages[plan.tablets] = late.new_page()
                 join(pages[plan.tablets], addresses[plan.tablets])
                 put_behind(pages[plan.tablets], plan.tablets, plan)
             elif what == "reload":
