@@ -853,6 +853,30 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
     assert len(told) == 1 and told[0][0] == pytest.approx(110.0 - LEAD) and set(told[0][1]) == {1}, told
 
 
+
+def test_a_tablet_that_comes_in_step_while_a_round_waits_for_its_stretch_plays_in_it():
+    """A round asked for while a night plays (the laptop's ear heard the tablets apart, say) waits
+    for a stretch without voice, seconds ahead. A tablet that joined just then, in step by the
+    time the round begins, plays its code in it too and is set: left out, it played silent until
+    the stretch after (38 s after joining, in a benchmark night)."""
+    now = [100.0]
+    said: list[str] = []
+    server = MemoryBox({1: 10, 2: 20}, lambda: now[0], connected={1: 10, 2: 20, 3: 30}, delays={1: 0, 2: 0})
+    listener = hearing(server, {1: 0.0, 2: 0.0, 3: 0.030}, now, said)
+    listener.set, listener.listened = {1, 2}, {(1, 10), (2, 20)}
+    waits = listener.sleep
+
+    def sleep(seconds):  # (while the round waits for its stretch, tablet 3 comes in step)
+        server.ready = {1: 10, 2: 20, 3: 30}
+        waits(seconds)
+
+    listener.sleep = sleep
+    listener.ask()
+    assert listener.during(lambda seconds, earliest: earliest + 8.0)
+    listener.wait()
+    assert set(server.told[-1][1]) == {1, 2, 3} and set(server.set) == {1, 2, 3}, (server.told, server.set, said)
+    assert server.set[3] - server.set[1] == 30 and (3, 30) in listener.listened, (server.set, said)  # (heard 30 ms late)
+
 def hearing(server: MemoryBox, later: dict, now: list, said: list):
     """A Listener on ``server`` whose clock is ``now[0]`` (its waits move it on), saying into
     ``said``, and whose microphone hears, in a quiet room, each code the box was last told to
