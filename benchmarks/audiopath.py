@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--no-join", action="store_true", help="no late join: every tablet there from the start")
     parser.add_argument("--browser-at-join", action="store_true",
                         help="the late tablet's browser starts on this machine as it joins, not before the night "
-                             "(a browser starting here stalls the other tablets' sound, which no table has)")
+                             "(a browser starting here can stall the other tablets' sound, which no table has)")
     arguments = parser.parse_args()
     hidden = tuple((tablet, int(ms)) for tablet, ms in enumerate(arguments.hidden.split(","), 1)) \
         if arguments.hidden else ()

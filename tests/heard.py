@@ -453,9 +453,9 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
         first = plan.tablets - (plan.join is not None)
         pages = {}
         # A late tablet's browser runs on the tablet: at a table, it starting costs the others
-        # nothing. Started here at the join, on the cores every tablet shares, it stalled the
-        # other pages' sound (every page glitched 200-223 ms as it started, and their timestamps
-        # leapt for ten seconds after, 2026-11-30): so it starts with the others, and joins later.
+        # nothing. Started here at the join, on the cores every tablet shares, it disturbed the
+        # pages playing in four nights of eight (glitches of up to 223 ms, timestamps leaping for
+        # seconds after, 2026-11-30): so it starts with the others, and the tablet joins later.
         late = None
         if plan.join is not None and not plan.browser_at_join:
             late = browser_for(playwright, room, plan.tablets)
