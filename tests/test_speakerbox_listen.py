@@ -866,7 +866,6 @@ def test_a_round_waiting_for_its_stretch_tells_the_tablets_only_as_it_begins_and
     assert len(told) == 1 and told[0][0] == pytest.approx(110.0 - LEAD) and set(told[0][1]) == {1}, told
 
 
-
 def test_a_tablet_that_comes_in_step_while_a_round_waits_for_its_stretch_plays_in_it():
     """A round asked for while a night plays (the laptop's ear heard the tablets apart, say) waits
     for a stretch without voice, seconds ahead. A tablet that joined just then, in step by the
@@ -889,6 +888,7 @@ def test_a_tablet_that_comes_in_step_while_a_round_waits_for_its_stretch_plays_i
     listener.wait()
     assert set(server.told[-1][1]) == {1, 2, 3} and set(server.set) == {1, 2, 3}, (server.told, server.set, said)
     assert server.set[3] - server.set[1] == 30 and (3, 30) in listener.listened, (server.set, said)  # (heard 30 ms late)
+
 
 def hearing(server: MemoryBox, later: dict, now: list, said: list):
     """A Listener on ``server`` whose clock is ``now[0]`` (its waits move it on), saying into
