@@ -12,6 +12,7 @@ const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => values[na
 
 const PING_EVERY = 0.25;     // seconds between clock samples while the game lasts
 const WINDOW = 15;           // seconds of samples the offset is estimated from
+const GLIDE = 0.0002;        // a new estimate the samples still allow is followed this fast (seconds a second)
 const BURST = 60;            // samples taken quickly when the clock is not known (join, wake-up)...
 const SETTLED = 40;          // ...and how many a fresh estimate needs (on a jittery Wi-Fi, fewer are off by ms)
 const SILENCE = 5;           // seconds without a word from the laptop: the connection is in trouble
@@ -247,9 +248,19 @@ function press(action) {
 // trip back, each off by the same unknown offset in opposite directions. Over a window of recent
 // samples, the shortest trip out and the shortest trip back each come close to the network's
 // fastest, however much it jitters, and half their difference is the offset.
+//
+// On a jittery network that estimate wanders as the fastest trips leave the window: behind 50 ms
+// of jitter (benchmarks/audiopath.py, 2026-11-30) it moved 1-2 ms every 10-30 s, there and back,
+// and the night followed each move, the wrong way about half the time as heard. Yet the two clocks
+// themselves part far more slowly than that (crystals: tens of parts per million, hundredths of a
+// ms a second). So an estimate the samples still allow (the offset lies between minus the
+// shortest trip back and the shortest trip out: no trip takes less than nothing) is followed at
+// GLIDE, and one they rule out is taken at once, as is a fresh one (a join, a reconnection, a
+// wake-up).
 
 const samples = [];
 let ticks = 0, lastTick = null, burstLeft = 0;
+let lastSample = 0, gliding = false;  // when the last sample came back; a glide over 1 ms under way
 
 function resync(why) {                                // the clock is unknown or may have jumped
   box.resyncs.push(why);
@@ -313,9 +324,17 @@ function clockSample(message) {
   if (box.settling && samples.length < SETTLED) return;  // a fresh estimate rests on many samples
   const out = Math.min(...samples.map((s) => s.out));
   const ret = Math.min(...samples.map((s) => s.back));
-  const offset = (out - ret) / 2;
-  if (box.offset !== null && Math.abs(offset - box.offset) > 0.001) note("clock moved", offset - box.offset);
-  box.offset = offset;
+  const estimate = (out - ret) / 2;
+  if (box.settling || box.offset === null || box.offset > out || box.offset < -ret) {
+    if (box.offset !== null && Math.abs(estimate - box.offset) > 0.001) note("clock moved", estimate - box.offset);
+    box.offset = estimate;
+  } else {                                            // still allowed: followed slowly
+    const left = estimate - box.offset;
+    if (Math.abs(left) > 0.001 && !gliding) note("clock gliding", left);
+    gliding = Math.abs(left) > 0.001;
+    box.offset += Math.sign(left) * Math.min(Math.abs(left), GLIDE * (back - lastSample));
+  }
+  lastSample = back;
   box.rtt = out + ret;
   if (box.settling) {                                 // the clock is known (again): follow the game
     box.settling = false;
