@@ -253,14 +253,17 @@ function press(action) {
 // of jitter (benchmarks/audiopath.py, 2026-11-30) it moved 1-2 ms every 10-30 s, there and back,
 // and the night followed each move, the wrong way about half the time as heard. Yet the two clocks
 // themselves part far more slowly than that (crystals: tens of parts per million, hundredths of a
-// ms a second). So an estimate the samples still allow (the offset lies between minus the
-// shortest trip back and the shortest trip out: no trip takes less than nothing) is followed at
-// GLIDE, and one they rule out is taken at once, as is a fresh one (a join, a reconnection, a
-// wake-up).
+// ms a second). So once the window is full of the regular samples, an estimate they still allow
+// (the offset lies between minus the shortest trip back and the shortest trip out: no trip takes
+// less than nothing) is followed at GLIDE, and one they rule out is taken at once. A young
+// estimate (a join, a reconnection, a wake-up: a burst of quick samples, then a window filling)
+// is taken at once as it improves: gliding there too kept a late joiner a ms or two off for
+// seconds after the laptop had heard it, and the laptop sets it by what it hears.
 
 const samples = [];
 let ticks = 0, lastTick = null, burstLeft = 0;
 let lastSample = 0, gliding = false;  // when the last sample came back; a glide over 1 ms under way
+let settledAt = 0;            // when the estimate in use was last taken fresh
 
 function resync(why) {                                // the clock is unknown or may have jumped
   box.resyncs.push(why);
@@ -325,7 +328,8 @@ function clockSample(message) {
   const out = Math.min(...samples.map((s) => s.out));
   const ret = Math.min(...samples.map((s) => s.back));
   const estimate = (out - ret) / 2;
-  if (box.settling || box.offset === null || box.offset > out || box.offset < -ret) {
+  if (box.settling) settledAt = back;
+  if (back - settledAt < WINDOW || box.offset === null || box.offset > out || box.offset < -ret) {
     if (box.offset !== null && Math.abs(estimate - box.offset) > 0.001) note("clock moved", estimate - box.offset);
     box.offset = estimate;
   } else {                                            // still allowed: followed slowly
