@@ -251,14 +251,15 @@ function press(action) {
 //
 // On a jittery network that estimate wanders as the fastest trips leave the window: behind 50 ms
 // of jitter (benchmarks/audiopath.py, 2026-11-30) it moved 1-2 ms every 10-30 s, there and back,
-// and the night followed each move, the wrong way about half the time as heard. Yet the two clocks
+// and the night followed each move (four of fifteen wrong-way slews in twelve nights came just as
+// it moved). Yet the two clocks
 // themselves part far more slowly than that (crystals: tens of parts per million, hundredths of a
 // ms a second). So once the window is full of the regular samples, an estimate they still allow
 // (the offset lies between minus the shortest trip back and the shortest trip out: no trip takes
 // less than nothing) is followed at GLIDE, and one they rule out is taken at once. A young
 // estimate (a join, a reconnection, a wake-up: a burst of quick samples, then a window filling)
-// is taken at once as it improves: gliding there too kept a late joiner a ms or two off for
-// seconds after the laptop had heard it, and the laptop sets it by what it hears.
+// is taken at once as it improves (gliding from the join, late joiners were heard 2-3 ms off in
+// four nights of six at 50 ms of jitter: likely set by the laptop, then gliding on).
 
 const samples = [];
 let ticks = 0, lastTick = null, burstLeft = 0;
@@ -332,6 +333,7 @@ function clockSample(message) {
   if (back - settledAt < WINDOW || box.offset === null || box.offset > out || box.offset < -ret) {
     if (box.offset !== null && Math.abs(estimate - box.offset) > 0.001) note("clock moved", estimate - box.offset);
     box.offset = estimate;
+    gliding = false;
   } else {                                            // still allowed: followed slowly
     const left = estimate - box.offset;
     if (Math.abs(left) > 0.001 && !gliding) note("clock gliding", left);
