@@ -529,12 +529,8 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
         # in doubt is heard again once its page says its timestamps hold still. Left to the night,
         # that round waited for the stretch at 14 s, the ear waited with it, and the round, not
         # the ear, found the drift (the suite, once).
-        def doubted_still():
-            return any(tablet in listener.doubted and tablet not in listener.listened
-                       for tablet in server.connected_tablets().items())
-
         deadline = time.monotonic() + 10.0
-        while time.monotonic() < deadline and (listener.busy() or listener.due() or doubted_still()):
+        while time.monotonic() < deadline and (listener.busy() or listener.due() or listener.awaiting_steady()):
             listener.tick()
             time.sleep(0.1)
         listener.wait()
@@ -1098,12 +1094,13 @@ def test_a_tablet_set_by_plays_in_doubt_is_listened_to_again_once_its_timestamps
     assert set(heard.late) == {1, 2} and server.set == {1: 0, 2: 205}, (heard, server.set)
     assert (2, 20) not in listener.listened and (1, 10) in listener.listened, listener.listened
     assert any("Tablet 2 was set while its sound was still settling" in line for line in said), said
-    assert not listener.due()  # (its timestamps still step: not yet)
+    assert not listener.due() and listener.awaiting_steady() == {(2, 20)}  # (its timestamps still step: not yet)
     server.in_doubt.clear()  # they hold still: its page says so
     assert listener.due()
     later[2] = 0.005  # (it plays 205 ms earlier now: its speaker's 210 ms less its delay)
     heard = listener.round()
     assert set(heard.late) == {1, 2} and server.set[2] == 210 and not listener.due(), (heard, server.set)
+    assert listener.awaiting_steady() == set()
     assert sum("still settling" in line for line in said) == 1, said
     server.ready = {1: 10, 2: 21}  # reloaded: a new connection, in doubt at its round, then again
     server.in_doubt.add(2)

@@ -144,6 +144,11 @@ class Listener:
     def busy(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    def awaiting_steady(self) -> set[tuple[int, int]]:
+        """Tablets connected that a round set by plays in doubt, not heard again yet: they are,
+        once their page says its timestamps hold still (``due``)."""
+        return (self.doubted - self.listened) & set(self.server.connected_tablets().items())
+
     def tick(self, gather: bool = True) -> None:
         """Called while the box waits for its Start: begins a round when one is due. With
         ``gather``, one that falls due while another tablet is still coming into step waits for it,
@@ -190,12 +195,12 @@ class Listener:
         # (``round``): the stretch may be many seconds ahead, and a tablet that comes in step
         # meanwhile (one that just joined, while the laptop's ear asked for the round) was left
         # out, silent until the stretch after (38 s after joining, in a benchmark night).
-        coming = self.server.connected_tablets()
-        first = quiet(stretch(len(coming)), self.clock() + LEAD + arrivals.EARLY)
+        connected = self.server.connected_tablets()
+        first = quiet(stretch(len(connected)), self.clock() + LEAD + arrivals.EARLY)
         if first is None:
             return False
         self.asked = False
-        self._thread = threading.Thread(target=self.round, args=(first + arrivals.EARLY, coming), name="listening",
+        self._thread = threading.Thread(target=self.round, args=(first + arrivals.EARLY, connected), name="listening",
                                         daemon=True)
         self._thread.start()
         return True
