@@ -233,7 +233,8 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                 print(f"{name} page, round {round_ + 1}, jitter {jitter * 1000:g} ms: "
                       + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS if part in found)
                       + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
-                      f"{len(found['wrong corrections'])}", file=sys.stderr)
+                      f"{len(found['wrong corrections'])} (slews begun the wrong way "
+                      f"{len(found['slews begun the wrong way'])})", file=sys.stderr)
                 for episode in found["episodes over 5 ms"]:
                     print(f"  over 5 ms at {episode['at']} s for {episode['seconds']} s (worst {episode['worst']} ms;"
                           f" from the laptop {episode['from the laptop']}): "
@@ -337,7 +338,7 @@ def report(runs: list[dict], rounds: int) -> None:
           " windows / worst window, over the rounds (median of medians / worst of worsts)\n")
     print("| network | " + " | ".join(PARTS) + " | longest over 5 ms | dropouts | glitch: back within"
           f" {CLOSE * 1000:g} ms after"
-          " | pause: stop spread | resume: restart spread | resume: replayed or skipped | wrong corrections |")
+          " | pause: stop spread | resume: restart spread | resume: replayed or skipped | wrong corrections (slews begun the wrong way) |")
     print("|---|" + "---:|" * (len(PARTS) + 7))
     for jitter in sorted({run["jitter"] for run in runs}):
         mine = [run["found"] for run in runs if run["jitter"] == jitter]
@@ -352,7 +353,8 @@ def report(runs: list[dict], rounds: int) -> None:
               + f" | {over:.1f} s | {sum(dropouts)} ({max(dropouts)} in a run) | {back} s"
               + f" | {cell([f.get('pause', {}).get('stop spread', nan) for f in mine])}"
               + f" | {cell([f.get('pause', {}).get('restart spread', nan) for f in mine])}"
-              + f" | {max(held) if held else float('nan'):.1f} | {sum(len(f['wrong corrections']) for f in mine)} |")
+              + f" | {max(held) if held else float('nan'):.1f} | {sum(len(f['wrong corrections']) for f in mine)}"
+              + f" ({sum(len(f['slews begun the wrong way']) for f in mine)}) |")
 
 
 if __name__ == "__main__":

@@ -686,6 +686,7 @@ def measure(heard: Heard) -> dict:
         found["pause"] = _pause(recording, positions, times, marks["stop"], marks.get("restart"))
     found["dropouts"] = _dropouts(recording, heard, positions, times)
     found["wrong corrections"] = _wrong_corrections(heard, truth, times)
+    found["slews begun the wrong way"] = _slews_begun_the_wrong_way(heard, truth, times)
     found["from the laptop"] = {"worst": float(np.nanmax(np.abs(truth)) * 1000)}
     found["episodes over 5 ms"] = _episodes(heard, spread, truth, times)
     return found
@@ -843,26 +844,66 @@ def _dropouts(recording: np.ndarray, heard: Heard, positions: np.ndarray, times:
     return found
 
 
+# What a page notes when it moves, or when what it steers by moves (box.js): a slew is judged up to the next of these.
+MOVES = ("slewed", "cross-faded", "moved unheard", "glitch", "clock moved", "clock gliding", "speaker delay set",
+         "speaker delay moving slowly", "speaker delay taken in a quiet moment")
+SLEWING = 1.0  # seconds: a slew begun on an error of e has taken the page most of the way by then (box.js: e a second)
+
+
 def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> list[dict]:
-    """Every correction a page made that took it further from the laptop. A page that finds itself
-    e ms ahead (e < 0: behind) moves by −e. A jump (a cross-fade) is judged by where it was heard
-    just after (a): it had been at a + e, so it was wrong where |a| > |a + e| + 1 ms. A change of
-    speed acts slowly, so it is judged by where the page was heard just before it (m): wrong where
-    |m − e| > |m| + 1 ms (not judged where the page fell silent in between)."""
+    """Every correction a page made that took it further from the laptop, as heard. A page that
+    finds itself e ms ahead (e < 0: behind) moves by −e. A jump (a cross-fade) is judged by where
+    it was heard just after (a): it had been at a + e, so it was wrong where |a| > |a + e| + 1 ms.
+    A change of speed acts slowly, and the page ends it as soon as its readings find it in step (a
+    slew begun on a reading the next ones do not bear out moves it a fraction of a ms): it is judged
+    by where the page was heard just before it (m) and once it could have done its work (a: the
+    first window from SLEWING after it, if the page made no other move before that window ends):
+    wrong where the page went the slew's way and ended over 1 ms further from the laptop,
+    |a| > |m| + 1 ms (not judged where the page fell silent in between). Slews that set out the
+    wrong way, whatever came of them, are ``_slews_begun_the_wrong_way``."""
     found = []
-    for tablet, events in heard.events.items():
-        index = tablet - 1
-        heard_at = times[~np.isnan(truth[index])]
-        values = truth[index][~np.isnan(truth[index])] * 1000
-        for when, what, error, *_ in events:
+    for tablet, heard_at, values, events in _heard_and_noted(heard, truth, times):
+        for index, (when, what, error, *_) in enumerate(events):
             if what == "cross-faded":
                 after = np.flatnonzero((heard_at >= when + 0.15) & (heard_at < when + 1.5))
                 if len(after) and abs(values[after[0]]) > abs(values[after[0]] + error) + 1.0:
                     found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what,
                                   "page said ms": error, "heard just after ms": round(values[after[0]], 2)})
             elif what == "slewed":
-                before = np.flatnonzero((heard_at + WINDOW <= when) & (heard_at > when - 0.5 - WINDOW))
-                if len(before) and abs(values[before[-1]] - error) > abs(values[before[-1]]) + 1.0:
+                before = _just_before(heard_at, when)
+                until = next((later[0] for later in events[index + 1:] if later[0] > when and later[1] in MOVES), np.inf)
+                done = np.flatnonzero((heard_at >= when + SLEWING) & (heard_at + WINDOW <= until))
+                if before is None or not len(done) or heard_at[done[0]] > when + SLEWING + 2 * STEP:
+                    continue
+                was, went = values[before], values[done[0]]
+                if (went - was) * -error > 0 and abs(went) > abs(was) + 1.0:
                     found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what,
-                                  "page said ms": error, "heard just before ms": round(values[before[-1]], 2)})
+                                  "page said ms": error, "heard just before ms": round(was, 2),
+                                  "heard after ms": round(went, 2)})
     return found
+
+
+def _slews_begun_the_wrong_way(heard: Heard, truth: np.ndarray, times: np.ndarray) -> list[dict]:
+    """Every slew that set out away from the laptop, judged by where the page was heard just
+    before it (m): |m − e| > |m| + 1 ms, whether or not it went far (``_wrong_corrections``)."""
+    found = []
+    for tablet, heard_at, values, events in _heard_and_noted(heard, truth, times):
+        for when, what, error, *_ in events:
+            before = _just_before(heard_at, when) if what == "slewed" else None
+            if before is not None and abs(values[before] - error) > abs(values[before]) + 1.0:
+                found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what,
+                              "page said ms": error, "heard just before ms": round(values[before], 2)})
+    return found
+
+
+def _heard_and_noted(heard: Heard, truth: np.ndarray, times: np.ndarray):
+    """For each tablet: when it was heard, how far ahead of the laptop (ms), and what its page noted."""
+    for tablet, events in heard.events.items():
+        row = truth[tablet - 1]
+        yield tablet, times[~np.isnan(row)], row[~np.isnan(row)] * 1000, events
+
+
+def _just_before(heard_at: np.ndarray, when: float) -> int | None:
+    """The last window heard wholly before ``when`` (within half a second of it), or None."""
+    before = np.flatnonzero((heard_at + WINDOW <= when) & (heard_at > when - 0.5 - WINDOW))
+    return int(before[-1]) if len(before) else None
