@@ -844,8 +844,9 @@ def _dropouts(recording: np.ndarray, heard: Heard, positions: np.ndarray, times:
     return found
 
 
-# What a page notes when it moves, or when what it steers by moves (box.js): a slew is judged up to the next of these.
-MOVES = ("slewed", "cross-faded", "moved unheard", "glitch", "clock moved", "clock gliding", "speaker delay set",
+# What a page notes when it moves other than by its own speed, or when what it steers by moves (box.js): a
+# slew is judged before the next of these (its own next slews are the same steering going on).
+MOVES = ("cross-faded", "moved unheard", "glitch", "clock moved", "clock gliding", "speaker delay set",
          "speaker delay moving slowly", "speaker delay taken in a quiet moment")
 SLEWING = 1.0  # seconds: a slew begun on an error of e has taken the page most of the way by then (box.js: e a second)
 
@@ -857,10 +858,10 @@ def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> li
     A change of speed acts slowly, and the page ends it as soon as its readings find it in step (a
     slew begun on a reading the next ones do not bear out moves it a fraction of a ms): it is judged
     by where the page was heard just before it (m) and once it could have done its work (a: the
-    first window from SLEWING after it, if the page made no other move before that window ends):
-    wrong where the page went the slew's way and ended over 1 ms further from the laptop,
-    |a| > |m| + 1 ms (not judged where the page fell silent in between). Slews that set out the
-    wrong way, whatever came of them, are ``_slews_begun_the_wrong_way``."""
+    first window from SLEWING after it, if the page made no move but its own slewing before that
+    window ends): wrong where the page went the slew's way and ended over 1 ms further from the
+    laptop, |a| > |m| + 1 ms (not judged where the page fell silent or moved otherwise in between).
+    Slews that set out the wrong way, whatever came of them, are ``_slews_begun_the_wrong_way``."""
     found = []
     for tablet, heard_at, values, events in _heard_and_noted(heard, truth, times):
         for index, (when, what, error, *_) in enumerate(events):
