@@ -846,8 +846,8 @@ def _dropouts(recording: np.ndarray, heard: Heard, positions: np.ndarray, times:
 
 # What a page notes when it moves other than by its own speed, or when what it steers by moves (box.js): a
 # slew is judged before the next of these (its own next slews are the same steering going on).
-MOVES = ("cross-faded", "moved unheard", "glitch", "clock moved", "clock gliding", "speaker delay set",
-         "speaker delay moving slowly", "speaker delay taken in a quiet moment")
+MOVES = ("cross-faded", "moved unheard", "glitch", "timestamp leapt", "clock moved", "clock gliding",
+         "speaker delay set", "speaker delay moving slowly", "speaker delay taken in a quiet moment")
 SLEWING = 1.0  # seconds: a slew begun on an error of e has taken the page most of the way by then (box.js: e a second)
 
 
@@ -860,7 +860,9 @@ def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> li
     by where the page was heard just before it (m) and once it could have done its work (a: the
     first window from SLEWING after it, if the page made no move but its own slewing before that
     window ends): wrong where the page went the slew's way and ended over 1 ms further from the
-    laptop, |a| > |m| + 1 ms (not judged where the page fell silent or moved otherwise in between).
+    laptop, |a| > |m| + 1 ms, by no more than the slew could take it, |a − m| ≤ |e| + 1 ms (a slew
+    moves a page as far as its readings say; not judged where the page fell silent or moved
+    otherwise in between).
     Slews that set out the wrong way, whatever came of them, are ``_slews_begun_the_wrong_way``."""
     found = []
     for tablet, heard_at, values, events in _heard_and_noted(heard, truth, times):
@@ -877,7 +879,7 @@ def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> li
                 if before is None or not len(done) or heard_at[done[0]] > when + SLEWING + 2 * STEP:
                     continue
                 was, went = values[before], values[done[0]]
-                if (went - was) * -error > 0 and abs(went) > abs(was) + 1.0:
+                if (went - was) * -error > 0 and abs(went) > abs(was) + 1.0 and abs(went - was) <= abs(error) + 1.0:
                     found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what,
                                   "page said ms": error, "heard just before ms": round(was, 2),
                                   "heard after ms": round(went, 2)})
