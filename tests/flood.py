@@ -11,6 +11,7 @@ UPGRADE = ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n
            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
 FLOOD_ADDRESSES = [f"127.0.0.{n}" for n in range(2, 42)]  # 40 addresses...
 FLOOD_EACH = 28  # ...each over its share: 1,120 sockets at once, and each one closed opened again
+SWEEP = 0.5  # seconds between two looks at which sockets the box has closed (how long each lived is read then)
 
 
 class Flood:
@@ -26,12 +27,17 @@ class Flood:
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def run(self) -> None:
+        swept = time.monotonic()
         while not self.stopping.is_set():
             for address in FLOOD_ADDRESSES:
                 while self.held[address] < FLOOD_EACH and not self.stopping.is_set():
                     self.open(address)
-            self.stopping.wait(0.5)
+                    if time.monotonic() - swept >= SWEEP:  # (opening a thousand again can take seconds on a
+                        self.sweep()                       # loaded machine: a socket closed meanwhile is seen
+                        swept = time.monotonic()           # closed within SWEEP, not when they are all open)
+            self.stopping.wait(SWEEP)
             self.sweep()
+            swept = time.monotonic()
         for sock in self.sockets:
             sock.close()
 
