@@ -158,18 +158,27 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
     with lying_tablet(listening=lambda: None) as (_box, server, page):
         for how, size, played in (("step", 0.003, True), ("step", 0.010, False), ("creep", 0.0009, True),
                                   ("creep", 0.003, False)):
-            until(page, "narratorBox.playing && narratorBox.trusted")
-            time.sleep(1.0)
-            page.evaluate(lie[how], size)
-            seen = f" && Math.abs(narratorBox.creep) >= {size * 0.8}" if how == "creep" else ""  # (a slope needs time)
-            until(page, "!narratorBox.trusted" + seen, 3)
-            since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
-            told = time.monotonic()
-            server.play_codes({1: (told + PLACE_AHEAD + 0.05,)})  # (placed at once: in the doubt)
+            # A try in which the page's output glitched (the loaded machine's doing, not the lie's: a
+            # page rightly leaves its code out for seconds after a glitch, as CI once saw) is made again.
+            for _ in range(3):
+                until(page, "narratorBox.playing && narratorBox.trusted")
+                time.sleep(1.0)
+                lied = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+                page.evaluate(lie[how], size)
+                seen = f" && Math.abs(narratorBox.creep) >= {size * 0.8}" if how == "creep" else ""  # (a slope needs time)
+                until(page, "!narratorBox.trusted" + seen, 3)
+                since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+                told = time.monotonic()
+                server.play_codes({1: (told + PLACE_AHEAD + 0.05,)})  # (placed at once: in the doubt)
+                until(page, f"narratorBox.events.some((e) => e[0] >= {since} && e[1].startsWith('code'))", 3)
+                events = events_since(page, since)
+                if not any(event[1] == "glitch" for event in events_since(page, lied)):
+                    break
+                time.sleep(0.3)  # (the page's word reaches the laptop before the next try's)
+                page.evaluate(lie["creep"], 0.0)
             what = "code played in doubt (readings within, ms)" if played else "code not played: timestamps in doubt"
-            until(page, f"narratorBox.events.some((e) => e[0] >= {since} && e[1].startsWith('code'))", 3)
-            events = events_since(page, since)
-            assert not [event for event in events if event[1].startswith("code") and event[1] != what], (how, events)
+            assert not [event for event in events if event[1].startswith("code") and event[1] != what], \
+                (how, events_since(page, lied))  # (what the page saw from the lie on)
             if played:
                 assert 0 <= next(event[2] for event in events if event[1] == what) <= 5, (how, events)
             time.sleep(0.3)  # (the page's word reaches the laptop)
