@@ -127,11 +127,14 @@ def test_a_slew_is_wrong_where_it_took_the_page_away_not_where_it_only_set_out_t
     plan = Plan(length=12, join=None, reload=None, burst=None, pause=None, resume=None, tablets=2)
     # Tablet 2 in step. At 3 s its page says it is 2 ms ahead and slows down, and its next
     # readings find it in step again: it is heard where it was. At 7 s it says 2 ms behind and
-    # speeds up, and goes on: heard 0.5 ms further ahead every half second, up to 2 ms.
+    # speeds up, and goes on: heard 0.5 ms further ahead every half second, up to 2 ms. At 10 s a
+    # slew of 0.3 ms, and half a second later the page is heard 10 ms further back (a glitch it
+    # did not see): not the slew's doing.
     ahead = [0.0, 0.0005, 0.001, 0.0015, 0.002]
     second = [(1.0, 8.0, 0.0)] + [(8.0 + 0.5 * step, 8.5 + 0.5 * step, 7.0 + 0.5 * step + ms)
-                                  for step, ms in enumerate(ahead[1:])] + [(10.0, 13.0, 9.0 + ahead[-1])]
-    events = {2: [[4.0, "slewed", 2.0], [8.0, "slewed", -2.0]]}
+                                  for step, ms in enumerate(ahead[1:])] + [(10.0, 11.5, 9.0 + ahead[-1]),
+                                                                           (11.5, 13.0, 10.5 + ahead[-1] - 0.010)]
+    events = {2: [[4.0, "slewed", 2.0], [8.0, "slewed", -2.0], [11.0, "slewed", 0.3]]}
     found = measure(made_up([[(1.0, 13.0, 0.0)], second], 13.5, night, plan, {}, events))
     assert [(w["tablet"], w["at"]) for w in found["slews begun the wrong way"]] == [(2, 3.0), (2, 7.0)]
     [wrong] = found["wrong corrections"]
