@@ -862,8 +862,8 @@ def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> li
     window ends): wrong where the page went the slew's way and ended over 1 ms further from the
     laptop, |a| > |m| + 1 ms, by no more than the slew could take it, |a − m| ≤ |e| + 1 ms (a slew
     moves a page as far as its readings say; not judged where the page fell silent or moved
-    otherwise in between).
-    Slews that set out the wrong way, whatever came of them, are ``_slews_begun_the_wrong_way``."""
+    otherwise in between). Slews that set out the wrong way, whatever came of them, are
+    ``_slews_begun_the_wrong_way``."""
     found = []
     for tablet, heard_at, values, events in _heard_and_noted(heard, truth, times):
         for index, (when, what, error, *_) in enumerate(events):

@@ -249,17 +249,17 @@ function press(action) {
 // samples, the shortest trip out and the shortest trip back each come close to the network's
 // fastest, however much it jitters, and half their difference is the offset.
 //
-// On a jittery network that estimate wanders as the fastest trips leave the window: behind 50 ms
-// of jitter (benchmarks/audiopath.py, 2026-11-30) it moved 1-2 ms every 10-30 s, there and back,
-// and the night followed each move (four of fifteen wrong-way slews in twelve nights came just as
-// it moved). Yet the two clocks
-// themselves part far more slowly than that (crystals: tens of parts per million, hundredths of a
-// ms a second). So once the window is full of the regular samples, an estimate they still allow
-// (the offset lies between minus the shortest trip back and the shortest trip out: no trip takes
-// less than nothing) is followed at GLIDE, and one they rule out is taken at once. A young
-// estimate (a join, a reconnection, a wake-up: a burst of quick samples, then a window filling)
-// is taken at once as it improves (gliding from the join, late joiners were heard 2-3 ms off in
-// four nights of six at 50 ms of jitter: likely set by the laptop, then gliding on).
+// On a jittery network that estimate wanders as the fastest trips leave the window: behind 50 ms of
+// jitter (benchmarks/audiopath.py, 2026-11-30) it moved 1-2 ms every 10-30 s, there and back, and
+// the night followed each move (three of the six slews heard to take a page the wrong way, in
+// twelve nights, came just as it moved). Yet the two clocks themselves part far more slowly than
+// that (crystals: tens of parts per million, hundredths of a ms a second). So once the window is
+// full of the regular samples, an estimate they still allow (the offset lies between minus the
+// shortest trip back and the shortest trip out: no trip takes less than nothing) is followed at
+// GLIDE, and one they rule out is taken at once. A young estimate (a join, a reconnection, a
+// wake-up: a burst of quick samples, then a window filling) is taken at once as it improves
+// (gliding from the join, late joiners were heard 2-3 ms off in four nights of six at 50 ms of
+// jitter: likely set by the laptop, then gliding on).
 
 const samples = [];
 let ticks = 0, lastTick = null, burstLeft = 0;
