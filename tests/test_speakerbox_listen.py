@@ -505,16 +505,20 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
         # Under load the reloaded page's timestamps can fall in doubt again: it is then left out of a
         # round (no longer ready) or leaves its code out (missing). Tried again, each time once every
         # page is steady, as the laptop waits for it; at most three.
-        tries = []
+        tries, doubted = [], []
         for _ in range(3):
             until_ready(server, 3)
+            began = server.clock()
             tries.append(listener.round())
+            doubted.append(2 in server.codes_in_doubt(began))  # (its code played while its timestamps were in doubt)
             if tries[-1] is not None and set(tries[-1].late) == {1, 2, 3}:
                 break
         rounds.append(tries[-1])
         # (a try that heard tablet 2 but left out another has set 2 already: 2 is late in the first
         # that heard it, as CI once showed, 41 ms then 0 in the try after)
-        found["2 first heard"] = next((tried.late[2] for tried in tries if tried is not None and 2 in tried.late), None)
+        found["2 first heard"], found["2 first heard in doubt"] = next(
+            ((tried.late[2], doubt) for tried, doubt in zip(tries, doubted, strict=True) if tried is not None and 2 in tried.late),
+            (None, False))
         found["tries"] = tries
         found["reloaded events"] = pages[2].evaluate("narratorBox.events")[-12:]  # (when a figure needs explaining)
         # How it is heard now. On a loaded machine a page's output timestamps can lie by tens of ms
@@ -557,8 +561,13 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     # 1 and 3 set by the first round: in step (250 ms apart before it; a loaded machine has put a
     # page's code 19 ms off its place for a round, as its timestamps can lie for a while)
     assert set(second.late) == {1, 2, 3} and abs(second.late[3] - second.late[1]) < 0.025, (second, found)
-    # 2 heard late by its hidden speaker (measured: 40.4 ms) in the first round that heard it, then set
-    assert found["2 first heard"] is not None and found["2 first heard"] > 0.025, (found["tries"], found["reloaded events"])
+    # 2 heard late by its hidden speaker (measured: 40.4 ms) in the first round that heard it, then
+    # set. A code its page played with its timestamps in doubt (by a little, box.js's smallDoubt) may
+    # be up to 16.5 ms off its place (measured, box.js): then 40 less that (a fresh Debian 12 root
+    # once heard 23.5 ms, its code played in doubt).
+    least = 0.020 if found["2 first heard in doubt"] else 0.025
+    assert found["2 first heard"] is not None and found["2 first heard"] > least, \
+        (found["tries"], found["2 first heard in doubt"], found["reloaded events"])
     assert set(after.late) == {1, 2, 3} and max(after.late.values()) < 0.005, (after, said)  # all within 5 ms as heard
     delays = found["delays"]  # (the group is held where the tablets set before were: only differences count)
     assert delays[3] - delays[1] > 150 and delays[2] - delays[1] > 25, found
