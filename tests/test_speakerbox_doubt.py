@@ -194,3 +194,44 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
                 time.sleep(0.3)
                 assert server.still_in_doubt() == set()
             page.evaluate(lie["creep"], 0.0)  # (a creep stopped: believed again)
+
+
+CREEPING = """(creep) => {
+  // Every audio context of this page (a reload makes a new one) reads timestamps that creep by
+  // `creep` seconds a second from the page's start, until window.lie says otherwise.
+  window.lie = {step: 0, creep, since: 0, clock: 0};
+  const real = AudioContext.prototype.getOutputTimestamp;
+  AudioContext.prototype.getOutputTimestamp = function () {
+    const stamp = real.call(this), lie = window.lie;
+    const extra = lie.step + lie.creep * Math.max(0, performance.now() / 1000 - lie.since);
+    return {contextTime: stamp.contextTime + extra, performanceTime: stamp.performanceTime};
+  };
+}"""
+
+
+def test_a_reloaded_page_whose_timestamps_were_in_doubt_moves_unheard_before_it_is_heard():
+    """A page that comes in mid-night plays silent until it is in step. Where its timestamps are
+    in doubt for its first seconds (PulseAudio's estimate of a new stream creeps for a while on a
+    busy machine), it can check where it is only once they are believed; it must then move, still
+    silent, to where they say, and be heard from there: the benchmark's reloaded tablets were heard
+    at the first check they were believed, 1-15 ms off, and slewed in earshot (the late join and
+    reload medians over 2 ms, benchmarks/README.md)."""
+    from boxnet import join
+
+    with lying_tablet() as (_box, _server, page):
+        page.add_init_script(f"({CREEPING})(0.0015)")  # 1.5 ms a second: in doubt (RAMP, 0.6)
+        page.reload()
+        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        join(page)
+        until(page, "narratorBox.playing && narratorBox.hushed")
+        time.sleep(3.0)  # longer than a hush lasts at most once its timestamps are believed (HUSH_AT_MOST)
+        assert not page.evaluate("narratorBox.trusted"), events_since(page, since)
+        page.evaluate("window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
+                      " window.lie.creep = 0")  # (about 5 ms off, as far as the page can tell)
+        until(page, "!narratorBox.hushed")
+        events = events_since(page, since)
+        believed = next(event[0] for event in events if event[1] == "timestamps agree")
+        heard = next(event for event in events if event[1].startswith("heard"))
+        moved = [event for event in events if event[1] == "moved unheard" and believed <= event[0] <= heard[0]]
+        assert moved and abs(moved[0][2]) > 2, events  # it was off when they were believed: moved silent
+        assert abs(heard[2]) <= 1.0, events  # heard in step (AGREED)

@@ -27,7 +27,9 @@ const IN_STEP = 0.005;       // within this of the laptop's playhead, a tablet s
 const HUSH = 0.6;            // a page that comes in mid-night stays silent at least this long...
 const AGREE = 3;             // ...and until this many steering checks in a row find it...
 const AGREED = 0.001;        // ...this close to the laptop's playhead: only then is it heard
-const HUSH_AT_MOST = 2;      // (a page that never settles that close is heard after this long all the same)
+const HUSH_AT_MOST = 2;      // (a page that never settles that close is heard after this long all the same,
+                             // counted from its first check on timestamps it believes, on a check that finds it
+                             // within AGREED: it comes in where its timestamps say, never off by what they said)
 const LATENCY_HINT = "playback";  // larger output buffers: fewer underruns, and the latency costs nothing (all is scheduled ahead)
 const GLITCH = 0.02;         // the audio clock and the page's part by this over one steering check: the output glitched
 const LEAP = 0.002;          // an output timestamp this far from the recent ones is not believed...
@@ -618,7 +620,7 @@ function sound(buffer, when, offset, stopCtx, where, hushed = false, fadeIn = fa
   source.start(when, offset);
   if (stopCtx !== null) source.stop(stopCtx);
   const run = {buffer, source, gain, where, ctx0: when, pos0: offset, rate: 1, stopCtx, hushed, since: when,
-               agreed: 0, error: 0, zero: null, doubt: null, jumped: -Infinity};
+               agreed: 0, error: 0, zero: null, doubt: null, jumped: -Infinity, believedFrom: null};
   source.onended = () => {
     gain.disconnect();
     if (play === run) { play = null; box.playing = box.hushed = false; }
@@ -684,7 +686,10 @@ function steerRun(run, ctxNow, pageNow) {
   if (here >= run.buffer.duration) return run;
   const error = here - run.where(heardAt(pageNow + (t - ctxNow)));
   run.error = error;
-  if (run.hushed && run === play && waitingToBeHeard(t)) run.since = t;  // its hush counts from when it is heard
+  if (run.hushed && run === play && waitingToBeHeard(t)) {  // its hush counts from when it is heard
+    run.since = t;
+    run.believedFrom = null;
+  }
   if (run.hushed && t - run.since >= HUSH_LONGEST) unhush(run, t, "heard, never settled", error);
   // The mapping in doubt: hold the course, unless it is far off (after a glitch, or a start set on a
   // mapping that was wrong: a lie was never seen that large, and a course that far off is heard)
@@ -695,9 +700,15 @@ function steerRun(run, ctxNow, pageNow) {
     return run;
   }
   if (run.hushed && box.trusted) {
+    // Counted from the first check it could make: a page whose timestamps were in doubt for its
+    // first seconds (a reload on a busy machine) was heard at the first check they were believed,
+    // 1-15 ms off as they then said (benchmarks/README.md), before it could move unheard.
+    if (run.believedFrom === null) run.believedFrom = t;
     run.agreed = Math.abs(error) <= AGREED ? run.agreed + 1 : 0;
-    if ((run.agreed >= AGREE && t - run.since >= HUSH) || t - run.since >= HUSH_AT_MOST) {  // in step: heard
-      unhush(run, t, run.agreed >= AGREE ? "heard" : "heard, not settled", error);
+    if (run.agreed >= AGREE && t - run.since >= HUSH) {  // in step: heard
+      unhush(run, t, "heard", error);
+    } else if (run.agreed > 0 && t - run.believedFrom >= HUSH_AT_MOST) {  // (close, if not for long)
+      unhush(run, t, "heard, not settled", error);
     }
   }
   // A jump is heard: only on an error two checks in a row agree on, and not twice in CALM; but a
@@ -718,7 +729,8 @@ function steerRun(run, ctxNow, pageNow) {
     const target = here - error;                       // (a line not due yet starts at its moment)
     const next = sound(run.buffer, t + Math.max(0, -target), Math.max(0, target), run.stopCtx, run.where,
                        run.hushed, true);
-    Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since, jumped: t});
+    Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since, jumped: t,
+                         believedFrom: run.hushed ? run.believedFrom : null});
     if (run === play) play = next;                     // (the caller keeps it too; this keeps onended right)
     return next;
   }
