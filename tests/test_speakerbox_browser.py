@@ -491,11 +491,31 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
     and the rest is taken at once where the voice is silent (the night says where: 5 to 7 s, 11 to
     13, 17 to 19); the page's log says what moved it. The page takes it only in a quiet stretch
     where it believes its output's timestamps: on a loaded machine they can be in doubt through a
-    whole one, so the night has three, and the test waits for the one the page took."""
-    from boxnet import played, position_at, sounding, tablet, wrapped
+    whole one, so the night has three, and the test waits for the one the page took.
 
+    A night in which a page's output glitched or its timestamps leapt over 5 ms (the machine's
+    doing: a fresh root's run once had the far tablet 23 ms off from the start after a leap of
+    38 ms, and corrected inside speech) is played again where it fails, three times at most; a
+    failure with neither in the pages' logs fails at once."""
     quiet = [(5.0, 7.0), (11.0, 13.0), (17.0, 19.0)]
     speech = [(0.0, 5.0), (7.0, 11.0), (13.0, 17.0), (19.0, 30.0)]
+    for attempt in range(3):
+        found, events, disturbed = _a_delay_set_while_the_night_speaks(browser, quiet, speech)
+        try:
+            _moved_slowly_and_taken_in_a_quiet_moment(found, events, quiet, speech)
+            return
+        except AssertionError:
+            if attempt == 2 or not disturbed:
+                raise
+
+
+def _a_delay_set_while_the_night_speaks(browser, quiet, speech):
+    """Two tablets play a night whose voice is ``speech``; 1.5 s in, the controls page gives the
+    second +100 ms. How far behind the first it plays, every 50 ms (seconds into the night, s), its
+    log, and whether either page logged a glitch or a leap of its timestamps over 5 ms as it played."""
+    from boxnet import played, position_at, sounding, tablet, wrapped
+
+    started = float("inf")
     box, server = ramp_box(30, speech=speech)
     address = f"http://127.0.0.1:{server.port}/"
     taken = "narratorBox.events.some((event) => event[1] === 'speaker delay taken in a quiet moment')"
@@ -522,9 +542,16 @@ def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_wa
                 found.append((at - started, wrapped(b - a)))
     finally:
         events = far.evaluate("narratorBox.events")
+        logged = events + near.evaluate("narratorBox.events")
         for context in browser.contexts:
             context.close()
         server.stop()
+    disturbed = any(what == "glitch" or (what == "timestamp leapt" and abs(ms) > 5)  # (as the night played: a
+                    for at, what, ms in logged if at >= started)                     # page's first readings leap)
+    return found, events, disturbed
+
+
+def _moved_slowly_and_taken_in_a_quiet_moment(found, events, quiet, speech):
     assert len(found) > 100, len(found)
     took = [event for event in events if event[1] == "speaker delay taken in a quiet moment"]
     assert len(took) == 1, events  # once, and in a quiet stretch of the night
