@@ -275,12 +275,11 @@ def test_a_tablet_that_slept_measures_its_clock_afresh_and_plays_on_in_step(brow
         server.stop()
 
 
-NOW = "performance.timeOrigin / 1000 + performance.now() / 1000"  # a page's log's time, now
-
-
 def clock_events(page, since: float) -> list[str]:
-    """What a page logged of its estimate of the laptop's clock since ``since`` (NOW)."""
-    return [what for at, what, _ in page.evaluate("narratorBox.events") if at >= since and what.startswith("clock")]
+    """What a page logged of its estimate of the laptop's clock since ``since`` (its NOW)."""
+    from test_speakerbox_doubt import events_since
+
+    return [what for _, what, _ in events_since(page, since) if what.startswith("clock")]
 
 
 def test_an_estimate_of_the_laptop_s_clock_that_the_samples_still_allow_is_followed_slowly(browser):
@@ -289,6 +288,8 @@ def test_an_estimate_of_the_laptop_s_clock_that_the_samples_still_allow_is_follo
     its window is full, a page follows a new estimate its samples still allow at GLIDE (0.2 ms a
     second), and takes at once one they rule out (no trip out or back takes less than nothing); a
     young estimate (just joined) is taken at once as it improves."""
+    from test_speakerbox_doubt import NOW
+
     box, server = ramp_box(30)
     try:
         page = joined(browser, f"http://127.0.0.1:{server.port}/")
@@ -527,7 +528,6 @@ def _a_delay_set_while_the_night_speaks(browser, quiet, speech):
     log, and whether either page logged a glitch or a leap of its timestamps over 5 ms as it played."""
     from boxnet import played, position_at, sounding, tablet, wrapped
 
-    started = float("inf")
     box, server = ramp_box(30, speech=speech)
     address = f"http://127.0.0.1:{server.port}/"
     taken = "narratorBox.events.some((event) => event[1] === 'speaker delay taken in a quiet moment')"

@@ -20,20 +20,24 @@ STILL_FOR = 3  # (box.js) a page that played a code in doubt says its readings h
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
 
-LIE = """() => {
-  // From now on the output timestamps say the sound is `lie` seconds further on than they would,
-  // plus `creep` seconds for every second since the creep began; and the audio clock says it is
-  // `clock` seconds further on (set back, it stood still: a glitch, as a page sees one).
-  const ctx = window.narratorBox.ctx, real = ctx.getOutputTimestamp.bind(ctx);
+LIE = """(creep = 0) => {
+  // From now on every audio context's output timestamps say the sound is `step` seconds further on
+  // than they would, plus `creep` seconds for every second since `since` (the page's start, until a
+  // test sets it); and its audio clock says it is `clock` seconds further on (set back, it stood
+  // still: a glitch, as a page sees one). Made on the prototypes, so that given as an init script it
+  // makes a reloaded page's new context lie from its first reading.
+  window.lie = {step: 0, creep, since: 0, clock: 0};
+  const real = AudioContext.prototype.getOutputTimestamp;
   const clock = Object.getOwnPropertyDescriptor(BaseAudioContext.prototype, "currentTime").get;
-  window.lie = {step: 0, creep: 0, since: 0, clock: 0};
-  Object.defineProperty(ctx, "currentTime", {get: () => clock.call(ctx) + window.lie.clock});
-  ctx.getOutputTimestamp = () => {
-    const stamp = real(), lie = window.lie;
+  Object.defineProperty(BaseAudioContext.prototype, "currentTime", {
+    configurable: true, get() { return clock.call(this) + window.lie.clock; }});
+  AudioContext.prototype.getOutputTimestamp = function () {
+    const stamp = real.call(this), lie = window.lie;
     const extra = lie.step + lie.creep * Math.max(0, performance.now() / 1000 - lie.since);
     return {contextTime: stamp.contextTime + extra, performanceTime: stamp.performanceTime};
   };
 }"""
+NOW = "performance.timeOrigin / 1000 + performance.now() / 1000"  # a page's time as its log gives it (wall clock, s)
 
 
 def events_since(page, since: float) -> list:
@@ -88,7 +92,7 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
 
         # A leap of 10 ms that stays: not believed at once; once the readings agree again
         # (and do not creep), the page moves by it, in one jump the right way.
-        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        since = page.evaluate(NOW)
         page.evaluate("window.lie.step = 0.010")
         until(page, "!narratorBox.trusted", 2)
         until(page, "narratorBox.trusted")
@@ -100,7 +104,7 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
 
         # A creep of 3 ms a second (no sound card's clock drifts that fast): not believed while
         # it lasts, so nothing is corrected, however far off it says the page is.
-        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        since = page.evaluate(NOW)
         page.evaluate("window.lie.since = performance.now() / 1000; window.lie.creep = 0.003")
         time.sleep(3)
         crept = events_since(page, since)
@@ -116,7 +120,7 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
         # A glitch, after which the timestamps agree on a place 9 ms off and step back 0.8 s
         # later, as a real output's did after a CPU burst: they are believed only once they have
         # agreed for FRESH (1.6 s), and the page moves for neither.
-        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        since = page.evaluate(NOW)
         page.evaluate("window.lie.clock -= 0.1; window.lie.step += 0.009")
         logged(page, "glitch", since)
         page.wait_for_function("(since) => narratorBox.events.some((e) => e[0] >= since && "
@@ -134,7 +138,7 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
 
         # A leap as large as a glitch (200 ms): corrected as soon as the readings since it
         # agree, before they are trusted for fine steering.
-        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        since = page.evaluate(NOW)
         page.evaluate("window.lie.step += 0.200")
         glitch = logged(page, "cross-faded", since)
         jump = next(event for event in glitch if event[1] == "cross-faded")
@@ -163,11 +167,11 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
             for _ in range(3):
                 until(page, "narratorBox.playing && narratorBox.trusted")
                 time.sleep(1.0)
-                lied = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+                lied = page.evaluate(NOW)
                 page.evaluate(lie[how], size)
                 seen = f" && Math.abs(narratorBox.creep) >= {size * 0.8}" if how == "creep" else ""  # (a slope needs time)
                 until(page, "!narratorBox.trusted" + seen, 3)
-                since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+                since = page.evaluate(NOW)
                 told = time.monotonic()
                 server.play_codes({1: (told + PLACE_AHEAD + 0.05,)})  # (placed at once: in the doubt)
                 until(page, f"narratorBox.events.some((e) => e[0] >= {since} && e[1].startsWith('code'))", 3)
@@ -196,19 +200,6 @@ def test_a_code_is_played_through_a_small_doubt_and_left_out_in_a_large_one():
             page.evaluate(lie["creep"], 0.0)  # (a creep stopped: believed again)
 
 
-CREEPING = """(creep) => {
-  // Every audio context of this page (a reload makes a new one) reads timestamps that creep by
-  // `creep` seconds a second from the page's start, until window.lie says otherwise.
-  window.lie = {step: 0, creep, since: 0, clock: 0};
-  const real = AudioContext.prototype.getOutputTimestamp;
-  AudioContext.prototype.getOutputTimestamp = function () {
-    const stamp = real.call(this), lie = window.lie;
-    const extra = lie.step + lie.creep * Math.max(0, performance.now() / 1000 - lie.since);
-    return {contextTime: stamp.contextTime + extra, performanceTime: stamp.performanceTime};
-  };
-}"""
-
-
 def test_a_reloaded_page_whose_timestamps_were_in_doubt_moves_unheard_before_it_is_heard():
     """A page that comes in mid-night plays silent until it is in step. Where its timestamps are
     in doubt for its first seconds (PulseAudio's estimate of a new stream creeps for a while on a
@@ -219,9 +210,9 @@ def test_a_reloaded_page_whose_timestamps_were_in_doubt_moves_unheard_before_it_
     from boxnet import join
 
     with lying_tablet() as (_box, _server, page):
-        page.add_init_script(f"({CREEPING})(0.0015)")  # 1.5 ms a second: in doubt (RAMP, 0.6)
+        page.add_init_script(f"({LIE})(0.0015)")  # 1.5 ms a second: in doubt (RAMP, 0.6)
         page.reload()
-        since = page.evaluate("performance.timeOrigin / 1000 + performance.now() / 1000")
+        since = page.evaluate(NOW)
         join(page)
         until(page, "narratorBox.playing && narratorBox.hushed")
         time.sleep(3.0)  # over HUSH_AT_MOST (2 s) from its start: counted from there, it ended at the first belief
