@@ -196,6 +196,8 @@ def run(folder: Path, tablets: int, bursts: int, behind: float = 0.0) -> dict:
     found = []
     for n in range(tablets):
         heard = heard_positions(recording[:, n], night, start, rate)
+        if not len(heard):
+            sys.exit(f"benchmarks/glitch.py: tablet {n + 1} was never heard in the recording (is its sink playing?)")
         for index, mark in enumerate(marks):
             until = marks[index + 1] if index + 1 < len(marks) else began + length - 1.0
             found.append({"tablet": n + 1, "burst": index + 1,
