@@ -12,8 +12,8 @@ rendering the glitch lost, with no timestamp in it, right only if the output kee
 queued after the glitch as before.
 
 Each tablet is a Chromium page of its own that plays one long buffer of noise into its channel of
-a PulseAudio room (``tests/heard.py``, as ``audiopath.py``'s tablets: no box.js, no steering, so
-that nothing moves the sound but the glitch) and reads both every 20 ms. Where its sound is heard
+the PulseAudio room ``audiopath.py``'s tablets play into (``tests/heard.py``), with no box.js and no
+steering, so that nothing moves the sound but the glitch, and reads both every 20 ms. Where its sound is heard
 is read from the room's recording every 0.1 s by cross-correlation. Across each burst the
 benchmark compares how far each reading moved with how far the sound moved as heard (the
 recorder's own latency, the same before and after, drops out), 0.5-1 s after the burst (where
