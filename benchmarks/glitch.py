@@ -1,7 +1,7 @@
 """After a glitch, what a page can read against where its sound is as heard: its output timestamps
 (what box.js steers by) and its audio clock alone.
 
-Usage:  sudo .venv/bin/python benchmarks/glitch.py [--tablets 3] [--bursts 4] [--behind MS] [--json F]
+Usage:  sudo .venv/bin/python benchmarks/glitch.py [--tablets 3] [--bursts 4] [--behind MS] [--slew] [--json F]
 
 A CPU burst (every core taken for 0.3 s, ``heard.burn``) makes every page's output underrun: its
 sound comes out a quarter of a second later than before, and the page must find out how much later
@@ -22,7 +22,10 @@ timestamps' leaps (over 2 ms from the median of the last five, read every 0.1 s 
 from 2 s after it: a page sees a leap, never which reading was right.
 
 With ``--behind MS`` every page plays through a delay of that many ms in its own audio graph, as
-``audiopath.py --behind`` makes a speaker later than its page can see (``heard.BEHIND``).
+``audiopath.py --behind`` makes a speaker later than its page can see (``heard.BEHIND``). With
+``--slew`` every page plays 0.05 % faster and slower in turn every 0.2 s, as box.js's pages do
+while they slew (its noise smoothed over 16 samples, so that what is played at another rate is
+still found in the recording).
 
 Needs PulseAudio (`apt-get install pulseaudio pulseaudio-utils`), Debian's Chromium and root (the
 burst runs at real-time priority). Everything runs in a temporary folder.
@@ -52,8 +55,10 @@ SAMPLE = 0.1  # seconds of recording a position is read from, every this long
 LEAP = 0.002  # as box.js: a reading this far from the median of the last STAMPS is a leap
 STAMPS = 5
 AFTER = ((0.5, 1.0), (3.0, 4.0), (8.0, 9.0))  # seconds after a burst: where the moves are compared
+SLEW = 0.0005  # (--slew) faster and slower by this in turn, every 0.2 s
+SMOOTH = 16  # (--slew) samples the noise is smoothed over
 
-PAGE = """async (behind) => {
+PAGE = """async ([behind, slew]) => {
   const ctx = new AudioContext({latencyHint: "playback"});  // (as box.js: the sink's own rate)
   await ctx.resume();
   const buffer = await ctx.decodeAudioData(await (await fetch("night.wav")).arrayBuffer());
@@ -69,6 +74,13 @@ PAGE = """async (behind) => {
   }
   const start = ctx.currentTime + 0.5;
   source.start(start);
+  if (slew > 0) {  // (faster and slower in turn, as box.js's slews: the sound stays within 0.1 ms of rate 1)
+    let faster = true;
+    setInterval(() => {
+      source.playbackRate.setValueAtTime(faster ? 1 + slew : 1 - slew, ctx.currentTime + 0.06);
+      faster = !faster;
+    }, 200);
+  }
   window.readings = [];
   setInterval(() => {
     const stamp = ctx.getOutputTimestamp();
@@ -155,11 +167,15 @@ def across(burst: float, readings: np.ndarray, heard: np.ndarray, c0: float, unt
     return found
 
 
-def run(folder: Path, tablets: int, bursts: int, behind: float = 0.0) -> dict:
+def run(folder: Path, tablets: int, bursts: int, behind: float = 0.0, slew: bool = False) -> dict:
     from playwright.sync_api import sync_playwright
 
     length = FIRST + EVERY * bursts + 2.0
-    night = np.clip(np.random.default_rng(7).standard_normal(int(length * RATE)) * 0.1, -1, 1).astype(np.float32)
+    noise = np.random.default_rng(7).standard_normal(int(length * RATE))
+    if slew:  # (white noise played at another rate is unlike itself within a window: smoothed, it is still found)
+        noise = np.convolve(noise, np.hanning(SMOOTH) / np.hanning(SMOOTH).sum(), mode="same")
+        noise /= noise.std()
+    night = np.clip(noise * 0.1, -1, 1).astype(np.float32)
     site = folder / "site"
     site.mkdir()
     import soundfile
@@ -178,7 +194,7 @@ def run(folder: Path, tablets: int, bursts: int, behind: float = 0.0) -> dict:
             pages = [browser.new_page() for browser in browsers]
             for page in pages:
                 page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
-            starts = [page.evaluate(PAGE, behind / 1000) for page in pages]
+            starts = [page.evaluate(PAGE, [behind / 1000, SLEW if slew else 0.0]) for page in pages]
             began = time.time()
             marks = []
             for number in range(bursts):
@@ -202,7 +218,7 @@ def run(folder: Path, tablets: int, bursts: int, behind: float = 0.0) -> dict:
             until = marks[index + 1] if index + 1 < len(marks) else began + length - 1.0
             found.append({"tablet": n + 1, "burst": index + 1,
                           **across(mark, readings[n], heard, starts[n], min(until, mark + EVERY))})
-    return {"tablets": tablets, "bursts": bursts, "behind ms": behind, "found": found}
+    return {"tablets": tablets, "bursts": bursts, "behind ms": behind, "slew": slew, "found": found}
 
 
 def table(result: dict) -> None:
@@ -227,6 +243,8 @@ def main() -> None:
     parser.add_argument("--bursts", type=int, default=4)
     parser.add_argument("--behind", type=float, default=0.0,
                         help="ms: every page plays through a delay of this in its own audio graph (audiopath.py's --behind)")
+    parser.add_argument("--slew", action="store_true",
+                        help="every page plays a little faster and slower in turn, as box.js does while it slews")
     parser.add_argument("--json", type=Path, help="also write every figure")
     arguments = parser.parse_args()
     if (why := can_run()) is not None:
@@ -234,7 +252,7 @@ def main() -> None:
     if os.geteuid() != 0:
         sys.exit("benchmarks/glitch.py: needs root (its CPU burst runs at real-time priority)")
     with tempfile.TemporaryDirectory(prefix="narrator-glitch-") as folder:
-        result = run(Path(folder), arguments.tablets, arguments.bursts, arguments.behind)
+        result = run(Path(folder), arguments.tablets, arguments.bursts, arguments.behind, arguments.slew)
     table(result)
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=1))
