@@ -46,13 +46,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from boxnet import ARGS, CHROMIUM  # noqa: E402
+from boxnet import ARGS, CHROMIUM, LEAP_MS  # noqa: E402
 from heard import RATE, Room, burn, can_run, locate  # noqa: E402
 
 FIRST, EVERY = 10.0, 12.0  # seconds: the first burst after the pages start, and between bursts
 BURST = 0.3  # seconds each burst takes every core
 SAMPLE = 0.1  # seconds of recording a position is read from, every this long
-LEAP = 0.002  # as box.js: a reading this far from the median of the last STAMPS is a leap
+LEAP = LEAP_MS / 1000  # as box.js: a reading this far from the median of the last STAMPS is a leap
 STAMPS = 5
 AFTER = ((0.5, 1.0), (3.0, 4.0), (8.0, 9.0))  # seconds after a burst: where the moves are compared
 SLEW = 0.0005  # (--slew) faster and slower by this in turn, every 0.2 s
