@@ -25,9 +25,10 @@ import numpy as np
 import pytest
 
 # The tests that hold tablets to a few milliseconds in real time (browsers, the PulseAudio rig) run one
-# after another in one worker (pytest-xdist's loadgroup), and each alone: the other workers wait at
-# their next test until it is over (tests/conftest.py, pytest_runtest_protocol). Beside a busy
-# neighbour on two cores they miss their bounds, which they meet alone. Tried, to shorten the suite, and
+# after another in one worker (pytest-xdist's loadgroup), on cores of their own: the rest of the run
+# is moved to the other half of the cores while they play (tests/cores.py; where the cores cannot be
+# split, they run alone, the other workers waiting at their next test). Beside a busy neighbour on
+# the same cores they miss their bounds, which they meet alone. Tried, to shorten the suite, and
 # not kept: beside the rest of the suite at the lowest priority (nice 19: three of the four failed once
 # each in eleven runs) or at SCHED_IDLE (the rig's floor failed in the first run: plain players 40 ms
 # apart; tried again 2026-11-29 beside two loops that only count, at SCHED_IDLE: it failed in two of

@@ -78,7 +78,10 @@ def pytest_configure(config):
     sandbox = Path(tempfile.mkdtemp(prefix="narrator-tests-home-"))
     config._narrator_sandbox = sandbox
     if not hasattr(config, "workerinput"):  # the run's own sandbox holds the TIMED lock: the workers,
-        os.environ[LOCKS] = str(sandbox)    # started after this, inherit where it is
+        import cores  # started after this, inherit where it is, and the cores the run was given
+
+        os.environ[LOCKS] = str(sandbox)
+        cores.remember()
     for name in SANDBOXED_VARIABLES:
         target = sandbox if name == "HOME" else sandbox / name.lower()
         target.mkdir(mode=0o700, exist_ok=True)  # (a runtime folder must be the user's alone)
@@ -108,39 +111,28 @@ def is_timed(item) -> bool:
 
 
 LOCKS = "NARRATOR_TEST_LOCKS"  # the folder of the TIMED tests' lock, shared by every worker
-_HELD: list = []  # the lock files a worker keeps hold of from one TIMED test to the next
+_HELD: list = []  # what a worker holds from one TIMED test to the next (tests/cores.py)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """A test marked TIMED (tests/boxnet.py) runs alone: the other workers of pytest-xdist finish
-    the test they are in and wait at their next one until it is over. Such a test holds tablets
-    to milliseconds in real time, and the suite keeps both cores busy: side by side with it, a
-    CPU-bound neighbour has made its browsers and sound server miss their bounds (in a clean
-    clone and on a fresh machine). Sharing one worker (``--dist loadgroup``) only keeps them
-    from each other. A lock shared by every other test, taken whole by a TIMED one; a turnstile
-    in front of it, so that a TIMED test waiting is not held off for ever by two workers taking
-    turns with it. The TIMED tests run one after another in their worker, which holds the lock
-    from the first to the last of them: the others wait once for all of them, not once each."""
-    import fcntl
+    """A test marked TIMED (tests/boxnet.py) runs on cores of its own, or alone (tests/cores.py):
+    such a test holds tablets to milliseconds in real time, and the suite keeps both cores busy.
+    Sharing one worker (``--dist loadgroup``) only keeps them from each other. The TIMED tests run
+    one after another in their worker, which holds its cores (or the lock) from the first to the
+    last of them."""
+    import os
 
+    import cores
+
+    timed = is_timed(item)
     if not _HELD:
-        import os
-
-        folder = Path(os.environ[LOCKS])
-        with open(folder / "turnstile.lock", "a") as turnstile:
-            running = open(folder / "timed.lock", "a")
-            fcntl.flock(turnstile, fcntl.LOCK_EX)
-            fcntl.flock(running, fcntl.LOCK_EX if is_timed(item) else fcntl.LOCK_SH)
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-        _HELD.append(running)
+        _HELD.append(cores.hold(Path(os.environ[LOCKS]), timed))
     try:
         yield
     finally:
-        if not (is_timed(item) and nextitem is not None and is_timed(nextitem)):
-            running = _HELD.pop()
-            fcntl.flock(running, fcntl.LOCK_UN)
-            running.close()
+        if not (timed and nextitem is not None and is_timed(nextitem)):
+            _HELD.pop().release()
 
 
 def pytest_sessionfinish(session, exitstatus):
