@@ -14,7 +14,8 @@ those already running are moved (twice, a moment apart: one started during the f
 caught by the second).
 
 Elsewhere (macOS and Windows have no per-thread affinity in Python's os module; one core cannot
-be split) a TIMED test runs alone: a lock every other test shares, taken whole by a TIMED one.
+be split) a TIMED test runs alone: a lock every other test shares, taken whole by a TIMED one
+(on Windows, which has no such lock, beside the others).
 """
 
 import os
@@ -140,5 +141,9 @@ def hold(folder: Path, timed: bool):
     """What a test holds while it runs (``release`` when done): see the module's docstring."""
     cores = split()
     if cores is None:
+        try:
+            import fcntl  # noqa: F401
+        except ImportError:  # Windows: no flock; the TIMED tests run beside the others, and may miss their bounds
+            return Nothing()
         return Alone(folder, timed)
     return Apart(cores) if timed else Nothing()

@@ -60,3 +60,19 @@ def test_a_worker_s_processes_go_to_its_half_and_the_run_s_others_to_the_other_a
                     os.kill(pid, 9)
                 except ProcessLookupError:
                     pass
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock on Windows")
+def test_where_the_cores_cannot_be_split_a_timed_test_holds_the_lock_whole_and_windows_holds_none(monkeypatch,
+                                                                                                    tmp_path):
+    import fcntl
+
+    monkeypatch.setenv(cores.CORES, "0")
+    held = cores.hold(tmp_path, timed=True)
+    with open(tmp_path / "timed.lock") as other:  # (another worker's test)
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(other, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        held.release()
+        fcntl.flock(other, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    monkeypatch.setitem(sys.modules, "fcntl", None)  # as on Windows
+    assert isinstance(cores.hold(tmp_path, timed=True), cores.Nothing)
