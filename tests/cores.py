@@ -6,12 +6,14 @@ meet them, but leave the machine mostly idle for their 2.5 minutes (their browse
 server keep two cores 24 % busy). On Linux with two cores or more they get half of the cores
 instead: while they run, every other process of the test run (the workers, and what they
 started: browsers, narrate, sound servers) is moved to the other half, and back when they are
-over. Measured on this 2-core machine: the four TIMED tests on core 0 beside the rest of the suite
-on core 1 (three workers) passed in two runs of two (154 and 150 s, against 148 s alone), and the
-half of the rest that ran beside them passed; the whole suite split took 8:29 in a clean clone
-where it had taken 9:20 and 9:23 alone (pyproject.toml). A process started while they run inherits its parent's cores, so only
-those already running are moved (twice, a moment apart: one started during the first pass is
-caught by the second).
+over. A process started while they run inherits its parent's cores, so only those already
+running are moved (twice, a moment apart: one started during the first pass is caught by the
+second).
+
+Measured on this 2-core machine: the four TIMED tests on core 0 beside the rest of the suite on
+core 1 (three workers) passed in two runs of two (154 and 150 s, against 148 s alone), and the
+half of the rest that ran beside them passed; the whole suite split took 8:29 and 8:21 in two
+clean clones where it had taken 9:20 and 9:23 alone (pyproject.toml).
 
 Elsewhere (macOS and Windows have no per-thread affinity in Python's os module; one core cannot
 be split) a TIMED test runs alone: a lock every other test shares, taken whole by a TIMED one
@@ -131,7 +133,8 @@ class Alone:
 
 
 class Nothing:
-    """What a test that is not TIMED holds where the TIMED ones have cores of their own."""
+    """What a test holds where nothing is to be held: one that is not TIMED where the TIMED ones
+    have cores of their own; any on Windows."""
 
     def release(self) -> None:
         pass
