@@ -39,7 +39,7 @@ def test_remembered_names_from_a_default_environment_land_in_the_sandbox():
 
 def test_the_timed_tests_share_one_worker(request):
     """pytest-xdist's --dist loadgroup keeps the TIMED tests (tests/boxnet.py) in one worker, one
-    after another, the others waiting once for all of them (conftest.py). It can stop grouping
+    after another, on their cores (or holding the lock) once for all of them (tests/cores.py). It can stop grouping
     without a word (pytest 9.2's node ids did: pyproject.toml keeps pytest below it)."""
     from boxnet import TIMED
 
