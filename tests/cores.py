@@ -34,13 +34,15 @@ def remember() -> None:
         os.environ[CORES] = ",".join(str(core) for core in sorted(os.sched_getaffinity(0)))
 
 
+def given() -> list[int]:
+    """The cores the run was given (``remember``), or none where it did not say."""
+    return sorted(int(core) for core in os.environ.get(CORES, "").split(",") if core)
+
+
 def split() -> tuple[set[int], set[int]] | None:
     """The cores for the TIMED tests and the cores for the rest, or None where they cannot be split."""
-    given = os.environ.get(CORES, "")
-    if not hasattr(os, "sched_setaffinity") or not Path("/proc/self/task").is_dir() or not given:
-        return None
-    cores = sorted(int(core) for core in given.split(","))
-    if len(cores) < 2:
+    cores = given()
+    if not hasattr(os, "sched_setaffinity") or not Path("/proc/self/task").is_dir() or len(cores) < 2:
         return None
     half = len(cores) // 2
     return set(cores[:half]), set(cores[half:])

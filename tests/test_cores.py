@@ -24,8 +24,7 @@ time.sleep(60)
 
 
 # The cores the run was given (inside the suite a worker may be on one of them just now)
-GIVEN = sorted(int(core) for core in os.environ.get(cores.CORES, "").split(",") if core) or \
-    sorted(os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else ())
+GIVEN = cores.given() or sorted(os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else ())
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(GIVEN) < 2,
