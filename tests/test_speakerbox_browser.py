@@ -498,6 +498,33 @@ def test_a_tablet_whose_speaker_delay_is_set_on_the_controls_page_plays_that_muc
         server.stop()
 
 
+def test_a_delay_set_by_listening_is_kept_to_a_tenth_of_a_ms_and_written_as_the_game_s_language_writes_it(browser):
+    """A round of listening hears a speaker to a fraction of a ms: the delay it sets is kept to a
+    tenth (in whole ms two tablets could be left a ms apart), the controls page writes it as its
+    language does (an Italian page with a decimal comma), and its steps go on from it."""
+    from boxnet import tablet
+
+    box, server = ramp_box(30, language="it")
+    address = f"http://127.0.0.1:{server.port}/"
+    try:
+        far = tablet(browser, address)
+        controls = browser.new_page()
+        controls.goto(f"{address}?token={server.token}")
+        controls.wait_for_function("narratorBox.tablets.length === 1", timeout=10000)
+        server.set_delay(1, 40.46)  # as a round of listening sets it (listen.Listener.round)
+        far.wait_for_function("narratorBox.delay === 0.0405", timeout=5000)
+        controls.wait_for_function("narratorBox.tablets[0].delay_ms === 40.5", timeout=5000)
+        assert "40,5 ms" in controls.locator("#tablets li").first.inner_text()
+        controls.locator("#tablets li").first.get_by_role("button", name="+10 ms").click()
+        controls.wait_for_function("narratorBox.tablets[0].delay_ms === 50.5", timeout=5000)
+        far.wait_for_function("narratorBox.delay === 0.0505", timeout=5000)
+        assert "50,5 ms" in controls.locator("#tablets li").first.inner_text()
+    finally:
+        for context in browser.contexts:
+            context.close()
+        server.stop()
+
+
 def test_a_speaker_delay_set_while_the_night_speaks_moves_slowly_and_the_rest_waits_for_a_quiet_moment(browser):
     """Issue 41, point 4: a correction is never a jump inside speech. A delay of 100 ms set while
     the night's voice sounds moves a couple of milliseconds a second (the page's speed follows it),

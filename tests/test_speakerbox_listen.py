@@ -83,9 +83,12 @@ def test_lateness_is_counted_from_the_earliest_tablet_and_the_microphone_s_own_d
     assert heard.missing == (4,)
     assert heard.late == pytest.approx({1: 0.0, 2: 0.040, 3: 0.250}, abs=1e-4)
     # each heard tablet plays that much earlier than it did; the one not heard keeps its own
-    assert arrivals.delays(heard, {1: 0, 2: 0, 3: 0, 4: 30}, 1000) == {1: 0, 2: 40, 3: 250}
+    assert arrivals.delays(heard, {1: 0, 2: 0, 3: 0, 4: 30}, 1000) == pytest.approx({1: 0, 2: 40, 3: 250}, abs=0.1)
     # Only differences are heard: the group is held where its least delayed tablet was.
-    assert arrivals.delays(heard, {1: 5, 2: 0, 3: 0}, 1000) == {1: 0, 2: 35, 3: 245}
+    assert arrivals.delays(heard, {1: 5, 2: 0, 3: 0}, 1000) == pytest.approx({1: 0, 2: 35, 3: 245}, abs=0.1)
+    # ...to a tenth of a ms, as finely as it is heard (in whole ms, two tablets could be left a ms apart)
+    assert arrivals.delays(arrivals.Heard({1: 0.0, 2: 0.04046, 3: 0.21051}, ()), {1: 0, 2: 0, 3: 0.5}, 1000) \
+        == {1: 0, 2: 40.5, 3: 211.0}
     assert arrivals.delays(heard, {1: 0, 2: 0, 3: 900}, 1000)[3] == 1000  # never past what the controls allow
 
 

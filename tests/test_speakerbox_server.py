@@ -733,7 +733,13 @@ def test_a_tablet_s_speaker_delay_is_set_on_the_controls_page_and_kept_through_a
             assert (await next_of(control, "done"))["action"] == "delay"
             assert (await next_of(tablet, "delay"))["seconds"] == 0.04
             await next_of(control, "tablets", where=lambda listed: listed["tablets"][0]["delay_ms"] == 40)
-            for wrong in (1001, -1001, 0.5, True, "40"):
+            await control.send_str(setting(12.34))  # kept to a tenth of a ms, as a round of listening sets it
+            assert (await next_of(control, "done"))["action"] == "delay"
+            assert (await next_of(tablet, "delay"))["seconds"] == pytest.approx(0.0123, abs=1e-12)
+            await next_of(control, "tablets", where=lambda listed: listed["tablets"][0]["delay_ms"] == 12.3)
+            await control.send_str(setting(40))
+            assert (await next_of(tablet, "delay"))["seconds"] == 0.04
+            for wrong in (1000.1, 1001, -1001, float("nan"), float("inf"), True, "40", None):
                 await control.send_str(setting(wrong))
                 refused = await next_of(control, "refused")
                 assert refused["action"] == "delay" and "1000" in refused["message"]

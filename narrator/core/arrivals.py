@@ -18,6 +18,8 @@ CODE_SECONDS = 0.25  # how long each tablet's code sounds: a short hiss, before 
 CODE_PEAK = 0.5  # its loudest sample (full scale 1): well above a room, never clipping
 APART = 1.2  # ...to the next play of its code, at least this long after (a speaker up to 0.9 s late)
 EARLY = 0.3  # a play is looked for from this long before its moment (a page's clock a little off)...
+PLACES = 1  # decimal places of a ms a speaker's delay is kept to: a round hears each play to a sample, and
+# a delay in whole ms would leave a tablet up to half a ms off, two of them a ms apart, for nothing
 LIKE = 0.2  # how alike (normalised correlation) the recording must be to a code where it is found
 LOWEST, HIGHEST = 300.0, 6000.0  # Hz: what any tablet's speaker and any laptop's microphone pass
 
@@ -114,9 +116,10 @@ def listen(recording: np.ndarray, rate: int, start: float, moments: dict[int, tu
     return Heard({number: value - earliest for number, value in late.items()}, tuple(missing))
 
 
-def delays(heard: Heard, current: dict[int, int], most: int, anchored: frozenset[int] = frozenset()) -> dict[int, int]:
-    """Each heard tablet's new speaker delay (ms), within ``most``: its current one plus how late it
-    was heard, so that it plays that much earlier; a tablet not heard keeps its own.
+def delays(heard: Heard, current: dict[int, float], most: int,
+           anchored: frozenset[int] = frozenset()) -> dict[int, float]:
+    """Each heard tablet's new speaker delay (ms, to PLACES), within ``most``: its current one plus
+    how late it was heard, so that it plays that much earlier; a tablet not heard keeps its own.
 
     Only the differences between tablets are heard, so the group as a whole may move. Where this
     round heard tablets set by an earlier one (``anchored``), the group stays where they are (the
@@ -134,7 +137,7 @@ def delays(heard: Heard, current: dict[int, int], most: int, anchored: frozenset
         shift = held[(len(held) - 1) // 2]
     else:
         shift = min(moved.values()) - min(current.get(number, 0) for number in moved)
-    return {number: max(-most, min(most, round(value - shift))) for number, value in moved.items()}
+    return {number: max(-most, min(most, round(value - shift, PLACES))) for number, value in moved.items()}
 
 
 def quiet(speech: list[tuple[float, float]], length: float, after: float, seconds: float,

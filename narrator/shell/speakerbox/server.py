@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from narrator.core import arrivals
 from narrator.core.i18n import ENGLISH, N_, Catalog
 from narrator.shell.speakerbox.gate import PER_ADDRESS, Gate, GuardedSite, total_for
 from narrator.shell.speakerbox.moderator import Console
@@ -66,7 +67,7 @@ REMOVED = N_("The laptop's controls page took this tablet off its list, so it pl
 NO_SUCH_TABLET = N_("That tablet is no longer on the list.")
 MOST_DELAY_MS = 1000  # a speaker's delay the controls page may set, either way (a Bluetooth one is ~300 ms)
 NOT_LISTENING = N_("The laptop listens to the tablets only when narrate was started with --listen.")
-DELAY_RANGE = N_("A speaker's delay is a whole number of milliseconds, from -{most} to {most}.")
+DELAY_RANGE = N_("A speaker's delay is a number of milliseconds, from -{most} to {most}.")
 
 
 @dataclass
@@ -79,7 +80,7 @@ class Tablet:
     report: dict | None = None
     socket: int = 0  # which connection is its latest
     proved: bool = False  # it has been in step or played: a real tablet, never pushed out for a newcomer
-    delay_ms: int = 0  # how late its speaker sounds beyond what its page can see (set on the controls page)
+    delay_ms: float = 0  # how late its speaker sounds beyond what its page can see (set on the controls page)
     missed: bool = False  # the laptop listened (--listen) and did not hear its code
     unheard: bool = False  # --listen: not heard by the laptop yet, its page plays the night silent until it is
     since: float | None = None  # server time since which it has reported itself in step (None: it is not)
@@ -576,13 +577,13 @@ class BoxServer:
         tablet = next((listed for _key, listed in self._tablets.items() if listed.n == number), None)
         if tablet is None or not isinstance(number, int):
             return {"type": "refused", "action": "delay", "message": self.catalog.gettext(NO_SUCH_TABLET)}
-        if not isinstance(delay, int) or isinstance(delay, bool) or abs(delay) > MOST_DELAY_MS:
+        if not isinstance(delay, int | float) or isinstance(delay, bool) or not abs(delay) <= MOST_DELAY_MS:
             return {"type": "refused", "action": "delay", "message": self.catalog.gettext(DELAY_RANGE).format(
-                most=MOST_DELAY_MS)}
-        self._set_delay(tablet, delay)
+                most=MOST_DELAY_MS)}  # (not abs <= most: NaN, which Python's JSON reads, is refused too)
+        self._set_delay(tablet, round(delay, arrivals.PLACES))
         return {"type": "done", "action": "delay"}
 
-    def _set_delay(self, tablet: Tablet, delay: int) -> None:
+    def _set_delay(self, tablet: Tablet, delay: float) -> None:
         tablet.delay_ms, tablet.unheard = delay, False  # (set by ear on the controls page, or by a round)
         self._tell_delay(tablet)
         self._send_tablets()
@@ -651,16 +652,16 @@ class BoxServer:
         return {tablet.n for tablet in list(self._tablets.values())
                 if tablet.in_doubt is not None and (tablet.still is None or tablet.still < tablet.in_doubt)}
 
-    def delays(self) -> dict[int, int]:
+    def delays(self) -> dict[int, float]:
         return {tablet.n: tablet.delay_ms for tablet in list(self._tablets.values())}
 
-    def set_delay(self, number: int, delay: int) -> None:
-        """Tablet ``number``'s speaker delay (ms), as the controls page sets it."""
+    def set_delay(self, number: int, delay: float) -> None:
+        """Tablet ``number``'s speaker delay (ms), as the controls page sets it (a round of listening)."""
         def apply():
             tablet = next((listed for listed in self._tablets.values() if listed.n == number), None)
             if tablet is not None:
                 tablet.missed = False
-                self._set_delay(tablet, max(-MOST_DELAY_MS, min(MOST_DELAY_MS, delay)))
+                self._set_delay(tablet, round(max(-MOST_DELAY_MS, min(MOST_DELAY_MS, delay)), arrivals.PLACES))
         self._in_loop(apply)
 
     def mark_missed(self, numbers) -> None:

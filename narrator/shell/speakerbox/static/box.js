@@ -9,6 +9,9 @@ const controlling = token !== null;
 const $ = (id) => document.getElementById(id);
 const TEXT = JSON.parse($("texts").textContent);  // the page's words, in the game's language
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => values[name]);
+// a speaker's delay, kept to a tenth of a ms (a round of listening sets it so), as the game's language writes it
+const milliseconds = new Intl.NumberFormat(document.documentElement.lang || "en",
+                                          {maximumFractionDigits: 1, useGrouping: false});
 
 const PING_EVERY = 0.25;     // seconds between clock samples while the game lasts
 const WINDOW = 15;           // seconds of samples the offset is estimated from
@@ -1010,7 +1013,7 @@ document.querySelectorAll("#controls button").forEach((button) => {
     item.className = mood;
     // The speaker delay is the moderator's own setting: shown whatever the tablet is doing, so a
     // step pressed while it connects is seen to have taken.
-    const delay = (tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: tablet.delay_ms})}` : "")
+    const delay = (tablet.delay_ms ? ` · ${fill(TEXT.tablet_delay, {ms: milliseconds.format(tablet.delay_ms)})}` : "")
       + (tablet.missed ? ` · ${TEXT.tablet_missed}` : "");
     item.firstChild.textContent = `${fill(TEXT.tablet, {n: tablet.n})} · ${text}${delay}`;
     return item;
