@@ -47,7 +47,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from boxnet import ARGS, CHROMIUM, LEAP_MS  # noqa: E402
-from heard import RATE, Room, burn, can_run, locate  # noqa: E402
+from heard import RATE, Room, burn, can_run, track  # noqa: E402
 
 FIRST, EVERY = 10.0, 12.0  # seconds: the first burst after the pages start, and between bursts
 BURST = 0.3  # seconds each burst takes every core
@@ -108,24 +108,12 @@ def serve(folder: Path) -> http.server.ThreadingHTTPServer:
 
 
 def heard_positions(channel: np.ndarray, night: np.ndarray, start: float, rate: float) -> np.ndarray:
-    """(wall time, seconds into the night) every SAMPLE seconds of the recording the channel plays
-    the night whole; looked for near where the last window was, or anywhere after a silence."""
-    size, found, expected = int(SAMPLE * RATE), [], None
-    for first in range(0, len(channel) - size, size):
-        segment = channel[first: first + size]
-        if np.mean(np.abs(segment) > 0.001) < 0.95:  # (silence, or the glitch's gap, in it)
-            expected = None
-            continue
-        if expected is None:
-            position, score = locate(segment, night, len(night) / 2, reach=len(night) / RATE)
-        else:
-            position, score = locate(segment, night, expected, reach=0.5)
-        if score < 0.5:
-            expected = None
-            continue
-        found.append((start + first / rate, position / RATE))
-        expected = position + size
-    return np.array(found)
+    """(wall time, seconds into the night) every SAMPLE seconds of the recording where the channel
+    plays the night whole (``heard.track``, with no playhead: each page plays on its own)."""
+    times = np.arange(0.0, len(channel) / RATE - SAMPLE, SAMPLE)
+    positions = track(channel, night, times, window=SAMPLE, reach=0.5)
+    heard = ~np.isnan(positions)
+    return np.column_stack([start + times[heard] * RATE / rate, positions[heard]])
 
 
 def median_in(times: np.ndarray, values: np.ndarray, low: float, high: float) -> float:

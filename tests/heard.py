@@ -295,20 +295,23 @@ def silences(channel: np.ndarray, shortest: float = GAP) -> list[tuple[float, fl
     return [(s / RATE, e / RATE) for s, e in zip(starts[keep], ends[keep], strict=True)]
 
 
-def track(channel: np.ndarray, night: np.ndarray, times: np.ndarray, playhead, latency: float = 0.0) -> np.ndarray:
+def track(channel: np.ndarray, night: np.ndarray, times: np.ndarray, playhead=None, latency: float = 0.0,
+          window: float = WINDOW, reach: float = REACH) -> np.ndarray:
     """Where in the night (seconds) ``channel`` is at each of ``times`` (seconds of the recording:
-    each a window's start), NaN where it plays nothing whole (silent for part of the window, or
-    nothing like the night). ``playhead(time)``: where the laptop says the night is then.
+    each a window's start, ``window`` long), NaN where it plays nothing whole (silent for part of
+    the window, or nothing like the night). ``playhead(time)``: where the laptop says the night is
+    then (None: a page that plays on its own, as benchmarks/glitch.py's).
 
-    A window is looked for where the one before it was read, a STEP on; after a silence, where the
-    channel was last read against the playhead; before any, ``latency`` (seconds) behind the
-    playhead, what the recorder adds. Looked for at the playhead itself, the recorder's 25-35 ms
-    put the truth past NEAR: in the drums between turns a place a few tens of ms or a beat away
-    could win, and the first window after each silence read 26 or 267 ms off (benchmark runs,
-    2026-11-30)."""
-    size = int(WINDOW * RATE)
+    A window is looked for within ``reach`` of where the one before it was read, moved on by the
+    time between them; after a silence, where the channel was last read against the playhead;
+    before any, ``latency`` (seconds) behind the playhead, what the recorder adds. Looked for at
+    the playhead itself, the recorder's 25-35 ms put the truth past NEAR: in the drums between
+    turns a place a few tens of ms or a beat away could win, and the first window after each
+    silence read 26 or 267 ms off (benchmark runs, 2026-11-30). With no playhead, a window after a
+    silence is looked for anywhere in the night."""
+    size = int(window * RATE)
     found = np.full(len(times), np.nan)
-    previous = None
+    previous = None  # (samples into the night, recording seconds) of the window last read
     offset = -latency * RATE  # (samples: the channel against the playhead, as last read)
     for index, at in enumerate(times):
         start = int(round(at * RATE))
@@ -316,14 +319,19 @@ def track(channel: np.ndarray, night: np.ndarray, times: np.ndarray, playhead, l
         if len(segment) < size or silences(segment):
             previous = None
             continue
-        expected = previous + STEP * RATE if previous is not None else playhead(at) * RATE + offset
-        position, score = locate(segment, night, expected)
+        if previous is not None:
+            position, score = locate(segment, night, previous[0] + (at - previous[1]) * RATE, reach)
+        elif playhead is not None:
+            position, score = locate(segment, night, playhead(at) * RATE + offset, reach)
+        else:
+            position, score = locate(segment, night, len(night) / 2, reach=len(night) / RATE)
         if score < 0.5:
             previous = None
             continue
         found[index] = position / RATE
-        previous = position
-        offset = position - playhead(at) * RATE
+        previous = (position, at)
+        if playhead is not None:
+            offset = position - playhead(at) * RATE
     return found
 
 

@@ -186,6 +186,22 @@ def test_after_a_silence_a_window_is_looked_for_where_the_recorder_put_the_night
     assert np.abs(behind[read] - late).max() < 0.0005, np.round(behind * 1000, 1)
 
 
+def test_a_page_that_plays_on_its_own_is_found_anywhere_in_the_night_after_a_silence():
+    """benchmarks/glitch.py's pages play with no laptop and no playhead: read in short windows,
+    each is found where the last was, moved on, and after a silence (a glitch's gap) wherever in
+    the night it went on from."""
+    seconds = 20.0
+    night = a_night(seconds) * 30  # (its pages play noise alone)
+    channel = played(night, [(0.5, 6.0, 3.0), (6.28, 11.0, 14.0)], 12.0)
+    times = np.arange(0.0, 11.5, 0.1)
+    positions = track(channel, night, times, window=0.1, reach=0.5)
+    before, after = (times >= 0.5) & (times + 0.1 <= 6.0), (times >= 6.3) & (times + 0.1 <= 11.0)
+    assert np.abs(positions[before] - (times[before] + 2.5)).max() < 1e-4
+    assert np.abs(positions[after] - (times[after] + 7.72)).max() < 1e-4
+    assert np.isnan(positions[(times > 5.91) & (times < 6.28)]).all()  # (the gap in each)
+    assert np.isnan(positions[times < 0.4]).all()
+
+
 # --- through the real audio path ----------------------------------------------------------------
 
 real = pytest.mark.skipif(can_run() is not None, reason=str(can_run()))
