@@ -1,0 +1,212 @@
+"""Could the laptop tell each tablet apart by ear during the night? Each page plays the night with
+a faint noise mark of its own under it; every tablet's lag is read from the room's mix by its mark
+and compared with where its own channel says it is.
+
+Usage:  .venv/bin/python benchmarks/marks.py [--level -26] [--window 1.0] [--tablets 3] [--json F]
+
+Issue 41, point 2. The laptop's ear (``narrator.core.drift``) hears copies of one night and cannot
+tell which tablet is which: a tablet heard apart asks for a round of codes at the next stretch
+without voice, seconds later. A mark of each tablet's own (noise in 1-6 kHz, following the
+night's loudness smoothed over a quarter second, ``--level`` dB under it) would let every
+tablet's lag be read from a second of the microphone, during speech. Nothing in narrator plays
+marks yet: this measures, through Chromium and PulseAudio, whether they can be read.
+
+Each tablet is a Chromium page of its own (no box.js: nothing steers) that plays the first
+``LENGTH`` seconds of `narrate render --players 10 --lang en` with its mark into its channel of
+the PulseAudio room of ``tests/heard.py``, the pages started one after another, a few ms apart
+(and ``APART`` more): copies closer than the ear today can part (``drift.SPLIT``, 15 ms). The truth is each
+channel alone, read against the night (``heard.track``); the reading is the sum of the channels
+(the room's mix, as the laptop's microphone would hear it), brought to 16 kHz, correlated with
+each tablet's mark within 0.3 s either way of where the tablets are as a group (each frequency
+in the band divided by the mix's own magnitude there), a read kept where its peak stands
+``CLEAR`` times over the correlation's median.
+
+Needs PulseAudio (`apt-get install pulseaudio pulseaudio-utils`) and Debian's Chromium. Everything
+runs in a temporary folder.
+"""
+
+import argparse
+import http.server
+import io
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from audiopath import render_night  # noqa: E402
+from boxnet import ARGS, CHROMIUM  # noqa: E402
+from heard import RATE, Room, can_run, track  # noqa: E402
+
+LENGTH = 60.0  # seconds of the night played
+BAND = (1000.0, 6000.0)  # Hz: where the marks are, and where they are read
+ANALYSIS = 16000  # Hz: the mix is read at this rate
+REACH = 0.3  # seconds either way of the group's lag a tablet's mark is looked for
+CLEAR = 8.0  # a read counts where its peak is this many times the correlation's median magnitude
+APART = (0.0, 0.0071, -0.0033)  # seconds each page starts after the first's moment (more tablets: 0)
+
+PAGE = """async (file) => {  // ready to play: started by GO, the pages one after another, ms apart
+  const ctx = new AudioContext({latencyHint: "playback"});
+  await ctx.resume();
+  const buffer = await ctx.decodeAudioData(await (await fetch(file)).arrayBuffer());
+  window.go = (after) => {
+    const source = ctx.createBufferSource();
+    source.buffer = buffer;
+    source.connect(ctx.destination);
+    source.start(ctx.currentTime + 0.2 + after);
+  };
+}"""
+GO = "(after) => window.go(after)"
+
+
+def serve(folder: Path) -> http.server.ThreadingHTTPServer:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **options):
+            super().__init__(*args, directory=str(folder), **options)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def mark(number: int, night: np.ndarray, level_db: float) -> np.ndarray:
+    """Tablet ``number``'s mark for ``night``: its own noise in BAND, as loud as the night's
+    loudness (its power over 50 ms, smoothed over 0.2 s more) less ``level_db``."""
+    from scipy.signal import butter, sosfilt
+
+    noise = sosfilt(butter(6, BAND, btype="band", fs=RATE, output="sos"),
+                    np.random.default_rng(100 + number).standard_normal(len(night)))
+    noise /= noise.std()
+    short, longer = int(0.05 * RATE), int(0.2 * RATE)
+    power = np.convolve(night.astype(np.float64) ** 2, np.ones(short) / short, mode="same")
+    loudness = np.sqrt(np.convolve(power, np.ones(longer) / longer, mode="same"))
+    return (noise * loudness * 10 ** (level_db / 20)).astype(np.float32)
+
+
+def lag_of(heard: np.ndarray, marked: np.ndarray) -> tuple[float, float]:
+    """How late (seconds, within REACH either way) ``marked`` sounds in ``heard`` (both at
+    ANALYSIS, from the same moment), and how clearly: its peak over the median magnitude."""
+    size = 1 << int(np.ceil(np.log2(len(heard) + len(marked))))
+    mix, own = np.fft.rfft(heard, size), np.fft.rfft(marked, size)
+    frequencies = np.fft.rfftfreq(size, 1 / ANALYSIS)
+    keep = (frequencies >= BAND[0]) & (frequencies <= BAND[1])
+    weighted = np.where(keep, mix * np.conj(own) / (np.abs(mix) + 1e-9 * np.abs(mix).max()), 0)
+    found = np.fft.irfft(weighted, size)
+    lags = np.r_[np.arange(0, size // 2), np.arange(-size // 2, 0)] / ANALYSIS
+    inside = np.flatnonzero(np.abs(lags) <= REACH)
+    best = inside[np.argmax(found[inside])]
+    fraction = 0.0
+    if 0 < best < size - 1:  # the peak between samples: a parabola through three
+        left, middle, right = found[best - 1: best + 2]
+        curve = left - 2 * middle + right
+        fraction = 0.5 * (left - right) / curve if curve < 0 else 0.0
+    return float(lags[best] + fraction / ANALYSIS), float(found[best] / (np.median(np.abs(found[inside])) + 1e-18))
+
+
+def run(folder: Path, tablets: int, level_db: float, window: float) -> dict:
+    import soundfile
+    import soxr
+    from playwright.sync_api import sync_playwright
+
+    night, rate = soundfile.read(io.BytesIO(render_night(folder)), dtype="float32")
+    assert rate == RATE, rate
+    night = night[: int(LENGTH * RATE)]
+    marks = [mark(number, night, level_db) for number in range(1, tablets + 1)]
+    site = folder / "site"
+    site.mkdir()
+    for number, own in enumerate(marks, start=1):
+        soundfile.write(site / f"night{number}.wav", night + own, RATE, subtype="FLOAT")
+    (site / "index.html").write_text("<!doctype html><title>marks</title>")
+    server = serve(site)
+    room = Room(folder / "pulse", tablets).start()
+    try:
+        room.record()
+        with sync_playwright() as playwright:
+            browsers = [playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=[*ARGS, "--autoplay-policy=no-user-gesture-required"],
+                ignore_default_args=["--mute-audio"], env={**os.environ, **room.env, "PULSE_SINK": room.sink_for(n)})
+                for n in range(1, tablets + 1)]
+            pages = [browser.new_page() for browser in browsers]
+            for page in pages:
+                page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+            for number, page in enumerate(pages, start=1):
+                page.evaluate(PAGE, f"night{number}.wav")
+            for number, page in enumerate(pages, start=1):
+                page.evaluate(GO, APART[number - 1] if number <= len(APART) else 0.0)
+            time.sleep(LENGTH + 2.0)
+            for browser in browsers:
+                browser.close()
+        recording, _start, _rate = room.recording()
+    finally:
+        room.stop()
+        server.shutdown()
+    # The truth: each channel alone, where in the night it is (recording seconds less night seconds).
+    times = np.arange(0.0, len(recording) / RATE - window, window)
+    truth = np.stack([times - track(recording[:, n], night, times, window=window, reach=0.5)
+                      for n in range(tablets)])
+    mix = soxr.resample(recording.sum(axis=1).astype(np.float32), RATE, ANALYSIS)
+    marks_heard = [soxr.resample(own, RATE, ANALYSIS) for own in marks]
+    rows = []
+    for index, at in enumerate(times):
+        lags = truth[:, index]
+        if np.isnan(lags).any():
+            continue  # (a page not playing the whole window: before its start, after its end)
+        group = float(np.median(lags))  # (the laptop would know it from its playhead and its microphone)
+        first = int(round(at * ANALYSIS))
+        heard = mix[first: first + int(window * ANALYSIS)]
+        begin = first - int(round(group * ANALYSIS))
+        if begin < 0:
+            continue
+        for n in range(tablets):
+            own = marks_heard[n][begin: begin + len(heard)]
+            if len(own) < len(heard):
+                continue
+            lag, clear = lag_of(heard, own)
+            rows.append({"at": round(float(at), 2), "tablet": n + 1, "truth ms": round((lags[n] - group) * 1000, 3),
+                         "read ms": round(lag * 1000, 3), "clear": round(clear, 1)})
+    return {"tablets": tablets, "level db": level_db, "window": window, "reads": rows}
+
+
+def summary(result: dict) -> str:
+    reads = result["reads"]
+    kept = [row for row in reads if row["clear"] >= CLEAR]
+    errors = [abs(row["read ms"] - row["truth ms"]) for row in kept]
+    apart = [row["truth ms"] for row in reads]
+    if not errors:
+        return f"mark {result['level db']} dB, {result['window']} s: no read stood out of {len(reads)}"
+    ordered = sorted(errors)
+    return (f"mark {result['level db']} dB, {result['window']} s windows: {len(kept)} reads of {len(reads)} kept; "
+            f"|read - truth| median {statistics.median(errors):.3f} ms, 95th "
+            f"{ordered[int(0.95 * (len(ordered) - 1))]:.3f} ms, worst {ordered[-1]:.2f} ms, over 1 ms "
+            f"{sum(error > 1 for error in errors)}; the tablets {min(apart):+.1f} to {max(apart):+.1f} ms from "
+            f"the group as heard")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", type=float, default=-26.0, help="dB: each mark under the night's loudness")
+    parser.add_argument("--window", type=float, default=1.0, help="seconds of the mix each read is made from")
+    parser.add_argument("--tablets", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="also write every read")
+    arguments = parser.parse_args()
+    if (why := can_run()) is not None:
+        sys.exit(f"benchmarks/marks.py: {why}")
+    with tempfile.TemporaryDirectory(prefix="narrator-marks-") as folder:
+        result = run(Path(folder), arguments.tablets, -abs(arguments.level), arguments.window)
+    print(summary(result))
+    if arguments.json:
+        arguments.json.write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
