@@ -26,14 +26,12 @@ runs in a temporary folder.
 """
 
 import argparse
-import http.server
 import io
 import json
 import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -43,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from audiopath import render_night  # noqa: E402
 from boxnet import ARGS, CHROMIUM  # noqa: E402
+from glitch import serve  # noqa: E402  (the pages' folder on 127.0.0.1)
 from heard import RATE, Room, can_run, track  # noqa: E402
 
 LENGTH = 60.0  # seconds of the night played
@@ -64,19 +63,6 @@ PAGE = """async (file) => {  // ready to play: started by GO, the pages one afte
   };
 }"""
 GO = "(after) => window.go(after)"
-
-
-def serve(folder: Path) -> http.server.ThreadingHTTPServer:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *args, **options):
-            super().__init__(*args, directory=str(folder), **options)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def mark(number: int, night: np.ndarray, level_db: float) -> np.ndarray:
