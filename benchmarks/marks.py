@@ -2,7 +2,8 @@
 a faint noise mark of its own under it; every tablet's lag is read from the room's mix by its mark
 and compared with where its own channel says it is.
 
-Usage:  .venv/bin/python benchmarks/marks.py [--level -26] [--window 1.0] [--tablets 3] [--json F]
+Usage:  .venv/bin/python benchmarks/marks.py [--level -26] [--window 1.0] [--tablets 3] [--slew]
+        [--bursts N] [--json F]
 
 Issue 41, point 2. The laptop's ear (``narrator.core.drift``) hears copies of one night and cannot
 tell which tablet is which: a tablet heard apart asks for a round of codes at the next stretch
@@ -19,7 +20,10 @@ channel alone, read against the night (``heard.track``); the reading is the sum 
 (the room's mix, as the laptop's microphone would hear it), brought to 16 kHz, correlated with
 each tablet's mark within 0.3 s either way of where the tablets are as a group (each frequency
 in the band divided by the mix's own magnitude there), a read kept where its peak stands
-``CLEAR`` times over the correlation's median.
+``CLEAR`` times over the correlation's median. With ``--slew`` every page plays 0.05 % faster and
+slower in turn every 0.2 s, as box.js's pages do while they steer; with ``--bursts N``, N CPU
+bursts (``heard.burn``) 15 s apart glitch every page's output, and move the tablets against each
+other: are they read where they went, at the first window after?
 
 Needs PulseAudio (`apt-get install pulseaudio pulseaudio-utils`) and Debian's Chromium. Everything
 runs in a temporary folder.
@@ -42,16 +46,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from audiopath import render_night  # noqa: E402
 from boxnet import ARGS, CHROMIUM  # noqa: E402
 from glitch import serve  # noqa: E402  (the pages' folder on 127.0.0.1)
-from heard import RATE, Room, can_run, track  # noqa: E402
+from heard import RATE, Room, burn, can_run, track  # noqa: E402
 
 LENGTH = 60.0  # seconds of the night played
 BAND = (1000.0, 6000.0)  # Hz: where the marks are, and where they are read
 ANALYSIS = 16000  # Hz: the mix is read at this rate
 REACH = 0.3  # seconds either way of the group's lag a tablet's mark is looked for
 CLEAR = 8.0  # a read counts where its peak is this many times the correlation's median magnitude
+SLEW = 0.0005  # (--slew) faster and slower by this in turn, every 0.2 s, as glitch.py's
+EVERY, BURST = 15.0, 0.3  # (--bursts) seconds to each burst from the one before (or the start), and its length
 APART = (0.0, 0.0071, -0.0033)  # seconds each page starts after the first's moment (more tablets: 0)
 
-PAGE = """async (file) => {  // ready to play: started by GO, the pages one after another, ms apart
+PAGE = """async ([file, slew]) => {  // ready to play: started by GO, the pages one after another, ms apart
   const ctx = new AudioContext({latencyHint: "playback"});
   await ctx.resume();
   const buffer = await ctx.decodeAudioData(await (await fetch(file)).arrayBuffer());
@@ -60,6 +66,13 @@ PAGE = """async (file) => {  // ready to play: started by GO, the pages one afte
     source.buffer = buffer;
     source.connect(ctx.destination);
     source.start(ctx.currentTime + 0.2 + after);
+    if (slew > 0) {  // (faster and slower in turn, as box.js's pages while they steer: glitch.py --slew)
+      let faster = true;
+      setInterval(() => {
+        source.playbackRate.setValueAtTime(faster ? 1 + slew : 1 - slew, ctx.currentTime + 0.06);
+        faster = !faster;
+      }, 200);
+    }
   };
 }"""
 GO = "(after) => window.go(after)"
@@ -99,7 +112,7 @@ def lag_of(heard: np.ndarray, marked: np.ndarray) -> tuple[float, float]:
     return float(lags[best] + fraction / ANALYSIS), float(found[best] / (np.median(np.abs(found[inside])) + 1e-18))
 
 
-def run(folder: Path, tablets: int, level_db: float, window: float) -> dict:
+def run(folder: Path, tablets: int, level_db: float, window: float, slew: bool = False, bursts: int = 0) -> dict:
     import soundfile
     import soxr
     from playwright.sync_api import sync_playwright
@@ -126,10 +139,14 @@ def run(folder: Path, tablets: int, level_db: float, window: float) -> dict:
             for page in pages:
                 page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
             for number, page in enumerate(pages, start=1):
-                page.evaluate(PAGE, f"night{number}.wav")
+                page.evaluate(PAGE, [f"night{number}.wav", SLEW if slew else 0.0])
             for number, page in enumerate(pages, start=1):
                 page.evaluate(GO, APART[number - 1] if number <= len(APART) else 0.0)
-            time.sleep(LENGTH + 2.0)
+            began = time.time()
+            for index in range(bursts):  # (--bursts: every core taken, each page's output glitching)
+                time.sleep(max(0.0, began + EVERY * (index + 1) - time.time()))
+                burn(BURST)
+            time.sleep(max(0.0, began + LENGTH + 2.0 - time.time()))
             for browser in browsers:
                 browser.close()
         recording, _start, _rate = room.recording()
@@ -160,7 +177,7 @@ def run(folder: Path, tablets: int, level_db: float, window: float) -> dict:
             lag, clear = lag_of(heard, own)
             rows.append({"at": round(float(at), 2), "tablet": n + 1, "truth ms": round((lags[n] - group) * 1000, 3),
                          "read ms": round(lag * 1000, 3), "clear": round(clear, 1)})
-    return {"tablets": tablets, "level db": level_db, "window": window, "reads": rows}
+    return {"tablets": tablets, "level db": level_db, "window": window, "slew": slew, "bursts": bursts, "reads": rows}
 
 
 def summary(result: dict) -> str:
@@ -171,11 +188,14 @@ def summary(result: dict) -> str:
     if not errors:
         return f"mark {result['level db']} dB, {result['window']} s: no read stood out of {len(reads)}"
     ordered = sorted(errors)
+    each = sorted(reads, key=lambda row: (row["tablet"], row["at"]))  # (each tablet's reads in a row)
+    moves = [abs(row["truth ms"] - before["truth ms"]) for before, row in zip(each, each[1:], strict=False)
+             if row["tablet"] == before["tablet"]]
     return (f"mark {result['level db']} dB, {result['window']} s windows: {len(kept)} reads of {len(reads)} kept; "
             f"|read - truth| median {statistics.median(errors):.3f} ms, 95th "
             f"{ordered[int(0.95 * (len(ordered) - 1))]:.3f} ms, worst {ordered[-1]:.2f} ms, over 1 ms "
             f"{sum(error > 1 for error in errors)}; the tablets {min(apart):+.1f} to {max(apart):+.1f} ms from "
-            f"the group as heard")
+            f"the group as heard, moved against it by up to {max(moves, default=0.0):.1f} ms from one read to the next")
 
 
 def main() -> None:
@@ -183,12 +203,18 @@ def main() -> None:
     parser.add_argument("--level", type=float, default=-26.0, help="dB: each mark under the night's loudness")
     parser.add_argument("--window", type=float, default=1.0, help="seconds of the mix each read is made from")
     parser.add_argument("--tablets", type=int, default=3)
+    parser.add_argument("--slew", action="store_true",
+                        help="every page plays a little faster and slower in turn, as box.js does while it steers")
+    parser.add_argument("--bursts", type=int, default=0, help=f"CPU bursts, {EVERY:.0f} s apart (needs root)")
     parser.add_argument("--json", type=Path, help="also write every read")
     arguments = parser.parse_args()
     if (why := can_run()) is not None:
         sys.exit(f"benchmarks/marks.py: {why}")
+    if arguments.bursts and os.geteuid() != 0:
+        sys.exit("benchmarks/marks.py: --bursts needs root (its CPU burst runs at real-time priority)")
     with tempfile.TemporaryDirectory(prefix="narrator-marks-") as folder:
-        result = run(Path(folder), arguments.tablets, -abs(arguments.level), arguments.window)
+        result = run(Path(folder), arguments.tablets, -abs(arguments.level), arguments.window, arguments.slew,
+                     arguments.bursts)
     print(summary(result))
     if arguments.json:
         arguments.json.write_text(json.dumps(result, indent=1))
