@@ -107,6 +107,34 @@ def serve(folder: Path) -> http.server.ThreadingHTTPServer:
     return server
 
 
+def in_room(folder: Path, site: Path, tablets: int, play):
+    """``site`` served on 127.0.0.1 (an empty page at /), a Chromium page of each tablet's own open at it, playing into
+    its channel of a recording room (``heard.Room``): ``play(pages)`` does the run, and then its
+    result and the room's recording (samples, the wall time of the first, frames a second)."""
+    from playwright.sync_api import sync_playwright
+
+    (site / "index.html").write_text("<!doctype html><title>a plain page</title>")
+    server = serve(site)
+    room = Room(folder / "pulse", tablets).start()
+    try:
+        room.record()
+        with sync_playwright() as playwright:
+            browsers = [playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=[*ARGS, "--autoplay-policy=no-user-gesture-required"],
+                ignore_default_args=["--mute-audio"], env={**os.environ, **room.env, "PULSE_SINK": room.sink_for(n)})
+                for n in range(1, tablets + 1)]
+            pages = [browser.new_page() for browser in browsers]
+            for page in pages:
+                page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+            result = play(pages)
+            for browser in browsers:
+                browser.close()
+        return result, room.recording()
+    finally:
+        room.stop()
+        server.shutdown()
+
+
 def heard_positions(channel: np.ndarray, night: np.ndarray, start: float, rate: float) -> np.ndarray:
     """(wall time, seconds into the night) every SAMPLE seconds of the recording where the channel
     plays the night whole (``heard.track``, with no playhead: each page plays on its own)."""
@@ -156,8 +184,6 @@ def across(burst: float, readings: np.ndarray, heard: np.ndarray, c0: float, unt
 
 
 def run(folder: Path, tablets: int, bursts: int, behind: float = 0.0, slew: bool = False) -> dict:
-    from playwright.sync_api import sync_playwright
-
     length = FIRST + EVERY * bursts + 2.0
     noise = np.random.default_rng(7).standard_normal(int(length * RATE))
     if slew:  # (white noise played at another rate is unlike itself within a window: smoothed, it is still found)
@@ -169,34 +195,19 @@ def run(folder: Path, tablets: int, bursts: int, behind: float = 0.0, slew: bool
     import soundfile
 
     soundfile.write(site / "night.wav", night, RATE, subtype="FLOAT")
-    (site / "index.html").write_text("<!doctype html><title>glitch</title>")
-    server = serve(site)
-    room = Room(folder / "pulse", tablets).start()
-    try:
-        room.record()
-        with sync_playwright() as playwright:
-            browsers = [playwright.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=[*ARGS, "--autoplay-policy=no-user-gesture-required"],
-                ignore_default_args=["--mute-audio"], env={**os.environ, **room.env, "PULSE_SINK": room.sink_for(n)})
-                for n in range(1, tablets + 1)]
-            pages = [browser.new_page() for browser in browsers]
-            for page in pages:
-                page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
-            starts = [page.evaluate(PAGE, [behind / 1000, SLEW if slew else 0.0]) for page in pages]
-            began = time.time()
-            marks = []
-            for number in range(bursts):
-                time.sleep(max(0.0, began + FIRST + EVERY * number - time.time()))
-                marks.append(time.time())
-                burn(BURST)
-            time.sleep(max(0.0, began + length - 1.0 - time.time()))
-            readings = [np.array(page.evaluate("window.readings")) for page in pages]
-            for browser in browsers:
-                browser.close()
-        recording, start, rate = room.recording()
-    finally:
-        room.stop()
-        server.shutdown()
+
+    def play(pages):
+        starts = [page.evaluate(PAGE, [behind / 1000, SLEW if slew else 0.0]) for page in pages]
+        began = time.time()
+        marks = []
+        for number in range(bursts):
+            time.sleep(max(0.0, began + FIRST + EVERY * number - time.time()))
+            marks.append(time.time())
+            burn(BURST)
+        time.sleep(max(0.0, began + length - 1.0 - time.time()))
+        return starts, began, marks, [np.array(page.evaluate("window.readings")) for page in pages]
+
+    (starts, began, marks, readings), (recording, start, rate) = in_room(folder, site, tablets, play)
     found = []
     for n in range(tablets):
         heard = heard_positions(recording[:, n], night, start, rate)

@@ -41,12 +41,13 @@ from pathlib import Path
 
 import numpy as np
 
+from narrator.core import arrivals
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from audiopath import render_night  # noqa: E402
-from boxnet import ARGS, CHROMIUM  # noqa: E402
-from glitch import serve  # noqa: E402  (the pages' folder on 127.0.0.1)
-from heard import RATE, Room, burn, can_run, track  # noqa: E402
+from glitch import in_room  # noqa: E402
+from heard import RATE, burn, can_run, track  # noqa: E402
 
 LENGTH = 60.0  # seconds of the night played
 BAND = (1000.0, 6000.0)  # Hz: where the marks are, and where they are read
@@ -104,18 +105,12 @@ def lag_of(heard: np.ndarray, marked: np.ndarray) -> tuple[float, float]:
     lags = np.r_[np.arange(0, size // 2), np.arange(-size // 2, 0)] / ANALYSIS
     inside = np.flatnonzero(np.abs(lags) <= REACH)
     best = inside[np.argmax(found[inside])]
-    fraction = 0.0
-    if 0 < best < size - 1:  # the peak between samples: a parabola through three
-        left, middle, right = found[best - 1: best + 2]
-        curve = left - 2 * middle + right
-        fraction = 0.5 * (left - right) / curve if curve < 0 else 0.0
-    return float(lags[best] + fraction / ANALYSIS), float(found[best] / (np.median(np.abs(found[inside])) + 1e-18))
+    return float(lags[best] + arrivals.between(found, int(best)) / ANALYSIS), float(found[best] / (np.median(np.abs(found[inside])) + 1e-18))
 
 
 def run(folder: Path, tablets: int, level_db: float, window: float, slew: bool = False, bursts: int = 0) -> dict:
     import soundfile
     import soxr
-    from playwright.sync_api import sync_playwright
 
     night, rate = soundfile.read(io.BytesIO(render_night(folder)), dtype="float32")
     assert rate == RATE, rate
@@ -125,34 +120,19 @@ def run(folder: Path, tablets: int, level_db: float, window: float, slew: bool =
     site.mkdir()
     for number, own in enumerate(marks, start=1):
         soundfile.write(site / f"night{number}.wav", night + own, RATE, subtype="FLOAT")
-    (site / "index.html").write_text("<!doctype html><title>marks</title>")
-    server = serve(site)
-    room = Room(folder / "pulse", tablets).start()
-    try:
-        room.record()
-        with sync_playwright() as playwright:
-            browsers = [playwright.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=[*ARGS, "--autoplay-policy=no-user-gesture-required"],
-                ignore_default_args=["--mute-audio"], env={**os.environ, **room.env, "PULSE_SINK": room.sink_for(n)})
-                for n in range(1, tablets + 1)]
-            pages = [browser.new_page() for browser in browsers]
-            for page in pages:
-                page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
-            for number, page in enumerate(pages, start=1):
-                page.evaluate(PAGE, [f"night{number}.wav", SLEW if slew else 0.0])
-            for number, page in enumerate(pages, start=1):
-                page.evaluate(GO, APART[number - 1] if number <= len(APART) else 0.0)
-            began = time.time()
-            for index in range(bursts):  # (--bursts: every core taken, each page's output glitching)
-                time.sleep(max(0.0, began + EVERY * (index + 1) - time.time()))
-                burn(BURST)
-            time.sleep(max(0.0, began + LENGTH + 2.0 - time.time()))
-            for browser in browsers:
-                browser.close()
-        recording, _start, _rate = room.recording()
-    finally:
-        room.stop()
-        server.shutdown()
+
+    def play(pages):
+        for number, page in enumerate(pages, start=1):
+            page.evaluate(PAGE, [f"night{number}.wav", SLEW if slew else 0.0])
+        for number, page in enumerate(pages, start=1):
+            page.evaluate(GO, APART[number - 1] if number <= len(APART) else 0.0)
+        began = time.time()
+        for index in range(bursts):  # (--bursts: every core taken, each page's output glitching)
+            time.sleep(max(0.0, began + EVERY * (index + 1) - time.time()))
+            burn(BURST)
+        time.sleep(max(0.0, began + LENGTH + 2.0 - time.time()))
+
+    _, (recording, _start, _rate) = in_room(folder, site, tablets, play)
     # The truth: each channel alone, where in the night it is (recording seconds less night seconds).
     times = np.arange(0.0, len(recording) / RATE - window, window)
     truth = np.stack([times - track(recording[:, n], night, times, window=window, reach=0.5)
