@@ -29,6 +29,8 @@ from pathlib import Path
 import numpy as np
 from boxnet import ARGS, CHROMIUM, JitterProxy, join
 
+from narrator.core import arrivals
+
 RATE = 48000
 WINDOW = 0.4  # seconds of sound a position is read from...
 STEP = 0.5  # ...every this long
@@ -278,12 +280,7 @@ def locate(segment: np.ndarray, night: np.ndarray, expected: float, reach: float
         nearest = int(close[np.argmax(scores[close])])
         if scores[nearest] >= scores[best] - 0.05:
             best = nearest
-    fraction = 0.0
-    if 0 < best < len(scores) - 1:  # the peak between samples: a parabola through three
-        left, middle, right = scores[best - 1: best + 2]
-        curve = left - 2 * middle + right
-        fraction = 0.5 * (left - right) / curve if curve < 0 else 0.0
-    return low + best + fraction, float(scores[best])
+    return low + best + arrivals.between(scores, best), float(scores[best])
 
 
 def silences(channel: np.ndarray, shortest: float = GAP) -> list[tuple[float, float]]:

@@ -58,6 +58,14 @@ def test_codes_are_found_where_they_are_though_they_overlap_in_a_noisy_room():
     assert arrivals.arrival(recording, arrivals.code(4, RATE)) is None  # one that never played
 
 
+def test_a_peak_between_samples_is_placed_by_a_parabola_through_its_three():
+    top = 7.3  # a parabola sampled at whole samples: its top between 7 and 8
+    scores = 1.0 - (np.arange(12.0) - top) ** 2 / 50
+    assert 7 + arrivals.between(scores, 7) == pytest.approx(top)
+    assert arrivals.between(scores, 0) == 0.0 and arrivals.between(scores, 11) == 0.0  # (no neighbour on one side)
+    assert arrivals.between(np.ones(5), 2) == 0.0  # flat: no curve, no move
+
+
 def test_silence_and_a_room_alone_hold_no_code():
     assert arrivals.arrival(np.zeros(RATE * 3, dtype=np.float32), arrivals.code(1, RATE)) is None
     assert arrivals.arrival(room_noise(3.0, 0.2), arrivals.code(1, RATE)) is None

@@ -68,12 +68,18 @@ def peak(scores: np.ndarray, low: int = 0, high: int | None = None) -> float | N
     best = low + int(np.argmax(scores[low:high]))
     if scores[best] < LIKE:
         return None
-    fraction = 0.0
-    if 0 < best < len(scores) - 1:  # between samples: a parabola through the three around the peak
-        left, middle, right = scores[best - 1: best + 2]
-        curve = left - 2 * middle + right
-        fraction = 0.5 * (left - right) / curve if curve < 0 else 0.0
-    return best + fraction
+    return best + between(scores, best)
+
+
+def between(scores: np.ndarray, best: int) -> float:
+    """How far (a fraction of a sample, either way) the true peak lies from ``scores[best]``: the
+    top of a parabola through it and its two neighbours (none at either end, or where they do not
+    curve down)."""
+    if not 0 < best < len(scores) - 1:
+        return 0.0
+    left, middle, right = scores[best - 1: best + 2]
+    curve = left - 2 * middle + right
+    return float(0.5 * (left - right) / curve) if curve < 0 else 0.0
 
 
 def arrival(recording: np.ndarray, signal: np.ndarray) -> float | None:
