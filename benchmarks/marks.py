@@ -54,6 +54,7 @@ BAND = (1000.0, 6000.0)  # Hz: where the marks are, and where they are read
 ANALYSIS = 16000  # Hz: the mix is read at this rate
 REACH = 0.3  # seconds either way of the group's lag a tablet's mark is looked for
 CLEAR = 8.0  # a read counts where its peak is this many times the correlation's median magnitude
+AGREE = 0.1  # ms: two reads in a row of one tablet this close agree (the summary's rule against a wrong read alone)
 SLEW = 0.0005  # (--slew) faster and slower by this in turn, every 0.2 s, as glitch.py's
 EVERY, BURST = 15.0, 0.3  # (--bursts) seconds to each burst from the one before (or the start), and its length
 APART = (0.0, 0.0071, -0.0033)  # seconds each page starts after the first's moment (more tablets: 0)
@@ -169,13 +170,19 @@ def summary(result: dict) -> str:
         return f"mark {result['level db']} dB, {result['window']} s: no read stood out of {len(reads)}"
     ordered = sorted(errors)
     each = sorted(reads, key=lambda row: (row["tablet"], row["at"]))  # (each tablet's reads in a row)
-    moves = [abs(row["truth ms"] - before["truth ms"]) for before, row in zip(each, each[1:], strict=False)
-             if row["tablet"] == before["tablet"]]
+    pairs = [(before, row) for before, row in zip(each, each[1:], strict=False) if row["tablet"] == before["tablet"]]
+    moves = [abs(row["truth ms"] - before["truth ms"]) for before, row in pairs]
+    # A read taken only where the one before it, of the same tablet, agrees (within AGREE):
+    # how many wrong ones would still be taken, and how many right ones left (as after a move).
+    agreed = [(abs(row["read ms"] - row["truth ms"]) > 1, abs(row["read ms"] - before["read ms"]) <= AGREE)
+              for before, row in pairs if row["clear"] >= CLEAR and before["clear"] >= CLEAR]
     return (f"mark {result['level db']} dB, {result['window']} s windows: {len(kept)} reads of {len(reads)} kept; "
             f"|read - truth| median {statistics.median(errors):.3f} ms, 95th "
             f"{ordered[int(0.95 * (len(ordered) - 1))]:.3f} ms, worst {ordered[-1]:.2f} ms, over 1 ms "
             f"{sum(error > 1 for error in errors)}; the tablets {min(apart):+.1f} to {max(apart):+.1f} ms from "
-            f"the group as heard, moved against it by up to {max(moves, default=0.0):.1f} ms from one read to the next")
+            f"the group as heard, moved against it by up to {max(moves, default=0.0):.1f} ms from one read to the next; "
+            f"taken only where the read before agrees: wrong {sum(wrong and agree for wrong, agree in agreed)}, "
+            f"right ones left {sum(not wrong and not agree for wrong, agree in agreed)} of {len(agreed)}")
 
 
 def main() -> None:
