@@ -29,10 +29,13 @@ hundreds of ms off and takes tens of seconds to come back, a delay node's holds)
 three times in turn (``narrator.shell.speakerbox.listen``, its microphone the room's mix): as today;
 with the laptop listening, without its ear on the night (a round before the night, and one in the
 next stretch without voice for a tablet that joined or reloaded, as ``narrate --listen`` does in a
-one-night game); and with its ear on the night too (a tablet heard drifting asks for a round,
-``narrator.core.drift``): whether the ear helps. Each gets its table, with how long the rounds before
-the night took from the tablets' joining (begun as ``narrate --listen`` begins them while it waits for
-Start), how late the last heard each tablet, and what the laptop said in the night.
+one-night game); and with its ear on the night too (each tablet's night signed, every tablet read
+by its signature and one off the others moved back, ``narrator.core.signatures``; copies of the
+night heard apart ask for a round, ``narrator.core.drift``): whether the ear helps. Each gets its
+table, with how long the rounds before the night took from the tablets' joining (begun as
+``narrate --listen`` begins them while it waits for Start), how late the last heard each tablet,
+what the laptop said in the night, what its ear moved, and every delay set in the night judged as
+heard (``heard.measure``'s "delays moved").
 The night's voice (where a round may go, and where a page takes a new delay at once) is found from
 the same night rendered without its drums.
 
@@ -213,12 +216,15 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                 laptop = Laptop(speech, ear=name == "listening with its ear") if name.startswith("listening") else None
                 heard = play_night(playwright, folder / f"run{len(runs)}", night, plan, jitter=jitter,
                                    loss=0.01 if jitter else 0.0, seed=round_, page=page, speech=speech,
-                                   before_night=laptop.first if laptop else None,
+                                   before_night=laptop.first if laptop else None, signed=bool(laptop and laptop.ear),
                                    during_night=laptop.during if laptop else None)
                 if laptop:
                     heard.before["in the night"] = laptop.said[laptop.before:]
                     heard.before["ear"] = [(round(at - laptop.began, 1), found and [round(late * 1000, 1) for late in found])
                                            for at, found in laptop.listener.ear]
+                    heard.before["moved by ear"] = [(round(at - laptop.began, 1), tablet, round(seconds * 1000, 2))
+                                                    for at, tablet, seconds in laptop.listener.nudged]
+                    heard.before["microphone skew ppm"] = laptop.listener.skew and round(laptop.listener.skew * 1e6)
                 found = measure(heard)
                 if plan.pause is None:
                     found["end"] = between(heard, plan.length - 9, plan.length - 1)
@@ -234,7 +240,9 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                       + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS if part in found)
                       + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
                       f"{len(found['wrong corrections'])} (slews begun the wrong way "
-                      f"{len(found['slews begun the wrong way'])})", file=sys.stderr)
+                      f"{len(found['slews begun the wrong way'])}); delays moved in the night the wrong way as heard "
+                      f"{sum(move['wrong'] for move in found['delays moved'])} of {len(found['delays moved'])}",
+                      file=sys.stderr)
                 for episode in found["episodes over 5 ms"]:
                     print(f"  over 5 ms at {episode['at']} s for {episode['seconds']} s (worst {episode['worst']} ms;"
                           f" from the laptop {episode['from the laptop']}): "
@@ -338,8 +346,9 @@ def report(runs: list[dict], rounds: int) -> None:
           " windows / worst window, over the rounds (median of medians / worst of worsts)\n")
     print("| network | " + " | ".join(PARTS) + " | longest over 5 ms | dropouts | glitch: back within"
           f" {CLOSE * 1000:g} ms after"
-          " | pause: stop spread | resume: restart spread | resume: replayed or skipped | wrong corrections (slews begun the wrong way) |")
-    print("|---|" + "---:|" * (len(PARTS) + 7))
+          " | pause: stop spread | resume: restart spread | resume: replayed or skipped | wrong corrections (slews begun the wrong way)"
+          " | delays moved in the night: the wrong way as heard, of all |")
+    print("|---|" + "---:|" * (len(PARTS) + 8))
     for jitter in sorted({run["jitter"] for run in runs}):
         mine = [run["found"] for run in runs if run["jitter"] == jitter]
         cells = [f"{statistics.median([f[part]['median'] for f in mine]):.1f} / "
@@ -354,7 +363,9 @@ def report(runs: list[dict], rounds: int) -> None:
               + f" | {cell([f.get('pause', {}).get('stop spread', nan) for f in mine])}"
               + f" | {cell([f.get('pause', {}).get('restart spread', nan) for f in mine])}"
               + f" | {max(held) if held else float('nan'):.1f} | {sum(len(f['wrong corrections']) for f in mine)}"
-              + f" ({sum(len(f['slews begun the wrong way']) for f in mine)}) |")
+              + f" ({sum(len(f['slews begun the wrong way']) for f in mine)})"
+              + f" | {sum(move['wrong'] for f in mine for move in f['delays moved'])}"
+              f" of {sum(len(f['delays moved']) for f in mine)} |")
 
 
 if __name__ == "__main__":

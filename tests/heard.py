@@ -420,7 +420,7 @@ def burn(seconds: float, priority: int = BURST_PRIORITY) -> None:
 
 def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: float = 0.0, loss: float = 0.0,
                seed: int = 1, page: bytes | None = None, before_night=None, during_night=None, steps=(),
-               speech: list[tuple[float, float]] | None = None) -> Heard:
+               speech: list[tuple[float, float]] | None = None, signed: bool = False) -> Heard:
     """Serve ``night_wav`` (cut to the plan's length and marked) in-process, play it on the plan's
     tablets and return what was heard. ``page``: another tablet script to serve than the tree's
     ``box.js`` (a comparison). ``before_night(server, room, pages, joined)``: called once the
@@ -429,7 +429,8 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
     room, box, night)``: called as the night starts (the laptop's ear on it, say), returns what
     stops it at the end. ``steps``: more (seconds into the night, ``do(pages, room)``), done on
     the plan's thread (Playwright's pages are driven from one). ``speech``: where the night's
-    voice sounds (seconds), as the box tells the tablets."""
+    voice sounds (seconds), as the box tells the tablets. ``signed``: each tablet fetches the night
+    with its own signature under it, as from a laptop that keeps an ear on the night."""
     from narrator.shell.speakerbox.server import BoxServer
     from narrator.shell.speakerbox.state import Box
 
@@ -438,6 +439,8 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
     server = BoxServer(box, served, {}, time.monotonic, lambda action: None, host="127.0.0.1", port=0,
                        speech=speech)
     box.on_change = server.broadcast
+    if signed:
+        server.sign_nights()
     if page is not None:
         server._assets["/box.js"] = (page, "text/javascript")  # (a benchmark's swap: the server has no option for it)
     room = Room(Path(folder) / "pulse", plan.tablets, dict(plan.hidden))
@@ -692,6 +695,7 @@ def measure(heard: Heard) -> dict:
     found["dropouts"] = _dropouts(recording, heard, positions, times)
     found["wrong corrections"] = _wrong_corrections(heard, truth, times)
     found["slews begun the wrong way"] = _slews_begun_the_wrong_way(heard, truth, times)
+    found["delays moved"] = _delays_moved(heard, positions, times)
     found["from the laptop"] = {"worst": float(np.nanmax(np.abs(truth)) * 1000)}
     found["episodes over 5 ms"] = _episodes(heard, spread, truth, times)
     return found
@@ -888,6 +892,41 @@ def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> li
                     found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what,
                                   "page said ms": error, "heard just before ms": round(was, 2),
                                   "heard after ms": round(went, 2)})
+    return found
+
+
+DELAY_SLEW = 2.0  # ms a second: a page moves to a new speaker delay this fast while its night has voice (box.js)
+
+
+def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> list[dict]:
+    """Every speaker delay the laptop set while the night played (a round, or its ear), judged as
+    heard against the other tablets: where the tablet was from their median just before (b, ms,
+    ahead positive) and once the page could have got there (a: the first window from |e| / 2 ms
+    a second plus a second after, or from 0.2 s after the page took it in a quiet moment, if
+    sooner). A move of e ms (more delay: the page plays earlier) went the wrong way where |a| >
+    |b| + 1 ms. Not judged where the tablet or the others were not heard then."""
+    found = []
+    others = lambda index, at: np.delete(positions[:, at], index)  # noqa: E731
+    for tablet, events in heard.events.items():
+        index = tablet - 1
+        for number, (when, what, change, *_) in enumerate(events):
+            if what != "speaker delay set" or when < heard.start or not change:
+                continue
+            taken = next((later[0] for later in events[number + 1:] if later[1] == "speaker delay taken in a quiet moment"),
+                         np.inf)
+            ready = min(when + abs(change) / DELAY_SLEW + 1.0, taken + 0.2)
+            before = _just_before(times[~np.isnan(positions[index])], when)
+            before_at = np.flatnonzero(~np.isnan(positions[index]))[before] if before is not None else None
+            after = np.flatnonzero((times >= ready) & (times < ready + 2.0) & ~np.isnan(positions[index]))
+            if before_at is None or not len(after):
+                continue
+            around = [(at, others(index, at)) for at in (before_at, after[0])]
+            if any(np.isnan(rest).all() for _, rest in around):
+                continue
+            was, went = ((positions[index, at] - np.nanmedian(rest)) * 1000 for at, rest in around)
+            found.append({"tablet": tablet, "at": round(when - heard.start, 2), "ms": change,
+                          "heard before ms": round(float(was), 2), "heard after ms": round(float(went), 2),
+                          "wrong": bool(abs(went) > abs(was) + 1.0)})
     return found
 
 

@@ -127,6 +127,11 @@ class Tablets:
     def listening(self, ask) -> None:
         pass
 
+    signed, night_id = None, "a night"  # (its nights are not signed)
+
+    def sign_nights(self) -> None:
+        pass
+
 
 def a_listener(copies: dict[float, float]):
     """A Listener whose microphone hears the night at 48 kHz (as recorded), played from box time
@@ -157,7 +162,7 @@ def test_the_listener_asks_for_a_round_when_it_hears_the_tablets_apart(copies, a
     for at in (103.0, 106.5, 121.0, 124.5):  # inside the voice: two stretches of each
         now[0] = at
         listener.watch(night)
-        listener._thread.join()
+        listener.wait()  # (the stretch heard and read)
         now[0] += EVERY
     assert listener.asked is asked, said
     assert said[0] == "While the night plays the laptop keeps listening to the tablets, to hear one that drifts " \
@@ -172,5 +177,5 @@ def test_the_listener_does_not_read_a_night_paused_while_it_listened():
     for at in (103.0, 106.5, 121.0, 124.5):
         now[0] = at
         listener.watch(lambda: next(moved))
-        listener._thread.join()
+        listener.wait()  # (the stretch heard and read)
     assert listener.apart == [] and listener.ear == [] and not listener.asked

@@ -10,7 +10,9 @@ in a night played whole (a one-night game) in a stretch where its voice is silen
 tablet that was not listened to yet is in step (a first join, a late join, a reload), when the
 controls page asks, and when the laptop, keeping an ear on the night between rounds (``watch``,
 ``narrator.core.drift``), hears the tablets come apart; the box plays on as before when it cannot
-listen.
+listen. With its ear on the night, each tablet also plays a faint signature of its own under the
+night (``narrator.core.signatures``), by which the ear reads every tablet where it is, every
+second and a half, and moves one heard off the others back to them, no round needed.
 """
 
 import threading
@@ -18,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from narrator.core import arrivals, drift
+from narrator.core import arrivals, drift, signatures
 from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, plural
 from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder, kept_from
@@ -35,6 +37,9 @@ WATCH = 1.5  # seconds of the night recorded each time the laptop checks that th
 EVERY = 3.0  # ...at most this often (the microphone is opened for each)
 PATIENCE = 20.0  # seconds after a round the drift asked for before it may ask for another
 GATHER = 4.0  # before the night, seconds a round that fell due waits for tablets still coming into step
+SIGNED_EVERY = 1.5  # seconds between the ear's stretches where the nights are signed: each read tells which tablet
+SLEW = 0.002  # seconds a second a page moves to a new speaker delay while its night has voice (box.js DELAY_SLEW)
+LOUD = drift.SPLIT  # seconds: a tablet moved by the ear this far is named at the laptop (smaller moves are only logged)
 
 
 def record(seconds: float, clock: Callable[[], float]):
@@ -114,16 +119,32 @@ class Listener:
         self._next_watch = 0.0
         self._due_since: float | None = None  # (box time) a round fell due while others were coming (``tick``)
         self._night: tuple[object, np.ndarray] | None = None  # (the night's samples as given, at drift.RATE)
-        self._thread: threading.Thread | None = None
+        self._signatures: dict[tuple[str, int], np.ndarray] = {}  # (night id, tablet): its signature at signatures.RATE
+        self.reads: tuple[float, dict[tuple[int, int], float]] = (0.0, {})  # the ear's last stretch: (box time, how late
+        # each tablet was heard by its signature, by (tablet, connection))
+        self.moving: dict[int, float] = {}  # tablets the ear moved: (box time) until when they are left to get there
+        self.moved_from: dict[int, float] = {}  # ...and how far off the others each was then (seconds)
+        self.nudged: list[tuple[float, int, float]] = []  # what the ear moved: (box time, tablet, seconds)
+        self.signed_ear: list[tuple[float, dict[int, float]]] = []  # what it read: (box time, {tablet: seconds late})
+        self.skew: float | None = None  # the microphone's clock against the laptop's, once known (``_read``)
+        self.read_all = 0  # stretches in a row in which every tablet connected was read by its signature (or is
+        # on its way where the ear moved it: a page that moves is not read)
+        self._skews: list[float] = []  # (as found in the last stretches read)
+        self._thread: threading.Thread | None = None  # a round's
+        self._watcher: threading.Thread | None = None  # a stretch the ear hears (``watch``)
+        self._recording_from: float | None = None  # (box time) when the round under way begins to record
         server.listening(self.ask)  # (a tablet that joins plays the night silent until it is heard)
+        if keep_an_ear:
+            server.sign_nights()  # each tablet's night with a signature of its own, for the ear to tell them apart
 
     def stop(self) -> None:
         """The game is over: no round or watch begins, a round waiting for its moment gives up, and
         a recording under way ends (an input stream still open when narrate exits makes PortAudio's
         shutdown wait for ever)."""
         self._stopping.set()
-        if self._thread is not None:
-            self._thread.join()
+        for thread in (self._thread, self._watcher):
+            if thread is not None:
+                thread.join()
 
     def ask(self) -> None:
         """The controls page's Listen: a round at the next quiet moment, every tablet in it."""
@@ -142,6 +163,10 @@ class Listener:
             for tablet in ready.items()))
 
     def busy(self) -> bool:
+        """A round is under way (waiting for its moment, too), or the ear is hearing a stretch."""
+        return self._rounding() or (self._watcher is not None and self._watcher.is_alive())
+
+    def _rounding(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
     def awaiting_steady(self) -> set[tuple[int, int]]:
@@ -163,6 +188,7 @@ class Listener:
                 return
         self._due_since = None
         self.asked = False
+        self._recording_from = None
         self._thread = threading.Thread(target=self.round, name="listening", daemon=True)
         self._thread.start()
 
@@ -200,6 +226,7 @@ class Listener:
         if first is None:
             return False
         self.asked = False
+        self._recording_from = first + arrivals.EARLY - LEAD
         self._thread = threading.Thread(target=self.round, args=(first + arrivals.EARLY, connected), name="listening",
                                         daemon=True)
         self._thread.start()
@@ -209,35 +236,46 @@ class Listener:
         """Between rounds, while a night plays: every EVERY seconds the laptop hears WATCH seconds
         of it, and when two stretches hear the night twice, SPLIT or more apart, a tablet has
         drifted from the others (``narrator.core.drift``): a round is asked for, at the next quiet
-        moment. Nothing is kept. ``night()``: the playing night, or None (paused, or none)."""
-        if not self.keeps_an_ear or self.busy() or self.broken or self._stopping.is_set() or \
-                self.clock() < self._next_watch or not self.server.ready_tablets(SETTLE):
+        moment. Nothing is kept. ``night()``: the playing night, or None (paused, or none).
+
+        A round waiting for its stretch (seconds, in a night with long lines) does not stop the
+        ear: it goes on hearing the night until the round is about to record (the microphone is
+        opened by one at a time), and may meanwhile bring back by their signatures the tablets
+        the round was asked for."""
+        if not self.keeps_an_ear or (self._watcher is not None and self._watcher.is_alive()) or self.broken or \
+                self._stopping.is_set() or self.clock() < self._next_watch or not self.server.ready_tablets(SETTLE):
             return
-        self._next_watch = self.clock() + EVERY
+        if self._rounding() and (self._recording_from is None or self._recording_from - self.clock() < WATCH + 0.5):
+            return
+        self._next_watch = self.clock() + (SIGNED_EVERY if self.server.signed is not None else EVERY)
         if not self.watching:
             self.watching = True
             self.tell(msg("While the night plays the laptop keeps listening to the tablets, to hear one that drifts "
                           "(nothing is kept)."))
-        self._thread = threading.Thread(target=self._watch, args=(night,), name="watching", daemon=True)
-        self._thread.start()
+        self._watcher = threading.Thread(target=self._watch, args=(night,), name="watching", daemon=True)
+        self._watcher.start()
 
     def _watch(self, night: Playing) -> None:
         if (playing := night()) is None:
             return
         samples, rate, began = playing
+        night_id = self.server.night_id
         try:
             recording, start = self.recorder(WATCH, self.clock)
         except NarratorError as error:
             self._cannot(error)
             return
         still = night()
-        if still is None or abs(still[2] - began) > 1e-3:
+        if still is None or abs(still[2] - began) > 1e-3 or self.server.night_id != night_id:
             return  # paused, moved or ended while it was heard: where it was is not known
         import soxr
 
+        if self.server.signed is not None:
+            self._by_signature(recording, start, start - began, night_id)
+
         if self._night is None or self._night[0] is not samples:
             self._night = (samples, soxr.resample(samples, rate, drift.RATE))
-        heard = soxr.resample(recording, RATE, drift.RATE)
+        heard = soxr.resample(recording, RATE * (1 + (self.skew or 0.0)), drift.RATE)  # (on the laptop's clock)
         found = drift.copies(heard, self._night[1], start - began)
         self.ear = [*self.ear[-99:], (start, found)]  # (for a benchmark to show what was heard)
         if found is None:
@@ -246,10 +284,89 @@ class Listener:
         distance = drift.drifted(self.apart)
         if distance is None or self.asked or self.clock() < self.patient_until:
             return
+        if self.server.signed is not None and self.read_all >= 2:
+            return  # (every tablet is read by its signature: the one apart is brought back by it, no round needed)
         self.asked = True
         self.patient_until = self.clock() + PATIENCE
         self.tell(msg("The laptop hears the tablets {ms} ms apart: it listens to them again at the next quiet "
                       "moment.", ms=round(distance * 1000)))
+
+    def _by_signature(self, recording: np.ndarray, start: float, position: float, night_id: str) -> None:
+        """Each tablet read by its signature in a stretch of the night (``recording``, at RATE, its
+        first sample at box time ``start``, the night at ``position`` seconds as the laptop plays
+        it), and one heard off the others (two reads in a row agreeing) moved to them: its speaker
+        delay changed by what it is off, which its page takes slowly or where its night is silent.
+        A tablet moved is left to get there before it is moved again."""
+        connected = self.server.connected_tablets()
+        signed: dict[int, np.ndarray] = {}
+        for number in connected:
+            if (found := self._signature(night_id, number)) is None:
+                return  # (another night came in the meantime)
+            signed[number] = found
+        now = {(number, connected[number]): late for number, late in self._read(recording, position, signed).items()}
+        moving = {number for number in self.moving if (number, connected.get(number)) not in now}
+        self.read_all = self.read_all + 1 if len(now) + len(moving & set(connected)) == len(connected) else 0
+        then, before = self.reads
+        self.reads = (start, now)
+        self.signed_ear = [*self.signed_ear[-99:], (start, {number: late for (number, _), late in now.items()})]
+        if start - then > 2 * SIGNED_EVERY + WATCH:
+            return  # (the stretch before is too long ago to agree with: a pause, a round)
+        self.moving = {number: until for number, until in self.moving.items() if until > start}
+        current = {number: late for (number, socket), late in now.items()}
+        last = {number: late for (number, socket), late in before.items() if connected.get(number) == socket}
+        moves = signatures.nudges(last, current, frozenset(self.set) - set(self.moving))
+        for number in (set(self.moving) | set(self.moved_from)) - set(moves):  # (believed where it went: free again)
+            if number in last and abs(current.get(number, np.inf) - last[number]) <= signatures.AGREE:
+                self.moving.pop(number, None)
+                self.moved_from.pop(number, None)
+        delays = self.server.delays()
+        for number, seconds in moves.items():
+            if number in self.moving or self._stopping.is_set():
+                continue
+            if abs(seconds - self.moved_from.get(number, np.inf)) <= signatures.NUDGE:
+                continue  # (still where it was when it was moved: its page has not taken it; moved again, it would go twice as far)
+            self.moving[number] = start + abs(seconds) / SLEW + WATCH + SIGNED_EVERY
+            self.moved_from[number] = seconds
+            self.nudged = [*self.nudged[-99:], (start, number, seconds)]
+            self.server.set_delay(number, delays.get(number, 0.0) + seconds * 1000)
+            self.reads[1].pop((number, connected[number]), None)  # (its next read is from where it goes)
+            if abs(seconds) >= LOUD:
+                self.tell(msg("The laptop hears tablet {tablet} {ms} ms off the others: it brings it back.",
+                              tablet=number, ms=round(abs(seconds) * 1000)))
+
+    def _signature(self, night_id: str, number: int) -> np.ndarray | None:
+        """Tablet ``number``'s signature under the night ``night_id`` at signatures.RATE (made once
+        per night), or None when the server plays another night now."""
+        import soxr
+
+        if (night_id, number) not in self._signatures:
+            found = self.server.signature(number)
+            if found is None or found[0] != night_id:
+                return None
+            self._signatures = {key: value for key, value in self._signatures.items() if key[0] == night_id}
+            self._signatures[night_id, number] = soxr.resample(found[1], found[2], signatures.RATE)
+        return self._signatures[night_id, number]
+
+    def _read(self, recording: np.ndarray, position: float, signed: dict[int, np.ndarray]) -> dict[int, float]:
+        """How late each tablet was heard (seconds, those read clearly), the recording brought to
+        the laptop's clock: the microphone keeps its own, a little off (``signatures.skews``),
+        found as the one at which the signatures stand out clearest, and kept as the median of the
+        last stretches' (``skew``)."""
+        import soxr
+
+        best: tuple[float, float, dict[int, float]] = (0.0, 0.0, {})  # (clarity in all, skew, reads)
+        for skew in signatures.skews(self.skew):
+            heard = soxr.resample(recording, RATE * (1 + skew), signatures.RATE)
+            found = {number: read for number, own in signed.items()
+                     if (read := signatures.late(heard, own, position)) is not None}
+            clarity = sum(read[1] for read in found.values())
+            if clarity > best[0]:
+                best = (clarity, skew, {number: read[0] for number, read in found.items()})
+        if best[2]:
+            self._skews = [*self._skews[-8:], best[1]]
+            if len(self._skews) >= 3:
+                self.skew = float(np.median(self._skews))
+        return best[2]
 
     def _cannot(self, error: NarratorError) -> None:
         """The microphone failed, or the system keeps it from narrate: not tried again unless the
@@ -268,8 +385,9 @@ class Listener:
     def wait(self) -> None:
         """Let a round in progress finish, and its codes end (they are on their way to the tablets,
         and an input that is not real time, such as ALSA's null device, is read long before)."""
-        if self._thread is not None:
-            self._thread.join()
+        for thread in (self._thread, self._watcher):
+            if thread is not None:
+                thread.join()
         if (left := self.sounding - self.clock()) > 0:
             self.sleep(left)
 
@@ -366,6 +484,7 @@ class Listener:
         moments = schedule(sorted(ready), self.clock() + LEAD if first is None else first)
         self.sounding = max(max(plays) for plays in moments.values()) + arrivals.CODE_SECONDS
         begins = min(min(plays) for plays in moments.values()) - LEAD  # the recording (later in a night)
+        self._recording_from = begins  # (the ear hears the night until shortly before: ``watch``)
         self.tell(msg("Listening for the tablets: each plays a short hiss while the laptop records {seconds} seconds "
                       "to set it (nothing is kept).", seconds=round(self.sounding + TAIL - begins)))
         if (idle := begins - self.clock()) > 0:
@@ -387,6 +506,7 @@ class Listener:
             return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
+        self.reads, self.moving, self.moved_from = (0.0, {}), {}, {}
         heard = self._gone(arrivals.listen(recording, RATE, start, moments), ready)
         heard, excused = self._excuse(heard, ready, told)
         waiting = self._unplaced(heard)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import numpy as np
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from narrator.core import arrivals
@@ -34,6 +35,7 @@ from narrator.core.i18n import ENGLISH, N_, Catalog
 from narrator.shell.speakerbox.gate import PER_ADDRESS, Gate, GuardedSite, total_for
 from narrator.shell.speakerbox.moderator import Console
 from narrator.shell.speakerbox.page import filled_page
+from narrator.shell.speakerbox.signed import SignedNights
 from narrator.shell.speakerbox.state import Box
 from narrator.shell.translation import SOURCE_LANGUAGE, _
 
@@ -155,6 +157,7 @@ class BoxServer:
         self.box = box
         self.listen: Callable[[], None] | None = None  # asks for a round of listening (--listen, ``listening``)
         self.hush_unheard = False  # a tablet that joins plays the night silent until the laptop has heard it
+        self.signed: SignedNights | None = None  # each tablet's night with its signature under it (``sign_nights``)
         self.request_seconds, self.send_seconds = request_seconds, send_seconds  # the limits a peer has
         self.hello_seconds = hello_seconds
         self._bounds = (connections, per_address)  # None: from the open-files limit, when serving starts
@@ -327,6 +330,20 @@ class BoxServer:
         last one see its new id in the next state and fetch it."""
         self._night_audio = (secrets.token_hex(8), night_wav, list(speech or []))
 
+    def sign_nights(self) -> None:
+        """From now on each tablet fetches the night with its own signature under it, for the
+        laptop's ear to tell it from the others (``narrator.core.signatures``)."""
+        if self.signed is None:
+            self.signed = SignedNights()
+
+    def signature(self, number: int) -> tuple[str, np.ndarray, int] | None:
+        """The current night's id, tablet ``number``'s signature under it and its rate (None when
+        the nights are not signed)."""
+        if self.signed is None:
+            return None
+        night_id, night_wav, _ = self._night_audio
+        return (night_id, *self.signed.signature(night_id, night_wav, number))
+
     def add_clip(self, key: str, wav: bytes) -> None:
         """A line made during the game (a sentence with a player's name), for ``say``."""
         self.clips = {**self.clips, key: wav}
@@ -399,8 +416,24 @@ class BoxServer:
         night_id, night_wav, speech = self._night_audio  # one night's together, whichever is current
         # Where its voice sounds: a correction a page cannot make slowly waits for a moment without it.
         spans = json.dumps([[round(start, 3), round(end, 3)] for start, end in speech], separators=(",", ":"))
+        tablet = await self._fetching(request.query.get("page")) if self.signed is not None else None
+        if tablet is not None and self.signed is not None:
+            signed = self.signed
+            night_wav = await asyncio.get_running_loop().run_in_executor(None, signed.wav, night_id, night_wav, tablet.n)
         return web.Response(body=night_wav, content_type="audio/wav",
                             headers={"Cache-Control": "no-store", "X-Night-Id": night_id, "X-Night-Speech": spans})
+
+    async def _fetching(self, page: str | None) -> "Tablet | None":
+        """The tablet whose page (its id) fetches the night. A page asks for the night as soon as it
+        is told the state, which can be before its hello is read: that is waited for, a second at
+        most (a page not known by then gets the night unsigned, and the ear does not hear it)."""
+        if not page:
+            return None
+        for _try in range(20):
+            if (tablet := self._tablets.get(page[:40])) is not None:
+                return tablet
+            await asyncio.sleep(0.05)
+        return None
 
     async def _clip(self, request: web.Request) -> web.Response:
         key = request.match_info["key"].removesuffix(".wav")

@@ -422,7 +422,9 @@ async function loadNight(id) {
   if (loading === id) return;
   loading = id;
   render();
-  const response = await fetch(`/night.wav?night=${encodeURIComponent(id)}`, {cache: "no-store"});
+  // (its page id: where the laptop listens, each tablet's night has a faint signature of its own under it)
+  const response = await fetch(`/night.wav?night=${encodeURIComponent(id)}&page=${encodeURIComponent(pageId)}`,
+                               {cache: "no-store"});
   const served = response.headers.get("X-Night-Id");
   const speech = JSON.parse(response.headers.get("X-Night-Speech") || "[]");
   const buffer = await ctx.decodeAudioData(await response.arrayBuffer());
