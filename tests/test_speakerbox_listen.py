@@ -258,6 +258,44 @@ def test_a_page_is_given_its_code_to_fetch_ahead_once_the_laptop_listens(served)
     asyncio.run(scenario())
 
 
+def test_a_tablet_is_steady_once_its_page_has_believed_its_timestamps_a_while(served):
+    """The ear moves only a tablet whose page steers (``Listener._by_signature``): in step and
+    believing its output's timestamps, for a while. One whose page says it no longer believes them
+    (a glitch: it holds its course) or that falls out of step is not steady, and is counted
+    afresh once it is again."""
+    import aiohttp
+    from test_speakerbox_server import greeted, next_of
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            pages = {name: await greeted(session, served, role="tablet", id=name) for name in ("one", "two")}
+            for ws in pages.values():
+                await next_of(ws, "delay")
+
+            async def report(name, **fields):
+                await pages[name].send_str(json.dumps({"type": "report", "synced": True, **fields}))
+                await asyncio.sleep(0.2)  # (read by the server)
+
+            await report("one", trusted=True)
+            await report("two", trusted=False)
+            assert served.steady_tablets(0.0) == {1} and served.steady_tablets(1.0) == set()
+            served.now[0] += 5.0
+            await report("one", trusted=True)  # (still: counted from the first)
+            await report("two", trusted=True)
+            steady = [served.steady_tablets(4.0), served.steady_tablets(0.0)]
+            await report("one", trusted=False)  # its timestamps leapt
+            await report("two", synced=False, trusted=True)  # its clock lost
+            steady.append(served.steady_tablets(0.0))
+            await report("one", trusted=True)
+            served.now[0] += 1.0
+            steady.append(served.steady_tablets(4.0))
+            for ws in pages.values():
+                await ws.close()
+            return steady
+
+    assert asyncio.run(scenario()) == [{1}, {1, 2}, set(), set()]
+
+
 def test_with_the_ear_on_each_tablet_fetches_the_night_with_its_own_signature_under_it():
     """A laptop that keeps an ear on the night (``Listener(keep_an_ear=True)``) has every tablet's
     page fetch the night with its own signature under it (``narrator.core.signatures``), in the
@@ -1422,6 +1460,9 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
 
         def delays(self):
             return {}
+
+        def steady_tablets(self, settled):
+            return {1, 2, 3, 4}
 
         def set_delay(self, number, ms):
             moved.append((number, ms))

@@ -86,6 +86,7 @@ class Tablet:
     missed: bool = False  # the laptop listened (--listen) and did not hear its code
     unheard: bool = False  # --listen: not heard by the laptop yet, its page plays the night silent until it is
     since: float | None = None  # server time since which it has reported itself in step (None: it is not)
+    steady: float | None = None  # ...and believed its output's timestamps (None: it does not now)
     left_out: float | None = None  # server time its page last left out a code it was told to play (--listen)
     in_doubt: float | None = None  # server time its page last played a code with its timestamps in doubt
     still: float | None = None  # server time its page last said its timestamps hold still since such a play
@@ -657,6 +658,14 @@ class BoxServer:
         return {tablet.n: tablet.socket for tablet in list(self._tablets.values())
                 if tablet.connected and tablet.since is not None and now - tablet.since >= settled}
 
+    def steady_tablets(self, settled: float) -> set[int]:
+        """The tablets in step whose page has believed its output's timestamps for at least
+        ``settled`` seconds: one that does not holds its course, and a speaker delay set meanwhile
+        is taken only once it believes them again, with its own correction (the ear waits)."""
+        now = self.clock()
+        return {tablet.n for tablet in list(self._tablets.values())
+                if tablet.connected and tablet.steady is not None and now - tablet.steady >= settled}
+
     def play_codes(self, moments: dict[int, tuple[float, ...]]) -> None:
         """Each tablet plays its code (``/codes/N.wav``), heard at each of its moments (server time)."""
         def send():
@@ -785,6 +794,7 @@ class BoxServer:
                 # can place it, and leaves out one it cannot (``codes_left_out``).
                 in_step = message.get("synced") is True and message.get("sound") is not False
                 tablet.since = (tablet.since or self.clock()) if in_step else None
+                tablet.steady = (tablet.steady or self.clock()) if in_step and message.get("trusted") is True else None
                 tablet.proved = tablet.proved or message.get("synced") is True or message.get("playing") is True
             return None
         if kind == "code left out":  # (its timestamps in doubt, or told too late: not a tablet unheard)

@@ -324,7 +324,9 @@ function tick() {
 }
 
 let reported = null;          // what the last report said of being in step
-function inStep() { return [box.offset !== null, soundOn()].join(); }  // (as the laptop counts it: clock and sound)
+// (as the laptop counts it: clock and sound; and whether it believes its output's timestamps, which the
+// laptop's ear waits for before it moves the tablet: one that does not holds its course, moved by nothing)
+function inStep() { return [box.offset !== null, soundOn(), box.trusted === true].join(); }
 
 function clockSample(message) {
   const back = now();
@@ -357,7 +359,7 @@ function clockSample(message) {
 function report() {
   reported = inStep();
   send({type: "report", synced: box.offset !== null, rtt: box.rtt, playing: box.playing,
-        error: box.error,
+        error: box.error, trusted: box.trusted === true,
         loading: loading !== null, sound: soundOn(), awake: box.awake !== false});
 }
 
