@@ -1330,8 +1330,7 @@ def test_the_ear_on_the_night_records_only_when_kept(keep_an_ear):
     listener = Listener(Server(), time.monotonic, lambda text: None, lambda text: None, recorder=recorder,
                         keep_an_ear=keep_an_ear)
     listener.watch(lambda: (np.zeros(RATE, dtype=np.float32), RATE, 0.0))
-    if listener._thread is not None:
-        listener._thread.join(10)
+    listener.wait()  # (the stretch heard, when one was)
     assert bool(recorded) is keep_an_ear and listener.watching is keep_an_ear, recorded
 
 
