@@ -983,7 +983,7 @@ class MemoryBox:
 
     signed, night_id = None, "a night"  # (its nights are not signed)
 
-    def sign_nights(self):
+    def sign_nights(self, signed=True):
         pass
 
 
@@ -1287,7 +1287,7 @@ def test_a_game_that_ends_stops_the_listening_at_once():
 
         signed, night_id = None, "a night"  # (its nights are not signed)
 
-        def sign_nights(self):
+        def sign_nights(self, signed=True):
             pass
 
     listener = Listener(Server(), time.monotonic, lambda text: None, lambda text: None,
@@ -1320,7 +1320,7 @@ def test_the_ear_on_the_night_records_only_when_kept(keep_an_ear):
 
         signed, night_id = None, "a night"  # (its nights are not signed)
 
-        def sign_nights(self):
+        def sign_nights(self, signed=True):
             pass
 
     def recorder(seconds, clock):
@@ -1380,7 +1380,7 @@ def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
 
         signed, night_id = None, "a night"  # (its nights are not signed)
 
-        def sign_nights(self):
+        def sign_nights(self, signed=True):
             pass
 
     def began(tick) -> list | None:
@@ -1450,7 +1450,7 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
         def listening(self, ask):
             pass
 
-        def sign_nights(self):
+        def sign_nights(self, signed=True):
             pass
 
         def signature(self, number):
@@ -1485,3 +1485,33 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     assert all(read[1] == pytest.approx(0.030, abs=1e-4) and read[3] == pytest.approx(0.03625, abs=1e-4)
                for read in reads), reads
     assert len(moved) == 1 and moved[0][0] == 3 and moved[0][1] == pytest.approx(6.25, abs=0.1), moved
+
+
+def test_a_laptop_whose_microphone_fails_serves_the_nights_unsigned_until_listen_is_pressed():
+    """The ear signs the nights for itself to read (``Listener(keep_an_ear=True)``); once the
+    microphone fails (the tablets play as they are) a signature would be a hiss nobody reads, so
+    the nights are served as they are, until the controls page's Listen tries the microphone
+    again."""
+    from narrator.core.errors import NarratorError
+    from narrator.core.i18n import msg
+    from narrator.shell.speakerbox.listen import RATE, Listener
+    from narrator.shell.speakerbox.server import BoxServer
+    from narrator.shell.speakerbox.state import Box
+
+    box = Box(night_length=10.0, phases=[(0.0, "Nightfall")], clock=lambda: 100.0)
+    server = BoxServer(box, b"RIFF-night", {}, lambda: 100.0, lambda action: None, host="127.0.0.1", port=0)
+    warned: list = []
+
+    def no_microphone(seconds, clock):
+        raise NarratorError(msg("no input device"))
+
+    listener = Listener(server, lambda: 100.0, lambda text: None, warned.append, recorder=no_microphone)
+    assert server.signed is not None
+    listener._watch(lambda: (np.zeros(RATE, dtype=np.float32), RATE, 99.0))  # (a stretch of the night)
+    assert listener.broken and server.signed is None and len(warned) == 1
+    server.listen()  # the controls page's Listen
+    assert not listener.broken and server.signed is not None
+    quiet = Listener(BoxServer(box, b"RIFF-night", {}, lambda: 100.0, lambda action: None), lambda: 100.0,
+                     lambda text: None, warned.append, keep_an_ear=False)
+    quiet.ask()
+    assert quiet.server.signed is None  # (no ear: never signed)

@@ -150,8 +150,11 @@ class Listener:
                 thread.join()
 
     def ask(self) -> None:
-        """The controls page's Listen: a round at the next quiet moment, every tablet in it."""
+        """The controls page's Listen: a round at the next quiet moment, every tablet in it (and,
+        with the ear, the nights signed again: ``_cannot``)."""
         self.asked, self.broken = True, False
+        if self.keeps_an_ear:
+            self.server.sign_nights()
 
     def due(self) -> bool:
         """A round is wanted: asked for, or a tablet in step that was not listened to as it is now."""
@@ -375,8 +378,10 @@ class Listener:
     def _cannot(self, error: NarratorError) -> None:
         """The microphone failed, or the system keeps it from narrate: not tried again unless the
         controls page asks, and every tablet, one waiting to be heard too, plays as it is (none is
-        named as not heard: the microphone's silence says nothing of their sound)."""
+        named as not heard: the microphone's silence says nothing of their sound). The nights
+        are served without signatures from then on: a hiss nobody reads."""
         self.broken = True
+        self.server.sign_nights(False)
         self.server.play_unheard()
         self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
 
