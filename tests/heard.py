@@ -895,9 +895,6 @@ def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> li
     return found
 
 
-DELAY_SLEW = 2.0  # ms a second: a page moves to a new speaker delay this fast while its night has voice (box.js)
-
-
 def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> list[dict]:
     """Every speaker delay the laptop set while the night played (a round, or its ear), judged as
     heard against the other tablets: where the tablet was from their median just before (b, ms,
@@ -905,6 +902,10 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
     a second plus a second after, or from 0.2 s after the page took it in a quiet moment, if
     sooner). A move of e ms (more delay: the page plays earlier) went the wrong way where |a| >
     |b| + 1 ms. Not judged where the tablet or the others were not heard then."""
+    from narrator.shell.speakerbox.listen import (
+        SLEW,  # (how fast a page moves to a new delay while its night has voice)
+    )
+
     found = []
     others = lambda index, at: np.delete(positions[:, at], index)  # noqa: E731
     for tablet, events in heard.events.items():
@@ -914,7 +915,7 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
                 continue
             taken = next((later[0] for later in events[number + 1:] if later[1] == "speaker delay taken in a quiet moment"),
                          np.inf)
-            ready = min(when + abs(change) / DELAY_SLEW + 1.0, taken + 0.2)
+            ready = min(when + abs(change) / (1000 * SLEW) + 1.0, taken + 0.2)
             before = _just_before(times[~np.isnan(positions[index])], when)
             before_at = np.flatnonzero(~np.isnan(positions[index]))[before] if before is not None else None
             after = np.flatnonzero((times >= ready) & (times < ready + 2.0) & ~np.isnan(positions[index]))
