@@ -704,7 +704,10 @@ def test_speakers_later_than_their_pages_can_see_are_heard_and_set_in_step(tmp_p
     # other ear (copies of the night apart) may also have asked for a round of codes.
     assert between(heard, DRIFT[0] + 0.5, WATCHED[0][1])["worst"] > 40.0, _told(figures, night_said)
     listener = ear["listener"]
-    moved = [int(found[1]) for line in night_said if (found := re.search(r"hears tablet 3 (\d+) ms off", line))]
+    # (Under a loaded suite tablet 3 has gone unread for three stretches after the drift, once: then
+    # the copies of the night, 50 ms apart, ask for the round that brings it back, as designed.)
+    heard_off = r"hears tablet 3 (\d+) ms off|hears the tablets (\d+) ms apart"
+    moved = [int(found.group(1) or found.group(2)) for line in night_said if (found := re.search(heard_off, line))]
     assert moved and 45 <= moved[0] <= 55, f"{night_said}\nmoved: {listener.nudged}\nread: {listener.signed_ear}"  # (50 ms as the laptop reads it)
     # The creep: 6 ms, which the copies of the night cannot part, read by tablet 2's signature and
     # moved back (3 s of slewing, or the rest at 26 s); the tablets heard within a couple of ms after.
