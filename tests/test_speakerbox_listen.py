@@ -1421,13 +1421,17 @@ def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
     assert began(listener.now) == [1, 2, 3, 4, 6, 7]  # nor the Start (or a quiet moment between two turns)
 
 
-def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once():
+@pytest.mark.parametrize(("steady_from", "moved_at"), [(0.0, 104.0), (103.5, 106.0)])
+def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once(steady_from, moved_at):
     """The laptop's ear on a signed night (made-up room: three tablets, tablet 3 6.25 ms later than
     the others, a fourth that plays its night unsigned, a microphone whose clock is 120 parts per
     million fast): it finds the microphone's clock, reads tablets 1-3 where they are, moves tablet
     3 by what it is off once two reads agree, and leaves it to get there; here it never does (the
     room stays as it is), and a tablet still where it was when moved is not moved again (that would
-    take it twice as far once its page does). Tablet 4 is never read, and nobody else is moved."""
+    take it twice as far once its page does). Tablet 4 is never read, and nobody else is moved.
+    Tablet 3 is moved by the first two reads heard while its page believed its timestamps
+    (``steady_from``): not by one heard before (a page in doubt holds its course, and corrects
+    itself), nor later than those two allow (a tablet that has just joined)."""
     import soxr
     from test_drift import a_night
 
@@ -1466,7 +1470,7 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
             return {}
 
         def steady_tablets(self, settled):
-            return {1, 2, 3, 4}
+            return {number for number in (1, 2, 3, 4) if now[0] - (steady_from if number == 3 else 0.0) >= settled}
 
         def set_delay(self, number, ms):
             moved.append((number, ms))
@@ -1490,6 +1494,7 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     assert all(read[1] == pytest.approx(0.030, abs=1e-4) and read[3] == pytest.approx(0.03625, abs=1e-4)
                for read in reads), reads
     assert len(moved) == 1 and moved[0][0] == 3 and moved[0][1] == pytest.approx(6.25, abs=0.1), moved
+    assert [(at, number) for at, number, _ in listener.nudged] == [(moved_at, 3)]  # (the stretch it was moved by)
 
 
 def test_a_laptop_whose_microphone_fails_serves_the_nights_unsigned_until_listen_is_pressed():

@@ -40,9 +40,6 @@ GATHER = 4.0  # before the night, seconds a round that fell due waits for tablet
 SIGNED_EVERY = 1.5  # seconds between the ear's stretches where the nights are signed: each read tells which tablet
 SLEW = 0.002  # seconds a second a page moves to a new speaker delay while its night has voice (box.js DELAY_SLEW)
 LOUD = drift.SPLIT  # seconds: a tablet moved by the ear this far is named at the laptop (smaller moves are only logged)
-STEADY = 2 * WATCH + SIGNED_EVERY  # seconds a page must have believed its timestamps for the ear to move it: both
-# reads it is moved by were heard while the page steered (one holding its course after a glitch drifts, then corrects
-# itself: moved meanwhile, it went both ways, measured 2026-12-01)
 
 
 def record(seconds: float, clock: Callable[[], float]):
@@ -326,7 +323,11 @@ class Listener:
                 self.moving.pop(number, None)
                 self.moved_from.pop(number, None)
         delays = self.server.delays()
-        steady = self.server.steady_tablets(STEADY)
+        # Moved only by two reads heard while its page believed its timestamps and steered by them:
+        # one holding its course after a glitch drifts, then corrects itself (moved meanwhile, it
+        # went both ways, measured 2026-12-01). Counted from the first read's start, not a fixed
+        # span: a tablet that has just joined is moved as soon as its two reads allow.
+        steady = self.server.steady_tablets(self.clock() - then)
         for number, seconds in moves.items():
             if number in self.moving or number not in steady or self._stopping.is_set():
                 continue  # (moving there; or its page holds its course, its timestamps in doubt: a glitch)
