@@ -122,8 +122,8 @@ class Listener:
         self._signatures: dict[tuple[str, int], np.ndarray] = {}  # (night id, tablet): its signature at signatures.RATE
         self.reads: tuple[float, dict[tuple[int, int], float]] = (0.0, {})  # the ear's last stretch: (box time, how late
         # each tablet was heard by its signature, by (tablet, connection))
-        self.moving: dict[int, float] = {}  # tablets the ear moved: (box time) until when they are left to get there
-        self.moved_from: dict[int, float] = {}  # ...and how far off the others each was then (seconds)
+        self.moved: dict[int, tuple[float, float]] = {}  # tablets the ear moved, until read where they went: (box
+        # time until when each is left to get there, how far off the others it was then in seconds)
         self.nudged: list[tuple[float, int, float]] = []  # what the ear moved: (box time, tablet, seconds)
         self.signed_ear: list[tuple[float, dict[int, float]]] = []  # what it read: (box time, {tablet: seconds late})
         self.skew: float | None = None  # the microphone's clock against the laptop's, once known (``_read``)
@@ -307,21 +307,21 @@ class Listener:
                 return  # (another night came in the meantime)
             signed[number] = found
         now = {(number, connected[number]): late for number, late in self._read(recording, position, signed).items()}
-        moving = {number for number in self.moving if (number, connected.get(number)) not in now}
-        self.read_all = self.read_all + 1 if len(now) + len(moving & set(connected)) == len(connected) else 0
+        moving = {number for number, (until, _) in self.moved.items() if until > start}  # (left to get there)
+        unread = {number for number in moving if (number, connected.get(number)) not in now}
+        self.read_all = self.read_all + 1 if len(now) + len(unread & set(connected)) == len(connected) else 0
         then, before = self.reads
         self.reads = (start, now)
         self.signed_ear = [*self.signed_ear[-99:], (start, {number: late for (number, _), late in now.items()})]
         if start - then > 2 * SIGNED_EVERY + WATCH:
             return  # (the stretch before is too long ago to agree with: a pause, a round)
-        self.moving = {number: until for number, until in self.moving.items() if until > start}
         current = {number: late for (number, socket), late in now.items()}
         last = {number: late for (number, socket), late in before.items() if connected.get(number) == socket}
-        moves = signatures.nudges(last, current, frozenset(self.set) - set(self.moving))
-        for number in (set(self.moving) | set(self.moved_from)) - set(moves):  # (believed where it went: free again)
+        moves = signatures.nudges(last, current, frozenset(self.set) - moving)
+        for number in set(self.moved) - set(moves):  # (believed where it went: free again)
             if number in last and abs(current.get(number, np.inf) - last[number]) <= signatures.AGREE:
-                self.moving.pop(number, None)
-                self.moved_from.pop(number, None)
+                self.moved.pop(number)
+                moving.discard(number)
         delays = self.server.delays()
         # Moved only by two reads heard while its page believed its timestamps and steered by them:
         # one holding its course after a glitch drifts, then corrects itself (moved meanwhile, it
@@ -329,12 +329,11 @@ class Listener:
         # span: a tablet that has just joined is moved as soon as its two reads allow.
         steady = self.server.steady_tablets(self.clock() - then)
         for number, seconds in moves.items():
-            if number in self.moving or number not in steady or self._stopping.is_set():
+            if number in moving or number not in steady or self._stopping.is_set():
                 continue  # (moving there; or its page holds its course, its timestamps in doubt: a glitch)
-            if abs(seconds - self.moved_from.get(number, np.inf)) <= signatures.NUDGE:
+            if number in self.moved and abs(seconds - self.moved[number][1]) <= signatures.NUDGE:
                 continue  # (still where it was when it was moved: its page has not taken it; moved again, it would go twice as far)
-            self.moving[number] = start + abs(seconds) / SLEW + WATCH + SIGNED_EVERY
-            self.moved_from[number] = seconds
+            self.moved[number] = (start + abs(seconds) / SLEW + WATCH + SIGNED_EVERY, seconds)
             self.nudged = [*self.nudged[-99:], (start, number, seconds)]
             self.server.set_delay(number, delays.get(number, 0.0) + seconds * 1000)
             self.reads[1].pop((number, connected[number]), None)  # (its next read is from where it goes)
@@ -516,7 +515,7 @@ class Listener:
             return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
-        self.reads, self.moving, self.moved_from = (0.0, {}), {}, {}
+        self.reads, self.moved = (0.0, {}), {}
         heard = self._gone(arrivals.listen(recording, RATE, start, moments), ready)
         heard, excused = self._excuse(heard, ready, told)
         waiting = self._unplaced(heard)
