@@ -91,14 +91,22 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
         time.sleep(1.5)
 
         # A leap of 10 ms that stays: not believed at once; once the readings agree again
-        # (and do not creep), the page moves by it, in one jump the right way.
-        since = page.evaluate(NOW)
-        page.evaluate("window.lie.step = 0.010")
-        until(page, "!narratorBox.trusted", 2)
-        until(page, "narratorBox.trusted")
-        doubted = events_since(page, since)
+        # (and do not creep), the page moves by it, in one jump the right way. (A try in which the
+        # output glitched meanwhile, the loaded machine's doing and not the lie's, is made again: the
+        # page rightly jumps by the glitch's error too, 29 ms once in a clean clone's suite.)
+        for _ in range(3):
+            since = page.evaluate(NOW)
+            page.evaluate("window.lie.step += 0.010")
+            until(page, "!narratorBox.trusted", 2)
+            until(page, "narratorBox.trusted")
+            doubted = events_since(page, since)
+            jumps = [event for event in logged(page, "cross-faded", since) if event[1] == "cross-faded"]
+            if not any(event[1] == "glitch" for event in events_since(page, since)):
+                break
+            until(page, "narratorBox.trusted")
+            time.sleep(1.5)
         assert doubted[0][1] == "timestamp leapt" and doubted[0][2] == pytest.approx(10, abs=1)
-        [jump] = [event for event in logged(page, "cross-faded", since) if event[1] == "cross-faded"]
+        [jump] = jumps
         assert jump[2] == pytest.approx(10, abs=2)  # it thought itself 10 ms ahead: back it went
         time.sleep(1.5)
 
