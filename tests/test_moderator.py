@@ -280,7 +280,7 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     told_only_what_was_said(seen, game_id, lang, players)
     assert "Traceback" not in served.errors()
     game = load_game(GAMES_DIR / game_id)
-    notes, deaths, dawned = along(game, json.loads(saved.read_text()), lang)
+    notes, deaths, days_came = along(game, json.loads(saved.read_text()), lang)
     shown = {note for step in seen.steps for note in step["notes"]}
     assert shown == notes  # the game's own state, as its rules tell it, on the console
     printed = [line.strip() for step in seen.steps for line in step["lines"]]
@@ -306,8 +306,8 @@ def test_a_whole_game_from_the_console_tells_the_tablets_nothing_secret(tmp_path
     assert counts and all(count["seconds"] > 0 and count["start"] >= 0 for count in counts)  # the turns' counts
     days = [step for step in seen.steps if any(re.match(r"(Day|Giorno) \d+\. ", line) for line in step["lines"])]
     # a random game may end at its first dawn (LeartS' cacciatore shooting both lupi at his door): no day then
-    assert bool(days) == dawned and all(re.match(r"(Day|Giorno) \d+", step["title"]) for step in days)  # titled so
-    assert any(state["stage"] == "day" for state in seen.states) == dawned  # on every page, on the clock or off it
+    assert bool(days) == days_came and all(re.match(r"(Day|Giorno) \d+", step["title"]) for step in days)  # titled so
+    assert any(state["stage"] == "day" for state in seen.states) == days_came  # on every page, on the clock or off it
 
 
 def told_only_what_was_said(seen, game_id: str, lang: str, players: int) -> None:
@@ -334,18 +334,18 @@ def along(game, saved: dict, lang: str) -> tuple[set[str], list[str], bool]:
     and why, in order, and whether a day came."""
     from narrator.core.rounds import DawnStep, DayStep, Rounds, notes_for, setup_from_dict
 
-    rounds, notes, deaths, dawned = Rounds(game, setup_from_dict(saved["setup"])), set(), [], False
+    rounds, notes, deaths, days_came = Rounds(game, setup_from_dict(saved["setup"])), set(), [], False
     say = Sentences(game.languages[lang])
     for entry in [*saved["entries"], None]:
         step = rounds.step
-        dawned = dawned or isinstance(step, DayStep)
+        days_came = days_came or isinstance(step, DayStep)
         notes.update(notes_for(game, step.state, say, getattr(step, "tonight", {})))
         if isinstance(step, DawnStep) and step.dawn is not None:
             deaths += [say(f"reason_{reason}", name=name, players=len(step.state.seating))
                        for reason, name in step.dawn.reasons]
         if entry is not None:
             rounds.enter(entry)
-    return notes, deaths, dawned
+    return notes, deaths, days_came
 
 
 def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_once(tmp_path):
