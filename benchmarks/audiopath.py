@@ -34,8 +34,8 @@ by its signature and one off the others moved back, ``narrator.core.signatures``
 night heard apart ask for a round, ``narrator.core.drift``): whether the ear helps. Each gets its
 table, with how long the rounds before the night took from the tablets' joining (begun as
 ``narrate --listen`` begins them while it waits for Start), how late the last heard each tablet,
-what the laptop said in the night, what its ear moved, and every delay set in the night judged as
-heard (``heard.measure``'s "delays moved").
+what the laptop said in the night, what its ear moved, and every delay set in the night (and every
+course its ear moved on a page in doubt) judged as heard (``heard.measure``'s "delays moved").
 The night's voice (where a round may go, and where a page takes a new delay at once) is found from
 the same night rendered without its drums.
 
@@ -222,8 +222,9 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                     heard.before["in the night"] = laptop.said[laptop.before:]
                     heard.before["ear"] = [(round(at - laptop.began, 1), found and [round(late * 1000, 1) for late in found])
                                            for at, found in laptop.listener.ear]
-                    heard.before["moved by ear"] = [(round(at - laptop.began, 1), tablet, round(seconds * 1000, 2))
-                                                    for at, tablet, seconds in laptop.listener.nudged]
+                    heard.before["moved by ear"] = [(round(at - laptop.began, 1), tablet, round(seconds * 1000, 2),
+                                                     "delay" if by_delay else "course")
+                                                    for at, tablet, seconds, by_delay in laptop.listener.nudged]
                     heard.before["microphone skew ppm"] = laptop.listener.skew and round(laptop.listener.skew * 1e6)
                 found = measure(heard)
                 if plan.pause is None:
@@ -240,7 +241,7 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                       + ", ".join(f"{part} {found[part]['worst']:.1f}" for part in PARTS if part in found)
                       + f" ms worst; dropouts {len(found['dropouts'])}; wrong corrections "
                       f"{len(found['wrong corrections'])} (slews begun the wrong way "
-                      f"{len(found['slews begun the wrong way'])}); delays moved in the night the wrong way as heard "
+                      f"{len(found['slews begun the wrong way'])}); delays and courses moved in the night the wrong way as heard "
                       f"{sum(move['wrong'] for move in found['delays moved'])} of {len(found['delays moved'])}",
                       file=sys.stderr)
                 for episode in found["episodes over 5 ms"]:
@@ -347,7 +348,7 @@ def report(runs: list[dict], rounds: int) -> None:
     print("| network | " + " | ".join(PARTS) + " | longest over 5 ms | dropouts | glitch: back within"
           f" {CLOSE * 1000:g} ms after"
           " | pause: stop spread | resume: restart spread | resume: replayed or skipped | wrong corrections (slews begun the wrong way)"
-          " | delays moved in the night: the wrong way as heard, of all |")
+          " | delays (and courses) moved in the night: the wrong way as heard, of all |")
     print("|---|" + "---:|" * (len(PARTS) + 8))
     for jitter in sorted({run["jitter"] for run in runs}):
         mine = [run["found"] for run in runs if run["jitter"] == jitter]

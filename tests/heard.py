@@ -856,7 +856,12 @@ def _dropouts(recording: np.ndarray, heard: Heard, positions: np.ndarray, times:
 # What a page notes when it moves other than by its own speed, or when what it steers by moves (box.js): a
 # slew is judged before the next of these (its own next slews are the same steering going on).
 MOVES = ("cross-faded", "moved unheard", "glitch", "timestamp leapt", "clock moved", "clock gliding",
-         "speaker delay set", "speaker delay moving slowly", "speaker delay taken in a quiet moment")
+         "speaker delay set", "speaker delay moving slowly", "speaker delay taken in a quiet moment",
+         "off as heard", "off as heard: taken in a quiet moment", "off as heard: taken at once")
+# What the laptop moved in the night (a speaker delay; a page's course, while it held it), and where the page took
+# it at once: (the page's note of it, its notes of taking it there)
+LAPTOP_MOVES = {"speaker delay set": ("speaker delay taken in a quiet moment",),
+                "off as heard": ("off as heard: taken in a quiet moment", "off as heard: taken at once")}
 SLEWING = 1.0  # seconds: a slew begun on an error of e has taken the page most of the way by then (box.js: e a second)
 
 
@@ -896,12 +901,13 @@ def _wrong_corrections(heard: Heard, truth: np.ndarray, times: np.ndarray) -> li
 
 
 def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> list[dict]:
-    """Every speaker delay the laptop set while the night played (a round, or its ear), judged as
-    heard against the other tablets: where the tablet was from their median just before (b, ms,
-    ahead positive) and once the page could have got there (a: the first window from |e| / 2 ms
-    a second plus a second after, or from 0.2 s after the page took it in a quiet moment, if
-    sooner). A move of e ms (more delay: the page plays earlier) went the wrong way where |a| >
-    |b| + 1 ms. Not judged where the tablet or the others were not heard then."""
+    """Every speaker delay the laptop set while the night played (a round, or its ear), and every
+    course its ear moved on a page in doubt ("what"), judged as heard against the other tablets:
+    where the tablet was from their median just before (b, ms, ahead positive) and once the page
+    could have got there (a: the first window from |e| / 2 ms a second plus a second after, or from
+    0.2 s after the page took it at once, if sooner). A move of e ms (more delay, or heard later:
+    the page plays earlier) went the wrong way where |a| > |b| + 1 ms. Not judged where the tablet
+    or the others were not heard then."""
     from narrator.shell.speakerbox.listen import (
         SLEW,  # (how fast a page moves to a new delay while its night has voice)
     )
@@ -911,10 +917,9 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
     for tablet, events in heard.events.items():
         index = tablet - 1
         for number, (when, what, change, *_) in enumerate(events):
-            if what != "speaker delay set" or when < heard.start or not change:
+            if what not in LAPTOP_MOVES or when < heard.start or not change:
                 continue
-            taken = next((later[0] for later in events[number + 1:] if later[1] == "speaker delay taken in a quiet moment"),
-                         np.inf)
+            taken = next((later[0] for later in events[number + 1:] if later[1] in LAPTOP_MOVES[what]), np.inf)
             ready = min(when + abs(change) / (1000 * SLEW) + 1.0, taken + 0.2)
             before = _just_before(times[~np.isnan(positions[index])], when)
             before_at = np.flatnonzero(~np.isnan(positions[index]))[before] if before is not None else None
@@ -925,7 +930,7 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
             if any(np.isnan(rest).all() for _, rest in around):
                 continue
             was, went = ((positions[index, at] - np.nanmedian(rest)) * 1000 for at, rest in around)
-            found.append({"tablet": tablet, "at": round(when - heard.start, 2), "ms": change,
+            found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what, "ms": change,
                           "heard before ms": round(float(was), 2), "heard after ms": round(float(went), 2),
                           "wrong": bool(abs(went) > abs(was) + 1.0)})
     return found

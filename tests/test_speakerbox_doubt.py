@@ -239,3 +239,84 @@ def test_a_reloaded_page_whose_timestamps_were_in_doubt_moves_unheard_before_it_
         moved = [event for event in events if event[1] == "moved unheard" and believed <= event[0] <= heard[0]]
         assert moved and abs(moved[0][2]) > 2, events  # it was off when they were believed: moved silent
         assert abs(heard[2]) <= 1.0, events  # heard in step (AGREED)
+
+
+# Where a page plays, as far off the laptop as its own steering finds it (narratorBox.error, + ahead) less what
+# its timestamps' lie adds: seconds ahead of where it should be, as a listener would hear it.
+TRUE_ERROR = """() => narratorBox.error
+    - (window.lie.step + window.lie.creep * Math.max(0, performance.now() / 1000 - window.lie.since))"""
+CREEP = "(creep) => { window.lie.since = performance.now() / 1000; window.lie.creep = creep; }"
+FREEZE = ("() => { window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
+          " window.lie.creep = 0; }")  # (the creep stops where it has got to)
+
+
+def course(page) -> float:
+    """Where the page plays (TRUE_ERROR), the median of five checks of its steering."""
+    found = []
+    for _ in range(5):
+        found.append(page.evaluate(TRUE_ERROR))
+        time.sleep(0.1)
+    return sorted(found)[2]
+
+
+def heard_notes(events) -> list:
+    return [(event[1], event[2]) for event in events if event[1].startswith("off as heard")]
+
+
+def test_a_page_in_doubt_moves_its_course_by_what_the_laptop_heard_and_leaves_it_to_its_timestamps_once_believed():
+    """--listen: the laptop's ear heard a tablet off the others while its page held its course, its
+    timestamps in doubt (``BoxServer.heard_off``): the page moves its course by it, a touch faster
+    (0.2 % at most) while the night's voice speaks; at once where it is heard so far off (COARSE,
+    50 ms) that it already sounds twice. A page that believes its timestamps again leaves it to
+    them. Where the page plays is read from its own steering, less its timestamps' lie."""
+    with lying_tablet(speech=[(0.0, 120.0)]) as (_box, server, page):  # (the voice speaks throughout)
+        time.sleep(1.0)
+        page.evaluate(CREEP, 0.003)  # 3 ms a second: in doubt while it lasts
+        until(page, "!narratorBox.trusted", 3)
+        was, since = course(page), page.evaluate(NOW)
+        server.heard_off(1, 0.004)  # heard 4 ms later than the others: it should play 4 ms further on
+        logged(page, "off as heard: done", since, timeout=8)
+        events = events_since(page, since)
+        assert [what for what, _ in heard_notes(events)] == ["off as heard", "off as heard: done"], events
+        assert corrections(events) == [], events  # (by its speed: no jump, and nothing of its own steering)
+        assert course(page) - was == pytest.approx(0.004, abs=0.0008), events
+
+        # Timestamps that leap every tenth of a second (in doubt, and never agreeing long enough to
+        # correct even a large error by them): heard 80 ms early, it jumps back 80 ms at once.
+        page.evaluate(FREEZE)
+        page.evaluate("window.flipping = setInterval(() => { window.lie.step += (window.flipped = !window.flipped)"
+                      " ? 0.003 : -0.003; }, 90)")
+        time.sleep(0.5)
+        was, since = course(page), page.evaluate(NOW)
+        server.heard_off(1, -0.080)
+        logged(page, "off as heard: taken at once", since)
+        time.sleep(0.3)
+        events = events_since(page, since)
+        assert heard_notes(events) == [("off as heard", -80.0), ("off as heard: taken at once", -80.0)], events
+        assert course(page) - was == pytest.approx(-0.080, abs=0.004), events  # (the flips: 3 ms either way)
+        assert not page.evaluate("narratorBox.trusted")
+
+        # Believed again: its timestamps steer it (back where they say), and what the laptop heard
+        # is left to them.
+        page.evaluate("clearInterval(window.flipping); window.lie.step -= window.flipped ? 0.003 : 0")
+        until(page, "narratorBox.trusted")
+        since = page.evaluate(NOW)
+        server.heard_off(1, 0.004)
+        logged(page, "off as heard: left to its timestamps", since)
+        assert heard_notes(events_since(page, since)) == [("off as heard: left to its timestamps", 4.0)]
+
+
+def test_a_page_in_doubt_takes_what_the_laptop_heard_at_once_where_the_voice_is_silent():
+    """Where the night's voice is silent a while (here, all of it), a course moved by what the
+    laptop heard is taken at once, a short cross-fade under the drums."""
+    with lying_tablet() as (_box, server, page):
+        time.sleep(1.0)
+        page.evaluate(CREEP, 0.003)
+        until(page, "!narratorBox.trusted", 3)
+        was, since = course(page), page.evaluate(NOW)
+        server.heard_off(1, 0.012)
+        logged(page, "off as heard: taken in a quiet moment", since)
+        time.sleep(0.3)
+        events = events_since(page, since)
+        assert heard_notes(events) == [("off as heard", 12.0), ("off as heard: taken in a quiet moment", 12.0)], events
+        assert course(page) - was == pytest.approx(0.012, abs=0.0008), events

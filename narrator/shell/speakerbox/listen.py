@@ -122,9 +122,11 @@ class Listener:
         self._signatures: dict[tuple[str, int], np.ndarray] = {}  # (night id, tablet): its signature at signatures.RATE
         self.reads: tuple[float, dict[tuple[int, int], float]] = (0.0, {})  # the ear's last stretch: (box time, how late
         # each tablet was heard by its signature, by (tablet, connection))
-        self.moved: dict[int, tuple[float, float]] = {}  # tablets the ear moved, until read where they went: (box
-        # time until when each is left to get there, how far off the others it was then in seconds)
-        self.nudged: list[tuple[float, int, float]] = []  # what the ear moved: (box time, tablet, seconds)
+        self.moved: dict[int, tuple[float, float, bool]] = {}  # tablets the ear moved, until read where they went:
+        # (box time until when each is left to get there, how far off the others it was then in seconds, whether
+        # by its speaker's delay: else its page's course, moved while it held it)
+        self.nudged: list[tuple[float, int, float, bool]] = []  # what the ear moved: (box time, tablet, seconds, by
+        # its delay)
         self.signed_ear: list[tuple[float, dict[int, float]]] = []  # what it read: (box time, {tablet: seconds late})
         self.skew: float | None = None  # the microphone's clock against the laptop's, once known (``_read``)
         self.read_all = 0  # stretches in a row in which every tablet connected was read by its signature (or is
@@ -307,7 +309,7 @@ class Listener:
                 return  # (another night came in the meantime)
             signed[number] = found
         now = {(number, connected[number]): late for number, late in self._read(recording, position, signed).items()}
-        moving = {number for number, (until, _) in self.moved.items() if until > start}  # (left to get there)
+        moving = {number for number, (until, *_) in self.moved.items() if until > start}  # (left to get there)
         unread = {number for number in moving if (number, connected.get(number)) not in now}
         self.read_all = self.read_all + 1 if len(now) + len(unread & set(connected)) == len(connected) else 0
         then, before = self.reads
@@ -323,19 +325,28 @@ class Listener:
                 self.moved.pop(number)
                 moving.discard(number)
         delays = self.server.delays()
-        # Moved only by two reads heard while its page believed its timestamps and steered by them:
-        # one holding its course after a glitch drifts, then corrects itself (moved meanwhile, it
-        # went both ways, measured 2026-12-01). Counted from the first read's start, not a fixed
-        # span: a tablet that has just joined is moved as soon as its two reads allow.
+        # A speaker delay is set by two reads heard while its page believed its timestamps and
+        # steered by them (counted from the first read's start: a tablet that has just joined is
+        # moved as soon as its two reads allow). A page that holds its course, its timestamps in
+        # doubt, takes a delay only once it believes them again, on top of its own correction then
+        # (moved so, it went both ways, measured 2026-12-01): its course is moved instead, by what is
+        # heard (``BoxServer.heard_off``), and its timestamps take it from there once believed. One
+        # that has come to believe them since the first read is left to them, and read again.
         steady = self.server.steady_tablets(self.clock() - then)
+        believing = self.server.steady_tablets(0.0)
         for number, seconds in moves.items():
-            if number in moving or number not in steady or self._stopping.is_set():
-                continue  # (moving there; or its page holds its course, its timestamps in doubt: a glitch)
-            if number in self.moved and abs(seconds - self.moved[number][1]) <= signatures.NUDGE:
-                continue  # (still where it was when it was moved: its page has not taken it; moved again, it would go twice as far)
-            self.moved[number] = (start + abs(seconds) / SLEW + WATCH + SIGNED_EVERY, seconds)
-            self.nudged = [*self.nudged[-99:], (start, number, seconds)]
-            self.server.set_delay(number, delays.get(number, 0.0) + seconds * 1000)
+            if number in moving or (number in believing and number not in steady) or self._stopping.is_set():
+                continue  # (moving there; or steering by its timestamps since a moment: they take it where they say)
+            by_delay = number in steady
+            if number in self.moved and self.moved[number][2] and by_delay and \
+                    abs(seconds - self.moved[number][1]) <= signatures.NUDGE:
+                continue  # (still where it was when its delay was set: its page has not taken it; set again, it would go twice as far)
+            self.moved[number] = (start + abs(seconds) / SLEW + WATCH + SIGNED_EVERY, seconds, by_delay)
+            self.nudged = [*self.nudged[-99:], (start, number, seconds, by_delay)]
+            if by_delay:
+                self.server.set_delay(number, delays.get(number, 0.0) + seconds * 1000)
+            else:
+                self.server.heard_off(number, seconds)
             self.reads[1].pop((number, connected[number]), None)  # (its next read is from where it goes)
             if abs(seconds) >= LOUD:
                 self.tell(msg("The laptop hears tablet {tablet} {ms} ms off the others: it brings it back.",

@@ -709,6 +709,17 @@ class BoxServer:
                 self._set_delay(tablet, round(max(-MOST_DELAY_MS, min(MOST_DELAY_MS, delay)), arrivals.PLACES))
         self._in_loop(apply)
 
+    def heard_off(self, number: int, seconds: float) -> None:
+        """Tablet ``number`` was heard ``seconds`` later than the others (earlier: negative) while its
+        page held its course, its output's timestamps in doubt: its page moves its course by that
+        (box.js ``heardOff``). Not its speaker's delay: a page in doubt takes a new one only once it
+        believes its timestamps again, on top of its own correction then, and goes too far."""
+        def send():
+            tablet = next((listed for listed in self._tablets.values() if listed.n == number), None)
+            if tablet is not None and (ws := self._socket_of(tablet)) is not None:
+                asyncio.ensure_future(self._send(ws, json.dumps({"type": "heard", "seconds": round(seconds, 6)})))
+        self._in_loop(send)
+
     def mark_missed(self, numbers) -> None:
         """The tablets whose code the laptop did not hear: the controls page names them, and one
         that was waiting to be heard plays as it is."""

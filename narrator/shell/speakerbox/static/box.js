@@ -390,6 +390,7 @@ function receive(message) {
   if (message.type === "refused-tablet") { if (!controlling) turnedAway(message.message); return; }
   if (message.type === "say") { say(message.key, message.at); return; }
   if (message.type === "code") { playCode(message.url, message.at); return; }
+  if (message.type === "heard") { heardOff(message.seconds); return; }
   if (message.type === "tablets") {
     box.tablets = message.tablets;
     box.listening = message.listening === true;
@@ -627,7 +628,8 @@ function sound(buffer, when, offset, stopCtx, where, hushed = false, fadeIn = fa
   source.start(when, offset);
   if (stopCtx !== null) source.stop(stopCtx);
   const run = {buffer, source, gain, where, ctx0: when, pos0: offset, rate: 1, stopCtx, hushed, since: when,
-               agreed: 0, error: 0, zero: null, doubt: null, jumped: -Infinity, believedFrom: null};
+               agreed: 0, error: 0, zero: null, doubt: null, jumped: -Infinity, believedFrom: null,
+               heard: 0, heardAt: null};
   source.onended = () => {
     gain.disconnect();
     if (play === run) { play = null; box.playing = box.hushed = false; }
@@ -703,8 +705,14 @@ function steerRun(run, ctxNow, pageNow) {
   // and the median holds only readings taken since the last leap.
   if (!box.trusted && !(box.agreed && Math.abs(error) > COARSE)) {
     run.doubt = null;
+    if (run.heard) return followHeard(run, t, here);   // (its course moved by what the laptop heard)
     if (run.rate !== 1) setRate(run, 1, t, here);
     return run;
+  }
+  if (run.heard) {                                     // its timestamps steer it again: they take it from here
+    note(box.trusted ? "off as heard: left, timestamps believed" : "off as heard: left, far off by its timestamps",
+         run.heard);
+    run.heard = 0;
   }
   if (run.hushed && box.trusted) {
     // Counted from the first check it could make: a page whose timestamps were in doubt for its
@@ -728,24 +736,68 @@ function steerRun(run, ctxNow, pageNow) {
   run.doubt = far ? error : null;
   if (far && confirmed) {  // far off (or unheard): cross-fade to where it should be
     note(run.hushed ? "moved unheard" : "cross-faded", error);
-    if (!run.hushed) {
-      run.gain.gain.setValueAtTime(1, t);
-      run.gain.gain.linearRampToValueAtTime(0, t + FADE);
-    }
-    run.source.stop(t + FADE);
-    const target = here - error;                       // (a line not due yet starts at its moment)
-    const next = sound(run.buffer, t + Math.max(0, -target), Math.max(0, target), run.stopCtx, run.where,
-                       run.hushed, true);
-    Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since, jumped: t,
-                         believedFrom: run.hushed ? run.believedFrom : null});
-    if (run === play) play = next;                     // (the caller keeps it too; this keeps onended right)
-    return next;
+    return crossFade(run, t, here, error);
   }
   if (far || !box.trusted) return run;                 // (a jump waits for its confirmation)
   const rate = Math.abs(error) < 0.0003 ? 1 : 1 - Math.max(-SLEW, Math.min(SLEW, error / 1.0));
   if (rate === run.rate) return run;
   if (rate !== 1 && Math.sign(1 - rate) !== Math.sign(1 - run.rate)) note("slewed", error);
   setRate(run, rate, t, here);
+  return run;
+}
+
+// The run `error` seconds ahead of where it should be (behind: negative) replaced at `t` by one
+// where it should be, faded over FADE; returns it.
+function crossFade(run, t, here, error) {
+  if (!run.hushed) {
+    run.gain.gain.setValueAtTime(1, t);
+    run.gain.gain.linearRampToValueAtTime(0, t + FADE);
+  }
+  run.source.stop(t + FADE);
+  const target = here - error;                         // (a line not due yet starts at its moment)
+  const next = sound(run.buffer, t + Math.max(0, -target), Math.max(0, target), run.stopCtx, run.where,
+                     run.hushed, true);
+  Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since, jumped: t,
+                       believedFrom: run.hushed ? run.believedFrom : null});
+  if (run === play) play = next;                       // (the caller keeps it too; this keeps onended right)
+  return next;
+}
+
+// --listen: the laptop heard this tablet `seconds` later than the others (earlier: negative), two
+// reads agreeing, while its page held its course, its output's timestamps in doubt: what holds it
+// there, the page cannot see (measured: a page in doubt for 14 s, 4-6 ms ahead, after a glitch; one
+// 240 ms late for 11 s). Its course moves by it (followHeard) until its timestamps are believed
+// again: from there they steer it, as ever. A page that believes them now leaves it to them (the
+// laptop read it before they came back: they take it where they say, and the laptop reads it
+// again there).
+function heardOff(seconds) {
+  if (controlling || !play || play.hushed) return;
+  if (box.trusted) { note("off as heard: left to its timestamps", seconds); return; }
+  note("off as heard", seconds);
+  play.heard = seconds;
+  play.heardAt = null;
+}
+
+// One check of a run in doubt with a course to move by what the laptop heard (run.heard, seconds
+// later than the others): a touch faster or slower (DELAY_SLEW, as a speaker delay moves), or at
+// once where the voice is silent a while, or where it is heard so far off (COARSE) that it already
+// sounds twice: never a jump inside speech otherwise (issue 41, point 4).
+function followHeard(run, t, here) {
+  if (run.heardAt !== null) run.heard -= (run.rate - 1) * (t - run.heardAt);  // (what its speed took since the last check)
+  run.heardAt = t;
+  if (Math.abs(run.heard) < 0.0003) {
+    note("off as heard: done", run.heard);
+    run.heard = 0;
+    setRate(run, 1, t, here);
+    return run;
+  }
+  if (Math.abs(run.heard) >= COARSE || quietAhead(run)) {
+    note(Math.abs(run.heard) >= COARSE ? "off as heard: taken at once" : "off as heard: taken in a quiet moment",
+         run.heard);
+    return crossFade(run, t, here, -run.heard);
+  }
+  const rate = 1 + Math.sign(run.heard) * Math.min(DELAY_SLEW, Math.abs(run.heard));  // (the last ms more slowly)
+  if (rate !== run.rate) setRate(run, rate, t, here);
   return run;
 }
 
