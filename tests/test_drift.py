@@ -129,7 +129,7 @@ class Tablets:
 
     signed, night_id = None, "a night"  # (its nights are not signed)
 
-    def sign_nights(self, signed=True) -> None:
+    def sign_nights(self) -> None:
         pass
 
 

@@ -990,7 +990,10 @@ class MemoryBox:
 
     signed, night_id = None, "a night"  # (its nights are not signed)
 
-    def sign_nights(self, signed=True):
+    def sign_nights(self):
+        pass
+
+    def unsign_nights(self):
         pass
 
 
@@ -1294,7 +1297,7 @@ def test_a_game_that_ends_stops_the_listening_at_once():
 
         signed, night_id = None, "a night"  # (its nights are not signed)
 
-        def sign_nights(self, signed=True):
+        def sign_nights(self):
             pass
 
     listener = Listener(Server(), time.monotonic, lambda text: None, lambda text: None,
@@ -1327,7 +1330,7 @@ def test_the_ear_on_the_night_records_only_when_kept(keep_an_ear):
 
         signed, night_id = None, "a night"  # (its nights are not signed)
 
-        def sign_nights(self, signed=True):
+        def sign_nights(self):
             pass
 
     def recorder(seconds, clock):
@@ -1387,7 +1390,7 @@ def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
 
         signed, night_id = None, "a night"  # (its nights are not signed)
 
-        def sign_nights(self, signed=True):
+        def sign_nights(self):
             pass
 
     def began(tick) -> list | None:
@@ -1465,7 +1468,7 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
         def listening(self, ask):
             pass
 
-        def sign_nights(self, signed=True):
+        def sign_nights(self):
             pass
 
         def signature(self, number):

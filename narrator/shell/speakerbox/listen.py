@@ -392,7 +392,7 @@ class Listener:
         named as not heard: the microphone's silence says nothing of their sound). The nights
         are served without signatures from then on: a hiss nobody reads."""
         self.broken = True
-        self.server.sign_nights(False)
+        self.server.unsign_nights()
         self.server.play_unheard()
         self.warn(msg("narrate: {problem}; the tablets play as they are", problem=error))
 

@@ -331,14 +331,16 @@ class BoxServer:
         last one see its new id in the next state and fetch it."""
         self._night_audio = (secrets.token_hex(8), night_wav, list(speech or []))
 
-    def sign_nights(self, signed: bool = True) -> None:
+    def sign_nights(self) -> None:
         """From now on each tablet fetches the night with its own signature under it, for the
-        laptop's ear to tell it from the others (``narrator.core.signatures``); with ``signed``
-        False, as it is (a laptop that cannot listen: a hiss for nobody)."""
-        if not signed:
-            self.signed = None
-        elif self.signed is None:
+        laptop's ear to tell it from the others (``narrator.core.signatures``)."""
+        if self.signed is None:
             self.signed = SignedNights()
+
+    def unsign_nights(self) -> None:
+        """From now on each tablet fetches the night as it is: the laptop cannot listen (a hiss
+        for nobody)."""
+        self.signed = None
 
     def signature(self, number: int) -> tuple[str, np.ndarray, int] | None:
         """The current night's id, tablet ``number``'s signature under it and its rate (None when
