@@ -225,6 +225,9 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                     heard.before["moved by ear"] = [(round(at - laptop.began, 1), tablet, round(seconds * 1000, 2),
                                                      "delay" if by_delay else "course")
                                                     for at, tablet, seconds, by_delay in laptop.listener.nudged]
+                    heard.before["read by signature"] = [(round(at - laptop.began, 1),
+                                                          {tablet: round(late * 1000, 2) for tablet, late in read.items()})
+                                                         for at, read in laptop.listener.signed_ear]
                     heard.before["microphone skew ppm"] = laptop.listener.skew and round(laptop.listener.skew * 1e6)
                 found = measure(heard)
                 if plan.pause is None:
