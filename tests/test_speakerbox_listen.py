@@ -262,7 +262,8 @@ def test_a_tablet_is_steady_once_its_page_has_believed_its_timestamps_a_while(se
     """The ear moves only a tablet whose page steers (``Listener._by_signature``): in step and
     believing its output's timestamps, for a while. One whose page says it no longer believes them
     (a glitch: it holds its course) or that falls out of step is not steady, and is counted
-    afresh once it is again."""
+    afresh once it is again. How far off a page found itself is taken from a report sent since a
+    given moment, made by timestamps it believed (``reckoned``)."""
     import aiohttp
     from test_speakerbox_server import greeted, next_of
 
@@ -276,12 +277,15 @@ def test_a_tablet_is_steady_once_its_page_has_believed_its_timestamps_a_while(se
                 await pages[name].send_str(json.dumps({"type": "report", "synced": True, **fields}))
                 await asyncio.sleep(0.2)  # (read by the server)
 
-            await report("one", trusted=True)
-            await report("two", trusted=False)
+            await report("one", trusted=True, error=0.0004)
+            await report("two", trusted=False, error=0.0)
             assert served.steady_tablets(0.0) == {1} and served.steady_tablets(1.0) == set()
+            assert served.reckoned(served.now[0]) == {1: 0.0004}  # (two's, by timestamps in doubt, says nothing)
             served.now[0] += 5.0
+            assert served.reckoned(served.now[0] - 1.0) == {}  # (none sent since)
             await report("one", trusted=True)  # (still: counted from the first)
-            await report("two", trusted=True)
+            await report("two", trusted=True, error=-0.003)
+            assert served.reckoned(served.now[0]) == {2: -0.003}  # (one's says nothing of it: not playing)
             steady = [served.steady_tablets(4.0), served.steady_tablets(0.0)]
             await report("one", trusted=False)  # its timestamps leapt
             await report("two", synced=False, trusted=True)  # its clock lost
@@ -1426,9 +1430,11 @@ def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
     assert began(listener.now) == [1, 2, 3, 4, 6, 7]  # nor the Start (or a quiet moment between two turns)
 
 
-@pytest.mark.parametrize(("steady_from", "nudged"), [(0.0, [(104.0, True)]), (103.5, [(106.0, True)]),
-                                                     (np.inf, [(104.0, False), (112.0, False)])])
-def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once(steady_from, nudged):
+@pytest.mark.parametrize(("steady_from", "reckons", "nudged"), [(0.0, 0.0, [(104.0, True)]),
+                                                                (103.5, 0.003, [(106.0, True)]),
+                                                                (103.5, 0.0, [(104.0, True)]),
+                                                                (np.inf, None, [(104.0, False), (112.0, False)])])
+def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once(steady_from, reckons, nudged):
     """The laptop's ear on a signed night (made-up room: three tablets, tablet 3 6.25 ms later than
     the others, a fourth that plays its night unsigned, a microphone whose clock is 120 parts per
     million fast): it finds the microphone's clock, reads tablets 1-3 where they are, moves tablet
@@ -1436,10 +1442,11 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     room stays as it is), and a tablet still where it was when moved is not moved again (that would
     take it twice as far once its page does). Tablet 4 is never read, and nobody else is moved.
     Tablet 3's delay is set by the first two reads heard while its page believed its timestamps
-    (``steady_from``): not by one heard before (a page in doubt holds its course, and corrects
-    itself), nor later than those two allow (a tablet that has just joined). A page that never
-    believes them has its course moved instead (its delay left), by the same two reads, and again
-    once it has had time to get there and is still heard where it was."""
+    (``steady_from``), not later than those two allow (a tablet that has just joined); by one heard
+    before only where the page, believing them now, finds itself in step by them (``reckons``,
+    seconds ahead): else it may correct itself. A page that never believes them has its course
+    moved instead (its delay left), by the same two reads, and again once it has had time to get
+    there and is still heard where it was."""
     import soxr
     from test_drift import a_night
 
@@ -1480,6 +1487,9 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
 
         def steady_tablets(self, settled):
             return {number for number in (1, 2, 3, 4) if now[0] - (steady_from if number == 3 else 0.0) >= settled}
+
+        def reckoned(self, since):
+            return {1: 0.0, 2: 0.0, 4: 0.0, **({3: reckons} if reckons is not None else {})}
 
         def set_delay(self, number, ms):
             moved.append((number, ms))

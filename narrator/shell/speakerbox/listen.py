@@ -327,17 +327,22 @@ class Listener:
         delays = self.server.delays()
         # A speaker delay is set by two reads heard while its page believed its timestamps and
         # steered by them (counted from the first read's start: a tablet that has just joined is
-        # moved as soon as its two reads allow). A page that holds its course, its timestamps in
-        # doubt, takes a delay only once it believes them again, on top of its own correction then
-        # (moved so, it went both ways, measured 2026-12-01): its course is moved instead, by what is
-        # heard (``BoxServer.heard_off``), and its timestamps take it from there once believed. One
-        # that has come to believe them since the first read is left to them, and read again.
+        # moved as soon as its two reads allow), or by reads from before it came to believe them
+        # where they then found it in step (it does not move by itself: what is heard is theirs, or
+        # its delay's, to mend; measured, a reloaded page's belief wavered for a moment and held a
+        # tablet heard 2 ms off for 9 s). A page that holds its course, its timestamps in doubt,
+        # takes a delay only once it believes them again, on top of its own correction then (moved
+        # so, it went both ways, measured 2026-12-01): its course is moved instead, by what is heard
+        # (``BoxServer.heard_off``), and its timestamps take it from there once believed. One that
+        # has come to believe them since the first read and finds itself off by them is left to
+        # them, and read again.
         steady = self.server.steady_tablets(self.clock() - then)
         believing = self.server.steady_tablets(0.0)
+        in_step = {number for number, error in self.server.reckoned(then).items() if abs(error) <= signatures.NUDGE}
         for number, seconds in moves.items():
-            if number in moving or (number in believing and number not in steady) or self._stopping.is_set():
+            by_delay = number in steady or (number in believing and number in in_step)
+            if number in moving or (number in believing and not by_delay) or self._stopping.is_set():
                 continue  # (moving there; or steering by its timestamps since a moment: they take it where they say)
-            by_delay = number in steady
             if number in self.moved and self.moved[number][2] and by_delay and \
                     abs(seconds - self.moved[number][1]) <= signatures.NUDGE:
                 continue  # (still where it was when its delay was set: its page has not taken it; set again, it would go twice as far)

@@ -17,6 +17,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import math
 import secrets
 import socket
 import sys
@@ -80,6 +81,7 @@ class Tablet:
     connected: bool = True
     heard: float = 0.0  # server time of its last message
     report: dict | None = None
+    reported: float = 0.0  # server time of its last report
     socket: int = 0  # which connection is its latest
     proved: bool = False  # it has been in step or played: a real tablet, never pushed out for a newcomer
     delay_ms: float = 0  # how late its speaker sounds beyond what its page can see (set on the controls page)
@@ -671,6 +673,19 @@ class BoxServer:
         return {tablet.n for tablet in list(self._tablets.values())
                 if tablet.connected and tablet.steady is not None and now - tablet.steady >= settled}
 
+    def reckoned(self, since: float) -> dict[int, float]:
+        """How far off the laptop's playhead each tablet's page last found itself (seconds, + ahead),
+        by the timestamps it believed then, from a report sent since server time ``since``: such a
+        page steers only by what it finds, so one in step by them does not move by itself."""
+        found = {}
+        for tablet in list(self._tablets.values()):
+            report = tablet.report or {}
+            error = report.get("error")
+            if tablet.connected and tablet.reported >= since and report.get("trusted") is True and \
+                    isinstance(error, int | float) and not isinstance(error, bool) and math.isfinite(error):
+                found[tablet.n] = float(error)
+        return found
+
     def play_codes(self, moments: dict[int, tuple[float, ...]]) -> None:
         """Each tablet plays its code (``/codes/N.wav``), heard at each of its moments (server time)."""
         def send():
@@ -804,7 +819,7 @@ class BoxServer:
             return self._hello(message, ws)
         if kind == "report":
             if tablet is not None:
-                tablet.report = message
+                tablet.report, tablet.reported = message, self.clock()
                 # in step: its clock known and its sound on. Its output's timestamps may still be in
                 # doubt now and then: the page knows best, as each play of a code is due, whether it
                 # can place it, and leaves out one it cannot (``codes_left_out``).
