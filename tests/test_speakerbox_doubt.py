@@ -38,6 +38,9 @@ LIE = """(creep = 0) => {
   };
 }"""
 NOW = "performance.timeOrigin / 1000 + performance.now() / 1000"  # a page's time as its log gives it (wall clock, s)
+CREEP = "(creep) => { window.lie.since = performance.now() / 1000; window.lie.creep = creep; }"  # (from now)
+FREEZE = ("() => { window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
+          " window.lie.creep = 0; }")  # (the creep stops where it has got to)
 
 
 def events_since(page, since: float) -> list:
@@ -113,15 +116,14 @@ def test_a_page_doubts_timestamps_that_leap_or_creep_and_still_corrects_a_glitch
         # A creep of 3 ms a second (no sound card's clock drifts that fast): not believed while
         # it lasts, so nothing is corrected, however far off it says the page is.
         since = page.evaluate(NOW)
-        page.evaluate("window.lie.since = performance.now() / 1000; window.lie.creep = 0.003")
+        page.evaluate(CREEP, 0.003)
         time.sleep(3)
         crept = events_since(page, since)
         noticed = next(event[0] for event in crept if event[1].startswith("timestamps drift"))
         assert noticed - since < 1.0, crept  # (a slope needs a few readings: until then, a small slew)
         assert [event for event in corrections(crept) if event[0] > noticed or abs(event[2]) > 1] == [], crept
         assert not page.evaluate("narratorBox.trusted")
-        page.evaluate("window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
-                      " window.lie.creep = 0")
+        page.evaluate(FREEZE)
         until(page, "narratorBox.trusted")  # it stopped: believed again
         time.sleep(1.5)
 
@@ -230,8 +232,7 @@ def test_a_reloaded_page_whose_timestamps_were_in_doubt_moves_unheard_before_it_
         until(page, "narratorBox.playing && narratorBox.hushed")
         time.sleep(3.0)  # over HUSH_AT_MOST (2 s) from its start: counted from there, it ended at the first belief
         assert not page.evaluate("narratorBox.trusted"), events_since(page, since)
-        page.evaluate("window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
-                      " window.lie.creep = 0")  # (about 5 ms off, as far as the page can tell)
+        page.evaluate(FREEZE)  # (about 5 ms off, as far as the page can tell)
         until(page, "!narratorBox.hushed")
         events = events_since(page, since)
         believed = next(event[0] for event in events if event[1] == "timestamps agree")
@@ -245,9 +246,6 @@ def test_a_reloaded_page_whose_timestamps_were_in_doubt_moves_unheard_before_it_
 # its timestamps' lie adds: seconds ahead of where it should be, as a listener would hear it.
 TRUE_ERROR = """() => narratorBox.error
     - (window.lie.step + window.lie.creep * Math.max(0, performance.now() / 1000 - window.lie.since))"""
-CREEP = "(creep) => { window.lie.since = performance.now() / 1000; window.lie.creep = creep; }"
-FREEZE = ("() => { window.lie.step += window.lie.creep * (performance.now() / 1000 - window.lie.since);"
-          " window.lie.creep = 0; }")  # (the creep stops where it has got to)
 
 
 def course(page) -> float:

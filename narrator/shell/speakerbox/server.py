@@ -551,6 +551,10 @@ class BoxServer:
             return self._refused[key].n
         return 1 + max((listed.n for _key, listed in self._listed()), default=0)
 
+    def _numbered(self, number) -> "Tablet | None":
+        """The tablet listed as ``number`` (None: no tablet is)."""
+        return next((listed for listed in self._tablets.values() if listed.n == number), None)
+
     def _listed(self) -> list[tuple[str, "Tablet | Refused"]]:
         """Every tablet the controls page lists, refused ones after, by page id."""
         return [*self._tablets.items(), *self._refused.items()]
@@ -615,7 +619,7 @@ class BoxServer:
         far or Bluetooth speaker): kept with the tablet for the whole game and told to its page,
         which plays that much earlier, from its first sound after a reload too."""
         number, delay = message.get("tablet"), message.get("ms")
-        tablet = next((listed for _key, listed in self._tablets.items() if listed.n == number), None)
+        tablet = self._numbered(number)
         if tablet is None or not isinstance(number, int):
             return {"type": "refused", "action": "delay", "message": self.catalog.gettext(NO_SUCH_TABLET)}
         if not isinstance(delay, int | float) or isinstance(delay, bool) or not abs(delay) <= MOST_DELAY_MS:
@@ -680,9 +684,9 @@ class BoxServer:
         found = {}
         for tablet in list(self._tablets.values()):
             report = tablet.report or {}
-            error = report.get("error")
+            error = _number(report.get("error"))
             if tablet.connected and tablet.reported >= since and report.get("trusted") is True and \
-                    isinstance(error, int | float) and not isinstance(error, bool) and math.isfinite(error):
+                    error is not None and math.isfinite(error):
                 found[tablet.n] = float(error)
         return found
 
@@ -720,7 +724,7 @@ class BoxServer:
     def set_delay(self, number: int, delay: float) -> None:
         """Tablet ``number``'s speaker delay (ms), as the controls page sets it (a round of listening)."""
         def apply():
-            tablet = next((listed for listed in self._tablets.values() if listed.n == number), None)
+            tablet = self._numbered(number)
             if tablet is not None:
                 tablet.missed = False
                 self._set_delay(tablet, round(max(-MOST_DELAY_MS, min(MOST_DELAY_MS, delay)), arrivals.PLACES))
@@ -732,7 +736,7 @@ class BoxServer:
         (box.js ``heardOff``). Not its speaker's delay: a page in doubt takes a new one only once it
         believes its timestamps again, on top of its own correction then, and goes too far."""
         def send():
-            tablet = next((listed for listed in self._tablets.values() if listed.n == number), None)
+            tablet = self._numbered(number)
             if tablet is not None and (ws := self._socket_of(tablet)) is not None:
                 asyncio.ensure_future(self._send(ws, json.dumps({"type": "heard", "seconds": round(seconds, 6)})))
         self._in_loop(send)
