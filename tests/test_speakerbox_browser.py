@@ -304,10 +304,14 @@ def test_an_estimate_of_the_laptop_s_clock_that_the_samples_still_allow_is_follo
             page.evaluate("""([start, shift]) => { const sent = now() - 0.02;
                 receive({type: "pong", sent, server: sent + 0.01 + start + shift, made: true}); }""", [start, shift])
 
-        def within():  # how close a sample's estimate is taken: two ticks of the page's clock (Chromium gives
-            # it in steps of 0.1 ms), and half of what the made trip took beyond its 20 ms (the page's script
-            # held between making it and taking it: 1.7 ms once, in a loaded suite)
-            return 0.0002 + max(0.0, page.evaluate("narratorBox.rtt") - 0.02) / 2
+        def taken_at_once(shift):  # the offset is its one sample's estimate, and that is ``shift`` from ``start``
+            # within two ticks of the page's clock (Chromium gives it in steps of 0.1 ms) and half of what the
+            # made trip took beyond its 20 ms (the page's script held between making it and taking it: 1.7 ms
+            # once, in a loaded suite)
+            offset, estimate, rtt = page.evaluate(
+                "[narratorBox.offset, (samples[0].out - samples[0].back) / 2, narratorBox.rtt]")
+            assert offset == pytest.approx(estimate, abs=1e-9)  # (a glide would still be on its way)
+            assert abs(estimate - start - shift) <= 0.0002 + max(0.0, rtt - 0.02) / 2
 
         def alone():  # the samples so far dropped: the next is the window's only one
             return page.evaluate("samples.length = 0, narratorBox.offset")
@@ -316,7 +320,7 @@ def test_an_estimate_of_the_laptop_s_clock_that_the_samples_still_allow_is_follo
         began = time.monotonic()  # (a glide counts from the sample before it: this one)
         page.evaluate("settledAt = now()")  # (just taken fresh: on a loaded machine the join can be 15 s ago)
         sample(start, 0.0015)  # young: taken at once
-        assert abs(page.evaluate("narratorBox.offset") - start - 0.0015) <= within()
+        taken_at_once(0.0015)
         page.evaluate("settledAt = -Infinity")  # (as if in use for longer than its window)
         start = alone()
         since = page.evaluate(NOW)
@@ -331,7 +335,7 @@ def test_an_estimate_of_the_laptop_s_clock_that_the_samples_still_allow_is_follo
         start = alone()
         since = page.evaluate(NOW)
         sample(start, 0.030)  # 30 ms away: ruled out by a trip of 10 ms each way
-        assert abs(page.evaluate("narratorBox.offset") - start - 0.030) <= within()
+        taken_at_once(0.030)
         assert clock_events(page, since) == ["clock moved"], page.evaluate("narratorBox.events")
     finally:
         server.stop()
