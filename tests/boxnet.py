@@ -351,6 +351,10 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1, keep
     - pause stop spread: how far apart (in the night) the tablets' last samples are
     - pause stop time spread: how far apart (on the wall clock) they fell silent
     - resume: how far the first sample after the resume is from the last before it (replayed or skipped)
+    - resume spread: how far apart (in the night) the tablets' first samples after the resume are
+    - pause disturbed: whether a page's output timestamp stepped (``disturbed``) in the 2 s before the
+      pause: a page late by a glitch stops that much earlier in the night (the pause is a moment on
+      the laptop's clock) and skips it at the resume, so the stop spread measures the glitch
     """
     box, server = ramp_box(60)
     proxy = JitterProxy(server.port, jitter=jitter, loss=loss, seed=seed).start()
@@ -403,6 +407,8 @@ def game_over_a_network(browser, jitter: float, loss: float, seed: int = 1, keep
             "pause stop spread": (max(p for _, p in stopped) - min(p for _, p in stopped)) * 1000,
             "pause stop time spread": (max(t for t, _ in stopped) - min(t for t, _ in stopped)) * 1000,
             "resume": worst([wrapped(after[1] - before[1]) for before, after in zip(stopped, resumed, strict=True)]),
+            "resume spread": worst([wrapped(position - resumed[0][1]) for _, position in resumed]),
+            "pause disturbed": any(paused - 2 <= moment <= paused + 0.5 for found in moments.values() for moment in found),
             "events": {name: page.evaluate("narratorBox.events") for name, page in
                        (("reference", pages[0]), ("second", pages[1]), ("reloaded", pages[2]), ("late", late))},
             # (where a figure needs explaining)

