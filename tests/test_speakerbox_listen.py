@@ -1430,11 +1430,18 @@ def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
     assert began(listener.now) == [1, 2, 3, 4, 6, 7]  # nor the Start (or a quiet moment between two turns)
 
 
-@pytest.mark.parametrize(("steady_from", "reckons", "nudged"), [(0.0, 0.0, [(104.0, True)]),
-                                                                (103.5, 0.003, [(106.0, True)]),
-                                                                (103.5, 0.0, [(104.0, True)]),
-                                                                (np.inf, None, [(104.0, False), (112.0, False)])])
-def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once(steady_from, reckons, nudged):
+@pytest.mark.parametrize(("steady_from", "reckons", "upset", "nudged"), [
+    (0.0, 0.0, {}, [(104.0, True)]),
+    (103.5, 0.003, {}, [(106.0, True)]),
+    (103.5, 0.0, {}, [(104.0, True)]),
+    (np.inf, None, {}, [(104.0, False), (112.0, False)]),
+    (0.0, 0.0, {104.0: "missing"}, [(106.0, True)]),  # paired with the read before the one missing...
+    (0.0, 0.0, {104.0: "wrong"}, [(106.0, True)]),  # ...or wrong
+    (0.0, 0.0, {104.0: "missing", 106.0: "missing"}, [(110.0, True)]),  # (not with one 6 s before: PAIRED)
+    (103.5, 0.003, {104.0: "missing"}, [(108.0, True)]),  # (steady from its pair's first read: 106)
+])
+def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once(steady_from, reckons, upset,
+                                                                                         nudged):
     """The laptop's ear on a signed night (made-up room: three tablets, tablet 3 6.25 ms later than
     the others, a fourth that plays its night unsigned, a microphone whose clock is 120 parts per
     million fast): it finds the microphone's clock, reads tablets 1-3 where they are, moves tablet
@@ -1446,7 +1453,9 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     before only where the page, believing them now, finds itself in step by them (``reckons``,
     seconds ahead): else it may correct itself. A page that never believes them has its course
     moved instead (its delay left), by the same two reads, and again once it has had time to get
-    there and is still heard where it was."""
+    there and is still heard where it was. A read of tablet 3 missing or wrong (``upset``: its
+    signature left out, or 100 ms off, in the stretch heard at that time) is passed over: the next
+    is paired with the one before it."""
     import soxr
     from test_drift import a_night
 
@@ -1457,8 +1466,10 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     night = soxr.resample(spoken(a_night(40.0, RATE, voice=((1.0, 39.0),)), RATE), RATE, served_rate)  # (voice throughout)
     signed = {number: signatures.signature(number, night, served_rate) for number in (1, 2, 3)}
     late = {1: 0.030, 2: 0.030, 3: 0.03625, 4: 0.030}  # (seconds, on the laptop's clock)
-    room = sum(np.roll(soxr.resample(night + signed.get(number, 0 * night), served_rate, RATE), round(lag * RATE))
-               for number, lag in late.items())
+    room = sum(np.roll(soxr.resample(night + (signed[number] if number in (1, 2) else 0), served_rate, RATE),
+                       round(lag * RATE)) for number, lag in late.items())
+    mark = soxr.resample(signed[3], served_rate, RATE)  # (tablet 3's signature: left out or moved where upset)
+    shifted = {"missing": None, "wrong": late[3] + 0.1}
     began, now = 100.0, [100.0]
     moved: list = []
     course: list = []
@@ -1501,7 +1512,9 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
         start = clock()
         now[0] += seconds
         first = round((start - began) * RATE)
-        stretch = room[first: first + round(seconds * RATE)]
+        lag = shifted[upset[start]] if start in upset else late[3]
+        stretch = room[first: first + round(seconds * RATE)] + \
+            (np.roll(mark, round(lag * RATE))[first: first + round(seconds * RATE)] if lag is not None else 0)
         return soxr.resample(stretch, RATE, RATE * (1 + skew)), start  # (the microphone's own clock: more samples)
 
     listener = Listener(Server(), lambda: now[0], lambda text: None, lambda text: None, recorder=record)
@@ -1511,10 +1524,13 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
         listener.watch(lambda: (night, served_rate, began))
         listener.wait()
     assert listener.skew == pytest.approx(skew, abs=signatures.SKEW_STEP)
-    reads = [read for _, read in listener.signed_ear]
-    assert len(reads) == 9 and all(set(read) == {1, 2, 3} for read in reads), reads
+    reads = [read for at, read in listener.signed_ear if at not in upset]
+    assert len(listener.signed_ear) == 9 and all(set(read) == {1, 2, 3} for read in reads), reads
     assert all(read[1] == pytest.approx(0.030, abs=1e-4) and read[3] == pytest.approx(0.03625, abs=1e-4)
                for read in reads), reads
+    for at, read in listener.signed_ear:
+        if at in upset:  # (none, or far from where it is)
+            assert 3 not in read if upset[at] == "missing" else abs(read.get(3, 1.0) - late[3]) > 0.05, (at, read)
     by_delay = [(number, ms / 1000) for number, ms in moved]
     assert by_delay + course == [(3, pytest.approx(0.00625, abs=1e-4))] * len(nudged), (moved, course)
     assert len(by_delay) == sum(delay for _, delay in nudged)

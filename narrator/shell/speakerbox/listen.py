@@ -39,6 +39,10 @@ PATIENCE = 20.0  # seconds after a round the drift asked for before it may ask f
 GATHER = 4.0  # before the night, seconds a round that fell due waits for tablets still coming into step
 SIGNED_EVERY = 1.5  # seconds between the ear's stretches where the nights are signed: each read tells which tablet
 SLEW = 0.002  # seconds a second a page moves to a new speaker delay while its night has voice (box.js DELAY_SLEW)
+PAIRED = 2 * SIGNED_EVERY + WATCH  # seconds: a tablet's read is paired with an earlier one of it at most this long
+# before (its stretch's start): the stretch before, or the one before that when one read between was missing
+# or wrong (about one in ten: each cost a stretch before the next pair, measured); older, a pause or a round
+# may lie between
 LOUD = drift.SPLIT  # seconds: a tablet moved by the ear this far is named at the laptop (smaller moves are only logged)
 
 
@@ -120,8 +124,8 @@ class Listener:
         self._due_since: float | None = None  # (box time) a round fell due while others were coming (``tick``)
         self._night: tuple[object, np.ndarray] | None = None  # (the night's samples as given, at drift.RATE)
         self._signatures: dict[tuple[str, int], np.ndarray] = {}  # (night id, tablet): its signature at signatures.RATE
-        self.reads: tuple[float, dict[tuple[int, int], float]] = (0.0, {})  # the ear's last stretch: (box time, how late
-        # each tablet was heard by its signature, by (tablet, connection))
+        self.reads: dict[tuple[int, int], list[tuple[float, float]]] = {}  # each (tablet, connection)'s last two
+        # reads by its signature: (box time of the stretch, how late it was heard), the latest last
         self.moved: dict[int, tuple[float, float, bool]] = {}  # tablets the ear moved, until read where they went:
         # (box time until when each is left to get there, how far off the others it was then in seconds, whether
         # by its speaker's delay: else its page's course, moved while it held it)
@@ -312,13 +316,12 @@ class Listener:
         moving = {number for number, (until, *_) in self.moved.items() if until > start}  # (left to get there)
         unread = {number for number in moving if (number, connected.get(number)) not in now}
         self.read_all = self.read_all + 1 if len(now) + len(unread & set(connected)) == len(connected) else 0
-        then, before = self.reads
-        self.reads = (start, now)
         self.signed_ear = [*self.signed_ear[-99:], (start, {number: late for (number, _), late in now.items()})]
-        if start - then > 2 * SIGNED_EVERY + WATCH:
-            return  # (the stretch before is too long ago to agree with: a pause, a round)
+        paired = self._pair(now, start)  # {tablet: (box time, how late)}: the earlier read each is paired with
+        self.reads = {key: [*self.reads.get(key, [])[-1:], (start, late)] for key, late in now.items()} | \
+            {key: kept for key, kept in self.reads.items() if key not in now and start - kept[-1][0] <= PAIRED}
         current = {number: late for (number, socket), late in now.items()}
-        last = {number: late for (number, socket), late in before.items() if connected.get(number) == socket}
+        last = {number: late for number, (_, late) in paired.items()}
         moves = signatures.nudges(last, current, frozenset(self.set) - moving)
         for number in set(self.moved) - set(moves):  # (believed where it went: free again)
             if number in last and abs(current.get(number, np.inf) - last[number]) <= signatures.AGREE:
@@ -336,11 +339,11 @@ class Listener:
         # (``BoxServer.heard_off``), and its timestamps take it from there once believed. One that
         # has come to believe them since the first read and finds itself off by them is left to
         # them, and read again.
-        steady = self.server.steady_tablets(self.clock() - then)
         believing = self.server.steady_tablets(0.0)
-        in_step = {number for number, error in self.server.reckoned(then).items() if abs(error) <= signatures.NUDGE}
         for number, seconds in moves.items():
-            by_delay = number in steady or (number in believing and number in in_step)
+            then = paired[number][0]
+            by_delay = number in self.server.steady_tablets(self.clock() - then) or \
+                (number in believing and abs(self.server.reckoned(then).get(number, np.inf)) <= signatures.NUDGE)
             if number in moving or (number in believing and not by_delay) or self._stopping.is_set():
                 continue  # (moving there; or steering by its timestamps since a moment: they take it where they say)
             if number in self.moved and self.moved[number][2] and by_delay and \
@@ -352,10 +355,23 @@ class Listener:
                 self.server.set_delay(number, delays.get(number, 0.0) + seconds * 1000)
             else:
                 self.server.heard_off(number, seconds)
-            self.reads[1].pop((number, connected[number]), None)  # (its next read is from where it goes)
+            self.reads.pop((number, connected[number]), None)  # (its next read is from where it goes)
             if abs(seconds) >= LOUD:
                 self.tell(msg("The laptop hears tablet {tablet} {ms} ms off the others: it brings it back.",
                               tablet=number, ms=round(abs(seconds) * 1000)))
+
+    def _pair(self, now: dict[tuple[int, int], float], start: float) -> dict[int, tuple[float, float]]:
+        """The earlier read each tablet read ``now`` (by (tablet, connection), in the stretch from
+        box time ``start``) is paired with: of its last two within PAIRED, the latest that agrees
+        with this one (a wrong read between two that agree is passed over), else the latest (it
+        does not agree: nothing is believed of that tablet yet)."""
+        paired = {}
+        for (number, socket), late in now.items():
+            earlier = [read for read in self.reads.get((number, socket), []) if start - read[0] <= PAIRED]
+            agreeing = [read for read in earlier if abs(late - read[1]) <= signatures.AGREE]
+            if agreeing or earlier:
+                paired[number] = (agreeing or earlier)[-1]
+        return paired
 
     def _signature(self, night_id: str, number: int) -> np.ndarray | None:
         """Tablet ``number``'s signature under the night ``night_id`` at signatures.RATE (made once
@@ -531,7 +547,7 @@ class Listener:
             return None
         self.server.hush_unheard = True  # (it can listen: again, after a microphone that failed)
         self.apart = []  # what the watch heard was before these delays
-        self.reads, self.moved = (0.0, {}), {}
+        self.reads, self.moved = {}, {}
         heard = self._gone(arrivals.listen(recording, RATE, start, moments), ready)
         heard, excused = self._excuse(heard, ready, told)
         waiting = self._unplaced(heard)
