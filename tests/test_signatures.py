@@ -101,3 +101,13 @@ def test_the_group_is_held_where_the_tablets_set_by_a_round_are():
     assert moved == pytest.approx({2: 0.012, 3: -0.009})
     assert nudges(reads, reads) == pytest.approx({2: 0.012, 3: -0.009})  # none set: the median of all
     assert nudges({1: 0.040, 3: 0.031}, {1: 0.040, 3: 0.031}) == pytest.approx({1: 0.009})  # of two: the earlier
+
+
+def test_the_group_is_held_by_the_most_trusted_tablets_that_were_read():
+    """Of the groups of tablets given in order of trust, the first with a tablet believed holds
+    the others (a page that has just come to believe its timestamps may be moving by them: the one
+    that has steered all along holds); none read: the next; none at all: every tablet."""
+    reads = {1: 0.040, 2: 0.052, 3: 0.031}
+    assert nudges(reads, reads, frozenset({2}), frozenset({1, 2})) == pytest.approx({1: -0.012, 3: -0.021})
+    assert nudges(reads, reads, frozenset({4}), frozenset({1, 2})) == pytest.approx({2: 0.012, 3: -0.009})
+    assert nudges(reads, reads, frozenset({4}), frozenset({5})) == pytest.approx({2: 0.012, 3: -0.009})

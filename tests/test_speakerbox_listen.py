@@ -1430,18 +1430,24 @@ def test_before_the_night_tablets_joining_together_are_heard_in_one_round():
     assert began(listener.now) == [1, 2, 3, 4, 6, 7]  # nor the Start (or a quiet moment between two turns)
 
 
-@pytest.mark.parametrize(("steady_from", "reckons", "upset", "nudged"), [
-    (0.0, 0.0, {}, [(104.0, True)]),
-    (103.5, 0.003, {}, [(106.0, True)]),
-    (103.5, 0.0, {}, [(104.0, True)]),
-    (np.inf, None, {}, [(104.0, False), (112.0, False)]),
-    (0.0, 0.0, {104.0: "missing"}, [(106.0, True)]),  # paired with the read before the one missing...
-    (0.0, 0.0, {104.0: "wrong"}, [(106.0, True)]),  # ...or wrong
-    (0.0, 0.0, {104.0: "missing", 106.0: "missing"}, [(110.0, True)]),  # (not with one 6 s before: PAIRED)
-    (103.5, 0.003, {104.0: "missing"}, [(108.0, True)]),  # (steady from its pair's first read: 106)
+SET = {1, 2, 3}  # (the tablets a round set)
+
+
+@pytest.mark.parametrize(("steady_from", "reckons", "upset", "rounded", "nudged"), [
+    (0.0, 0.0, {}, SET, [(104.0, 3, True)]),
+    (103.5, 0.003, {}, SET, [(106.0, 3, True)]),
+    (103.5, 0.0, {}, SET, [(104.0, 3, True)]),
+    (np.inf, None, {}, SET, [(104.0, 3, False), (112.0, 3, False)]),
+    (0.0, 0.0, {104.0: "missing"}, SET, [(106.0, 3, True)]),  # paired with the read before the one missing...
+    (0.0, 0.0, {104.0: "wrong"}, SET, [(106.0, 3, True)]),  # ...or wrong
+    (0.0, 0.0, {104.0: "missing", 106.0: "missing"}, SET, [(110.0, 3, True)]),  # (not with one 6 s before: PAIRED)
+    (103.5, 0.003, {104.0: "missing"}, SET, [(108.0, 3, True)]),  # (steady from its pair's first read: 106)
+    # Set with tablet 3 alone of those whose page steered all along (1's never believes its
+    # timestamps): 3 holds the group, though 1 is the earlier.
+    (0.0, 0.0, {}, {1, 3}, [(104.0, 1, False), (104.0, 2, True), (112.0, 1, False)]),
 ])
 def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once(steady_from, reckons, upset,
-                                                                                         nudged):
+                                                                                         rounded, nudged):
     """The laptop's ear on a signed night (made-up room: three tablets, tablet 3 6.25 ms later than
     the others, a fourth that plays its night unsigned, a microphone whose clock is 120 parts per
     million fast): it finds the microphone's clock, reads tablets 1-3 where they are, moves tablet
@@ -1453,7 +1459,9 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     before only where the page, believing them now, finds itself in step by them (``reckons``,
     seconds ahead): else it may correct itself. A page that never believes them has its course
     moved instead (its delay left), by the same two reads, and again once it has had time to get
-    there and is still heard where it was. A read of tablet 3 missing or wrong (``upset``: its
+    there and is still heard where it was. The others are held where the tablets a round set
+    (``rounded``) whose page steered all along are (tablet 1's never steers where tablet 3 is
+    set without tablet 2). A read of tablet 3 missing or wrong (``upset``: its
     signature left out, or 100 ms off, in the stretch heard at that time) is passed over: the next
     is paired with the one before it."""
     import soxr
@@ -1471,6 +1479,8 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     mark = soxr.resample(signed[3], served_rate, RATE)  # (tablet 3's signature: left out or moved where upset)
     shifted = {"missing": None, "wrong": late[3] + 0.1}
     began, now = 100.0, [100.0]
+    steadies = {1: np.inf if rounded == {1, 3} else 0.0, 2: 0.0, 3: steady_from, 4: 0.0}  # (since when each page
+    # has believed its timestamps)
     moved: list = []
     course: list = []
 
@@ -1497,10 +1507,11 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
             return {}
 
         def steady_tablets(self, settled):
-            return {number for number in (1, 2, 3, 4) if now[0] - (steady_from if number == 3 else 0.0) >= settled}
+            return {number for number, since in steadies.items() if now[0] - since >= settled}
 
         def reckoned(self, since):
-            return {1: 0.0, 2: 0.0, 4: 0.0, **({3: reckons} if reckons is not None else {})}
+            return {number: 0.0 for number, since in steadies.items() if since < np.inf and number != 3} | \
+                ({3: reckons} if reckons is not None else {})
 
         def set_delay(self, number, ms):
             moved.append((number, ms))
@@ -1518,7 +1529,7 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
         return soxr.resample(stretch, RATE, RATE * (1 + skew)), start  # (the microphone's own clock: more samples)
 
     listener = Listener(Server(), lambda: now[0], lambda text: None, lambda text: None, recorder=record)
-    listener.set = {1, 2, 3}  # (set by a round before)
+    listener.set = rounded  # (set by a round before)
     for at in np.arange(102.0, 120.0, 2.0):  # (a second and a half heard every two)
         now[0] = at
         listener.watch(lambda: (night, served_rate, began))
@@ -1531,10 +1542,11 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     for at, read in listener.signed_ear:
         if at in upset:  # (none, or far from where it is)
             assert 3 not in read if upset[at] == "missing" else abs(read.get(3, 1.0) - late[3]) > 0.05, (at, read)
-    by_delay = [(number, ms / 1000) for number, ms in moved]
-    assert by_delay + course == [(3, pytest.approx(0.00625, abs=1e-4))] * len(nudged), (moved, course)
-    assert len(by_delay) == sum(delay for _, delay in nudged)
-    assert [(at, number, delay) for at, number, _, delay in listener.nudged] == [(at, 3, delay) for at, delay in nudged]
+    assert [(at, number, delay) for at, number, _, delay in listener.nudged] == nudged
+    off = {1: -0.00625, 2: -0.00625} if rounded == {1, 3} else {3: 0.00625}  # (later: positive)
+    assert [(number, ms / 1000) for number, ms in moved] == \
+        [(number, pytest.approx(off[number], abs=1e-4)) for _, number, delay in nudged if delay], moved
+    assert course == [(number, pytest.approx(off[number], abs=1e-4)) for _, number, delay in nudged if not delay]
 
 
 def test_a_laptop_whose_microphone_fails_serves_the_nights_unsigned_until_listen_is_pressed():

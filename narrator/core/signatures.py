@@ -99,19 +99,21 @@ def skews(known: float | None) -> tuple[float, ...]:
     return (known - SKEW_STEP, known, known + SKEW_STEP)
 
 
-def nudges(before: dict[int, float], now: dict[int, float], anchored: frozenset[int] = frozenset()) -> dict[int, float]:
+def nudges(before: dict[int, float], now: dict[int, float], *anchors: frozenset[int]) -> dict[int, float]:
     """Seconds to add to each tablet's speaker delay, from two reads in a row (``before`` and
     ``now``: how late each tablet was heard, seconds, those read clearly). A read is believed when
     the one before it agrees (within AGREE): a wrong read comes alone, 0.1 s or more off (measured),
     and one that moved (a glitch, a delay still moving) waits a read. The others are where the
-    lower median of the believed tablets ``anchored`` (set by a round) is, or of all believed ones
-    when none is: a tablet that drifted later is moved alone, not the group towards it. A tablet
-    believed NUDGE or more from there is moved by what it is off (later: a greater delay, so that
-    it plays earlier)."""
+    lower median of the believed tablets of the first of ``anchors`` that has any is (in order of
+    trust: for instance those set by a round whose page steered all along, then those set by a
+    round), or of all believed ones when none has: a tablet that drifted later is moved alone, not
+    the group towards it. A tablet believed NUDGE or more from there is moved by what it is off
+    (later: a greater delay, so that it plays earlier)."""
     believed = {number: value for number, value in now.items()
                 if number in before and abs(value - before[number]) <= AGREE}
     if len(believed) < 2:
         return {}
-    held = sorted(value for number, value in believed.items() if number in anchored) or sorted(believed.values())
+    groups = [sorted(value for number, value in believed.items() if number in anchored) for anchored in anchors]
+    held = next((group for group in groups if group), sorted(believed.values()))
     reference = held[(len(held) - 1) // 2]
     return {number: value - reference for number, value in believed.items() if abs(value - reference) >= NUDGE}

@@ -303,9 +303,10 @@ class Listener:
     def _by_signature(self, recording: np.ndarray, start: float, position: float, night_id: str) -> None:
         """Each tablet read by its signature in a stretch of the night (``recording``, at RATE, its
         first sample at box time ``start``, the night at ``position`` seconds as the laptop plays
-        it), and one heard off the others (two reads in a row agreeing) moved to them: its speaker
-        delay changed by what it is off, which its page takes slowly or where its night is silent.
-        A tablet moved is left to get there before it is moved again."""
+        it), and one heard off the others (two reads agreeing: a read missing or wrong between them
+        is passed over, ``_pair``) moved to them: its speaker delay changed by what it is off, which
+        its page takes slowly or where its night is silent, or its page's course where the page
+        holds it. A tablet moved is left to get there before it is moved again."""
         connected = self.server.connected_tablets()
         signed: dict[int, np.ndarray] = {}
         for number in connected:
@@ -322,7 +323,14 @@ class Listener:
             {key: kept for key, kept in self.reads.items() if key not in now and start - kept[-1][0] <= PAIRED}
         current = {number: late for (number, socket), late in now.items()}
         last = {number: late for number, (_, late) in paired.items()}
-        moves = signatures.nudges(last, current, frozenset(self.set) - moving)
+        # Held by the tablets a round set whose page steered by its timestamps since the pair's first
+        # read, else by those a round set: a page that has just come to believe its timestamps may
+        # move by them (measured: one took its tablet 3 ms ahead for 5 s, and the other tablet set was
+        # moved to follow it, then back)
+        steered = {number for number, (then, _) in paired.items()
+                   if number in self.server.steady_tablets(self.clock() - then)}
+        anchored = frozenset(self.set) - moving
+        moves = signatures.nudges(last, current, anchored & steered, anchored)
         for number in set(self.moved) - set(moves):  # (believed where it went: free again)
             if number in last and abs(current.get(number, np.inf) - last[number]) <= signatures.AGREE:
                 self.moved.pop(number)
@@ -341,9 +349,9 @@ class Listener:
         # them, and read again.
         believing = self.server.steady_tablets(0.0)
         for number, seconds in moves.items():
-            then = paired[number][0]
-            by_delay = number in self.server.steady_tablets(self.clock() - then) or \
-                (number in believing and abs(self.server.reckoned(then).get(number, np.inf)) <= signatures.NUDGE)
+            by_delay = number in steered or (number in believing and
+                                             abs(self.server.reckoned(paired[number][0]).get(number, np.inf))
+                                             <= signatures.NUDGE)
             if number in moving or (number in believing and not by_delay) or self._stopping.is_set():
                 continue  # (moving there; or steering by its timestamps since a moment: they take it where they say)
             if number in self.moved and self.moved[number][2] and by_delay and \
