@@ -904,13 +904,12 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
     """Every speaker delay the laptop set while the night played (a round, or its ear), and every
     course its ear moved on a page in doubt ("what"), judged as heard against the other tablets:
     where the tablet was from their median just before (b, ms, ahead positive) and once the page
-    could have got there (a: the first window from |e| / 2 ms a second plus a second after, or from
-    0.2 s after the page took it at once, if sooner). A move of e ms (more delay, or heard later:
+    could have got there (a: the first window from the time its page takes to move by e, as the
+    laptop's ear allows it (``pace.settling``), plus a second after, or from 0.2 s after the page
+    took it at once, if sooner). A move of e ms (more delay, or heard later:
     the page plays earlier) went the wrong way where |a| > |b| + 1 ms. Not judged where the tablet
     or the others were not heard then."""
-    from narrator.shell.speakerbox.listen import (
-        SLEW,  # (how fast a page moves to a new delay while its night has voice)
-    )
+    from narrator.shell.speakerbox import pace
 
     found = []
     others = lambda index, at: np.delete(positions[:, at], index)  # noqa: E731
@@ -920,7 +919,7 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
             if what not in LAPTOP_MOVES or when < heard.start or not change:
                 continue
             taken = next((later[0] for later in events[number + 1:] if later[1] in LAPTOP_MOVES[what]), np.inf)
-            ready = min(when + abs(change) / (1000 * SLEW) + 1.0, taken + 0.2)
+            ready = min(when + pace.settling(change / 1000, what == "speaker delay set") + 1.0, taken + 0.2)
             before = _just_before(times[~np.isnan(positions[index])], when)
             before_at = np.flatnonzero(~np.isnan(positions[index]))[before] if before is not None else None
             after = np.flatnonzero((times >= ready) & (times < ready + 2.0) & ~np.isnan(positions[index]))

@@ -1437,14 +1437,15 @@ SET = {1, 2, 3}  # (the tablets a round set)
     (0.0, 0.0, {}, SET, [(104.0, 3, True)]),
     (103.5, 0.003, {}, SET, [(106.0, 3, True)]),
     (103.5, 0.0, {}, SET, [(104.0, 3, True)]),
-    (np.inf, None, {}, SET, [(104.0, 3, False), (112.0, 3, False)]),
+    (np.inf, None, {}, SET, [(104.0, 3, False), (108.0, 3, False), (112.0, 3, False), (116.0, 3, False)]),
     (0.0, 0.0, {104.0: "missing"}, SET, [(106.0, 3, True)]),  # paired with the read before the one missing...
     (0.0, 0.0, {104.0: "wrong"}, SET, [(106.0, 3, True)]),  # ...or wrong
     (0.0, 0.0, {104.0: "missing", 106.0: "missing"}, SET, [(110.0, 3, True)]),  # (not with one 6 s before: PAIRED)
     (103.5, 0.003, {104.0: "missing"}, SET, [(108.0, 3, True)]),  # (steady from its pair's first read: 106)
     # Set with tablet 3 alone of those whose page steered all along (1's never believes its
     # timestamps): 3 holds the group, though 1 is the earlier.
-    (0.0, 0.0, {}, {1, 3}, [(104.0, 1, False), (104.0, 2, True), (112.0, 1, False)]),
+    (0.0, 0.0, {}, {1, 3}, [(104.0, 1, False), (104.0, 2, True), (108.0, 1, False), (112.0, 1, False),
+                            (116.0, 1, False)]),
 ])
 def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others_once(steady_from, reckons, upset,
                                                                                          rounded, nudged):
@@ -1459,7 +1460,7 @@ def test_the_ear_reads_each_tablet_by_its_signature_and_moves_one_off_the_others
     before only where the page, believing them now, finds itself in step by them (``reckons``,
     seconds ahead): else it may correct itself. A page that never believes them has its course
     moved instead (its delay left), by the same two reads, and again once it has had time to get
-    there and is still heard where it was. The others are held where the tablets a round set
+    there (6.25 ms: at once, a cross-fade) and two reads find it still where it was. The others are held where the tablets a round set
     (``rounded``) whose page steered all along are (tablet 1's never steers where tablet 3 is
     set without tablet 2). A read of tablet 3 missing or wrong (``upset``: its
     signature left out, or 100 ms off, in the stretch heard at that time) is passed over: the next

@@ -25,6 +25,7 @@ from narrator.core.errors import NarratorError
 from narrator.core.i18n import Text, msg, plural
 from narrator.shell.audio.recorder import RECORD_RATE, MicrophoneRecorder, kept_from
 from narrator.shell.platform.hints import microphone_refused
+from narrator.shell.speakerbox import pace
 
 RATE = RECORD_RATE  # the codes are served at this rate, and recorded at it
 LEAD = 1.0  # seconds from telling the tablets to the first code: for the message to reach them, the microphone
@@ -38,7 +39,6 @@ EVERY = 3.0  # ...at most this often (the microphone is opened for each)
 PATIENCE = 20.0  # seconds after a round the drift asked for before it may ask for another
 GATHER = 4.0  # before the night, seconds a round that fell due waits for tablets still coming into step
 SIGNED_EVERY = 1.5  # seconds between the ear's stretches where the nights are signed: each read tells which tablet
-SLEW = 0.002  # seconds a second a page moves to a new speaker delay while its night has voice (box.js DELAY_SLEW)
 PAIRED = 2 * SIGNED_EVERY + WATCH  # seconds: a tablet's read is paired with an earlier one of it at most this long
 # before (its stretch's start): the stretch before, or the one before that when one read between was missing
 # or wrong (about one in ten: each cost a stretch before the next pair, measured); older, a pause or a round
@@ -357,7 +357,7 @@ class Listener:
             if number in self.moved and self.moved[number][2] and by_delay and \
                     abs(seconds - self.moved[number][1]) <= signatures.NUDGE:
                 continue  # (still where it was when its delay was set: its page has not taken it; set again, it would go twice as far)
-            self.moved[number] = (start + abs(seconds) / SLEW + WATCH + SIGNED_EVERY, seconds, by_delay)
+            self.moved[number] = (start + pace.settling(seconds, by_delay) + WATCH + SIGNED_EVERY, seconds, by_delay)
             self.nudged = [*self.nudged[-99:], (start, number, seconds, by_delay)]
             if by_delay:
                 self.server.set_delay(number, delays.get(number, 0.0) + seconds * 1000)

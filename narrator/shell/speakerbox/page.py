@@ -9,6 +9,7 @@ import json
 import re
 
 from narrator.core.i18n import N_, Catalog
+from narrator.shell.speakerbox import pace
 
 PAGE_TEXTS = {
     "title": N_("narrate · speaker box"),
@@ -114,10 +115,10 @@ def page_texts(catalog: Catalog) -> dict[str, str]:
 
 
 def filled_page(template: str, language: str, catalog: Catalog) -> bytes:
-    """The page with its language, its words, and the words box.js needs."""
+    """The page with its language, its words, and the words and pace box.js needs."""
     words = page_texts(catalog)
     # In a <script> block only "</" could end it early; JSON's \\u escape keeps it inert.
     data = json.dumps(words, ensure_ascii=False).replace("</", "<\\u002f")
     values = {**{name: html.escape(text) for name, text in words.items()},
-              "lang": html.escape(language), "texts": data}
+              "lang": html.escape(language), "texts": data, "pace": pace.told()}
     return _SLOT.sub(lambda match: values[match[1]], template).encode("utf-8")

@@ -19,9 +19,10 @@ const GLIDE = 0.0002;        // a new estimate the samples still allow is follow
 const BURST = 60;            // samples taken quickly when the clock is not known (join, wake-up)...
 const SETTLED = 40;          // ...and how many a fresh estimate needs (on a jittery Wi-Fi, fewer are off by ms)
 const SILENCE = 5;           // seconds without a word from the laptop: the connection is in trouble
-const SLEW = 0.004;          // at most 0.4 % faster or slower while catching up: not heard
-const JUMP = 0.006;          // further off than this (a tablet that slept, a glitch), cross-fade instead...
-const DELAY_SLEW = 0.002;    // a new speaker delay set while the night plays moves this fast (seconds a second)...
+const PACE = JSON.parse($("pace").textContent);  // how fast the page moves (narrator/shell/speakerbox/pace.py)
+const SLEW = PACE.slew;      // at most 0.4 % faster or slower while catching up: not heard
+const JUMP = PACE.jump;      // further off than this (a tablet that slept, a glitch), cross-fade instead...
+const DELAY_SLEW = PACE.delay_slew;  // a new speaker delay set while the night plays moves this fast (seconds a second)...
 const QUIET_AHEAD = 0.5;     // ...unless the voice is silent this long from here: then it is taken at once
 const FADE = 0.008;          // ...over this long
 const FEEDBACK = 6;          // seconds a press's outcome stays on the controls page
@@ -779,9 +780,10 @@ function heardOff(seconds) {
 }
 
 // One check of a run in doubt with a course to move by what the laptop heard (run.heard, seconds
-// later than the others): a touch faster or slower (DELAY_SLEW, as a speaker delay moves), or at
-// once where the voice is silent a while, or where it is heard so far off (COARSE) that it already
-// sounds twice: never a jump inside speech otherwise (issue 41, point 4).
+// later than the others), as the page moves by its own timestamps: a touch faster or slower (SLEW,
+// the last ms more slowly), or a cross-fade at once where it is heard JUMP or more off (two copies
+// that far apart already sound doubled; not twice in CALM, unless COARSE) or where the voice is
+// silent a while.
 function followHeard(run, t, here) {
   if (run.heardAt !== null) run.heard -= (run.rate - 1) * (t - run.heardAt);  // (what its speed took since the last check)
   run.heardAt = t;
@@ -791,12 +793,12 @@ function followHeard(run, t, here) {
     setRate(run, 1, t, here);
     return run;
   }
-  if (Math.abs(run.heard) >= COARSE || quietAhead(run)) {
-    note(Math.abs(run.heard) >= COARSE ? "off as heard: taken at once" : "off as heard: taken in a quiet moment",
-         run.heard);
+  const far = Math.abs(run.heard) >= COARSE || (Math.abs(run.heard) >= JUMP && t - run.jumped >= CALM);
+  if (far || quietAhead(run)) {
+    note(far ? "off as heard: taken at once" : "off as heard: taken in a quiet moment", run.heard);
     return crossFade(run, t, here, -run.heard);
   }
-  const rate = 1 + Math.sign(run.heard) * Math.min(DELAY_SLEW, Math.abs(run.heard));  // (the last ms more slowly)
+  const rate = 1 + Math.sign(run.heard) * Math.min(SLEW, Math.abs(run.heard));  // (the last ms more slowly)
   if (rate !== run.rate) setRate(run, rate, t, here);
   return run;
 }
