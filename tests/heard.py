@@ -904,9 +904,11 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
     """Every speaker delay the laptop set while the night played (a round, or its ear), and every
     course its ear moved on a page in doubt ("what"), judged as heard against the other tablets:
     where the tablet was from their median just before (b, ms, ahead positive) and once the page
-    could have got there (a: the first window from the time its page takes to move by e, as the
-    laptop's ear allows it (``pace.settling``), plus a second after, or from 0.2 s after the page
-    took it at once, if sooner). A move of e ms (more delay, or heard later:
+    could have got there (a: the median of the windows of the 1.5 s from the time its page takes
+    to move by e, as the laptop's ear allows it (``pace.settling``), plus a second after, or from
+    0.2 s after the page took it at once, if sooner; each plus how late the tablet was heard then,
+    for a change is heard that much after its page makes it. The median: the window just after a
+    jump of 190 ms was once read where it had been, the next two where it went). A move of e ms (more delay, or heard later:
     the page plays earlier) went the wrong way where |a| > |b| + 1 ms. Not judged where the tablet
     or the others were not heard then."""
     from narrator.shell.speakerbox import pace
@@ -919,16 +921,18 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
             if what not in LAPTOP_MOVES or when < heard.start or not change:
                 continue
             taken = next((later[0] for later in events[number + 1:] if later[1] in LAPTOP_MOVES[what]), np.inf)
-            ready = min(when + pace.settling(change / 1000, what == "speaker delay set") + 1.0, taken + 0.2)
             before = _just_before(times[~np.isnan(positions[index])], when)
             before_at = np.flatnonzero(~np.isnan(positions[index]))[before] if before is not None else None
-            after = np.flatnonzero((times >= ready) & (times < ready + 2.0) & ~np.isnan(positions[index]))
-            if before_at is None or not len(after):
+            if before_at is None or np.isnan(others(index, before_at)).all():
                 continue
-            around = [(at, others(index, at)) for at in (before_at, after[0])]
-            if any(np.isnan(rest).all() for _, rest in around):
+            late = max(0.0, -positions[index, before_at])  # (seconds the tablet was heard after the laptop)
+            ready = late + min(when + pace.settling(change / 1000, what == "speaker delay set") + 1.0, taken + 0.2)
+            after = [at for at in np.flatnonzero((times >= ready) & (times < ready + 1.5) & ~np.isnan(positions[index]))
+                     if not np.isnan(others(index, at)).all()]
+            if not after:
                 continue
-            was, went = ((positions[index, at] - np.nanmedian(rest)) * 1000 for at, rest in around)
+            was = (positions[index, before_at] - np.nanmedian(others(index, before_at))) * 1000
+            went = float(np.median([positions[index, at] - np.nanmedian(others(index, at)) for at in after])) * 1000
             found.append({"tablet": tablet, "at": round(when - heard.start, 2), "what": what, "ms": change,
                           "heard before ms": round(float(was), 2), "heard after ms": round(float(went), 2),
                           "wrong": bool(abs(went) > abs(was) + 1.0)})

@@ -141,6 +141,25 @@ def test_a_slew_is_wrong_where_it_took_the_page_away_not_where_it_only_set_out_t
     assert (wrong["tablet"], wrong["at"]) == (2, 7.0) and wrong["heard after ms"] >= 1.4, wrong
 
 
+def test_a_move_of_the_laptop_s_is_judged_where_it_is_heard_once_the_page_has_made_it():
+    """Tablet 2 is heard 250 ms after tablet 1 until the laptop's ear moves its course: its page
+    takes it at once at 5.3 s, heard a quarter of a second later (it plays that late): judged by
+    the windows once it is heard there, in step. At 9 s the
+    ear sets its delay 3 ms the wrong way: a second after it could have taken it slowly, it is
+    heard 3 ms ahead of tablet 1."""
+    night = a_night(14.0)
+    plan = Plan(length=12, join=None, reload=None, burst=None, pause=None, resume=None, tablets=2)
+    second = [(1.25, 5.55, 0.0), (5.55, 10.0, 4.55), (10.0, 13.0, 9.003)]
+    events = {2: [[5.2, "off as heard", 250.0], [5.3, "off as heard: taken at once", 250.0],
+                  [9.0, "speaker delay set", 3.0]]}
+    found = measure(made_up([[(1.0, 13.0, 0.0)], second], 13.5, night, plan, {}, events))
+    right, wrong = found["delays moved"]
+    assert (right["at"], right["what"], right["wrong"]) == (4.2, "off as heard", False), right
+    assert right["heard before ms"] == pytest.approx(-250.0, abs=0.5) and abs(right["heard after ms"]) < 0.5, right
+    assert (wrong["at"], wrong["what"], wrong["wrong"]) == (8.0, "speaker delay set", True), wrong
+    assert wrong["heard after ms"] == pytest.approx(3.0, abs=0.5), wrong
+
+
 def test_a_tablet_s_code_is_not_read_as_the_night():
     """With --listen a tablet plays its code over the night: from its page's note "code played",
     for CODE_SOUNDS, its windows are not read (its own sound, not the night's, was read a few tens
