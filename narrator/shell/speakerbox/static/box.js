@@ -780,8 +780,8 @@ function heardOff(seconds) {
 }
 
 // One check of a run in doubt with a course to move by what the laptop heard (run.heard, seconds
-// later than the others), as the page moves by its own timestamps: a touch faster or slower (SLEW,
-// the last ms more slowly), or a cross-fade at once where it is heard JUMP or more off (two copies
+// later than the others), as the page moves by its own timestamps: a touch faster or slower (SLEW;
+// under SLEW × 1 s off, proportionally slower), or a cross-fade at once where it is heard JUMP or more off (two copies
 // that far apart already sound doubled; not twice in CALM, unless COARSE) or where the voice is
 // silent a while.
 function followHeard(run, t, here) {
@@ -798,7 +798,7 @@ function followHeard(run, t, here) {
     note(far ? "off as heard: taken at once" : "off as heard: taken in a quiet moment", run.heard);
     return crossFade(run, t, here, -run.heard);
   }
-  const rate = 1 + Math.sign(run.heard) * Math.min(SLEW, Math.abs(run.heard));  // (the last ms more slowly)
+  const rate = 1 + Math.sign(run.heard) * Math.min(SLEW, Math.abs(run.heard));  // (the last 4 ms more slowly)
   if (rate !== run.rate) setRate(run, rate, t, here);
   return run;
 }
