@@ -21,8 +21,8 @@ def told() -> str:
 def settling(seconds: float, by_delay: bool) -> float:
     """Seconds a page takes to move by ``seconds`` while the night has voice: its speaker delay at
     DELAY_SLEW; its course at SLEW, or at once from JUMP (box.js ``followHeard``). At full speed:
-    a course's last 4 ms (SLEW × 1 s) go proportionally slower, which the
-    ear's read after it covers (a page still moving is not read the same twice)."""
+    a course's last 4 ms (SLEW × 1 s) go proportionally slower, which the ear's read after it
+    covers (a page still moving is not read the same twice)."""
     if by_delay:
         return abs(seconds) / DELAY_SLEW
     return 0.0 if abs(seconds) >= JUMP else abs(seconds) / SLEW
