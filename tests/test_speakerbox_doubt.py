@@ -304,6 +304,27 @@ def test_a_page_in_doubt_moves_its_course_by_what_the_laptop_heard_and_leaves_it
         assert heard_notes(events_since(page, since)) == [("off as heard: left to its timestamps", 4.0)]
 
 
+def test_a_page_in_doubt_keeps_a_far_course_the_laptop_heard_though_its_creeping_timestamps_say_otherwise():
+    """A page whose timestamps creep (in doubt, though each agrees with the last) corrects itself
+    by them only when they find it COARSE (50 ms) or more off: so far, its course must be wrong.
+    Moved 80 ms by what the laptop heard, it is that far off by them through the laptop's doing, and
+    it keeps it (taken back, the laptop would hear it 80 ms off again and move it again: a jump
+    every few seconds)."""
+    with lying_tablet(speech=[(0.0, 120.0)]) as (_box, server, page):
+        time.sleep(1.0)
+        page.evaluate(CREEP, 0.003)
+        until(page, "!narratorBox.trusted && narratorBox.agreed", 3)
+        was, since = course(page), page.evaluate(NOW)
+        server.heard_off(1, 0.080)
+        logged(page, "off as heard: taken at once", since)
+        time.sleep(2.5)  # (a jump of its own would come within two checks and CALM, a second)
+        events = events_since(page, since)
+        assert page.evaluate("!narratorBox.trusted && narratorBox.agreed"), events  # (still in doubt, agreeing)
+        assert heard_notes(events) == [("off as heard", 80.0), ("off as heard: taken at once", 80.0)], events
+        assert corrections(events) == [], events
+        assert course(page) - was == pytest.approx(0.080, abs=0.002), events
+
+
 def test_a_page_in_doubt_takes_what_the_laptop_heard_at_once_where_the_voice_is_silent():
     """Where the night's voice is silent a while (here, all of it), a course moved by what the
     laptop heard is taken at once, a short cross-fade under the drums, though it is under JUMP."""

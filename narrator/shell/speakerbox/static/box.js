@@ -630,7 +630,7 @@ function sound(buffer, when, offset, stopCtx, where, hushed = false, fadeIn = fa
   if (stopCtx !== null) source.stop(stopCtx);
   const run = {buffer, source, gain, where, ctx0: when, pos0: offset, rate: 1, stopCtx, hushed, since: when,
                agreed: 0, error: 0, zero: null, doubt: null, jumped: -Infinity, believedFrom: null,
-               heard: 0, heardAt: null};
+               heard: 0, heardAt: null, shifted: 0};
   source.onended = () => {
     gain.disconnect();
     if (play === run) { play = null; box.playing = box.hushed = false; }
@@ -703,8 +703,11 @@ function steerRun(run, ctxNow, pageNow) {
   if (run.hushed && t - run.since >= HUSH_LONGEST) unhush(run, t, "heard, never settled", error);
   // The mapping in doubt: hold the course, unless it is far off (after a glitch, or a start set on a
   // mapping that was wrong: a lie was never seen that large, and a course that far off is heard)
-  // and the median holds only readings taken since the last leap.
-  if (!box.trusted && !(box.agreed && Math.abs(error) > COARSE)) {
+  // and the median holds only readings taken since the last leap. Far off beyond what the laptop's
+  // ear has moved it (run.shifted, less what is still to go): that much off by its timestamps is the
+  // ear's doing, and taken back the ear would hear it off again and move it again, a jump every few
+  // seconds.
+  if (!box.trusted && !(box.agreed && Math.abs(error - (run.shifted - run.heard)) > COARSE)) {
     run.doubt = null;
     if (run.heard) return followHeard(run, t, here);   // (its course moved by what the laptop heard)
     if (run.rate !== 1) setRate(run, 1, t, here);
@@ -715,6 +718,7 @@ function steerRun(run, ctxNow, pageNow) {
          run.heard);
     run.heard = 0;
   }
+  run.shifted = 0;
   if (run.hushed && box.trusted) {
     // Counted from the first check it could make: a page whose timestamps were in doubt for its
     // first seconds (a reload on a busy machine) was heard at the first check they were believed,
@@ -758,7 +762,7 @@ function crossFade(run, t, here, error) {
   const target = here - error;                         // (a line not due yet starts at its moment)
   const next = sound(run.buffer, t + Math.max(0, -target), Math.max(0, target), run.stopCtx, run.where,
                      run.hushed, true);
-  Object.assign(next, {zero: run.zero, since: run.hushed ? run.since : next.since, jumped: t,
+  Object.assign(next, {zero: run.zero, shifted: run.shifted, since: run.hushed ? run.since : next.since, jumped: t,
                        believedFrom: run.hushed ? run.believedFrom : null});
   if (run === play) play = next;                       // (the caller keeps it too; this keeps onended right)
   return next;
@@ -775,6 +779,7 @@ function heardOff(seconds) {
   if (controlling || !play || play.hushed) return;
   if (box.trusted) { note("off as heard: left to its timestamps", seconds); return; }
   note("off as heard", seconds);
+  play.shifted += seconds - play.heard;                // (what was still to go of the last is replaced)
   play.heard = seconds;
   play.heardAt = null;
 }
