@@ -906,11 +906,10 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
     where the tablet was from their median just before (b, ms, ahead positive) and once the page
     could have got there (a: the median of the windows of the 1.5 s from the time its page takes
     to move by e, as the laptop's ear allows it (``pace.settling``), plus a second after, or from
-    0.2 s after the page took it at once, if sooner; each plus how late the tablet was heard then,
-    for a change is heard that much after its page makes it. The median: the window just after a
-    jump of 190 ms was once read where it had been, the next two where it went). A move of e ms (more delay, or heard later:
-    the page plays earlier) went the wrong way where |a| > |b| + 1 ms. Not judged where the tablet
-    or the others were not heard then."""
+    0.2 s after the page took it at once, if sooner. The median: the window just after a jump of
+    190 ms was once read where it had been, the next two where it went). A move of e ms (more
+    delay, or heard later: the page plays earlier) went the wrong way where |a| > |b| + 1 ms. Not
+    judged where the tablet or the others were not heard then."""
     from narrator.shell.speakerbox import pace
 
     found = []
@@ -925,8 +924,7 @@ def _delays_moved(heard: Heard, positions: np.ndarray, times: np.ndarray) -> lis
             before_at = np.flatnonzero(~np.isnan(positions[index]))[before] if before is not None else None
             if before_at is None or np.isnan(others(index, before_at)).all():
                 continue
-            late = max(0.0, -positions[index, before_at])  # (seconds the tablet was heard after the laptop)
-            ready = late + min(when + pace.settling(change / 1000, what == "speaker delay set") + 1.0, taken + 0.2)
+            ready = min(when + pace.settling(change / 1000, what == "speaker delay set") + 1.0, taken + 0.2)
             after = [at for at in np.flatnonzero((times >= ready) & (times < ready + 1.5) & ~np.isnan(positions[index]))
                      if not np.isnan(others(index, at)).all()]
             if not after:

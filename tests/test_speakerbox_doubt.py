@@ -261,19 +261,30 @@ def heard_notes(events) -> list:
     return [(event[1], event[2]) for event in events if event[1].startswith("off as heard")]
 
 
+def heard_in_doubt(server, page, seconds: float, awaited: str, doubt: str = "!narratorBox.trusted",
+                   timeout: float = 3.0) -> tuple[float, float]:
+    """A page whose timestamps creep 3 ms a second (in doubt while they do), told once ``doubt``
+    holds that the laptop heard it ``seconds`` later than the others (``BoxServer.heard_off``);
+    waits until it logs ``awaited``. Where it played before (``course``), and when it was told."""
+    time.sleep(1.0)
+    page.evaluate(CREEP, 0.003)
+    until(page, doubt, 3)
+    was, since = course(page), page.evaluate(NOW)
+    server.heard_off(1, seconds)
+    logged(page, awaited, since, timeout=timeout)
+    return was, since
+
+
 def test_a_page_in_doubt_moves_its_course_by_what_the_laptop_heard_and_leaves_it_to_its_timestamps_once_believed():
     """--listen: the laptop's ear heard a tablet off the others while its page held its course, its
     timestamps in doubt (``BoxServer.heard_off``): the page moves its course by it, a touch faster
     (0.4 % at most) while the night's voice speaks; at once, a short cross-fade, where it is heard
-    so far off (JUMP, 6 ms) that it already sounds doubled, as it does by its own timestamps. A page that believes its timestamps again leaves it to
-    them. Where the page plays is read from its own steering, less its timestamps' lie."""
+    so far off (JUMP, 6 ms) that it already sounds doubled, as it does by its own timestamps. A
+    page that believes its timestamps again leaves it to them. Where the page plays is read from
+    its own steering, less its timestamps' lie."""
     with lying_tablet(speech=[(0.0, 120.0)]) as (_box, server, page):  # (the voice speaks throughout)
-        time.sleep(1.0)
-        page.evaluate(CREEP, 0.003)  # 3 ms a second: in doubt while it lasts
-        until(page, "!narratorBox.trusted", 3)
-        was, since = course(page), page.evaluate(NOW)
-        server.heard_off(1, 0.004)  # heard 4 ms later than the others: it should play 4 ms further on
-        logged(page, "off as heard: done", since, timeout=8)
+        # heard 4 ms later than the others: it should play 4 ms further on
+        was, since = heard_in_doubt(server, page, 0.004, "off as heard: done", timeout=8)
         events = events_since(page, since)
         assert [what for what, _ in heard_notes(events)] == ["off as heard", "off as heard: done"], events
         assert corrections(events) == [], events  # (by its speed: no jump, and nothing of its own steering)
@@ -311,12 +322,8 @@ def test_a_page_in_doubt_keeps_a_far_course_the_laptop_heard_though_its_creeping
     it keeps it (taken back, the laptop would hear it 80 ms off again and move it again: a jump
     every few seconds)."""
     with lying_tablet(speech=[(0.0, 120.0)]) as (_box, server, page):
-        time.sleep(1.0)
-        page.evaluate(CREEP, 0.003)
-        until(page, "!narratorBox.trusted && narratorBox.agreed", 3)
-        was, since = course(page), page.evaluate(NOW)
-        server.heard_off(1, 0.080)
-        logged(page, "off as heard: taken at once", since)
+        was, since = heard_in_doubt(server, page, 0.080, "off as heard: taken at once",
+                                    doubt="!narratorBox.trusted && narratorBox.agreed")
         time.sleep(2.5)  # (a jump of its own would come within two checks and CALM, a second)
         events = events_since(page, since)
         assert page.evaluate("!narratorBox.trusted && narratorBox.agreed"), events  # (still in doubt, agreeing)
@@ -329,12 +336,7 @@ def test_a_page_in_doubt_takes_what_the_laptop_heard_at_once_where_the_voice_is_
     """Where the night's voice is silent a while (here, all of it), a course moved by what the
     laptop heard is taken at once, a short cross-fade under the drums, though it is under JUMP."""
     with lying_tablet() as (_box, server, page):
-        time.sleep(1.0)
-        page.evaluate(CREEP, 0.003)
-        until(page, "!narratorBox.trusted", 3)
-        was, since = course(page), page.evaluate(NOW)
-        server.heard_off(1, 0.005)
-        logged(page, "off as heard: taken in a quiet moment", since)
+        was, since = heard_in_doubt(server, page, 0.005, "off as heard: taken in a quiet moment")
         time.sleep(0.3)
         events = events_since(page, since)
         assert heard_notes(events) == [("off as heard", 5.0), ("off as heard: taken in a quiet moment", 5.0)], events

@@ -143,8 +143,8 @@ def test_a_slew_is_wrong_where_it_took_the_page_away_not_where_it_only_set_out_t
 
 def test_a_move_of_the_laptop_s_is_judged_where_it_is_heard_once_the_page_has_made_it():
     """Tablet 2 is heard 250 ms after tablet 1 until the laptop's ear moves its course: its page
-    takes it at once at 5.3 s, heard a quarter of a second later (it plays that late): judged by
-    the windows once it is heard there, in step. At 9 s the
+    takes it at once at 5.3 s, heard a quarter of a second later (it plays that late; the window
+    from 5.5 s takes in both): judged by the windows of the 1.5 s after, in step. At 9 s the
     ear sets its delay 3 ms the wrong way: a second after it could have taken it slowly, it is
     heard 3 ms ahead of tablet 1."""
     night = a_night(14.0)

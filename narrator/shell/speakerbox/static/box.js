@@ -786,9 +786,9 @@ function heardOff(seconds) {
 
 // One check of a run in doubt with a course to move by what the laptop heard (run.heard, seconds
 // later than the others), as the page moves by its own timestamps: a touch faster or slower (SLEW;
-// under SLEW × 1 s off, proportionally slower), or a cross-fade at once where it is heard JUMP or more off (two copies
-// that far apart already sound doubled; not twice in CALM, unless COARSE) or where the voice is
-// silent a while.
+// under SLEW × 1 s off, proportionally slower), or a cross-fade at once where it is heard JUMP or
+// more off (two copies that far apart already sound doubled; not twice in CALM, unless COARSE) or
+// where the voice is silent a while.
 function followHeard(run, t, here) {
   if (run.heardAt !== null) run.heard -= (run.rate - 1) * (t - run.heardAt);  // (what its speed took since the last check)
   run.heardAt = t;
