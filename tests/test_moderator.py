@@ -381,10 +381,16 @@ def test_a_game_killed_in_the_day_resumes_with_the_console_and_the_tablets_at_on
 
 # --- the page, at a phone's size ---------------------------------------------------------------------------
 
-SHOWN = """() => view && view.form && {
-  form: view.form, version: view.version, heading: document.querySelector('#question h2')?.textContent,
-  heights: [...document.querySelectorAll('#question button, #undo')].filter((b) => b.offsetParent)
-    .map((b) => b.getBoundingClientRect().height)}"""  # the step on the phone, and its buttons' heights
+# What the phone shows, in one look (each look is a round trip to the browser, and a game takes
+# hundreds): whether Start and Next show, and the step on the phone with its buttons' heights.
+LOOK = """() => {
+  const shows = (action) => !!document.querySelector(`#controls button[data-action=${action}]`)?.offsetParent;
+  const step = view && view.form && {
+    form: view.form, version: view.version, heading: document.querySelector('#question h2')?.textContent,
+    heights: [...document.querySelectorAll('#question button, #undo')].filter((b) => b.offsetParent)
+      .map((b) => b.getBoundingClientRect().height)};
+  return {start: shows('start'), next: shows('next'), step};
+}"""
 
 
 def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_every=None, seconds=300, shots=None):
@@ -399,13 +405,14 @@ def tap_through(page, current, rng, interrupt_after=None, interrupt=None, type_e
     page.evaluate(SENT)
     while current().process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
-        if tap(page.locator("#controls button[data-action=start]")):
+        look = page.evaluate(LOOK)  # at one moment: a day's question may end by its clock in the next
+        if look["start"] and tap(page.locator("#controls button[data-action=start]")):
             continue
         following = page.locator("#controls button[data-action=next]")
-        if tap(following):
+        if look["next"] and tap(following):
             tap(following)  # to confirm
             continue
-        shown = page.evaluate(SHOWN)  # at one moment: a day's question may end by its clock in the next
+        shown = look["step"]
         if not shown or shown["version"] == last:
             continue
         form, version, last = shown["form"], shown["version"], shown["version"]
