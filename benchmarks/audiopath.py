@@ -40,7 +40,8 @@ The night's voice (where a round may go, and where a page takes a new delay at o
 the same night rendered without its drums.
 
 A round is two nights of the plan in ``tests/heard.py`` (three tablets; the third joins at 8 s, its
-browser started with the others' before the night, or then with ``--browser-at-join``,
+browser started with the others' before the night, or then with ``--browser-at-join``, and
+running ``--late-nice`` below them on the cores every tablet shares here,
 the second reloads at 20 s, every core is taken for 0.3 s at 34 s, a pause at 46 s and the resume
 at 50 s): one on loopback, one with the second and third tablets behind a proxy that holds each
 chunk 2 ms plus up to ``--jitter`` ms, each way, and 1 % of them 200 ms more.
@@ -130,6 +131,9 @@ def main() -> None:
     parser.add_argument("--browser-at-join", action="store_true",
                         help="the late tablet's browser starts on this machine as it joins, not before the night "
                              "(a browser starting here can stall the other tablets' sound, which no table has)")
+    parser.add_argument("--late-nice", type=int, default=Plan.late_nice, metavar="N",
+                        help="the late tablet's browser runs N below the others on this machine's cores "
+                             "(default %(default)s; 0: as they do, the rig before 2026-12-01)")
     arguments = parser.parse_args()
     hidden = tuple((tablet, int(ms)) for tablet, ms in enumerate(arguments.hidden.split(","), 1)) \
         if arguments.hidden else ()
@@ -212,6 +216,7 @@ def run_all(arguments, pages: dict, hidden: tuple, folder: Path) -> tuple[list, 
                 timed = {"length": arguments.length, **(LISTENING if arguments.listen else {})}
                 speakers = {"behind" if arguments.behind else "hidden": hidden}
                 plan = Plan(jittered=(2, 3) if jitter else (), **speakers, browser_at_join=arguments.browser_at_join,
+                            late_nice=arguments.late_nice,
                             **({"join": None} if arguments.no_join else {}), **timed)
                 laptop = Laptop(speech, ear=name == "listening with its ear") if name.startswith("listening") else None
                 heard = play_night(playwright, folder / f"run{len(runs)}", night, plan, jitter=jitter,

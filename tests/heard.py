@@ -340,6 +340,7 @@ class Plan:
     length: float = 60.0  # of the night served (the run stops at its end)
     join: float | None = 8.0  # the last tablet opens the page and joins (its browser already running)...
     browser_at_join: bool = False  # ...or its browser starts then too (the rig before 2026-11-30)
+    late_nice: int = 10  # the late tablet's browser runs this much below the others' (0: as they do, the rig before 2026-12-01)
     reload: float | None = 20.0  # the second tablet reloads its page
     burst: float | None = 34.0  # a CPU burst on the machine...
     burst_seconds: float = 0.3  # ...this long
@@ -391,10 +392,20 @@ def put_behind(page, tablet: int, plan: Plan) -> None:
             page.evaluate(BEHIND, ms / 1000)
 
 
-def browser_for(playwright, room: Room, tablet: int):
-    """A Chromium process of its own playing into the tablet's sink, not muted."""
+def browser_for(playwright, room: Room, tablet: int, nice: int = 0):
+    """A Chromium process of its own playing into the tablet's sink, not muted; ``nice``: below
+    the others on the machine's cores by that much. Playwright starts each browser in a session
+    of its own, which Linux schedules as one group (its autogroup): a wrapper sets that group's
+    niceness, as ``nice`` cannot (Chromium sets each thread's own niceness, seen reset to 0 and
+    -8). Its real-time audio threads stay above every group. Where the kernel has no autogroups,
+    the browser runs as the others do."""
+    executable = CHROMIUM
+    if nice:
+        executable = room.folder / f"chromium-nice-{nice}"
+        executable.write_text(f'#!/bin/sh\n{{ echo {nice} > /proc/self/autogroup; }} 2>/dev/null\nexec {CHROMIUM} "$@"\n')
+        executable.chmod(0o755)
     return playwright.chromium.launch(
-        executable_path=CHROMIUM, headless=True, args=ARGS, ignore_default_args=["--mute-audio"],
+        executable_path=executable, headless=True, args=ARGS, ignore_default_args=["--mute-audio"],
         env={**os.environ, **room.env, "PULSE_SINK": room.sink_for(tablet)})
 
 
@@ -464,9 +475,11 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
         # nothing. Started here at the join, on the cores every tablet shares, it disturbed the
         # pages playing in four nights of eight (glitches of up to 223 ms, timestamps leaping for
         # seconds after, 2026-11-30): so it starts with the others, and the tablet joins later.
+        # Its page loading still took the cores from them (a tablet thrown 191 ms late as it
+        # loaded, 2026-12-01): so it runs below them (plan.late_nice), as on a device of its own.
         late = None
         if plan.join is not None and not plan.browser_at_join:
-            late = browser_for(playwright, room, plan.tablets)
+            late = browser_for(playwright, room, plan.tablets, plan.late_nice)
             browsers.append(late)
         for tablet in range(1, first + 1):
             browsers.append(browser_for(playwright, room, tablet))
@@ -500,7 +513,7 @@ def play_night(playwright, folder: Path, night_wav: bytes, plan: Plan, jitter: f
                 more[what](pages, room)
             elif what == "join":
                 if late is None:
-                    late = browser_for(playwright, room, plan.tablets)
+                    late = browser_for(playwright, room, plan.tablets, plan.late_nice)
                     browsers.append(late)
                 pages[plan.tablets] = late.new_page()
                 join(pages[plan.tablets], addresses[plan.tablets])
