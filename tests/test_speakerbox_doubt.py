@@ -283,12 +283,22 @@ def test_a_page_in_doubt_moves_its_course_by_what_the_laptop_heard_and_leaves_it
     page that believes its timestamps again leaves it to them. Where the page plays is read from
     its own steering, less its timestamps' lie."""
     with lying_tablet(speech=[(0.0, 120.0)]) as (_box, server, page):  # (the voice speaks throughout)
-        # heard 4 ms later than the others: it should play 4 ms further on
-        was, since = heard_in_doubt(server, page, 0.004, "off as heard: done", timeout=8)
-        events = events_since(page, since)
+        # heard 4 ms later than the others: it should play 4 ms further on. (A try in which the real
+        # output glitched or its timestamps leapt, the loaded machine's doing and not the lie's, which
+        # only creeps, is made again: where the page plays is read through those timestamps, and a
+        # clean clone's suite once saw them leap 10-23 ms in the middle of the move.)
+        for _ in range(3):
+            began = page.evaluate(NOW)
+            was, since = heard_in_doubt(server, page, 0.004, "off as heard: done", timeout=8)
+            moved = course(page) - was
+            events = events_since(page, since)
+            if not any(event[1] in ("glitch", "timestamp leapt") for event in events_since(page, began)):
+                break
+            page.evaluate(FREEZE)
+            until(page, "narratorBox.trusted")
         assert [what for what, _ in heard_notes(events)] == ["off as heard", "off as heard: done"], events
         assert corrections(events) == [], events  # (by its speed: no jump, and nothing of its own steering)
-        assert course(page) - was == pytest.approx(0.004, abs=0.0008), events
+        assert moved == pytest.approx(0.004, abs=0.0008), events
 
         # Timestamps that leap every tenth of a second (in doubt, and never agreeing long enough to
         # correct even a large error by them): heard 12 ms early, it jumps back 12 ms at once.
