@@ -2,9 +2,11 @@
 ``benchmarks/audiopath.py``): first its reading of a recording, on recordings made up here where the
 truth is known; then a short night played for real, two Chromium processes into PulseAudio."""
 
+import os
+
 import numpy as np
 import pytest
-from boxnet import TIMED
+from boxnet import CHROMIUM, TIMED
 from heard import (
     CODE_SOUNDS,
     RATE,
@@ -299,3 +301,54 @@ def test_the_rig_knows_its_own_floor(tmp_path):
     # ms: PulseAudio's streams, started together, begin on the null sink's blocks (measured here: 5.0 ms
     # apart at most, every round) and nothing steers them after
     assert apart["whole"]["worst"] < 30, str(apart)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="the kernel schedules no autogroups")
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (apt-get install chromium)")
+def test_the_late_tablet_s_browser_runs_below_the_others_in_every_process(tmp_path):
+    """The rig's late tablet runs ``Plan.late_nice`` below the others, as on a device of its own:
+    every process of its browser is in a scheduling group of that niceness (Chromium sets each
+    thread's own niceness itself, so only the group's holds), the other browser's are not. (Its
+    crash handler starts a session of its own, and with it a group: it only waits for a crash.)"""
+    from heard import Room, browser_for
+    from playwright.sync_api import sync_playwright
+
+    room = Room(tmp_path / "pulse", 2)
+    room.folder.mkdir(parents=True)  # (no sound server is needed to start a browser)
+    with sync_playwright() as playwright:
+        browsers = [browser_for(playwright, room, 1), browser_for(playwright, room, 2, Plan.late_nice)]
+        for browser in browsers:
+            browser.new_page().goto("about:blank")
+        groups = {sink: autogroups(f"PULSE_SINK={sink}") for sink in ("t1", "t2")}
+        for browser in browsers:
+            browser.close()
+    working = {sink: {pid: nice for pid, (name, nice) in found.items() if "crashpad" not in name}
+               for sink, found in groups.items()}
+    assert len(working["t1"]) >= 4 and len(working["t2"]) >= 4, groups  # (a browser, its zygotes, a renderer...)
+    assert set(working["t1"].values()) == {0} and set(working["t2"].values()) == {Plan.late_nice}, groups
+
+
+def autogroups(variable: str) -> dict[int, tuple[str, int]]:
+    """Each process started with ``variable`` (NAME=value) in its environment, and every process
+    under it, with its name and its autogroup's niceness."""
+    parents, found = {}, {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{entry}/stat").read()
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+            if variable.encode() in open(f"/proc/{entry}/environ", "rb").read().split(b"\0"):
+                found[int(entry)] = None
+        except OSError:  # (gone since the listing)
+            continue
+    while True:  # (each pass takes in the children of those found)
+        more = [pid for pid, parent in parents.items() if parent in found and pid not in found]
+        if not more:
+            break
+        found.update(dict.fromkeys(more))
+    named = {}
+    for pid in found:
+        try:
+            named[pid] = (open(f"/proc/{pid}/comm").read().strip(), int(open(f"/proc/{pid}/autogroup").read().split()[-1]))
+        except OSError:
+            continue
+    return named
