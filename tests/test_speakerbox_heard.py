@@ -331,20 +331,15 @@ def test_the_late_tablet_s_browser_runs_below_the_others_in_every_process(tmp_pa
 def autogroups(variable: str) -> dict[int, tuple[str, int]]:
     """Each process started with ``variable`` (NAME=value) in its environment, and every process
     under it, with its name and its autogroup's niceness."""
-    parents, found = {}, {}
-    for entry in filter(str.isdigit, os.listdir("/proc")):
+    from cores import _parents, _tree
+
+    parents, found = _parents(), set()
+    for pid in parents:
         try:
-            stat = open(f"/proc/{entry}/stat").read()
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-            if variable.encode() in open(f"/proc/{entry}/environ", "rb").read().split(b"\0"):
-                found[int(entry)] = None
+            if variable.encode() in open(f"/proc/{pid}/environ", "rb").read().split(b"\0"):
+                found |= _tree(pid, parents)
         except OSError:  # (gone since the listing)
             continue
-    while True:  # (each pass takes in the children of those found)
-        more = [pid for pid, parent in parents.items() if parent in found and pid not in found]
-        if not more:
-            break
-        found.update(dict.fromkeys(more))
     named = {}
     for pid in found:
         try:
